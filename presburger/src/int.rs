@@ -1,0 +1,603 @@
+//! `Int`: the exact integer of the library.
+//!
+//! A value is held as an `i64` while it fits and as a boxed [`BigInt`] otherwise.
+//! Every operation on two small values is a checked machine operation; on overflow
+//! it redoes the operation in big integers, and a big result that fits in an `i64`
+//! is moved back to the small form. The representation is canonical (a value that
+//! fits is always `Small`), so the derived `Eq` and `Hash` are value equality.
+//!
+//! # Why `Int` everywhere instead of a generic coefficient type
+//!
+//! MLIR's Presburger library (FPL) runs its algorithms generically over `i64` first
+//! and redoes the whole computation in big integers when an overflow is detected.
+//! We store `Int` everywhere instead:
+//! - the small case costs one well-predicted branch on the tag per operation and no
+//!   allocation (the value is 16 bytes, the big case is boxed), and the checked
+//!   `i64` operation that FPL needs anyway to detect overflow is the same;
+//! - an overflow deep inside a long computation (a simplex after hundreds of
+//!   pivots) only makes the affected numbers big, instead of restarting everything;
+//! - there is one copy of every algorithm to test, and no path that is exercised
+//!   only when a rare overflow happens.
+//!
+//! This trade-off is to be measured once the simplex exists (see the benchmarks in
+//! `benches`); the API is kept narrow enough that switching a hot kernel to a
+//! generic coefficient type later does not touch its callers.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
+use std::fmt;
+use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::str::FromStr;
+
+/// An exact integer with an `i64` fast path and a big-integer fallback.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Int {
+    /// A value that fits in an `i64`.
+    Small(i64),
+    /// A value that does not fit in an `i64` (never holds one that does).
+    Big(Box<BigInt>),
+}
+
+impl Int {
+    /// Zero.
+    pub const ZERO: Int = Int::Small(0);
+    /// One.
+    pub const ONE: Int = Int::Small(1);
+
+    /// Builds an `Int` from a big integer, in canonical form.
+    pub fn from_big(b: BigInt) -> Int {
+        match b.to_i64() {
+            Some(v) => Int::Small(v),
+            None => Int::Big(Box::new(b)),
+        }
+    }
+
+    /// The value as a big integer.
+    pub fn to_big(&self) -> BigInt {
+        match self {
+            Int::Small(v) => BigInt::from(*v),
+            Int::Big(b) => (**b).clone(),
+        }
+    }
+
+    /// The value as an `i64`, if it fits.
+    pub fn to_i64(&self) -> Option<i64> {
+        match self {
+            Int::Small(v) => Some(*v),
+            Int::Big(_) => None,
+        }
+    }
+
+    /// True when the value is held in the small (machine) form.
+    pub fn is_small(&self) -> bool {
+        matches!(self, Int::Small(_))
+    }
+
+    /// True for zero.
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Int::Small(0))
+    }
+
+    /// True for one.
+    pub fn is_one(&self) -> bool {
+        matches!(self, Int::Small(1))
+    }
+
+    /// True for a strictly positive value.
+    pub fn is_positive(&self) -> bool {
+        self.signum() > 0
+    }
+
+    /// True for a strictly negative value.
+    pub fn is_negative(&self) -> bool {
+        self.signum() < 0
+    }
+
+    /// -1, 0 or 1.
+    pub fn signum(&self) -> i32 {
+        match self {
+            Int::Small(v) => v.signum() as i32,
+            Int::Big(b) => {
+                if b.is_negative() {
+                    -1
+                } else {
+                    1
+                }
+            }
+        }
+    }
+
+    /// Absolute value.
+    pub fn abs(&self) -> Int {
+        match self {
+            Int::Small(v) => match v.checked_abs() {
+                Some(a) => Int::Small(a),
+                None => Int::from_big(BigInt::from(*v).abs()),
+            },
+            Int::Big(b) => Int::from_big(b.abs()),
+        }
+    }
+
+    /// Greatest common divisor, always non-negative; `gcd(0, 0) = 0`.
+    pub fn gcd(&self, other: &Int) -> Int {
+        match (self, other) {
+            (Int::Small(a), Int::Small(b)) => {
+                let g = a.unsigned_abs().gcd(&b.unsigned_abs());
+                match i64::try_from(g) {
+                    Ok(v) => Int::Small(v),
+                    Err(_) => Int::from_big(BigInt::from(g)),
+                }
+            }
+            _ => Int::from_big(self.to_big().gcd(&other.to_big())),
+        }
+    }
+
+    /// Least common multiple, always non-negative; zero if either is zero.
+    pub fn lcm(&self, other: &Int) -> Int {
+        if self.is_zero() || other.is_zero() {
+            return Int::ZERO;
+        }
+        let g = self.gcd(other);
+        (self.exact_div(&g) * other).abs()
+    }
+
+    /// `floor(self / d)`. Panics if `d` is zero, like the machine division.
+    pub fn floor_div(&self, d: &Int) -> Int {
+        match (self, d) {
+            (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
+                Int::Small(a.div_floor(b))
+            }
+            _ => Int::from_big(self.to_big().div_floor(&d.to_big())),
+        }
+    }
+
+    /// `ceil(self / d)`. Panics if `d` is zero.
+    pub fn ceil_div(&self, d: &Int) -> Int {
+        match (self, d) {
+            (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
+                Int::Small(a.div_ceil(b))
+            }
+            _ => Int::from_big(Integer::div_ceil(&self.to_big(), &d.to_big())),
+        }
+    }
+
+    /// `self / d` when `d` divides `self` (checked in debug builds). Panics if `d` is zero.
+    pub fn exact_div(&self, d: &Int) -> Int {
+        debug_assert!(self.modulo(d).is_zero(), "exact_div: {d} does not divide {self}");
+        match (self, d) {
+            (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
+                Int::Small(a / b)
+            }
+            _ => Int::from_big(self.to_big() / d.to_big()),
+        }
+    }
+
+    /// The remainder of `self` by `m` in `0 .. |m|` (never negative). Panics if `m` is zero.
+    pub fn modulo(&self, m: &Int) -> Int {
+        match (self, m) {
+            (Int::Small(a), Int::Small(b)) if *b != 0 && *b != -1 && *b != i64::MIN => {
+                Int::Small(a.rem_euclid(*b))
+            }
+            _ => {
+                let m = m.to_big().abs();
+                Int::from_big(self.to_big().mod_floor(&m))
+            }
+        }
+    }
+
+    /// True when `d` divides `self` (`d = 0` divides only 0).
+    pub fn is_divisible_by(&self, d: &Int) -> bool {
+        if d.is_zero() {
+            return self.is_zero();
+        }
+        self.modulo(d).is_zero()
+    }
+
+    /// The smaller of two values.
+    pub fn min_of(self, other: Int) -> Int {
+        std::cmp::min(self, other)
+    }
+
+    /// The larger of two values.
+    pub fn max_of(self, other: Int) -> Int {
+        std::cmp::max(self, other)
+    }
+
+    /// `self * a + b * c` with a single normalisation, used by row operations.
+    pub fn mul_add_mul(&self, a: &Int, b: &Int, c: &Int) -> Int {
+        if let (Int::Small(s), Int::Small(a), Int::Small(b), Int::Small(c)) = (self, a, b, c) {
+            let r = (*s as i128) * (*a as i128) + (*b as i128) * (*c as i128);
+            if let Ok(v) = i64::try_from(r) {
+                return Int::Small(v);
+            }
+        }
+        Int::from_big(self.to_big() * a.to_big() + b.to_big() * c.to_big())
+    }
+}
+
+impl Default for Int {
+    fn default() -> Self {
+        Int::ZERO
+    }
+}
+
+impl From<i64> for Int {
+    fn from(v: i64) -> Self {
+        Int::Small(v)
+    }
+}
+
+impl From<i32> for Int {
+    fn from(v: i32) -> Self {
+        Int::Small(v as i64)
+    }
+}
+
+impl From<u64> for Int {
+    fn from(v: u64) -> Self {
+        match i64::try_from(v) {
+            Ok(s) => Int::Small(s),
+            Err(_) => Int::from_big(BigInt::from(v)),
+        }
+    }
+}
+
+impl From<usize> for Int {
+    fn from(v: usize) -> Self {
+        Int::from(v as u64)
+    }
+}
+
+impl From<i128> for Int {
+    fn from(v: i128) -> Self {
+        match i64::try_from(v) {
+            Ok(s) => Int::Small(s),
+            Err(_) => Int::from_big(BigInt::from(v)),
+        }
+    }
+}
+
+impl From<BigInt> for Int {
+    fn from(b: BigInt) -> Self {
+        Int::from_big(b)
+    }
+}
+
+impl From<&Int> for BigInt {
+    fn from(v: &Int) -> Self {
+        v.to_big()
+    }
+}
+
+impl PartialOrd for Int {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Int {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (Int::Small(a), Int::Small(b)) => a.cmp(b),
+            // A big value is outside the i64 range, so its sign decides.
+            (Int::Small(_), Int::Big(b)) => {
+                if b.is_negative() {
+                    Ordering::Greater
+                } else {
+                    Ordering::Less
+                }
+            }
+            (Int::Big(a), Int::Small(_)) => {
+                if a.is_negative() {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
+            (Int::Big(a), Int::Big(b)) => a.cmp(b),
+        }
+    }
+}
+
+impl PartialEq<i64> for Int {
+    fn eq(&self, other: &i64) -> bool {
+        matches!(self, Int::Small(v) if v == other)
+    }
+}
+
+impl PartialOrd<i64> for Int {
+    fn partial_cmp(&self, other: &i64) -> Option<Ordering> {
+        Some(self.cmp(&Int::Small(*other)))
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int::Small(v) => fmt::Display::fmt(v, f),
+            Int::Big(b) => fmt::Display::fmt(b, f),
+        }
+    }
+}
+
+impl fmt::Debug for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Error of [`Int::from_str`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseIntError;
+
+impl fmt::Display for ParseIntError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a decimal integer")
+    }
+}
+
+impl std::error::Error for ParseIntError {}
+
+impl FromStr for Int {
+    type Err = ParseIntError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Ok(v) = s.parse::<i64>() {
+            return Ok(Int::Small(v));
+        }
+        s.parse::<BigInt>()
+            .map(Int::from_big)
+            .map_err(|_| ParseIntError)
+    }
+}
+
+fn add_ref(a: &Int, b: &Int) -> Int {
+    if let (Int::Small(x), Int::Small(y)) = (a, b) {
+        if let Some(v) = x.checked_add(*y) {
+            return Int::Small(v);
+        }
+    }
+    Int::from_big(a.to_big() + b.to_big())
+}
+
+fn sub_ref(a: &Int, b: &Int) -> Int {
+    if let (Int::Small(x), Int::Small(y)) = (a, b) {
+        if let Some(v) = x.checked_sub(*y) {
+            return Int::Small(v);
+        }
+    }
+    Int::from_big(a.to_big() - b.to_big())
+}
+
+fn mul_ref(a: &Int, b: &Int) -> Int {
+    if let (Int::Small(x), Int::Small(y)) = (a, b) {
+        if let Some(v) = x.checked_mul(*y) {
+            return Int::Small(v);
+        }
+    }
+    Int::from_big(a.to_big() * b.to_big())
+}
+
+fn neg_ref(a: &Int) -> Int {
+    match a {
+        Int::Small(v) => match v.checked_neg() {
+            Some(n) => Int::Small(n),
+            None => Int::from_big(-BigInt::from(*v)),
+        },
+        Int::Big(b) => Int::from_big(-(**b).clone()),
+    }
+}
+
+macro_rules! binop {
+    ($tr:ident, $method:ident, $f:ident, $atr:ident, $amethod:ident) => {
+        impl $tr<&Int> for &Int {
+            type Output = Int;
+            fn $method(self, rhs: &Int) -> Int {
+                $f(self, rhs)
+            }
+        }
+        impl $tr<Int> for &Int {
+            type Output = Int;
+            fn $method(self, rhs: Int) -> Int {
+                $f(self, &rhs)
+            }
+        }
+        impl $tr<&Int> for Int {
+            type Output = Int;
+            fn $method(self, rhs: &Int) -> Int {
+                $f(&self, rhs)
+            }
+        }
+        impl $tr<Int> for Int {
+            type Output = Int;
+            fn $method(self, rhs: Int) -> Int {
+                $f(&self, &rhs)
+            }
+        }
+        impl $tr<i64> for &Int {
+            type Output = Int;
+            fn $method(self, rhs: i64) -> Int {
+                $f(self, &Int::Small(rhs))
+            }
+        }
+        impl $tr<i64> for Int {
+            type Output = Int;
+            fn $method(self, rhs: i64) -> Int {
+                $f(&self, &Int::Small(rhs))
+            }
+        }
+        impl $atr<&Int> for Int {
+            fn $amethod(&mut self, rhs: &Int) {
+                *self = $f(self, rhs);
+            }
+        }
+        impl $atr<Int> for Int {
+            fn $amethod(&mut self, rhs: Int) {
+                *self = $f(self, &rhs);
+            }
+        }
+        impl $atr<i64> for Int {
+            fn $amethod(&mut self, rhs: i64) {
+                *self = $f(self, &Int::Small(rhs));
+            }
+        }
+    };
+}
+
+binop!(Add, add, add_ref, AddAssign, add_assign);
+binop!(Sub, sub, sub_ref, SubAssign, sub_assign);
+binop!(Mul, mul, mul_ref, MulAssign, mul_assign);
+
+impl Neg for Int {
+    type Output = Int;
+    fn neg(self) -> Int {
+        neg_ref(&self)
+    }
+}
+
+impl Neg for &Int {
+    type Output = Int;
+    fn neg(self) -> Int {
+        neg_ref(self)
+    }
+}
+
+impl std::iter::Sum for Int {
+    fn sum<I: Iterator<Item = Int>>(iter: I) -> Int {
+        iter.fold(Int::ZERO, |a, b| a + b)
+    }
+}
+
+/// The gcd of a sequence of integers (0 for an empty or all-zero sequence).
+pub fn gcd_all<'a>(values: impl IntoIterator<Item = &'a Int>) -> Int {
+    let mut g = Int::ZERO;
+    for v in values {
+        if !v.is_zero() {
+            g = g.gcd(v);
+            if g.is_one() {
+                break;
+            }
+        }
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Values that stress the boundaries of the small form.
+    fn edge_value() -> impl Strategy<Value = BigInt> {
+        let near = prop_oneof![
+            Just(i64::MIN as i128),
+            Just(i64::MAX as i128),
+            Just(0i128),
+            Just(1),
+            Just(-1),
+        ];
+        prop_oneof![
+            (near, -3i128..=3).prop_map(|(b, d)| BigInt::from(b) + BigInt::from(d)),
+            any::<i64>().prop_map(BigInt::from),
+            any::<i32>().prop_map(BigInt::from),
+            (any::<i128>(), any::<i64>()).prop_map(|(a, b)| BigInt::from(a) * BigInt::from(b)),
+            (-20i64..20).prop_map(BigInt::from),
+        ]
+    }
+
+    fn check_canonical(v: &Int) {
+        if let Int::Big(b) = v {
+            assert!(b.to_i64().is_none(), "a Big holds a value that fits: {b}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn ring_ops_agree_with_bigint(a in edge_value(), b in edge_value()) {
+            let (x, y) = (Int::from_big(a.clone()), Int::from_big(b.clone()));
+            for (got, want) in [
+                (&x + &y, &a + &b),
+                (&x - &y, &a - &b),
+                (&x * &y, &a * &b),
+                (-&x, -a.clone()),
+                (x.abs(), a.abs()),
+            ] {
+                check_canonical(&got);
+                prop_assert_eq!(got.to_big(), want);
+            }
+            prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+            prop_assert_eq!(x == y, a == b);
+            prop_assert_eq!(x.signum(), a.signum().to_i32().unwrap());
+        }
+
+        #[test]
+        fn division_ops_agree_with_bigint(a in edge_value(), b in edge_value()) {
+            prop_assume!(!b.is_zero());
+            let (x, y) = (Int::from_big(a.clone()), Int::from_big(b.clone()));
+            let fl = x.floor_div(&y);
+            let ce = x.ceil_div(&y);
+            let md = x.modulo(&y);
+            for v in [&fl, &ce, &md] {
+                check_canonical(v);
+            }
+            prop_assert_eq!(fl.to_big(), a.div_floor(&b));
+            prop_assert_eq!(ce.to_big(), Integer::div_ceil(&a, &b));
+            prop_assert_eq!(md.to_big(), a.mod_floor(&b.abs()));
+            prop_assert!(!md.is_negative() && md < y.abs());
+            let prod = &a * &b;
+            let p = Int::from_big(prod.clone());
+            prop_assert_eq!(p.exact_div(&y).to_big(), a.clone());
+            prop_assert!(p.is_divisible_by(&y));
+        }
+
+        #[test]
+        fn gcd_lcm_agree_with_bigint(a in edge_value(), b in edge_value()) {
+            let (x, y) = (Int::from_big(a.clone()), Int::from_big(b.clone()));
+            let g = x.gcd(&y);
+            let l = x.lcm(&y);
+            check_canonical(&g);
+            check_canonical(&l);
+            prop_assert_eq!(g.to_big(), a.gcd(&b));
+            prop_assert_eq!(l.to_big(), a.lcm(&b));
+        }
+
+        #[test]
+        fn mul_add_mul_agrees(a in edge_value(), b in edge_value(), c in edge_value(), d in edge_value()) {
+            let got = Int::from_big(a.clone()).mul_add_mul(
+                &Int::from_big(b.clone()), &Int::from_big(c.clone()), &Int::from_big(d.clone()));
+            check_canonical(&got);
+            prop_assert_eq!(got.to_big(), a * b + c * d);
+        }
+
+        #[test]
+        fn display_parse_round_trip(a in edge_value()) {
+            let x = Int::from_big(a.clone());
+            prop_assert_eq!(x.to_string(), a.to_string());
+            prop_assert_eq!(x.to_string().parse::<Int>().unwrap(), x);
+        }
+    }
+
+    #[test]
+    fn boundary_cases() {
+        let min = Int::from(i64::MIN);
+        assert!(min.is_small());
+        let neg = -&min;
+        assert!(!neg.is_small());
+        assert_eq!(neg.to_big(), BigInt::from(i64::MAX) + 1);
+        // back to small when the value fits again
+        assert!((&neg - 1).is_small());
+        assert_eq!(min.abs().to_big(), BigInt::from(i64::MAX) + 1);
+        assert_eq!(min.floor_div(&Int::from(-1)), neg);
+        assert_eq!(min.modulo(&Int::from(i64::MIN)), Int::ZERO);
+        assert_eq!(min.gcd(&Int::ZERO), neg);
+        assert_eq!(Int::from(-7).modulo(&Int::from(3)), Int::from(2));
+        assert_eq!(Int::from(-7).modulo(&Int::from(-3)), Int::from(2));
+        assert_eq!(Int::from(-7).floor_div(&Int::from(2)), Int::from(-4));
+        assert_eq!(Int::from(-7).ceil_div(&Int::from(2)), Int::from(-3));
+        assert_eq!(Int::from(7).floor_div(&Int::from(-2)), Int::from(-4));
+        assert_eq!(std::mem::size_of::<Int>(), 16);
+    }
+}

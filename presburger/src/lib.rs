@@ -1,0 +1,2 @@
+//! placeholder
+pub mod int;

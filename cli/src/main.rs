@@ -1,1 +1,80 @@
-fn main() {}
+//! `poly`: the command-line front end of the workspace.
+//!
+//! - `poly calc [FILE|-]`: runs an isl-calculator-like program (see `calc.rs`).
+//! - `poly parse [FILE|-]`: parses one set or map in isl notation and prints it back.
+//!
+//! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
+
+mod calc;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: poly <command> [FILE|-]
+
+commands:
+  calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
+          with + (union), * (intersection), M(S) (apply), M^-1, A . B, dom M, ran M,
+          domain(M), range(M), reverse(M), intersect_domain(M, S), ...
+  parse   parse one set or map in isl notation and print it back
+  help    print this text
+
+FILE defaults to standard input.";
+
+fn read_input(arg: Option<&String>) -> Result<String, String> {
+    match arg.map(String::as_str) {
+        None | Some("-") => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            Ok(s)
+        }
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}")),
+    }
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let Some(cmd) = args.first() else {
+        return Err(USAGE.to_string());
+    };
+    if args.len() > 2 {
+        return Err(format!("too many arguments\n{USAGE}"));
+    }
+    match cmd.as_str() {
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        "calc" => {
+            let text = read_input(args.get(1))?;
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            let r = calc::run(&text, &mut out);
+            let _ = out.flush();
+            r.map_err(|e| e.to_string())
+        }
+        "parse" => {
+            let text = read_input(args.get(1))?;
+            let obj = presburger::parse_object(&text).map_err(|e| e.to_string())?;
+            match obj {
+                presburger::Object::Set(s) => println!("{s}"),
+                presburger::Object::Map(m) => println!("{m}"),
+            }
+            Ok(())
+        }
+        other => Err(format!("unknown command '{other}'\n{USAGE}")),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("poly: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -25,7 +25,7 @@
 
 use num_bigint::BigInt;
 use num_integer::Integer;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::{Signed, ToPrimitive};
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
@@ -165,7 +165,10 @@ impl Int {
 
     /// `self / d` when `d` divides `self` (checked in debug builds). Panics if `d` is zero.
     pub fn exact_div(&self, d: &Int) -> Int {
-        debug_assert!(self.modulo(d).is_zero(), "exact_div: {d} does not divide {self}");
+        debug_assert!(
+            self.modulo(d).is_zero(),
+            "exact_div: {d} does not divide {self}"
+        );
         match (self, d) {
             (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
                 Int::Small(a / b)
@@ -486,6 +489,7 @@ pub fn gcd_all<'a>(values: impl IntoIterator<Item = &'a Int>) -> Int {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::Zero;
     use proptest::prelude::*;
 
     /// Values that stress the boundaries of the small form.

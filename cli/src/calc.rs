@@ -1,0 +1,468 @@
+//! The `poly calc` language: statements over union sets and maps, in the style of
+//! isl's `iscc` calculator.
+//!
+//! ```text
+//! program  := (stmt)*
+//! stmt     := NAME ':=' expr ';'  |  expr ';'           (prints the value)
+//! expr     := sum [ ('<=' | '>=' | '<' | '>' | '=') sum ]
+//! sum      := prod (('+' | '-') prod)*                   union, difference
+//! prod     := compose ('*' compose)*                     intersection
+//! compose  := postfix ('.' postfix)*                     A . B: A, then B
+//! postfix  := prefix ( '^-1' | '(' expr ')' )*           reverse, apply
+//! prefix   := ('dom' | 'ran') prefix | primary
+//! primary  := literal | FUNCTION '(' args ')' | NAME | '(' expr ')'
+//! ```
+//! A literal is any isl-notation set or map (`{ ... }` or `[N] -> { ... }`).
+//! Operations that the library does not provide yet give an error that says so.
+
+use presburger::lexer::{tokenize, Spanned, Tok};
+use presburger::{parse_object, Error, Object, UnionMap, UnionSet};
+use std::collections::HashMap;
+use std::fmt;
+
+const MAX_DEPTH: usize = 100;
+
+/// A value of the calculator.
+#[derive(Debug, Clone)]
+pub enum Value {
+    Set(UnionSet),
+    Map(UnionMap),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Set(s) => write!(f, "{s}"),
+            Value::Map(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// Functions whose names are reserved for operations still to come.
+const NOT_YET: &[&str] = &[
+    "is_empty",
+    "is_subset",
+    "is_equal",
+    "is_disjoint",
+    "sample",
+    "lexmin",
+    "lexmax",
+    "coalesce",
+    "gist",
+    "complement",
+    "subtract",
+    "card",
+    "deltas",
+];
+
+/// Runs a calculator program, writing the printed values to `out`.
+pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
+    let toks = tokenize(text)?;
+    let mut c = Calc {
+        text,
+        toks,
+        pos: 0,
+        depth: 0,
+        vars: HashMap::new(),
+    };
+    while c.peek() != &Tok::Eof {
+        if c.eat(&Tok::Semi) {
+            continue;
+        }
+        if let (Tok::Ident(name), Tok::Assign) = (c.peek().clone(), c.peek_at(1).clone()) {
+            c.advance();
+            c.advance();
+            let v = c.expr()?;
+            c.end_stmt()?;
+            c.vars.insert(name, v);
+        } else {
+            let v = c.expr()?;
+            c.end_stmt()?;
+            writeln!(out, "{v}").map_err(|e| Error::Invalid(format!("cannot write: {e}")))?;
+        }
+    }
+    Ok(())
+}
+
+struct Calc<'a> {
+    text: &'a str,
+    toks: Vec<Spanned>,
+    pos: usize,
+    depth: usize,
+    vars: HashMap<String, Value>,
+}
+
+fn err_at(t: &Spanned, msg: impl Into<String>) -> Error {
+    Error::Parse {
+        line: t.line,
+        column: t.col,
+        message: msg.into(),
+    }
+}
+
+impl Calc<'_> {
+    fn cur(&self) -> &Spanned {
+        &self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+
+    fn peek(&self) -> &Tok {
+        &self.cur().tok
+    }
+
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
+    }
+
+    fn advance(&mut self) {
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, t: &Tok) -> bool {
+        if self.peek() == t {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn err(&self, msg: impl Into<String>) -> Error {
+        err_at(self.cur(), msg)
+    }
+
+    fn expected(&self, what: &str) -> Error {
+        self.err(format!("expected {what}, found {}", self.peek().describe()))
+    }
+
+    fn expect(&mut self, t: &Tok) -> Result<(), Error> {
+        if self.eat(t) {
+            Ok(())
+        } else {
+            Err(self.expected(&t.describe()))
+        }
+    }
+
+    fn end_stmt(&mut self) -> Result<(), Error> {
+        if self.peek() == &Tok::Eof || self.eat(&Tok::Semi) {
+            Ok(())
+        } else {
+            Err(self.expected("';'"))
+        }
+    }
+
+    fn nest<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.err(format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    fn expr(&mut self) -> Result<Value, Error> {
+        self.nest(|c| {
+            let lhs = c.sum()?;
+            let op = c.peek().clone();
+            if matches!(op, Tok::Le | Tok::Ge | Tok::Lt | Tok::Gt | Tok::Eq) {
+                let at = c.cur().clone();
+                c.advance();
+                let _rhs = c.sum()?;
+                let what = if op == Tok::Eq {
+                    "equality"
+                } else {
+                    "inclusion"
+                };
+                return Err(err_at(
+                    &at,
+                    format!("{what} tests need the set algebra, which is not implemented yet"),
+                ));
+            }
+            Ok(lhs)
+        })
+    }
+
+    fn sum(&mut self) -> Result<Value, Error> {
+        let mut acc = self.prod()?;
+        loop {
+            let at = self.cur().clone();
+            if self.eat(&Tok::Plus) {
+                let rhs = self.prod()?;
+                acc = union(acc, rhs).map_err(|m| err_at(&at, m))?;
+            } else if self.eat(&Tok::Minus) {
+                self.prod()?;
+                return Err(err_at(&at, "subtraction ('-') is not implemented yet"));
+            } else {
+                return Ok(acc);
+            }
+        }
+    }
+
+    fn prod(&mut self) -> Result<Value, Error> {
+        let mut acc = self.compose()?;
+        loop {
+            let at = self.cur().clone();
+            if !self.eat(&Tok::Star) {
+                return Ok(acc);
+            }
+            let rhs = self.compose()?;
+            acc = intersect(acc, rhs).map_err(|m| err_at(&at, m))?;
+        }
+    }
+
+    fn compose(&mut self) -> Result<Value, Error> {
+        let mut acc = self.postfix()?;
+        loop {
+            let at = self.cur().clone();
+            if !self.eat(&Tok::Dot) {
+                return Ok(acc);
+            }
+            let rhs = self.postfix()?;
+            let a = as_map(acc, "'.'").map_err(|m| err_at(&at, m))?;
+            let b = as_map(rhs, "'.'").map_err(|m| err_at(&at, m))?;
+            acc = Value::Map(a.apply_range(&b)?);
+        }
+    }
+
+    fn postfix(&mut self) -> Result<Value, Error> {
+        let mut v = self.prefix()?;
+        loop {
+            let at = self.cur().clone();
+            match self.peek() {
+                Tok::Caret => {
+                    self.advance();
+                    self.expect(&Tok::Minus)?;
+                    match self.peek() {
+                        Tok::Num(n) if n.is_one() => self.advance(),
+                        _ => return Err(self.expected("'1' in '^-1'")),
+                    }
+                    v = Value::Map(as_map(v, "'^-1'").map_err(|m| err_at(&at, m))?.reverse());
+                }
+                Tok::LParen => {
+                    self.advance();
+                    let arg = self.expr()?;
+                    self.expect(&Tok::RParen)?;
+                    v = apply(v, arg).map_err(|m| err_at(&at, m))?;
+                }
+                _ => return Ok(v),
+            }
+        }
+    }
+
+    fn prefix(&mut self) -> Result<Value, Error> {
+        let at = self.cur().clone();
+        match self.peek().clone() {
+            Tok::Ident(w) if (w == "dom" || w == "ran") && self.peek_at(1) != &Tok::Assign => {
+                self.advance();
+                let v = self.nest(|c| c.prefix())?;
+                let m = as_map(v, &w).map_err(|m| err_at(&at, m))?;
+                Ok(Value::Set(if w == "dom" {
+                    m.domain()?
+                } else {
+                    m.range()?
+                }))
+            }
+            _ => self.primary(),
+        }
+    }
+
+    fn primary(&mut self) -> Result<Value, Error> {
+        let at = self.cur().clone();
+        match self.peek().clone() {
+            Tok::LBrace | Tok::LBracket => self.literal(),
+            Tok::LParen => {
+                self.advance();
+                let v = self.expr()?;
+                self.expect(&Tok::RParen)?;
+                Ok(v)
+            }
+            Tok::Ident(name) if self.peek_at(1) == &Tok::LParen && is_function(&name) => {
+                self.advance();
+                self.advance();
+                let mut args = Vec::new();
+                if self.peek() != &Tok::RParen {
+                    loop {
+                        args.push(self.expr()?);
+                        if !self.eat(&Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(&Tok::RParen)?;
+                call(&name, args).map_err(|m| err_at(&at, m))
+            }
+            Tok::Ident(name) => match self.vars.get(&name) {
+                Some(v) => {
+                    let v = v.clone();
+                    self.advance();
+                    Ok(v)
+                }
+                None => Err(self.err(format!("unknown name '{name}'"))),
+            },
+            _ => Err(self.expected("a set, a map, a name or '('")),
+        }
+    }
+
+    /// A set or map literal: the text from here to the matching '}'.
+    fn literal(&mut self) -> Result<Value, Error> {
+        let start = self.cur().clone();
+        if self.peek() == &Tok::LBracket {
+            // parameter list: up to the matching ']' and then '->'
+            let mut depth = 0usize;
+            loop {
+                match self.peek() {
+                    Tok::LBracket => depth += 1,
+                    Tok::RBracket => depth -= 1,
+                    Tok::Eof => return Err(self.expected("']'")),
+                    _ => {}
+                }
+                self.advance();
+                if depth == 0 {
+                    break;
+                }
+            }
+            if self.peek() != &Tok::Arrow {
+                return Err(self.expected("'->' after the parameter list"));
+            }
+            self.advance();
+        }
+        if self.peek() != &Tok::LBrace {
+            return Err(self.expected("'{'"));
+        }
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => depth -= 1,
+                Tok::Eof => return Err(err_at(&start, "this '{' is never closed")),
+                _ => {}
+            }
+            self.advance();
+            if depth == 0 {
+                break;
+            }
+        }
+        let end = self.toks[self.pos - 1].offset + 1;
+        let text = &self.text[start.offset..end];
+        match parse_object(text).map_err(|e| e.offset_by(start.line, start.col))? {
+            Object::Set(s) => Ok(Value::Set(s)),
+            Object::Map(m) => Ok(Value::Map(m)),
+        }
+    }
+}
+
+fn is_function(name: &str) -> bool {
+    matches!(
+        name,
+        "domain"
+            | "range"
+            | "reverse"
+            | "union"
+            | "intersect"
+            | "apply"
+            | "intersect_domain"
+            | "intersect_range"
+    ) || NOT_YET.contains(&name)
+}
+
+fn as_map(v: Value, what: &str) -> Result<UnionMap, String> {
+    match v {
+        Value::Map(m) => Ok(m),
+        Value::Set(s) if s.members().is_empty() => Ok(UnionMap::empty(s.params().to_vec())),
+        _ => Err(format!("{what} needs a map")),
+    }
+}
+
+fn as_set(v: Value, what: &str) -> Result<UnionSet, String> {
+    match v {
+        Value::Set(s) => Ok(s),
+        _ => Err(format!("{what} needs a set")),
+    }
+}
+
+fn union(a: Value, b: Value) -> Result<Value, String> {
+    match (a, b) {
+        (Value::Set(a), Value::Set(b)) => a.union(&b).map(Value::Set).map_err(|e| e.to_string()),
+        (a, b) => {
+            let (a, b) = (as_map(a, "'+'")?, as_map(b, "'+'")?);
+            a.union(&b).map(Value::Map).map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn intersect(a: Value, b: Value) -> Result<Value, String> {
+    match (a, b) {
+        (Value::Set(a), Value::Set(b)) => {
+            a.intersect(&b).map(Value::Set).map_err(|e| e.to_string())
+        }
+        (Value::Map(m), Value::Set(s)) if !s.members().is_empty() => m
+            .intersect_domain(&s)
+            .map(Value::Map)
+            .map_err(|e| e.to_string()),
+        (a, b) => {
+            let (a, b) = (as_map(a, "'*'")?, as_map(b, "'*'")?);
+            a.intersect(&b).map(Value::Map).map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn apply(f: Value, arg: Value) -> Result<Value, String> {
+    let m = as_map(f, "application")?;
+    match arg {
+        Value::Set(s) => m.apply_to(&s).map(Value::Set).map_err(|e| e.to_string()),
+        Value::Map(n) => m.apply_range(&n).map(Value::Map).map_err(|e| e.to_string()),
+    }
+}
+
+fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
+    if NOT_YET.contains(&name) {
+        return Err(format!("'{name}' is not implemented yet"));
+    }
+    let n = args.len();
+    let mut it = args.into_iter();
+    let mut arg = |k: usize| {
+        it.next()
+            .ok_or_else(|| format!("'{name}' takes {k} argument(s), got {n}"))
+    };
+    let v = match name {
+        "domain" | "range" | "reverse" => {
+            let m = as_map(arg(1)?, name)?;
+            match name {
+                "domain" => Value::Set(m.domain().map_err(|e| e.to_string())?),
+                "range" => Value::Set(m.range().map_err(|e| e.to_string())?),
+                _ => Value::Map(m.reverse()),
+            }
+        }
+        "union" => union(arg(2)?, arg(2)?)?,
+        "intersect" => intersect(arg(2)?, arg(2)?)?,
+        "apply" => {
+            let (s, m) = (arg(2)?, arg(2)?);
+            apply(m, s)?
+        }
+        "intersect_domain" => {
+            let (m, s) = (as_map(arg(2)?, name)?, as_set(arg(2)?, name)?);
+            Value::Map(m.intersect_domain(&s).map_err(|e| e.to_string())?)
+        }
+        "intersect_range" => {
+            let (m, s) = (as_map(arg(2)?, name)?, as_set(arg(2)?, name)?);
+            Value::Map(m.intersect_range(&s).map_err(|e| e.to_string())?)
+        }
+        _ => return Err(format!("unknown function '{name}'")),
+    };
+    if n != expected_arity(name) {
+        return Err(format!(
+            "'{name}' takes {} argument(s), got {n}",
+            expected_arity(name)
+        ));
+    }
+    Ok(v)
+}
+
+fn expected_arity(name: &str) -> usize {
+    match name {
+        "domain" | "range" | "reverse" => 1,
+        _ => 2,
+    }
+}

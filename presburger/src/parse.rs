@@ -1,0 +1,1319 @@
+//! Parser for isl notation.
+//!
+//! Grammar (isl's, for the parts users write):
+//! ```text
+//! object   := [ '[' ids ']' '->' ] '{' [ part (';' part)* ] '}'
+//! part     := tuple [ '->' tuple ] [ ':' formula ]   |   ':' formula
+//! tuple    := [name] '[' [ tuple '->' tuple | elem (',' elem)* ] ']'
+//! elem     := new-identifier | expr            (an expression adds an equality)
+//! formula  := or ('implies' formula)?
+//! or       := and (('or' | '||') and)*
+//! and      := unary (('and' | '&&') unary)*
+//! unary    := ('not' | '!') unary | 'exists' vars ':' formula | 'exists' '(' vars ':' formula ')'
+//!           | 'true' | 'false' | '(' formula ')' | exprs (cmp exprs)+
+//! exprs    := expr (',' expr)*                (`0 <= i, j < N` compares every pair)
+//! expr     := ['-'] term (('+' | '-') term)*
+//! term     := factor (('*' | 'mod' | '%') factor | <implicit product after a number>)*
+//! factor   := number | variable | '(' expr ')' | 'floor' '(' expr ['/' number] ')'
+//!           | 'ceil' '(' .. ')' | '[' expr '/' number ']' | ('min' | 'max') '(' expr, expr.. ')'
+//! ```
+//!
+//! The idea: expressions evaluate to *piecewise* affine values (a list of
+//! (condition, affine expression) pairs; only `min`/`max` make more than one piece),
+//! `floor` introduces a local variable with a division definition (shared by equal
+//! divisions), comparisons become formulas, and the formula is put in disjunctive
+//! normal form with negation pushed to the atoms. Division locals are functions of
+//! the other variables, so a negation may pass over them; an existential under a
+//! negation is rewritten into a division when an equality of its body determines it
+//! (`not exists e : i = 2e` is `i != 2 floor(i/2)`), and is refused otherwise until
+//! set complement exists. Nesting depth, pieces and disjuncts are bounded, so no
+//! input overflows the stack or blows up silently.
+
+use crate::conjunction::{Conjunction, Div};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::lexer::{tokenize, Spanned, Tok};
+use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
+use crate::space::{Space, Tuple, TupleBody};
+use std::collections::HashMap;
+use std::str::FromStr;
+
+/// Deepest nesting of parentheses, negations and quantifiers accepted.
+pub const MAX_DEPTH: usize = 100;
+/// Most disjuncts a formula may expand to.
+pub const MAX_DISJUNCTS: usize = 4096;
+/// Most pieces a `min`/`max` expression may expand to.
+pub const MAX_PIECES: usize = 256;
+
+/// Words that cannot name a variable or a tuple.
+pub const KEYWORDS: &[&str] = &[
+    "and", "or", "not", "exists", "floor", "ceil", "mod", "min", "max", "true", "false", "implies",
+];
+
+/// What a text in isl notation denotes.
+#[derive(Debug, Clone)]
+pub enum Object {
+    /// A set, or a union of sets in several spaces (also the empty `{ }`).
+    Set(UnionSet),
+    /// A map, or a union of maps.
+    Map(UnionMap),
+}
+
+/// Parses a set or map in isl notation.
+pub fn parse_object(text: &str) -> Result<Object> {
+    let toks = tokenize(text)?;
+    let mut p = Parser::new(toks);
+    let obj = p.object()?;
+    if p.peek() != &Tok::Eof {
+        return Err(p.err_here(&format!(
+            "unexpected {} after the end of the object",
+            p.peek().describe()
+        )));
+    }
+    Ok(obj)
+}
+
+/// A linear expression over the parser's variables.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+struct Lin {
+    c: Int,
+    coefs: Vec<Int>,
+}
+
+impl Lin {
+    fn constant(v: Int) -> Lin {
+        Lin {
+            c: v,
+            coefs: Vec::new(),
+        }
+    }
+
+    fn var(id: usize) -> Lin {
+        let mut coefs = vec![Int::ZERO; id + 1];
+        coefs[id] = Int::ONE;
+        Lin {
+            c: Int::ZERO,
+            coefs,
+        }
+    }
+
+    fn get(&self, id: usize) -> Int {
+        self.coefs.get(id).cloned().unwrap_or_default()
+    }
+
+    fn is_const(&self) -> bool {
+        self.coefs.iter().all(Int::is_zero)
+    }
+
+    fn trim(mut self) -> Lin {
+        while self.coefs.last().is_some_and(Int::is_zero) {
+            self.coefs.pop();
+        }
+        self
+    }
+
+    fn add(&self, o: &Lin, sign: i64) -> Lin {
+        let n = self.coefs.len().max(o.coefs.len());
+        let mut coefs = Vec::with_capacity(n);
+        for i in 0..n {
+            coefs.push(self.get(i) + o.get(i) * sign);
+        }
+        Lin {
+            c: &self.c + o.c.clone() * sign,
+            coefs,
+        }
+        .trim()
+    }
+
+    fn scale(&self, k: &Int) -> Lin {
+        Lin {
+            c: &self.c * k,
+            coefs: self.coefs.iter().map(|v| v * k).collect(),
+        }
+        .trim()
+    }
+
+    fn plus_const(&self, k: i64) -> Lin {
+        Lin {
+            c: &self.c + k,
+            coefs: self.coefs.clone(),
+        }
+    }
+
+    /// Replaces variable `v` by the expression `by`.
+    fn subst(&self, v: usize, by: &Lin) -> Lin {
+        let k = self.get(v);
+        if k.is_zero() {
+            return self.clone();
+        }
+        let mut r = self.clone();
+        r.coefs[v] = Int::ZERO;
+        r.add(&by.scale(&k), 1)
+    }
+}
+
+/// A formula over parser variables.
+#[derive(Debug, Clone)]
+enum F {
+    True,
+    False,
+    /// `lin >= 0`
+    Ge(Lin),
+    /// `lin = 0`
+    Eq(Lin),
+    And(Vec<F>),
+    Or(Vec<F>),
+    Not(Box<F>),
+    Exists(Vec<usize>, Box<F>),
+}
+
+impl F {
+    fn and(a: F, b: F) -> F {
+        match (a, b) {
+            (F::True, x) | (x, F::True) => x,
+            (a, b) => F::And(vec![a, b]),
+        }
+    }
+}
+
+type Piecewise = Vec<(F, Lin)>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum VarKind {
+    Param(usize),
+    Dim(usize),
+    Extra,
+}
+
+#[derive(Debug, Clone)]
+struct VarInfo {
+    kind: VarKind,
+    div: Option<(Lin, Int)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+struct Snapshot {
+    pos: usize,
+    n_vars: usize,
+    n_scope: usize,
+    n_dims: usize,
+    n_tuple_constraints: usize,
+}
+
+struct Parser {
+    toks: Vec<Spanned>,
+    pos: usize,
+    depth: usize,
+    params: Vec<String>,
+    vars: Vec<VarInfo>,
+    scope: Vec<(String, usize)>,
+    n_dims: usize,
+    div_cache: HashMap<(Lin, Int), usize>,
+    tuple_constraints: Vec<F>,
+}
+
+enum Atom {
+    Ge(Lin),
+    Eq(Lin),
+}
+
+impl Parser {
+    fn new(toks: Vec<Spanned>) -> Parser {
+        Parser {
+            toks,
+            pos: 0,
+            depth: 0,
+            params: Vec::new(),
+            vars: Vec::new(),
+            scope: Vec::new(),
+            n_dims: 0,
+            div_cache: HashMap::new(),
+            tuple_constraints: Vec::new(),
+        }
+    }
+
+    // ----- token helpers -------------------------------------------------------
+
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos.min(self.toks.len() - 1)].tok
+    }
+
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
+    }
+
+    fn advance(&mut self) -> Tok {
+        let t = self.peek().clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn eat(&mut self, t: &Tok) -> bool {
+        if self.peek() == t {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn is_kw(&self, kw: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(s) if s == kw)
+    }
+
+    fn eat_kw(&mut self, kw: &str) -> bool {
+        if self.is_kw(kw) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn err_here(&self, msg: &str) -> Error {
+        let t = &self.toks[self.pos.min(self.toks.len() - 1)];
+        Error::parse(t.line, t.col, msg)
+    }
+
+    fn expected(&self, what: &str) -> Error {
+        self.err_here(&format!(
+            "expected {what}, found {}",
+            self.peek().describe()
+        ))
+    }
+
+    fn expect(&mut self, t: &Tok) -> Result<()> {
+        if self.eat(t) {
+            Ok(())
+        } else {
+            Err(self.expected(&t.describe()))
+        }
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.err_here(&format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            pos: self.pos,
+            n_vars: self.vars.len(),
+            n_scope: self.scope.len(),
+            n_dims: self.n_dims,
+            n_tuple_constraints: self.tuple_constraints.len(),
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.pos = s.pos;
+        self.vars.truncate(s.n_vars);
+        self.scope.truncate(s.n_scope);
+        self.n_dims = s.n_dims;
+        self.tuple_constraints.truncate(s.n_tuple_constraints);
+        let n = s.n_vars;
+        self.div_cache.retain(|_, v| *v < n);
+    }
+
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| *id)
+    }
+
+    fn new_var(&mut self, kind: VarKind, div: Option<(Lin, Int)>) -> usize {
+        self.vars.push(VarInfo { kind, div });
+        self.vars.len() - 1
+    }
+
+    fn ident_name(&mut self, what: &str) -> Result<String> {
+        match self.peek().clone() {
+            Tok::Ident(s) if KEYWORDS.contains(&s.as_str()) => {
+                Err(self.err_here(&format!("'{s}' is a keyword and cannot be {what}")))
+            }
+            Tok::Ident(s) => {
+                self.advance();
+                Ok(s)
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    // ----- objects -------------------------------------------------------------
+
+    fn object(&mut self) -> Result<Object> {
+        if self.peek() == &Tok::LBracket {
+            self.advance();
+            if self.peek() != &Tok::RBracket {
+                loop {
+                    let name = self.ident_name("a parameter name")?;
+                    if self.params.contains(&name) {
+                        return Err(self.err_here(&format!("parameter {name} is declared twice")));
+                    }
+                    self.params.push(name);
+                    if !self.eat(&Tok::Comma) {
+                        break;
+                    }
+                }
+            }
+            self.expect(&Tok::RBracket)?;
+            self.expect(&Tok::Arrow)?;
+        }
+        self.expect(&Tok::LBrace)?;
+        let mut parts: Vec<(Space, Vec<Conjunction>)> = Vec::new();
+        if self.peek() != &Tok::RBrace {
+            loop {
+                let (line, col) = {
+                    let t = &self.toks[self.pos];
+                    (t.line, t.col)
+                };
+                let part = self.part()?;
+                if let Some((first, _)) = parts.first() {
+                    if first.is_set() != part.0.is_set() {
+                        return Err(Error::parse(line, col, "a union cannot mix sets and maps"));
+                    }
+                }
+                parts.push(part);
+                if !self.eat(&Tok::Semi) {
+                    break;
+                }
+                if self.peek() == &Tok::RBrace {
+                    break;
+                }
+            }
+        }
+        self.expect(&Tok::RBrace)?;
+        let is_map = parts.first().is_some_and(|(s, _)| !s.is_set());
+        if is_map {
+            let mut u = UnionMap::empty(self.params.clone());
+            for (space, conjs) in parts {
+                u.add(Map(crate::set::Disjunction {
+                    space,
+                    parts: conjs,
+                }))?;
+            }
+            Ok(Object::Map(u))
+        } else {
+            let mut u = UnionSet::empty(self.params.clone());
+            for (space, conjs) in parts {
+                u.add(Set(crate::set::Disjunction {
+                    space,
+                    parts: conjs,
+                }))?;
+            }
+            Ok(Object::Set(u))
+        }
+    }
+
+    fn part(&mut self) -> Result<(Space, Vec<Conjunction>)> {
+        self.vars.clear();
+        self.scope.clear();
+        self.div_cache.clear();
+        self.tuple_constraints.clear();
+        self.n_dims = 0;
+        for (i, p) in self.params.clone().into_iter().enumerate() {
+            let id = self.new_var(VarKind::Param(i), None);
+            self.scope.push((p, id));
+        }
+        let first = if self.peek() == &Tok::Colon {
+            Tuple::anonymous(0)
+        } else {
+            self.tuple()?
+        };
+        let (domain, range) = if self.eat(&Tok::Arrow) {
+            (Some(first), self.tuple()?)
+        } else {
+            (None, first)
+        };
+        let formula = if self.eat(&Tok::Colon) {
+            self.formula()?
+        } else {
+            F::True
+        };
+        let mut all = std::mem::take(&mut self.tuple_constraints);
+        all.push(formula);
+        let f = F::And(all);
+        let disjuncts = self.dnf(&f, false)?;
+        let space = match domain {
+            Some(d) => Space::map(self.params.clone(), d, range),
+            None => Space::set(self.params.clone(), range),
+        };
+        let mut conjs = Vec::with_capacity(disjuncts.len());
+        for d in disjuncts {
+            let mut c = self.build(&space, &d)?;
+            c.simplify();
+            if !c.is_trivially_empty() {
+                conjs.push(c);
+            }
+        }
+        Ok((space, conjs))
+    }
+
+    fn tuple(&mut self) -> Result<Tuple> {
+        let name = match (self.peek().clone(), self.peek_at(1)) {
+            (Tok::Ident(s), Tok::LBracket) => {
+                if KEYWORDS.contains(&s.as_str()) {
+                    return Err(self.err_here(&format!("'{s}' is a keyword, not a tuple name")));
+                }
+                self.advance();
+                Some(s)
+            }
+            _ => None,
+        };
+        self.enter()?;
+        let r = self.tuple_body(name);
+        self.leave();
+        r
+    }
+
+    fn tuple_body(&mut self, name: Option<String>) -> Result<Tuple> {
+        self.expect(&Tok::LBracket)?;
+        if self.eat(&Tok::RBracket) {
+            return Ok(Tuple::named(name, 0));
+        }
+        let maybe_nested = matches!(
+            (self.peek(), self.peek_at(1)),
+            (Tok::Ident(_), Tok::LBracket) | (Tok::LBracket, _)
+        );
+        if maybe_nested {
+            let snap = self.snapshot();
+            let attempt = (|| -> Result<Tuple> {
+                let a = self.tuple()?;
+                self.expect(&Tok::Arrow)?;
+                let b = self.tuple()?;
+                self.expect(&Tok::RBracket)?;
+                Ok(Tuple::nested(name.clone(), a, b))
+            })();
+            match attempt {
+                Ok(t) => return Ok(t),
+                Err(_) => self.restore(snap),
+            }
+        }
+        let mut dims = Vec::new();
+        loop {
+            dims.push(self.tuple_elem()?);
+            if !self.eat(&Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(&Tok::RBracket)?;
+        Ok(Tuple {
+            name,
+            body: TupleBody::Dims(dims),
+        })
+    }
+
+    fn tuple_elem(&mut self) -> Result<Option<String>> {
+        if let Tok::Ident(s) = self.peek().clone() {
+            let ends = matches!(self.peek_at(1), Tok::Comma | Tok::RBracket);
+            if ends && !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none() {
+                self.advance();
+                let id = self.new_var(VarKind::Dim(self.n_dims), None);
+                self.n_dims += 1;
+                self.scope.push((s.clone(), id));
+                return Ok(Some(s));
+            }
+        }
+        let pw = self.expr()?;
+        let id = self.new_var(VarKind::Dim(self.n_dims), None);
+        self.n_dims += 1;
+        let v = Lin::var(id);
+        let f = F::Or(
+            pw.into_iter()
+                .map(|(cond, l)| F::and(cond, F::Eq(v.add(&l, -1))))
+                .collect(),
+        );
+        self.tuple_constraints.push(f);
+        Ok(None)
+    }
+
+    // ----- formulas ------------------------------------------------------------
+
+    fn formula(&mut self) -> Result<F> {
+        self.enter()?;
+        let r = self.implies();
+        self.leave();
+        r
+    }
+
+    fn implies(&mut self) -> Result<F> {
+        let lhs = self.or()?;
+        if self.eat_kw("implies") {
+            let rhs = self.formula()?;
+            return Ok(F::Or(vec![F::Not(Box::new(lhs)), rhs]));
+        }
+        Ok(lhs)
+    }
+
+    fn or(&mut self) -> Result<F> {
+        let mut v = vec![self.and()?];
+        while self.eat_kw("or") || self.eat(&Tok::OrOr) {
+            v.push(self.and()?);
+        }
+        Ok(if v.len() == 1 {
+            v.pop().unwrap_or(F::False)
+        } else {
+            F::Or(v)
+        })
+    }
+
+    fn and(&mut self) -> Result<F> {
+        let mut v = vec![self.unary()?];
+        while self.eat_kw("and") || self.eat(&Tok::AndAnd) {
+            v.push(self.unary()?);
+        }
+        Ok(if v.len() == 1 {
+            v.pop().unwrap_or(F::True)
+        } else {
+            F::And(v)
+        })
+    }
+
+    fn unary(&mut self) -> Result<F> {
+        if self.eat_kw("not") || self.eat(&Tok::Bang) {
+            self.enter()?;
+            let r = self.unary();
+            self.leave();
+            return Ok(F::Not(Box::new(r?)));
+        }
+        if self.eat_kw("exists") {
+            return self.exists();
+        }
+        self.atom()
+    }
+
+    fn exists(&mut self) -> Result<F> {
+        let paren = self.eat(&Tok::LParen);
+        let saved_scope = self.scope.len();
+        let mut vars = Vec::new();
+        let mut defs = Vec::new();
+        loop {
+            let name = self.ident_name("an existential variable")?;
+            let id = self.new_var(VarKind::Extra, None);
+            if self.eat(&Tok::Eq) {
+                // `e = expr`: a named definition (isl prints divisions this way)
+                let pw = self.expr()?;
+                let v = Lin::var(id);
+                defs.push(F::Or(
+                    pw.into_iter()
+                        .map(|(c, l)| F::and(c, F::Eq(v.add(&l, -1))))
+                        .collect(),
+                ));
+            }
+            self.scope.push((name, id));
+            vars.push(id);
+            if !self.eat(&Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(&Tok::Colon)?;
+        let body = self.formula()?;
+        if paren {
+            self.expect(&Tok::RParen)?;
+        }
+        self.scope.truncate(saved_scope);
+        defs.push(body);
+        Ok(F::Exists(vars, Box::new(F::And(defs))))
+    }
+
+    fn atom(&mut self) -> Result<F> {
+        if self.eat_kw("true") {
+            return Ok(F::True);
+        }
+        if self.eat_kw("false") {
+            return Ok(F::False);
+        }
+        if self.peek() == &Tok::LParen {
+            let snap = self.snapshot();
+            self.advance();
+            let attempt = self.formula().and_then(|f| {
+                self.expect(&Tok::RParen)?;
+                Ok(f)
+            });
+            match attempt {
+                Ok(f) if !self.continues_expression() => return Ok(f),
+                _ => self.restore(snap),
+            }
+        }
+        self.comparison()
+    }
+
+    /// After a parenthesised group: does an expression go on (then the group was an
+    /// expression, not a formula)?
+    fn continues_expression(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Lt
+                | Tok::Le
+                | Tok::Gt
+                | Tok::Ge
+                | Tok::Eq
+                | Tok::Ne
+                | Tok::Plus
+                | Tok::Minus
+                | Tok::Star
+                | Tok::Percent
+                | Tok::Slash
+                | Tok::Comma
+        ) || self.is_kw("mod")
+    }
+
+    fn cmp_op(&self) -> Option<Cmp> {
+        Some(match self.peek() {
+            Tok::Lt => Cmp::Lt,
+            Tok::Le => Cmp::Le,
+            Tok::Gt => Cmp::Gt,
+            Tok::Ge => Cmp::Ge,
+            Tok::Eq => Cmp::Eq,
+            Tok::Ne => Cmp::Ne,
+            _ => return None,
+        })
+    }
+
+    fn comparison(&mut self) -> Result<F> {
+        let mut lists = vec![self.expr_list()?];
+        let mut ops = Vec::new();
+        while let Some(op) = self.cmp_op() {
+            self.advance();
+            ops.push(op);
+            lists.push(self.expr_list()?);
+        }
+        if ops.is_empty() {
+            return Err(self.expected("a comparison (<, <=, >, >=, =, !=)"));
+        }
+        let mut conj = Vec::new();
+        for (k, op) in ops.iter().enumerate() {
+            for a in &lists[k] {
+                for b in &lists[k + 1] {
+                    conj.push(compare(a, *op, b));
+                }
+            }
+        }
+        Ok(F::And(conj))
+    }
+
+    fn expr_list(&mut self) -> Result<Vec<Piecewise>> {
+        let mut v = vec![self.expr()?];
+        while self.eat(&Tok::Comma) {
+            v.push(self.expr()?);
+        }
+        Ok(v)
+    }
+
+    // ----- expressions ---------------------------------------------------------
+
+    fn expr(&mut self) -> Result<Piecewise> {
+        self.enter()?;
+        let r = self.sum();
+        self.leave();
+        r
+    }
+
+    fn sum(&mut self) -> Result<Piecewise> {
+        let mut acc = self.term()?;
+        loop {
+            let sign = match self.peek() {
+                Tok::Plus => 1,
+                Tok::Minus => -1,
+                _ => break,
+            };
+            self.advance();
+            let rhs = self.term()?;
+            acc = self.combine(acc, rhs, |a, b| Ok(a.add(b, sign)))?;
+        }
+        Ok(acc)
+    }
+
+    fn term(&mut self) -> Result<Piecewise> {
+        let mut acc = self.signed_factor()?;
+        loop {
+            // `2i`, `3(i + 1)`, `2floor(i/3)`: a number directly followed by a factor.
+            let after_number = self.pos > 0 && matches!(self.toks[self.pos - 1].tok, Tok::Num(_));
+            let implicit = after_number
+                && match self.peek() {
+                    Tok::Ident(s) => {
+                        !KEYWORDS.contains(&s.as_str())
+                            || matches!(s.as_str(), "floor" | "ceil" | "min" | "max")
+                    }
+                    Tok::LParen => true,
+                    _ => false,
+                };
+            if self.eat(&Tok::Star) || implicit {
+                let (line, col) = self.here();
+                let rhs = self.signed_factor()?;
+                acc = self.combine(acc, rhs, |a, b| {
+                    if a.is_const() {
+                        Ok(b.scale(&a.c))
+                    } else if b.is_const() {
+                        Ok(a.scale(&b.c))
+                    } else {
+                        Err(Error::parse(
+                            line,
+                            col,
+                            "product of two non-constant expressions is not affine",
+                        ))
+                    }
+                })?;
+            } else if self.is_kw("mod") || self.peek() == &Tok::Percent {
+                self.advance();
+                let m = self.positive_constant("the modulus")?;
+                let mut out = Vec::with_capacity(acc.len());
+                for (cond, l) in acc {
+                    let q = self.make_div(l.clone(), m.clone());
+                    out.push((cond, l.add(&q.scale(&m), -1)));
+                }
+                acc = out;
+            } else {
+                break;
+            }
+        }
+        Ok(acc)
+    }
+
+    fn here(&self) -> (usize, usize) {
+        let t = &self.toks[self.pos.min(self.toks.len() - 1)];
+        (t.line, t.col)
+    }
+
+    fn positive_constant(&mut self, what: &str) -> Result<Int> {
+        match self.peek().clone() {
+            Tok::Num(n) if n.is_positive() => {
+                self.advance();
+                Ok(n)
+            }
+            Tok::Num(_) => Err(self.err_here(&format!("{what} must be positive"))),
+            _ => Err(self.expected(&format!("an integer constant for {what}"))),
+        }
+    }
+
+    fn signed_factor(&mut self) -> Result<Piecewise> {
+        if self.eat(&Tok::Minus) {
+            self.enter()?;
+            let r = self.signed_factor();
+            self.leave();
+            return Ok(r?
+                .into_iter()
+                .map(|(c, l)| (c, l.scale(&Int::from(-1))))
+                .collect());
+        }
+        self.factor()
+    }
+
+    fn factor(&mut self) -> Result<Piecewise> {
+        match self.peek().clone() {
+            Tok::Num(n) => {
+                self.advance();
+                Ok(vec![(F::True, Lin::constant(n))])
+            }
+            Tok::LParen => {
+                self.advance();
+                let e = self.expr()?;
+                self.expect(&Tok::RParen)?;
+                Ok(e)
+            }
+            Tok::LBracket => {
+                self.advance();
+                let e = self.division(false, &Tok::RBracket)?;
+                Ok(e)
+            }
+            Tok::Ident(s) => {
+                let call = self.peek_at(1) == &Tok::LParen;
+                match s.as_str() {
+                    "floor" | "ceil" if call => {
+                        self.advance();
+                        self.advance();
+                        self.division(s == "ceil", &Tok::RParen)
+                    }
+                    "min" | "max" if call => {
+                        self.advance();
+                        self.advance();
+                        self.min_max(s == "min")
+                    }
+                    _ if KEYWORDS.contains(&s.as_str()) => {
+                        Err(self
+                            .err_here(&format!("expected an expression, found the keyword '{s}'")))
+                    }
+                    _ => match self.lookup(&s) {
+                        Some(id) => {
+                            self.advance();
+                            Ok(vec![(F::True, Lin::var(id))])
+                        }
+                        None => Err(self.err_here(&format!("unknown variable '{s}'"))),
+                    },
+                }
+            }
+            _ => Err(self.expected("an expression")),
+        }
+    }
+
+    /// The inside of `floor(e / d)`, `ceil(e / d)` or `[e / d]`, up to `close`.
+    fn division(&mut self, ceil: bool, close: &Tok) -> Result<Piecewise> {
+        let e = self.expr()?;
+        let den = if self.eat(&Tok::Slash) {
+            let neg = self.eat(&Tok::Minus);
+            match self.peek().clone() {
+                Tok::Num(n) if n.is_zero() => return Err(self.err_here("division by zero")),
+                Tok::Num(n) => {
+                    self.advance();
+                    if neg {
+                        -n
+                    } else {
+                        n
+                    }
+                }
+                _ => return Err(self.expected("an integer divisor")),
+            }
+        } else {
+            Int::ONE
+        };
+        self.expect(close)?;
+        let mut out = Vec::with_capacity(e.len());
+        for (cond, l) in e {
+            // floor(l / d) with d < 0 is floor(-l / -d); ceil(x) = -floor(-x)
+            let (l, den) = if den.is_negative() {
+                (l.scale(&Int::from(-1)), -&den)
+            } else {
+                (l, den.clone())
+            };
+            let v = if ceil {
+                self.make_div(l.scale(&Int::from(-1)), den)
+                    .scale(&Int::from(-1))
+            } else {
+                self.make_div(l, den)
+            };
+            out.push((cond, v));
+        }
+        Ok(out)
+    }
+
+    fn min_max(&mut self, is_min: bool) -> Result<Piecewise> {
+        let mut args = vec![self.expr()?];
+        while self.eat(&Tok::Comma) {
+            args.push(self.expr()?);
+        }
+        self.expect(&Tok::RParen)?;
+        let mut acc = args.remove(0);
+        for b in args {
+            let mut out = Vec::new();
+            for (ca, la) in &acc {
+                for (cb, lb) in &b {
+                    // is_min: pick a when a <= b, else b (and symmetrically for max)
+                    let (a_wins, b_wins) = if is_min {
+                        (F::Ge(lb.add(la, -1)), F::Ge(la.add(lb, -1).plus_const(-1)))
+                    } else {
+                        (F::Ge(la.add(lb, -1)), F::Ge(lb.add(la, -1).plus_const(-1)))
+                    };
+                    let both = F::and(ca.clone(), cb.clone());
+                    out.push((F::and(both.clone(), a_wins), la.clone()));
+                    out.push((F::and(both, b_wins), lb.clone()));
+                }
+            }
+            if out.len() > MAX_PIECES {
+                return Err(self.err_here(&format!(
+                    "min/max expression with more than {MAX_PIECES} pieces"
+                )));
+            }
+            acc = out;
+        }
+        Ok(acc)
+    }
+
+    fn combine(
+        &self,
+        a: Piecewise,
+        b: Piecewise,
+        f: impl Fn(&Lin, &Lin) -> Result<Lin>,
+    ) -> Result<Piecewise> {
+        if a.len() * b.len() > MAX_PIECES {
+            return Err(self.err_here(&format!(
+                "min/max expression with more than {MAX_PIECES} pieces"
+            )));
+        }
+        let mut out = Vec::with_capacity(a.len() * b.len());
+        for (ca, la) in &a {
+            for (cb, lb) in &b {
+                out.push((F::and(ca.clone(), cb.clone()), f(la, lb)?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `floor(num / den)` for `den > 0` as an expression: a constant when `num` is
+    /// constant, `num` itself when `den` is 1 after reduction, otherwise a division
+    /// local (one per distinct division).
+    fn make_div(&mut self, num: Lin, den: Int) -> Lin {
+        let num = num.trim();
+        let g = num.coefs.iter().fold(num.c.gcd(&den), |g, v| g.gcd(v));
+        let (num, den) = if g.is_one() || g.is_zero() {
+            (num, den)
+        } else {
+            (
+                Lin {
+                    c: num.c.exact_div(&g),
+                    coefs: num.coefs.iter().map(|v| v.exact_div(&g)).collect(),
+                },
+                den.exact_div(&g),
+            )
+        };
+        if den.is_one() {
+            return num;
+        }
+        if num.is_const() {
+            return Lin::constant(num.c.floor_div(&den));
+        }
+        let key = (num, den);
+        if let Some(&id) = self.div_cache.get(&key) {
+            return Lin::var(id);
+        }
+        let id = self.new_var(VarKind::Extra, Some(key.clone()));
+        self.div_cache.insert(key, id);
+        Lin::var(id)
+    }
+
+    // ----- normal form ---------------------------------------------------------
+
+    fn dnf(&mut self, f: &F, neg: bool) -> Result<Vec<Vec<Atom>>> {
+        Ok(match (f, neg) {
+            (F::True, false) | (F::False, true) => vec![vec![]],
+            (F::True, true) | (F::False, false) => vec![],
+            (F::Ge(l), false) => vec![vec![Atom::Ge(l.clone())]],
+            (F::Ge(l), true) => vec![vec![Atom::Ge(l.scale(&Int::from(-1)).plus_const(-1))]],
+            (F::Eq(l), false) => vec![vec![Atom::Eq(l.clone())]],
+            (F::Eq(l), true) => vec![
+                vec![Atom::Ge(l.plus_const(-1))],
+                vec![Atom::Ge(l.scale(&Int::from(-1)).plus_const(-1))],
+            ],
+            (F::And(xs), false) | (F::Or(xs), true) => {
+                let mut acc: Vec<Vec<Atom>> = vec![vec![]];
+                for x in xs {
+                    let d = self.dnf(x, neg)?;
+                    if d.is_empty() {
+                        return Ok(vec![]);
+                    }
+                    if acc.len() * d.len() > MAX_DISJUNCTS {
+                        return Err(self.budget_error());
+                    }
+                    let mut next = Vec::with_capacity(acc.len() * d.len());
+                    for a in &acc {
+                        for b in &d {
+                            let mut c: Vec<Atom> = Vec::with_capacity(a.len() + b.len());
+                            c.extend(a.iter().map(Atom::clone_atom));
+                            c.extend(b.iter().map(Atom::clone_atom));
+                            next.push(c);
+                        }
+                    }
+                    acc = next;
+                }
+                acc
+            }
+            (F::Or(xs), false) | (F::And(xs), true) => {
+                let mut acc = Vec::new();
+                for x in xs {
+                    acc.extend(self.dnf(x, neg)?);
+                    if acc.len() > MAX_DISJUNCTS {
+                        return Err(self.budget_error());
+                    }
+                }
+                acc
+            }
+            (F::Not(x), n) => self.dnf(x, !n)?,
+            (F::Exists(_, body), false) => self.dnf(body, false)?,
+            (F::Exists(vars, body), true) => {
+                let rewritten = self.eliminate_negated_exists(vars, body)?;
+                self.dnf(&rewritten, true)?
+            }
+        })
+    }
+
+    fn budget_error(&self) -> Error {
+        Error::Budget(format!(
+            "the formula expands to more than {MAX_DISJUNCTS} disjuncts"
+        ))
+    }
+
+    /// Under a negation, `exists e : body` is rewritten without the quantifier where
+    /// that is exact: the body is put in disjunctive normal form
+    /// (`not exists e : D1 or D2` is `not (exists e : D1) and not (exists e : D2)`),
+    /// and in each disjunct every quantified variable (also those of existentials
+    /// nested positively in the body) must be fixed by an equality `a·e + rest = 0`
+    /// free of the other pending variables; then `e` is the division
+    /// `floor(-rest / a)`, a function of the outer variables, and the equality becomes
+    /// the divisibility condition. A variable that a disjunct does not use is dropped.
+    /// Anything else needs set complement and is refused.
+    fn eliminate_negated_exists(&mut self, vars: &[usize], body: &F) -> Result<F> {
+        let mut quantified = vars.to_vec();
+        collect_positive_exists(body, &mut quantified);
+        let unsupported = || {
+            Error::Unsupported(
+                "an existential variable under 'not' that no equality determines; \
+                 this needs set complement"
+                    .into(),
+            )
+        };
+        if self.vars.iter().any(|x| {
+            x.div
+                .as_ref()
+                .is_some_and(|(n, _)| quantified.iter().any(|&q| !n.get(q).is_zero()))
+        }) {
+            return Err(unsupported());
+        }
+        let disjuncts = self.dnf(body, false)?;
+        let mut out = Vec::with_capacity(disjuncts.len());
+        for mut atoms in disjuncts {
+            let mut pending: Vec<usize> = quantified
+                .iter()
+                .copied()
+                .filter(|&q| atoms.iter().any(|a| !a.lin().get(q).is_zero()))
+                .collect();
+            while !pending.is_empty() {
+                let found = pending.iter().enumerate().find_map(|(k, &v)| {
+                    atoms.iter().find_map(|a| match a {
+                        Atom::Eq(l)
+                            if !l.get(v).is_zero()
+                                && pending.iter().all(|&q| q == v || l.get(q).is_zero()) =>
+                        {
+                            Some((k, v, l.clone()))
+                        }
+                        _ => None,
+                    })
+                });
+                let Some((k, v, l)) = found else {
+                    return Err(unsupported());
+                };
+                pending.remove(k);
+                let a = l.get(v);
+                let rest = l.subst(v, &Lin::constant(Int::ZERO));
+                let (num, den) = if a.is_negative() {
+                    (rest, -a)
+                } else {
+                    (rest.scale(&Int::from(-1)), a)
+                };
+                let d = self.make_div(num, den);
+                for at in &mut atoms {
+                    *at = match at {
+                        Atom::Ge(x) => Atom::Ge(x.subst(v, &d)),
+                        Atom::Eq(x) => Atom::Eq(x.subst(v, &d)),
+                    };
+                }
+            }
+            out.push(F::And(
+                atoms
+                    .into_iter()
+                    .map(|a| match a {
+                        Atom::Ge(l) => F::Ge(l),
+                        Atom::Eq(l) => F::Eq(l),
+                    })
+                    .collect(),
+            ));
+        }
+        Ok(F::Or(out))
+    }
+
+    fn build(&self, space: &Space, atoms: &[Atom]) -> Result<Conjunction> {
+        let np = self.params.len();
+        let nd = self.n_dims;
+        let mut colmap = Vec::with_capacity(self.vars.len());
+        let mut n_extra = 0;
+        for v in &self.vars {
+            colmap.push(match v.kind {
+                VarKind::Param(i) => 1 + i,
+                VarKind::Dim(i) => 1 + np + i,
+                VarKind::Extra => {
+                    n_extra += 1;
+                    np + nd + n_extra
+                }
+            });
+        }
+        if space.n_in() + space.n_out() != nd {
+            return Err(Error::Invalid("internal: tuple dimension count".into()));
+        }
+        let n_col = 1 + np + nd + n_extra;
+        let row = |l: &Lin| {
+            let mut r = vec![Int::ZERO; n_col];
+            r[0] = l.c.clone();
+            for (id, c) in l.coefs.iter().enumerate() {
+                if !c.is_zero() {
+                    r[colmap[id]] = c.clone();
+                }
+            }
+            r
+        };
+        let mut c = Conjunction::universe(space.clone());
+        for v in &self.vars {
+            if v.kind == VarKind::Extra {
+                let div = v.div.as_ref().map(|(num, den)| {
+                    let mut r = row(num);
+                    r.truncate(1 + np + nd + c.n_local());
+                    Div {
+                        num: r,
+                        den: den.clone(),
+                    }
+                });
+                c.add_local(div)?;
+            }
+        }
+        for a in atoms {
+            match a {
+                Atom::Ge(l) => c.add_ineq(row(l))?,
+                Atom::Eq(l) => c.add_eq(row(l))?,
+            }
+        }
+        Ok(c)
+    }
+}
+
+impl Atom {
+    fn lin(&self) -> &Lin {
+        match self {
+            Atom::Ge(l) | Atom::Eq(l) => l,
+        }
+    }
+
+    fn clone_atom(&self) -> Atom {
+        match self {
+            Atom::Ge(l) => Atom::Ge(l.clone()),
+            Atom::Eq(l) => Atom::Eq(l.clone()),
+        }
+    }
+}
+
+/// The variables of existentials that stand in positive position inside `f`.
+fn collect_positive_exists(f: &F, out: &mut Vec<usize>) {
+    match f {
+        F::Exists(vs, b) => {
+            out.extend(vs.iter().copied());
+            collect_positive_exists(b, out);
+        }
+        F::And(xs) | F::Or(xs) => xs.iter().for_each(|x| collect_positive_exists(x, out)),
+        F::Not(_) | F::True | F::False | F::Ge(_) | F::Eq(_) => {}
+    }
+}
+
+fn compare(a: &Piecewise, op: Cmp, b: &Piecewise) -> F {
+    let mut alts = Vec::with_capacity(a.len() * b.len());
+    for (ca, la) in a {
+        for (cb, lb) in b {
+            let d = la.add(lb, -1); // a - b
+            let atom = match op {
+                Cmp::Le => F::Ge(d.scale(&Int::from(-1))),
+                Cmp::Lt => F::Ge(d.scale(&Int::from(-1)).plus_const(-1)),
+                Cmp::Ge => F::Ge(d),
+                Cmp::Gt => F::Ge(d.plus_const(-1)),
+                Cmp::Eq => F::Eq(d),
+                Cmp::Ne => F::Or(vec![
+                    F::Ge(d.plus_const(-1)),
+                    F::Ge(d.scale(&Int::from(-1)).plus_const(-1)),
+                ]),
+            };
+            alts.push(F::and(F::and(ca.clone(), cb.clone()), atom));
+        }
+    }
+    if alts.len() == 1 {
+        alts.pop().unwrap_or(F::False)
+    } else {
+        F::Or(alts)
+    }
+}
+
+// ----- FromStr for the public types ------------------------------------------------
+
+impl FromStr for UnionSet {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<UnionSet> {
+        match parse_object(s)? {
+            Object::Set(u) => Ok(u),
+            Object::Map(_) => Err(Error::SpaceMismatch("expected a set, found a map".into())),
+        }
+    }
+}
+
+impl FromStr for UnionMap {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<UnionMap> {
+        match parse_object(s)? {
+            Object::Map(u) => Ok(u),
+            Object::Set(u) if u.members().is_empty() => Ok(UnionMap::empty(u.params)),
+            Object::Set(_) => Err(Error::SpaceMismatch("expected a map, found a set".into())),
+        }
+    }
+}
+
+impl FromStr for Set {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Set> {
+        let u: UnionSet = s.parse()?;
+        single(u.sets, u.params, "set")
+    }
+}
+
+impl FromStr for Map {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Map> {
+        let u: UnionMap = s.parse()?;
+        single(u.maps, u.params, "map")
+    }
+}
+
+fn single<T: Clone>(mut members: Vec<T>, _params: Vec<String>, what: &str) -> Result<T> {
+    match members.len() {
+        1 => Ok(members.remove(0)),
+        0 => Err(Error::SpaceMismatch(format!(
+            "the text has no {what} space; write e.g. {{ [i] : false }} for an empty {what}"
+        ))),
+        n => Err(Error::SpaceMismatch(format!(
+            "expected one {what} space, the text has {n}"
+        ))),
+    }
+}
+
+impl FromStr for BasicSet {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<BasicSet> {
+        let set: Set = s.parse()?;
+        match set.0.parts.len() {
+            0 => BasicSet::empty(set.0.space),
+            1 => Ok(BasicSet(set.0.parts[0].clone())),
+            n => Err(Error::SpaceMismatch(format!(
+                "expected a single conjunction, the set has {n} disjuncts"
+            ))),
+        }
+    }
+}
+
+impl FromStr for BasicMap {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<BasicMap> {
+        let map: Map = s.parse()?;
+        match map.0.parts.len() {
+            0 => BasicMap::empty(map.0.space),
+            1 => Ok(BasicMap(map.0.parts[0].clone())),
+            n => Err(Error::SpaceMismatch(format!(
+                "expected a single conjunction, the map has {n} disjuncts"
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;

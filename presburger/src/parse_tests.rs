@@ -1,0 +1,431 @@
+//! Tests of the isl-notation parser and printer: meaning (against a direct evaluator
+//! of randomly generated formulas, by enumeration), round trips, and errors.
+
+use super::*;
+use crate::testing::{map_points, set_points, Box as PBox};
+use num_integer::Integer;
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+fn set(s: &str) -> Set {
+    s.parse::<Set>()
+        .unwrap_or_else(|e| panic!("parse of {s:?} failed: {e}"))
+}
+
+fn pts(s: &Set, params: &[i64], lo: i64, hi: i64) -> BTreeSet<Vec<i64>> {
+    set_points(s, &PBox::new(params.to_vec(), lo, hi))
+}
+
+fn filter(n_dim: usize, lo: i64, hi: i64, f: impl Fn(&[i64]) -> bool) -> BTreeSet<Vec<i64>> {
+    let mut out = BTreeSet::new();
+    let mut p = vec![lo; n_dim];
+    loop {
+        if f(&p) {
+            out.insert(p.clone());
+        }
+        let mut k = n_dim;
+        loop {
+            if k == 0 {
+                return out;
+            }
+            k -= 1;
+            if p[k] < hi {
+                p[k] += 1;
+                break;
+            }
+            p[k] = lo;
+        }
+    }
+}
+
+fn round_trip(s: &Set) -> Set {
+    let text = s.to_string();
+    let back: Set = text
+        .parse()
+        .unwrap_or_else(|e| panic!("printed text {text:?} does not parse: {e}"));
+    assert!(
+        back.plain_is_equal(s),
+        "round trip changed the set:\n  {text}\n  {back}"
+    );
+    back
+}
+
+#[test]
+fn issue_example_meaning_and_round_trip() {
+    let s = set("[N] -> { S[i,j] : 0 <= i < N and 0 <= j <= i and exists e : j = 2e }");
+    for n in [0, 1, 4, 7] {
+        let want = filter(2, -2, 8, |p| {
+            0 <= p[0] && p[0] < n && 0 <= p[1] && p[1] <= p[0] && p[1] % 2 == 0
+        });
+        assert_eq!(pts(&s, &[n], -2, 8), want, "N = {n}");
+    }
+    let text = s.to_string();
+    assert!(text.starts_with("[N] -> { S[i, j] : "), "{text}");
+    round_trip(&s);
+}
+
+#[test]
+fn maps_with_expressions_in_tuples() {
+    let m: Map = "{ A[i] -> B[i + 1, 2i] : 0 <= i < 3 }".parse().unwrap();
+    let got = map_points(&m, &PBox::new(vec![], -1, 6));
+    let want: BTreeSet<Vec<i64>> = (0..3).map(|i| vec![i, i + 1, 2 * i]).collect();
+    assert_eq!(got, want);
+    let again: Map = m.to_string().parse().unwrap();
+    assert!(again.plain_is_equal(&m), "{m} vs {again}");
+    // a repeated name in a tuple is an equality; a parameter in a tuple is too
+    let d: Set = "[N] -> { [i, i, N] }".parse().unwrap();
+    assert_eq!(
+        pts(&d, &[2], -1, 3),
+        filter(3, -1, 3, |p| p[0] == p[1] && p[2] == 2)
+    );
+}
+
+#[test]
+fn unions_across_spaces() {
+    let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i, j] : i = j and 0 <= i < 2; A[i] : i = 7 }"
+        .parse()
+        .unwrap();
+    assert_eq!(u.members().len(), 2);
+    let a = &u.members()[0];
+    assert_eq!(
+        pts(a, &[], -1, 8),
+        filter(1, -1, 8, |p| (0..3).contains(&p[0]) || p[0] == 7)
+    );
+    let back: UnionSet = u.to_string().parse().unwrap();
+    assert!(back.plain_is_equal(&u), "{u} vs {back}");
+    let e: UnionSet = "{ }".parse().unwrap();
+    assert!(e.members().is_empty());
+    assert_eq!(e.to_string(), "{ }");
+    let p: UnionSet = "[N] -> { }".parse().unwrap();
+    assert_eq!(p.to_string(), "[N] -> { }");
+}
+
+#[test]
+fn operators_and_sugar() {
+    type Case = (&'static str, fn(&[i64]) -> bool);
+    let cases: &[Case] = &[
+        ("{ [i] : i mod 3 = 1 }", |p| p[0].rem_euclid(3) == 1),
+        ("{ [i] : i % 3 = 2 }", |p| p[0].rem_euclid(3) == 2),
+        ("{ [i] : floor(i / 4) = 1 }", |p| {
+            Integer::div_floor(&p[0], &4) == 1
+        }),
+        ("{ [i] : [i / 4] = -1 }", |p| {
+            Integer::div_floor(&p[0], &4) == -1
+        }),
+        ("{ [i] : ceil(i / 3) = 1 }", |p| {
+            Integer::div_ceil(&p[0], &3) == 1
+        }),
+        ("{ [i] : floor(i / -2) = 1 }", |p| {
+            Integer::div_floor(&p[0], &-2) == 1
+        }),
+        ("{ [i, j] : i <= min(j, 3) }", |p| p[0] <= p[1].min(3)),
+        ("{ [i, j] : max(i, j) < 2 }", |p| p[0].max(p[1]) < 2),
+        ("{ [i, j] : 0 <= i, j < 3 }", |p| {
+            (0..3).contains(&p[0]) && (0..3).contains(&p[1])
+        }),
+        ("{ [i, j] : i < j or i > j + 2 }", |p| {
+            p[0] < p[1] || p[0] > p[1] + 2
+        }),
+        ("{ [i, j] : not (i = j) }", |p| p[0] != p[1]),
+        ("{ [i, j] : i != j && i >= 0 }", |p| {
+            p[0] != p[1] && p[0] >= 0
+        }),
+        ("{ [i, j] : i > 0 implies j > 0 }", |p| {
+            p[0] <= 0 || p[1] > 0
+        }),
+        ("{ [i, j] : true }", |_| true),
+        ("{ [i, j] : false }", |_| false),
+        ("{ [i, j] : 2i + 3(j - 1) = 0 }", |p| {
+            2 * p[0] + 3 * (p[1] - 1) == 0
+        }),
+        ("{ [i, j] : -2i = j * 2 }", |p| -2 * p[0] == p[1] * 2),
+        ("{ [i, j] : exists (e = floor(i / 2) : j = e) }", |p| {
+            p[1] == Integer::div_floor(&p[0], &2)
+        }),
+        ("{ [i, j] : exists e, f : i = 2e and j = 3f }", |p| {
+            p[0] % 2 == 0 && p[1] % 3 == 0
+        }),
+        ("{ [i, j] : not exists e : i + j = 2e }", |p| {
+            (p[0] + p[1]) % 2 != 0
+        }),
+        (
+            "{ [i, j] : (i + j) mod 2 = 0 and (i >= 0 or j >= 0) }",
+            |p| (p[0] + p[1]).rem_euclid(2) == 0 && (p[0] >= 0 || p[1] >= 0),
+        ),
+        ("{ [i', j_2] : i' = j_2 }  # a comment", |p| p[0] == p[1]),
+    ];
+    for (text, f) in cases {
+        let s = set(text);
+        assert_eq!(
+            pts(&s, &[], -6, 6),
+            filter(2usize.min(s.space().n_out()), -6, 6, f),
+            "{text}"
+        );
+        let back = round_trip(&s);
+        assert_eq!(
+            pts(&back, &[], -6, 6),
+            pts(&s, &[], -6, 6),
+            "{text} printed as {s}"
+        );
+    }
+}
+
+#[test]
+fn nested_tuples_parse_and_print() {
+    let s: Set = "{ [A[i] -> B[j]] : 0 <= i < j < 3 }".parse().unwrap();
+    match &s.space().range_tuple().body {
+        TupleBody::Nested(a, b) => {
+            assert_eq!(a.name.as_deref(), Some("A"));
+            assert_eq!(b.name.as_deref(), Some("B"));
+        }
+        other => panic!("not nested: {other:?}"),
+    }
+    assert_eq!(s.to_string(), "{ [A[i] -> B[j]] : i < j <= 2 and i >= 0 }");
+    round_trip(&s);
+    // a floor in brackets is not a nested tuple
+    let f = set("[N] -> { [[N / 2]] }");
+    assert_eq!(f.space().n_out(), 1);
+}
+
+#[test]
+fn parse_errors_have_positions_and_never_panic() {
+    let big_line = format!("{{ [i] : i = {}1 }}", "1 + ".repeat(2_500_000));
+    let deep = format!("{{ [i] : {}i = 0{} }}", "(".repeat(5000), ")".repeat(5000));
+    let deep_not = format!("{{ [i] : {} i = 0 }}", "not ".repeat(5000));
+    let deep_tuple = format!("{{ {}i{} }}", "[".repeat(5000), "]".repeat(5000));
+    let long_num = format!("{{ [i] : i = {} }}", "9".repeat(20_000));
+    let malformed: Vec<(&str, &str)> = vec![
+        ("{ [i] : i >= 0", "'}'"),
+        ("[N] -> { [i] : i < M }", "unknown variable 'M'"),
+        ("{ [i] : i >= 0 @ }", "unexpected character"),
+        ("{ [i] : floor(i/0) = 1 }", "division by zero"),
+        ("{ [i] : i mod 0 = 1 }", "positive"),
+        ("{ [i] : i * i >= 0 }", "not affine"),
+        ("{ [i] : i }", "comparison"),
+        ("{ [i] : i >= }", "expression"),
+        ("{ [i] -> }", "'['"),
+        ("[N -> { [i] }", "']'"),
+        ("{ [and] }", "keyword"),
+        ("{ [i] : exists : i = 0 }", "existential"),
+        ("{ [i] : i / 2 = 0 }", "'/'"),
+        ("{ [i] } extra", "after the end"),
+        ("{ [i]; [i] -> [j] }", "mix"),
+        ("[N, N] -> { [i] }", "twice"),
+        ("", "'{'"),
+        ("{ [i] : i = 1 ", "'}'"),
+        (
+            "{ [i] : 0 <= i <= 10 and not exists e : e > i }",
+            "complement",
+        ),
+        ("{ [i] : min(i) < 3 and ", "expression"),
+    ];
+    for (text, want) in &malformed {
+        let e = parse_object(text).expect_err(text);
+        let msg = e.to_string();
+        assert!(
+            msg.contains(want),
+            "{text:?}: message {msg:?} lacks {want:?}"
+        );
+        if !matches!(e, Error::Unsupported(_) | Error::SpaceMismatch(_)) {
+            assert!(matches!(e, Error::Parse { line: 1, .. }), "{text:?}: {e:?}");
+        }
+    }
+    for text in [&big_line, &deep, &deep_not, &deep_tuple, &long_num] {
+        let r = parse_object(text);
+        if text.len() > 1_000_000 {
+            // a long but shallow expression is fine
+            assert!(r.is_ok(), "long line failed: {:?}", r.err());
+        } else {
+            let e = r.expect_err("deep nesting must be refused");
+            assert!(matches!(e, Error::Parse { .. }), "{e:?}");
+        }
+    }
+    // positions: line and column of the offending token
+    let e = parse_object("{ [i] :\n  i >= 0 and\n  j < 3 }").unwrap_err();
+    assert_eq!(
+        e,
+        Error::Parse {
+            line: 3,
+            column: 3,
+            message: "unknown variable 'j'".into()
+        }
+    );
+}
+
+// ----- random formulas: the parser's meaning against a direct evaluator -----------
+
+#[derive(Debug, Clone)]
+enum E {
+    Var(usize),
+    Const(i64),
+    Add(std::boxed::Box<E>, std::boxed::Box<E>),
+    Mul(i64, std::boxed::Box<E>),
+    Floor(std::boxed::Box<E>, i64),
+    Mod(std::boxed::Box<E>, i64),
+    Min(std::boxed::Box<E>, std::boxed::Box<E>),
+    Max(std::boxed::Box<E>, std::boxed::Box<E>),
+}
+
+#[derive(Debug, Clone)]
+enum Fm {
+    Cmp(E, &'static str, E),
+    Chain(E, &'static str, E, &'static str, E),
+    And(std::boxed::Box<Fm>, std::boxed::Box<Fm>),
+    Or(std::boxed::Box<Fm>, std::boxed::Box<Fm>),
+    Not(std::boxed::Box<Fm>),
+    Implies(std::boxed::Box<Fm>, std::boxed::Box<Fm>),
+    /// exists e : lin = m·e (+ r)
+    Stride(E, i64, i64),
+}
+
+const NAMES: [&str; 3] = ["N", "i", "j"];
+
+fn e_text(e: &E) -> String {
+    match e {
+        E::Var(v) => NAMES[*v].to_string(),
+        E::Const(c) => c.to_string(),
+        E::Add(a, b) => format!("({} + {})", e_text(a), e_text(b)),
+        E::Mul(k, a) => format!("{k}*({})", e_text(a)),
+        E::Floor(a, d) => format!("floor(({})/{d})", e_text(a)),
+        E::Mod(a, m) => format!("({}) mod {m}", e_text(a)),
+        E::Min(a, b) => format!("min({}, {})", e_text(a), e_text(b)),
+        E::Max(a, b) => format!("max({}, {})", e_text(a), e_text(b)),
+    }
+}
+
+fn e_eval(e: &E, v: &[i64]) -> i64 {
+    match e {
+        E::Var(k) => v[*k],
+        E::Const(c) => *c,
+        E::Add(a, b) => e_eval(a, v) + e_eval(b, v),
+        E::Mul(k, a) => k * e_eval(a, v),
+        E::Floor(a, d) => Integer::div_floor(&e_eval(a, v), d),
+        E::Mod(a, m) => e_eval(a, v).rem_euclid(*m),
+        E::Min(a, b) => e_eval(a, v).min(e_eval(b, v)),
+        E::Max(a, b) => e_eval(a, v).max(e_eval(b, v)),
+    }
+}
+
+fn cmp_eval(a: i64, op: &str, b: i64) -> bool {
+    match op {
+        "<" => a < b,
+        "<=" => a <= b,
+        ">" => a > b,
+        ">=" => a >= b,
+        "=" => a == b,
+        _ => a != b,
+    }
+}
+
+fn f_text(f: &Fm) -> String {
+    match f {
+        Fm::Cmp(a, op, b) => format!("{} {op} {}", e_text(a), e_text(b)),
+        Fm::Chain(a, o1, b, o2, c) => {
+            format!("{} {o1} {} {o2} {}", e_text(a), e_text(b), e_text(c))
+        }
+        Fm::And(a, b) => format!("({}) and ({})", f_text(a), f_text(b)),
+        Fm::Or(a, b) => format!("({}) or ({})", f_text(a), f_text(b)),
+        Fm::Not(a) => format!("not ({})", f_text(a)),
+        Fm::Implies(a, b) => format!("({}) implies ({})", f_text(a), f_text(b)),
+        Fm::Stride(a, m, r) => format!("exists e : {} = {m}e + {r}", e_text(a)),
+    }
+}
+
+fn f_eval(f: &Fm, v: &[i64]) -> bool {
+    match f {
+        Fm::Cmp(a, op, b) => cmp_eval(e_eval(a, v), op, e_eval(b, v)),
+        Fm::Chain(a, o1, b, o2, c) => {
+            let (x, y, z) = (e_eval(a, v), e_eval(b, v), e_eval(c, v));
+            cmp_eval(x, o1, y) && cmp_eval(y, o2, z)
+        }
+        Fm::And(a, b) => f_eval(a, v) && f_eval(b, v),
+        Fm::Or(a, b) => f_eval(a, v) || f_eval(b, v),
+        Fm::Not(a) => !f_eval(a, v),
+        Fm::Implies(a, b) => !f_eval(a, v) || f_eval(b, v),
+        Fm::Stride(a, m, r) => (e_eval(a, v) - r).rem_euclid(*m) == 0,
+    }
+}
+
+fn arb_e() -> impl Strategy<Value = E> {
+    let leaf = prop_oneof![(0usize..3).prop_map(E::Var), (-3i64..=3).prop_map(E::Const),];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Add(a.into(), b.into())),
+            (-3i64..=3, inner.clone()).prop_map(|(k, a)| E::Mul(k, a.into())),
+            (inner.clone(), prop_oneof![2i64..=4, -3i64..=-2])
+                .prop_map(|(a, d)| E::Floor(a.into(), d)),
+            (inner.clone(), 2i64..=3).prop_map(|(a, m)| E::Mod(a.into(), m)),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Min(a.into(), b.into())),
+            (inner.clone(), inner).prop_map(|(a, b)| E::Max(a.into(), b.into())),
+        ]
+    })
+}
+
+fn arb_op() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        Just("<"),
+        Just("<="),
+        Just(">"),
+        Just(">="),
+        Just("="),
+        Just("!=")
+    ]
+}
+
+fn arb_f() -> impl Strategy<Value = Fm> {
+    let leaf = prop_oneof![
+        4 => (arb_e(), arb_op(), arb_e()).prop_map(|(a, o, b)| Fm::Cmp(a, o, b)),
+        1 => (arb_e(), prop_oneof![Just("<"), Just("<=")], arb_e(), prop_oneof![Just("<"), Just("<=")], arb_e())
+            .prop_map(|(a, o1, b, o2, c)| Fm::Chain(a, o1, b, o2, c)),
+        1 => (arb_e(), 2i64..=4, 0i64..=2).prop_map(|(a, m, r)| Fm::Stride(a, m, r)),
+    ];
+    leaf.prop_recursive(3, 8, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Fm::And(a.into(), b.into())),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Fm::Or(a.into(), b.into())),
+            inner.clone().prop_map(|a| Fm::Not(a.into())),
+            (inner.clone(), inner).prop_map(|(a, b)| Fm::Implies(a.into(), b.into())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The parsed set has exactly the points where the formula holds, and its
+    /// printed form parses back to an equal set with the same points.
+    #[test]
+    fn random_formulas_mean_what_they_say(f in arb_f(), n in -2i64..=3) {
+        let text = format!("[N] -> {{ [i, j] : {} }}", f_text(&f));
+        let s = match text.parse::<Set>() {
+            Ok(s) => s,
+            Err(Error::Budget(_)) => return Ok(()),
+            Err(e) => return Err(TestCaseError::fail(format!("{text}: {e}"))),
+        };
+        let want = filter(2, -4, 4, |p| f_eval(&f, &[n, p[0], p[1]]));
+        let got = pts(&s, &[n], -4, 4);
+        prop_assert_eq!(&got, &want, "{}\nparsed as {}", text, s);
+        let printed = s.to_string();
+        let back: Set = printed.parse().map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
+        prop_assert!(back.plain_is_equal(&s), "{}\nreprinted {}", printed, back);
+        prop_assert_eq!(pts(&back, &[n], -4, 4), want);
+    }
+
+    /// The same formulas as relations `[i] -> [j]`.
+    #[test]
+    fn random_relations_round_trip(f in arb_f()) {
+        let text = format!("[N] -> {{ A[i] -> B[j] : {} }}", f_text(&f));
+        let m = match text.parse::<Map>() {
+            Ok(m) => m,
+            Err(Error::Budget(_)) => return Ok(()),
+            Err(e) => return Err(TestCaseError::fail(format!("{text}: {e}"))),
+        };
+        let printed = m.to_string();
+        let back: Map = printed.parse().map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
+        prop_assert!(back.plain_is_equal(&m), "{}\nreprinted {}", printed, back);
+        let b = PBox::new(vec![1], -3, 3);
+        prop_assert_eq!(map_points(&back, &b), map_points(&m, &b));
+        let want = filter(2, -3, 3, |p| f_eval(&f, &[1, p[0], p[1]]));
+        prop_assert_eq!(map_points(&m, &b), want);
+    }
+}

@@ -1,0 +1,1154 @@
+//! Sets and maps: single conjunctions (`BasicSet`, `BasicMap`), finite unions of
+//! conjunctions in one space (`Set`, `Map`), and unions across spaces (`UnionSet`,
+//! `UnionMap`), with the structural operations that need no solver.
+//!
+//! Binary operations first align parameters by name (the union of both lists, in
+//! order of first appearance), as isl does, so `[N] -> { .. }` and `[M, N] -> { .. }`
+//! combine. Every operation here is exact.
+
+use crate::conjunction::Conjunction;
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::space::{DimKind, Space, Tuple, TupleBody};
+
+/// The union of two parameter lists, `a` first, then the new names of `b`.
+pub(crate) fn merged_params(a: &[String], b: &[String]) -> Vec<String> {
+    let mut out = a.to_vec();
+    for p in b {
+        if !out.contains(p) {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+impl Conjunction {
+    /// The same conjunction over the parameter list `params`, which must contain
+    /// every parameter of `self` (the others are new, unconstrained columns).
+    pub(crate) fn align_params(&self, params: &[String]) -> Conjunction {
+        if self.space.params() == params {
+            return self.clone();
+        }
+        let np = params.len();
+        let old = self.space.params();
+        let mut colmap = Vec::with_capacity(self.n_col());
+        colmap.push(0);
+        for p in old {
+            let pos = params.iter().position(|q| q == p).unwrap_or(0);
+            colmap.push(1 + pos);
+        }
+        for c in 1 + old.len()..self.n_col() {
+            colmap.push(c - old.len() + np);
+        }
+        self.remap(
+            self.space.with_params(params.to_vec()),
+            self.n_local(),
+            &colmap,
+        )
+    }
+}
+
+/// A finite union of conjunctions in one space: the shared core of `Set` and `Map`.
+#[derive(Debug, Clone)]
+pub(crate) struct Disjunction {
+    pub(crate) space: Space,
+    pub(crate) parts: Vec<Conjunction>,
+}
+
+impl Disjunction {
+    pub(crate) fn empty(space: Space) -> Disjunction {
+        Disjunction {
+            space,
+            parts: Vec::new(),
+        }
+    }
+
+    pub(crate) fn universe(space: Space) -> Disjunction {
+        Disjunction {
+            parts: vec![Conjunction::universe(space.clone())],
+            space,
+        }
+    }
+
+    pub(crate) fn from_conj(c: Conjunction) -> Disjunction {
+        let mut d = Disjunction {
+            space: c.space.clone(),
+            parts: vec![c],
+        };
+        d.simplify();
+        d
+    }
+
+    pub(crate) fn align_params(&self, params: &[String]) -> Disjunction {
+        Disjunction {
+            space: self.space.with_params(params.to_vec()),
+            parts: self.parts.iter().map(|c| c.align_params(params)).collect(),
+        }
+    }
+
+    fn aligned_pair(&self, other: &Disjunction, what: &str) -> Result<(Disjunction, Disjunction)> {
+        if !self.space.same_tuples(&other.space) {
+            return Err(Error::SpaceMismatch(format!(
+                "{what} of objects in different spaces ({} and {})",
+                self.space.tuple_key(),
+                other.space.tuple_key()
+            )));
+        }
+        let params = merged_params(self.space.params(), other.space.params());
+        Ok((self.align_params(&params), other.align_params(&params)))
+    }
+
+    pub(crate) fn union(&self, other: &Disjunction) -> Result<Disjunction> {
+        let (mut a, b) = self.aligned_pair(other, "union")?;
+        a.parts.extend(b.parts);
+        a.simplify();
+        Ok(a)
+    }
+
+    pub(crate) fn intersect(&self, other: &Disjunction) -> Result<Disjunction> {
+        let (a, b) = self.aligned_pair(other, "intersection")?;
+        let mut parts = Vec::with_capacity(a.parts.len() * b.parts.len());
+        for x in &a.parts {
+            for y in &b.parts {
+                parts.push(x.intersect(y)?);
+            }
+        }
+        let mut d = Disjunction {
+            space: a.space,
+            parts,
+        };
+        d.simplify();
+        Ok(d)
+    }
+
+    /// Simplifies every conjunction, drops the empty ones, collapses to the universe
+    /// when one conjunction is universal, and drops exact duplicates.
+    pub(crate) fn simplify(&mut self) {
+        for p in &mut self.parts {
+            p.simplify();
+        }
+        self.parts.retain(|p| !p.is_trivially_empty());
+        if let Some(u) = self
+            .parts
+            .iter()
+            .position(Conjunction::is_trivially_universe)
+        {
+            let u = self.parts.swap_remove(u);
+            self.parts = vec![u];
+            return;
+        }
+        let mut kept: Vec<Conjunction> = Vec::with_capacity(self.parts.len());
+        for p in self.parts.drain(..) {
+            if !kept
+                .iter()
+                .any(|k| k.divs == p.divs && k.eqs == p.eqs && k.ineqs == p.ineqs)
+            {
+                kept.push(p);
+            }
+        }
+        self.parts = kept;
+    }
+
+    pub(crate) fn map_parts(
+        &self,
+        space: Space,
+        f: impl Fn(&Conjunction) -> Result<Conjunction>,
+    ) -> Result<Disjunction> {
+        let parts = self.parts.iter().map(f).collect::<Result<Vec<_>>>()?;
+        let mut d = Disjunction { space, parts };
+        d.simplify();
+        Ok(d)
+    }
+
+    pub(crate) fn plain_is_equal(&self, other: &Disjunction) -> bool {
+        let (mut a, mut b) = (self.clone(), other.clone());
+        a.simplify();
+        b.simplify();
+        a.space.is_same(&b.space)
+            && a.parts.len() == b.parts.len()
+            && a.parts
+                .iter()
+                .all(|p| b.parts.iter().any(|q| p.plain_is_equal(q)))
+    }
+
+    /// Moves `n` variables between kinds (parameters, input, output, locals),
+    /// building the new space. Names of dimensions that become parameters must be
+    /// present and new.
+    pub(crate) fn move_dims(
+        &self,
+        dst: DimKind,
+        dst_pos: usize,
+        src: DimKind,
+        src_pos: usize,
+        n: usize,
+    ) -> Result<Disjunction> {
+        if src == DimKind::Local {
+            return Err(Error::Invalid(
+                "locals belong to single conjunctions and cannot be moved".into(),
+            ));
+        }
+        self.space.check_range(src, src_pos, n)?;
+        let mut params = self.space.params().to_vec();
+        let mut domain = self.space.domain_tuple().cloned();
+        let mut range = self.space.range_tuple().clone();
+        // Take the names out of the source.
+        let names: Vec<Option<String>> = match src {
+            DimKind::Param => params.drain(src_pos..src_pos + n).map(Some).collect(),
+            DimKind::In => take_dims(domain.as_mut(), src_pos, n),
+            DimKind::Out => take_dims(Some(&mut range), src_pos, n),
+            DimKind::Local => unreachable!(),
+        };
+        // Put them into the destination.
+        match dst {
+            DimKind::Param => {
+                if dst_pos > params.len() {
+                    return Err(Error::Invalid("parameter position out of range".into()));
+                }
+                let mut new = Vec::new();
+                for nm in names {
+                    let Some(nm) = nm else {
+                        return Err(Error::Invalid(
+                            "a dimension without a name cannot become a parameter".into(),
+                        ));
+                    };
+                    if params.contains(&nm) || new.contains(&nm) {
+                        return Err(Error::Invalid(format!("parameter {nm} exists already")));
+                    }
+                    new.push(nm);
+                }
+                params.splice(dst_pos..dst_pos, new);
+            }
+            DimKind::In => {
+                let Some(d) = domain.as_mut() else {
+                    return Err(Error::Invalid("a set has no input dimensions".into()));
+                };
+                put_dims(d, dst_pos, names)?;
+            }
+            DimKind::Out => put_dims(&mut range, dst_pos, names)?,
+            DimKind::Local => {}
+        }
+        let space = match domain {
+            Some(d) => Space::map(params, d, range),
+            None => Space::set(params, range),
+        };
+        self.map_parts(space.clone(), |c| {
+            Ok(c.move_vars(space.clone(), src, src_pos, dst, dst_pos, n))
+        })
+    }
+}
+
+fn take_dims(t: Option<&mut Tuple>, pos: usize, n: usize) -> Vec<Option<String>> {
+    let Some(t) = t else { return Vec::new() };
+    let mut names = t.dim_names();
+    let taken = names.drain(pos..pos + n).collect();
+    t.body = TupleBody::Dims(names);
+    taken
+}
+
+fn put_dims(t: &mut Tuple, pos: usize, new: Vec<Option<String>>) -> Result<()> {
+    let mut names = t.dim_names();
+    if pos > names.len() {
+        return Err(Error::Invalid("dimension position out of range".into()));
+    }
+    names.splice(pos..pos, new);
+    t.body = TupleBody::Dims(names);
+    Ok(())
+}
+
+/// A single conjunction of constraints in a set space.
+#[derive(Debug, Clone)]
+pub struct BasicSet(pub(crate) Conjunction);
+
+/// A single conjunction of constraints in a map space.
+#[derive(Debug, Clone)]
+pub struct BasicMap(pub(crate) Conjunction);
+
+/// A finite union of conjunctions in one set space.
+#[derive(Debug, Clone)]
+pub struct Set(pub(crate) Disjunction);
+
+/// A finite union of conjunctions in one map space.
+#[derive(Debug, Clone)]
+pub struct Map(pub(crate) Disjunction);
+
+macro_rules! basic_common {
+    ($t:ident, $is_set:expr) => {
+        impl $t {
+            /// The object with no constraints in `space`.
+            pub fn universe(space: Space) -> Result<$t> {
+                check_kind(&space, $is_set)?;
+                Ok($t(Conjunction::universe(space)))
+            }
+
+            /// The empty object in `space`.
+            pub fn empty(space: Space) -> Result<$t> {
+                check_kind(&space, $is_set)?;
+                Ok($t(Conjunction::empty(space)))
+            }
+
+            /// Wraps a conjunction (its space must be of the right kind).
+            pub fn from_conjunction(c: Conjunction) -> Result<$t> {
+                check_kind(&c.space, $is_set)?;
+                Ok($t(c))
+            }
+
+            /// The underlying conjunction.
+            pub fn conjunction(&self) -> &Conjunction {
+                &self.0
+            }
+
+            /// The space.
+            pub fn space(&self) -> &Space {
+                &self.0.space
+            }
+
+            /// Intersection (parameters aligned by name).
+            pub fn intersect(&self, other: &$t) -> Result<$t> {
+                if !self.0.space.same_tuples(&other.0.space) {
+                    return Err(Error::SpaceMismatch(
+                        "intersection of objects in different spaces".into(),
+                    ));
+                }
+                let params = merged_params(self.0.space.params(), other.0.space.params());
+                let mut c = self
+                    .0
+                    .align_params(&params)
+                    .intersect(&other.0.align_params(&params))?;
+                c.simplify();
+                Ok($t(c))
+            }
+
+            /// Adds the equality `row·(1, params, dims, locals) = 0`.
+            pub fn add_eq(&mut self, row: Vec<Int>) -> Result<()> {
+                self.0.add_eq(row)
+            }
+
+            /// Adds the inequality `row·(1, params, dims, locals) >= 0`.
+            pub fn add_ineq(&mut self, row: Vec<Int>) -> Result<()> {
+                self.0.add_ineq(row)
+            }
+
+            /// Fixes a variable to a value.
+            pub fn fix(mut self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<$t> {
+                self.0.fix(kind, pos, &value.into())?;
+                self.0.simplify();
+                Ok(self)
+            }
+
+            /// Adds `x >= value`.
+            pub fn lower_bound(
+                mut self,
+                kind: DimKind,
+                pos: usize,
+                value: impl Into<Int>,
+            ) -> Result<$t> {
+                self.0.bound(kind, pos, &value.into(), true)?;
+                self.0.simplify();
+                Ok(self)
+            }
+
+            /// Adds `x <= value`.
+            pub fn upper_bound(
+                mut self,
+                kind: DimKind,
+                pos: usize,
+                value: impl Into<Int>,
+            ) -> Result<$t> {
+                self.0.bound(kind, pos, &value.into(), false)?;
+                self.0.simplify();
+                Ok(self)
+            }
+
+            /// Structural simplification (see [`Conjunction::simplify`]).
+            pub fn simplify(mut self) -> $t {
+                self.0.simplify();
+                self
+            }
+
+            /// True when the constraints are visibly contradictory (no solver involved).
+            pub fn plain_is_empty(&self) -> bool {
+                let mut c = self.0.clone();
+                c.simplify();
+                c.is_trivially_empty()
+            }
+
+            /// True when there are no constraints after simplification.
+            pub fn plain_is_universe(&self) -> bool {
+                let mut c = self.0.clone();
+                c.simplify();
+                c.is_trivially_universe()
+            }
+
+            /// Structural equality after simplification (`false` does not prove the
+            /// sets differ).
+            pub fn plain_is_equal(&self, other: &$t) -> bool {
+                self.0.plain_is_equal(&other.0)
+            }
+        }
+    };
+}
+
+fn check_kind(space: &Space, is_set: bool) -> Result<()> {
+    if space.is_set() != is_set {
+        return Err(Error::SpaceMismatch(format!(
+            "expected a {} space",
+            if is_set { "set" } else { "map" }
+        )));
+    }
+    Ok(())
+}
+
+basic_common!(BasicSet, true);
+basic_common!(BasicMap, false);
+
+macro_rules! union_common {
+    ($t:ident, $basic:ident, $is_set:expr) => {
+        impl $t {
+            /// The empty object in `space`.
+            pub fn empty(space: Space) -> Result<$t> {
+                check_kind(&space, $is_set)?;
+                Ok($t(Disjunction::empty(space)))
+            }
+
+            /// The universe of `space`.
+            pub fn universe(space: Space) -> Result<$t> {
+                check_kind(&space, $is_set)?;
+                Ok($t(Disjunction::universe(space)))
+            }
+
+            /// The space.
+            pub fn space(&self) -> &Space {
+                &self.0.space
+            }
+
+            /// The conjunctions of the union.
+            pub fn basics(&self) -> impl Iterator<Item = $basic> + '_ {
+                self.0.parts.iter().map(|c| $basic(c.clone()))
+            }
+
+            /// Number of conjunctions.
+            pub fn n_basic(&self) -> usize {
+                self.0.parts.len()
+            }
+
+            /// Union (same tuples; parameters aligned by name).
+            pub fn union(&self, other: &$t) -> Result<$t> {
+                Ok($t(self.0.union(&other.0)?))
+            }
+
+            /// Intersection (same tuples; parameters aligned by name).
+            pub fn intersect(&self, other: &$t) -> Result<$t> {
+                Ok($t(self.0.intersect(&other.0)?))
+            }
+
+            /// Fixes a variable to a value.
+            pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<$t> {
+                let v = value.into();
+                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
+                    let mut c = c.clone();
+                    c.fix(kind, pos, &v)?;
+                    Ok(c)
+                })?))
+            }
+
+            /// Adds `x >= value`.
+            pub fn lower_bound(
+                &self,
+                kind: DimKind,
+                pos: usize,
+                value: impl Into<Int>,
+            ) -> Result<$t> {
+                let v = value.into();
+                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
+                    let mut c = c.clone();
+                    c.bound(kind, pos, &v, true)?;
+                    Ok(c)
+                })?))
+            }
+
+            /// Adds `x <= value`.
+            pub fn upper_bound(
+                &self,
+                kind: DimKind,
+                pos: usize,
+                value: impl Into<Int>,
+            ) -> Result<$t> {
+                let v = value.into();
+                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
+                    let mut c = c.clone();
+                    c.bound(kind, pos, &v, false)?;
+                    Ok(c)
+                })?))
+            }
+
+            /// Moves `n` variables of kind `src` from `src_pos` to kind `dst` at
+            /// `dst_pos` (e.g. set dimensions to parameters and back). Moving to
+            /// `DimKind::Local` quantifies them existentially (exact projection).
+            pub fn move_dims(
+                &self,
+                dst: DimKind,
+                dst_pos: usize,
+                src: DimKind,
+                src_pos: usize,
+                n: usize,
+            ) -> Result<$t> {
+                let d = self.0.move_dims(dst, dst_pos, src, src_pos, n)?;
+                check_kind(&d.space, $is_set)?;
+                Ok($t(d))
+            }
+
+            /// Exact projection: the `n` variables of `kind` from `pos` become
+            /// existentially quantified locals.
+            pub fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<$t> {
+                if kind == DimKind::Param {
+                    self.0.space.check_range(kind, pos, n)?;
+                }
+                self.move_dims(DimKind::Local, 0, kind, pos, n)
+            }
+
+            /// Renames the (output / set) tuple.
+            pub fn set_tuple_name(&self, name: Option<&str>) -> $t {
+                let mut d = self.0.clone();
+                d.space.range_tuple_mut().name = name.map(str::to_string);
+                for p in &mut d.parts {
+                    p.space = d.space.clone();
+                }
+                $t(d)
+            }
+
+            /// Renames a parameter or a dimension (dimension names are cosmetic;
+            /// a parameter name must stay unique).
+            pub fn set_dim_name(&self, kind: DimKind, pos: usize, name: &str) -> Result<$t> {
+                self.0.space.check_range(kind, pos, 1)?;
+                let mut space = self.0.space.clone();
+                match kind {
+                    DimKind::Param => {
+                        if space.params().iter().any(|p| p == name) {
+                            return Err(Error::Invalid(format!("parameter {name} exists already")));
+                        }
+                        let mut params = space.params().to_vec();
+                        params[pos] = name.to_string();
+                        space = space.with_params(params);
+                    }
+                    DimKind::In => {
+                        if let Some(t) = space.domain_tuple_mut() {
+                            t.set_dim_name(pos, Some(name.to_string()));
+                        }
+                    }
+                    DimKind::Out => space
+                        .range_tuple_mut()
+                        .set_dim_name(pos, Some(name.to_string())),
+                    DimKind::Local => {}
+                }
+                let mut d = self.0.clone();
+                for p in &mut d.parts {
+                    p.space = space.clone();
+                }
+                d.space = space;
+                Ok($t(d))
+            }
+
+            /// True when, after simplification, no conjunction is left (no solver
+            /// involved: `false` does not prove the object is non-empty).
+            pub fn plain_is_empty(&self) -> bool {
+                let mut d = self.0.clone();
+                d.simplify();
+                d.parts.is_empty()
+            }
+
+            /// True when some conjunction has no constraints after simplification.
+            pub fn plain_is_universe(&self) -> bool {
+                let mut d = self.0.clone();
+                d.simplify();
+                d.parts.iter().any(Conjunction::is_trivially_universe)
+            }
+
+            /// Structural equality after simplification (`false` does not prove the
+            /// objects differ).
+            pub fn plain_is_equal(&self, other: &$t) -> bool {
+                self.0.plain_is_equal(&other.0)
+            }
+
+            /// Structural simplification of every conjunction.
+            pub fn simplify(&self) -> $t {
+                let mut d = self.0.clone();
+                d.simplify();
+                $t(d)
+            }
+        }
+
+        impl From<$basic> for $t {
+            fn from(b: $basic) -> $t {
+                $t(Disjunction::from_conj(b.0))
+            }
+        }
+    };
+}
+
+union_common!(Set, BasicSet, true);
+union_common!(Map, BasicMap, false);
+
+impl Set {
+    /// Cartesian product `{ [a, b] : a in self, b in other }` with a flat anonymous
+    /// tuple (isl's flat product).
+    pub fn flat_product(&self, other: &Set) -> Result<Set> {
+        let params = merged_params(self.0.space.params(), other.0.space.params());
+        let a = self.0.align_params(&params);
+        let b = other.0.align_params(&params);
+        let tuple = Tuple::concat(a.space.range_tuple(), b.space.range_tuple());
+        let space = Space::set(params, tuple);
+        let mut parts = Vec::new();
+        for x in &a.parts {
+            for y in &b.parts {
+                parts.push(product_conj(&space, x, None, y, None)?);
+            }
+        }
+        let mut d = Disjunction { space, parts };
+        d.simplify();
+        Ok(Set(d))
+    }
+
+    /// The identity map on this set's space, restricted to this set.
+    pub fn identity(&self) -> Map {
+        let sp = &self.0.space;
+        let t = sp.range_tuple().clone();
+        let space = Space::map(sp.params().to_vec(), t.clone(), t);
+        let np = sp.n_param();
+        let n = sp.n_out();
+        let mut parts = Vec::new();
+        for c in &self.0.parts {
+            // the set constrains the input tuple; outputs equal inputs
+            let colmap: Vec<usize> = (0..c.n_col())
+                .map(|col| if col <= np + n { col } else { col + n })
+                .collect();
+            let mut m = c.remap(space.clone(), c.n_local(), &colmap);
+            for i in 0..n {
+                let mut row = vec![Int::ZERO; m.n_col()];
+                row[1 + np + i] = Int::ONE;
+                row[1 + np + n + i] = Int::from(-1);
+                m.eqs.push(row);
+            }
+            parts.push(m);
+        }
+        let mut d = Disjunction { space, parts };
+        d.simplify();
+        Map(d)
+    }
+}
+
+/// Builds the conjunction of `x` and `y` in a product space whose columns are
+/// `[params | x dims (split at x_split) | y dims ...]`: with `x_split = Some(k)` and
+/// `y_split = Some(m)` (maps) the layout is `[x_in | y_in | x_out | y_out]`.
+fn product_conj(
+    space: &Space,
+    x: &Conjunction,
+    x_split: Option<usize>,
+    y: &Conjunction,
+    y_split: Option<usize>,
+) -> Result<Conjunction> {
+    let np = space.n_param();
+    let (xd, yd) = (
+        x.space.n_in() + x.space.n_out(),
+        y.space.n_in() + y.space.n_out(),
+    );
+    let (xi, yi) = (x_split.unwrap_or(0), y_split.unwrap_or(0));
+    // target column of dimension k of x / y
+    let x_dim = |k: usize| if k < xi { k } else { yi + k };
+    let y_dim = |k: usize| if k < yi { xi + k } else { xd + k };
+    let nv = 1 + np + xd + yd;
+    let n_local = x.n_local() + y.n_local();
+    let xmap: Vec<usize> = (0..x.n_col())
+        .map(|c| match c {
+            0 => 0,
+            c if c <= np => c,
+            c if c <= np + xd => 1 + np + x_dim(c - 1 - np),
+            c => nv + (c - 1 - np - xd),
+        })
+        .collect();
+    let ymap: Vec<usize> = (0..y.n_col())
+        .map(|c| match c {
+            0 => 0,
+            c if c <= np => c,
+            c if c <= np + yd => 1 + np + y_dim(c - 1 - np),
+            c => nv + x.n_local() + (c - 1 - np - yd),
+        })
+        .collect();
+    let a = x.remap(space.clone(), n_local, &xmap);
+    let b = y.remap(space.clone(), n_local, &ymap);
+    let mut r = a;
+    for (l, d) in b.divs.into_iter().enumerate() {
+        if d.is_some() {
+            r.divs[l] = d;
+        }
+    }
+    r.eqs.extend(b.eqs);
+    r.ineqs.extend(b.ineqs);
+    Ok(r)
+}
+
+impl Map {
+    /// The map with domain and range swapped.
+    pub fn reverse(&self) -> Map {
+        let sp = &self.0.space;
+        let space = sp.reversed().unwrap_or_else(|| sp.clone());
+        let (np, ni, no) = (sp.n_param(), sp.n_in(), sp.n_out());
+        let parts = self
+            .0
+            .parts
+            .iter()
+            .map(|c| {
+                let colmap: Vec<usize> = (0..c.n_col())
+                    .map(|col| match col {
+                        col if col <= np => col,
+                        col if col <= np + ni => col + no,
+                        col if col <= np + ni + no => col - ni,
+                        col => col,
+                    })
+                    .collect();
+                c.remap(space.clone(), c.n_local(), &colmap)
+            })
+            .collect();
+        Map(Disjunction { space, parts })
+    }
+
+    /// The domain: the set of inputs that have an image (outputs quantified).
+    pub fn domain(&self) -> Set {
+        let no = self.0.space.n_out();
+        let d = self.0.project_to(true, no);
+        Set(d)
+    }
+
+    /// The range: the set of outputs that have a preimage (inputs quantified).
+    pub fn range(&self) -> Set {
+        let ni = self.0.space.n_in();
+        Set(self.0.project_to(false, ni))
+    }
+
+    /// Restricts the domain to `set`.
+    pub fn intersect_domain(&self, set: &Set) -> Result<Map> {
+        let dom = self
+            .0
+            .space
+            .domain_space()
+            .unwrap_or_else(|| self.0.space.clone());
+        if !dom.same_tuples(&set.0.space) {
+            return Err(Error::SpaceMismatch(
+                "the set does not live in the domain of the map".into(),
+            ));
+        }
+        let lifted = Set::universe(self.0.space.range_space())?;
+        let prod = set.flat_product(&lifted)?;
+        let as_map = Disjunction {
+            space: self.0.space.with_params(prod.0.space.params().to_vec()),
+            parts: prod
+                .0
+                .parts
+                .iter()
+                .map(|c| {
+                    let mut c = c.clone();
+                    c.space = self.0.space.with_params(prod.0.space.params().to_vec());
+                    c
+                })
+                .collect(),
+        };
+        Ok(Map(self.0.intersect(&as_map)?))
+    }
+
+    /// Restricts the range to `set`.
+    pub fn intersect_range(&self, set: &Set) -> Result<Map> {
+        Ok(self.reverse().intersect_domain(set)?.reverse())
+    }
+
+    /// The image of `set` under the map: `{ y : exists x in set : x -> y }`.
+    pub fn apply_to(&self, set: &Set) -> Result<Set> {
+        Ok(self.intersect_domain(set)?.range())
+    }
+
+    /// Composition `self` then `next`: `{ x -> z : exists y : x -> y in self and
+    /// y -> z in next }` (isl's apply_range).
+    pub fn apply_range(&self, next: &Map) -> Result<Map> {
+        let (a, b) = (&self.0.space, &next.0.space);
+        let (Some(bd), ar) = (b.domain_tuple(), a.range_tuple()) else {
+            return Err(Error::SpaceMismatch("apply_range needs maps".into()));
+        };
+        if !bd.same_shape(ar) {
+            return Err(Error::SpaceMismatch(
+                "the range of the first map is not the domain of the second".into(),
+            ));
+        }
+        let params = merged_params(a.params(), b.params());
+        let x = self.0.align_params(&params);
+        let y = next.0.align_params(&params);
+        let (np, ni, nm, no) = (params.len(), a.n_in(), a.n_out(), b.n_out());
+        // Work space [params | in | mid | out], then the middle becomes local.
+        let work = Space::map(
+            params.clone(),
+            Tuple::concat(x.space.domain_tuple().unwrap_or(ar), ar),
+            y.space.range_tuple().clone(),
+        );
+        let mut parts = Vec::new();
+        for p in &x.parts {
+            for q in &y.parts {
+                // p: [params | in | mid | locals_p]  -> work columns, locals first p then q
+                let base = 1 + np + ni + nm + no;
+                let pmap: Vec<usize> = (0..p.n_col())
+                    .map(|c| {
+                        if c <= np + ni + nm {
+                            c
+                        } else {
+                            base + (c - 1 - np - ni - nm)
+                        }
+                    })
+                    .collect();
+                let qmap: Vec<usize> = (0..q.n_col())
+                    .map(|c| match c {
+                        c if c <= np => c,
+                        c if c <= np + nm + no => c + ni,
+                        c => base + p.n_local() + (c - 1 - np - nm - no),
+                    })
+                    .collect();
+                let n_local = p.n_local() + q.n_local();
+                let mut r = p.remap(work.clone(), n_local, &pmap);
+                let s = q.remap(work.clone(), n_local, &qmap);
+                for (l, d) in s.divs.into_iter().enumerate() {
+                    if d.is_some() {
+                        r.divs[l] = d;
+                    }
+                }
+                r.eqs.extend(s.eqs);
+                r.ineqs.extend(s.ineqs);
+                parts.push(r);
+            }
+        }
+        let d = Disjunction { space: work, parts };
+        // Move the middle (last `nm` dims of the work input tuple) to locals.
+        let moved = d.move_dims(DimKind::Local, 0, DimKind::In, ni, nm)?;
+        let space = Space::map(
+            params,
+            x.space
+                .domain_tuple()
+                .cloned()
+                .unwrap_or_else(|| Tuple::anonymous(0)),
+            y.space.range_tuple().clone(),
+        );
+        Ok(Map(Disjunction {
+            parts: moved
+                .parts
+                .into_iter()
+                .map(|mut c| {
+                    c.space = space.clone();
+                    c
+                })
+                .collect(),
+            space,
+        }))
+    }
+
+    /// Composition the other way: `next` applied to the domain (`{ z -> y : z -> x
+    /// in prev, x -> y in self }`, isl's apply_domain with `prev` reversed).
+    pub fn apply_domain(&self, prev: &Map) -> Result<Map> {
+        prev.reverse().apply_range(self)
+    }
+
+    /// `{ x -> y : x in self.domain-side set, y in other }`, the cross product of
+    /// two sets as a map.
+    pub fn from_domain_and_range(domain: &Set, range: &Set) -> Result<Map> {
+        let prod = domain.flat_product(range)?;
+        let params = prod.0.space.params().to_vec();
+        let space = Space::map(
+            params,
+            domain.0.space.range_tuple().clone(),
+            range.0.space.range_tuple().clone(),
+        );
+        Ok(Map(Disjunction {
+            parts: prod
+                .0
+                .parts
+                .into_iter()
+                .map(|mut c| {
+                    c.space = space.clone();
+                    c
+                })
+                .collect(),
+            space,
+        }))
+    }
+
+    /// Flat product of maps: `[a -> b] x [c -> d]` gives `[a, c] -> [b, d]`.
+    pub fn flat_product(&self, other: &Map) -> Result<Map> {
+        let params = merged_params(self.0.space.params(), other.0.space.params());
+        let a = self.0.align_params(&params);
+        let b = other.0.align_params(&params);
+        let (Some(ad), Some(bd)) = (a.space.domain_tuple(), b.space.domain_tuple()) else {
+            return Err(Error::SpaceMismatch(
+                "flat_product of maps needs maps".into(),
+            ));
+        };
+        let space = Space::map(
+            params,
+            Tuple::concat(ad, bd),
+            Tuple::concat(a.space.range_tuple(), b.space.range_tuple()),
+        );
+        let mut parts = Vec::new();
+        for x in &a.parts {
+            for y in &b.parts {
+                parts.push(product_conj(
+                    &space,
+                    x,
+                    Some(x.space.n_in()),
+                    y,
+                    Some(y.space.n_in()),
+                )?);
+            }
+        }
+        let mut d = Disjunction { space, parts };
+        d.simplify();
+        Ok(Map(d))
+    }
+}
+
+impl Disjunction {
+    /// Projects a map onto its domain (`keep_domain`) or range, quantifying the `n`
+    /// dimensions of the other side.
+    fn project_to(&self, keep_domain: bool, n: usize) -> Disjunction {
+        let sp = &self.space;
+        let (src, pos, kept) = if keep_domain {
+            (DimKind::Out, 0, sp.domain_tuple().cloned())
+        } else {
+            (DimKind::In, 0, Some(sp.range_tuple().clone()))
+        };
+        let space = Space::set(
+            sp.params().to_vec(),
+            kept.unwrap_or_else(|| Tuple::anonymous(0)),
+        );
+        let mut d = Disjunction {
+            space: space.clone(),
+            parts: self
+                .parts
+                .iter()
+                .map(|c| {
+                    // move the dropped side to the locals, in the set space
+                    c.move_vars(space.clone(), src, pos, DimKind::Local, 0, n)
+                })
+                .collect(),
+        };
+        d.simplify();
+        d
+    }
+}
+
+/// A union of sets in different spaces (one `Set` per space), as isl's
+/// `isl_union_set`. All members share one parameter list.
+#[derive(Debug, Clone, Default)]
+pub struct UnionSet {
+    pub(crate) params: Vec<String>,
+    pub(crate) sets: Vec<Set>,
+}
+
+/// A union of maps in different spaces (one `Map` per pair of tuples).
+#[derive(Debug, Clone, Default)]
+pub struct UnionMap {
+    pub(crate) params: Vec<String>,
+    pub(crate) maps: Vec<Map>,
+}
+
+macro_rules! union_across_spaces {
+    ($t:ident, $member:ident, $field:ident) => {
+        impl $t {
+            /// The empty union with the given parameters.
+            pub fn empty(params: Vec<String>) -> $t {
+                $t {
+                    params,
+                    $field: Vec::new(),
+                }
+            }
+
+            /// The parameters shared by all members.
+            pub fn params(&self) -> &[String] {
+                &self.params
+            }
+
+            /// The members, one per space.
+            pub fn members(&self) -> &[$member] {
+                &self.$field
+            }
+
+            /// Adds a member, merging it with the member of the same space.
+            pub fn add(&mut self, m: $member) -> Result<()> {
+                let params = merged_params(&self.params, m.0.space.params());
+                if params != self.params {
+                    self.params = params.clone();
+                    for x in &mut self.$field {
+                        x.0 = x.0.align_params(&params);
+                    }
+                }
+                let m = $member(m.0.align_params(&self.params));
+                match self
+                    .$field
+                    .iter_mut()
+                    .find(|x| x.0.space.same_tuples(&m.0.space))
+                {
+                    Some(x) => *x = x.union(&m)?,
+                    None => self.$field.push(m),
+                }
+                Ok(())
+            }
+
+            /// Union, space by space.
+            pub fn union(&self, other: &$t) -> Result<$t> {
+                let mut r = self.clone();
+                for m in &other.$field {
+                    r.add(m.clone())?;
+                }
+                let params = merged_params(&r.params, &other.params);
+                Ok(r.with_params(&params))
+            }
+
+            /// Intersection, space by space (members without a partner vanish).
+            pub fn intersect(&self, other: &$t) -> Result<$t> {
+                let params = merged_params(&self.params, &other.params);
+                let mut r = $t::empty(params.clone());
+                for a in &self.$field {
+                    for b in &other.$field {
+                        if a.0.space.same_tuples(&b.0.space) {
+                            r.add(a.intersect(b)?)?;
+                        }
+                    }
+                }
+                Ok(r.with_params(&params))
+            }
+
+            /// The member in the space with the given tuple key, if any.
+            pub fn member_like(&self, space: &Space) -> Option<&$member> {
+                self.$field.iter().find(|m| m.0.space.same_tuples(space))
+            }
+
+            /// True when no member has a conjunction left after structural
+            /// simplification (no solver involved).
+            pub fn plain_is_empty(&self) -> bool {
+                self.$field.iter().all(|m| m.plain_is_empty())
+            }
+
+            /// Structural equality after simplification, member by member.
+            pub fn plain_is_equal(&self, other: &$t) -> bool {
+                let a: Vec<&$member> = self.$field.iter().filter(|m| !m.plain_is_empty()).collect();
+                let b: Vec<&$member> = other
+                    .$field
+                    .iter()
+                    .filter(|m| !m.plain_is_empty())
+                    .collect();
+                let params = merged_params(&self.params, &other.params);
+                a.len() == b.len()
+                    && a.iter().all(|x| {
+                        b.iter().any(|y| {
+                            $member(x.0.align_params(&params))
+                                .plain_is_equal(&$member(y.0.align_params(&params)))
+                        })
+                    })
+            }
+
+            fn with_params(mut self, params: &[String]) -> $t {
+                let params = merged_params(params, &self.params);
+                for x in &mut self.$field {
+                    x.0 = x.0.align_params(&params);
+                }
+                self.params = params;
+                self
+            }
+        }
+
+        impl From<$member> for $t {
+            fn from(m: $member) -> $t {
+                $t {
+                    params: m.0.space.params().to_vec(),
+                    $field: vec![m],
+                }
+            }
+        }
+    };
+}
+
+union_across_spaces!(UnionSet, Set, sets);
+union_across_spaces!(UnionMap, Map, maps);
+
+impl UnionMap {
+    /// The union of the domains.
+    pub fn domain(&self) -> Result<UnionSet> {
+        let mut r = UnionSet::empty(self.params.clone());
+        for m in &self.maps {
+            r.add(m.domain())?;
+        }
+        Ok(r)
+    }
+
+    /// The union of the ranges.
+    pub fn range(&self) -> Result<UnionSet> {
+        let mut r = UnionSet::empty(self.params.clone());
+        for m in &self.maps {
+            r.add(m.range())?;
+        }
+        Ok(r)
+    }
+
+    /// Every member reversed.
+    pub fn reverse(&self) -> UnionMap {
+        UnionMap {
+            params: self.params.clone(),
+            maps: self.maps.iter().map(Map::reverse).collect(),
+        }
+    }
+
+    /// The image of a union set: each map applied to the member of its domain space.
+    pub fn apply_to(&self, set: &UnionSet) -> Result<UnionSet> {
+        let mut r = UnionSet::empty(merged_params(&self.params, &set.params));
+        for m in &self.maps {
+            let Some(dom) = m.0.space.domain_space() else {
+                continue;
+            };
+            if let Some(s) = set.member_like(&dom) {
+                r.add(m.apply_to(s)?)?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// Each map with its domain restricted to the member of `set` in its domain
+    /// space (maps without one vanish).
+    pub fn intersect_domain(&self, set: &UnionSet) -> Result<UnionMap> {
+        let mut r = UnionMap::empty(merged_params(&self.params, &set.params));
+        for m in &self.maps {
+            let Some(dom) = m.0.space.domain_space() else {
+                continue;
+            };
+            if let Some(s) = set.member_like(&dom) {
+                r.add(m.intersect_domain(s)?)?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// Each map with its range restricted to the member of `set` in its range space.
+    pub fn intersect_range(&self, set: &UnionSet) -> Result<UnionMap> {
+        let mut r = UnionMap::empty(merged_params(&self.params, &set.params));
+        for m in &self.maps {
+            if let Some(s) = set.member_like(&m.0.space.range_space()) {
+                r.add(m.intersect_range(s)?)?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// Composition: each pair whose middle spaces match.
+    pub fn apply_range(&self, next: &UnionMap) -> Result<UnionMap> {
+        let mut r = UnionMap::empty(merged_params(&self.params, &next.params));
+        for a in &self.maps {
+            for b in &next.maps {
+                let (ar, bd) = (a.0.space.range_tuple(), b.0.space.domain_tuple());
+                if bd.is_some_and(|bd| bd.same_shape(ar)) {
+                    r.add(a.apply_range(b)?)?;
+                }
+            }
+        }
+        Ok(r)
+    }
+}

@@ -4,11 +4,12 @@
 //! `{ x : exists locals : E·(1,x,locals) = 0 and I·(1,x,locals) >= 0 }` over the
 //! integers, where `x` are the parameters and dimensions of the space (column layout
 //! in [`crate::space`]). A local may carry a *division definition*
-//! `floor(num·(1,x,locals) / den)`; its defining inequalities
-//! `0 <= num - den·l <= den - 1` are always present among the constraints, so the
-//! constraints alone fix the meaning and a definition is extra knowledge (for printing,
-//! for merging equal locals, and for solvers that want explicit functions).
-//! A definition only refers to columns before its own local (no cycles).
+//! `floor(num·(1,x,locals) / den)`; the constraints always imply it (they contain its
+//! defining inequalities `0 <= num - den·l <= den - 1`, or an equality that fixes the
+//! local), so the constraints alone fix the meaning and a definition is extra
+//! knowledge: for printing, for merging equal locals, and for operations that need the
+//! local as a function of the other variables. A definition only refers to columns
+//! before its own local (no cycles).
 //!
 //! Everything here is structural: no operation needs a solver, and none changes the
 //! set of integer points (all are exact over the integers).
@@ -416,9 +417,21 @@ impl Conjunction {
     ///
     /// The equalities end in reduced echelon form (pivot = last non-zero column, which
     /// is zero in every other row), so equal equality systems give equal rows.
+    ///
+    /// A pass ends by restoring the defining inequalities of divisions, from which
+    /// another pass may derive more, so passes repeat until nothing changes (at most
+    /// a few times; each pass alone is exact, so stopping early is only less tidy).
     pub fn simplify(&mut self) {
-        if self.simplify_inner().is_err() {
-            self.set_empty();
+        const MAX_PASSES: usize = 4;
+        for _ in 0..MAX_PASSES {
+            let before = (self.divs.clone(), self.eqs.clone(), self.ineqs.clone());
+            if self.simplify_inner().is_err() {
+                self.set_empty();
+                return;
+            }
+            if before.0 == self.divs && before.1 == self.eqs && before.2 == self.ineqs {
+                return;
+            }
         }
     }
 
@@ -437,16 +450,72 @@ impl Conjunction {
             if self.eqs.len() != before {
                 continue;
             }
-            if self.eliminate_unit_locals() || self.merge_equal_divs() {
+            if self.affine_divs_to_equalities()
+                || self.eliminate_unit_locals()
+                || self.merge_equal_divs()
+            {
                 continue;
             }
             break;
         }
         self.remove_unused_locals();
+        self.divs_from_equalities();
         self.canonical_local_order();
+        self.restore_div_constraints();
         self.eqs.sort();
         self.ineqs.sort();
         Ok(())
+    }
+
+    /// Ends simplification with the defining inequalities of every division present
+    /// verbatim (they are implied, so adding them changes nothing). The printer leaves
+    /// them out and the parser adds them back, so printed text reads back to the
+    /// same rows.
+    fn restore_div_constraints(&mut self) {
+        let first_local = 1 + self.space.n_var();
+        for l in 0..self.divs.len() {
+            let Some(d) = &self.divs[l] else { continue };
+            let (mut lo, mut hi) = div_constraints(d, first_local + l);
+            for mut r in [lo.clone(), hi.clone()] {
+                normalize_ineq(&mut r);
+                if !self.ineqs.contains(&r) {
+                    self.ineqs.push(r);
+                }
+            }
+            normalize_ineq(&mut lo);
+            normalize_ineq(&mut hi);
+        }
+    }
+
+    /// A plain local `l` whose last equality coefficient sits in an equality
+    /// `a·l + rest = 0` (no later local in it) equals `floor(-rest / a)`: the equality
+    /// makes `-rest` a multiple of `a`. Records that definition (as isl detects
+    /// divisions from equalities).
+    fn divs_from_equalities(&mut self) {
+        let first_local = 1 + self.space.n_var();
+        for l in 0..self.n_local() {
+            if self.divs[l].is_some() {
+                continue;
+            }
+            let col = first_local + l;
+            let found = self
+                .eqs
+                .iter()
+                .find(|e| !e[col].is_zero() && e[col + 1..].iter().all(Int::is_zero));
+            if let Some(e) = found {
+                let a = e[col].clone();
+                let sign = if a.is_negative() { 1 } else { -1 };
+                let mut num: Row = e.iter().map(|v| v * sign).collect();
+                num[col] = Int::ZERO;
+                let mut d = Div { num, den: a.abs() };
+                let g = gcd_all(d.num.iter()).gcd(&d.den);
+                if !g.is_one() && !g.is_zero() {
+                    d.num.iter_mut().for_each(|v| *v = v.exact_div(&g));
+                    d.den = d.den.exact_div(&g);
+                }
+                self.divs[l] = Some(d);
+            }
+        }
     }
 
     /// Puts the locals in a canonical order, so that equal conjunctions built in
@@ -726,6 +795,25 @@ impl Conjunction {
         self.divs.remove(l);
     }
 
+    /// A division with denominator 1 (e.g. after an equality was substituted into
+    /// it) is an affine function: state `l = num` as an equality, which the unit-local
+    /// elimination then uses to remove the local.
+    fn affine_divs_to_equalities(&mut self) -> bool {
+        let first_local = 1 + self.space.n_var();
+        let mut changed = false;
+        for l in 0..self.divs.len() {
+            if self.divs[l].as_ref().is_some_and(|d| d.den.is_one()) {
+                if let Some(d) = self.divs[l].take() {
+                    let mut row = d.num;
+                    row[first_local + l] = Int::from(-1);
+                    self.eqs.push(row);
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
     /// Two locals with the same division definition are the same value: rewrite the
     /// later one as the earlier one.
     fn merge_equal_divs(&mut self) -> bool {
@@ -761,9 +849,9 @@ impl Conjunction {
         true
     }
 
-    /// Drops locals that no constraint uses, and division locals used only by their
-    /// own defining inequalities (those always have a solution), unless another
-    /// definition refers to them.
+    /// Drops locals that no constraint uses, and division locals whose constraints
+    /// are all implied by their definition (those always have a solution), unless
+    /// another definition or an equality uses them.
     fn remove_unused_locals(&mut self) {
         let first_local = 1 + self.space.n_var();
         let mut l = self.n_local();
@@ -781,19 +869,13 @@ impl Conjunction {
             let users: Vec<usize> = (0..self.ineqs.len())
                 .filter(|&i| !self.ineqs[i][col].is_zero())
                 .collect();
-            if users.is_empty() {
-                self.remove_local(l);
-                continue;
-            }
-            let Some(d) = &self.divs[l] else { continue };
-            let (mut lo, mut hi) = div_constraints(d, col);
-            normalize_ineq(&mut lo);
-            normalize_ineq(&mut hi);
-            if users.len() <= 2
-                && users
-                    .iter()
-                    .all(|&i| self.ineqs[i] == lo || self.ineqs[i] == hi)
-            {
+            let removable = users.is_empty()
+                || self.divs[l].as_ref().is_some_and(|d| {
+                    users
+                        .iter()
+                        .all(|&i| implied_by_div(&self.ineqs[i], d, col))
+                });
+            if removable {
                 for &i in users.iter().rev() {
                     self.ineqs.remove(i);
                 }
@@ -821,6 +903,33 @@ impl Conjunction {
             }
         }
         s
+    }
+}
+
+/// True when the inequality `r >= 0`, which uses local column `col`, follows from the
+/// definition `l = floor(num / den)` alone, i.e. `0 <= num - den·l <= den - 1`.
+/// With `q = r[col]`, such an `r` is `k·(num - den·l) + c` (`k = -q/den`), so
+/// `t = den·r + q·(num - den·l)` must be the constant `den·c`; the inequality holds
+/// for every value of `num - den·l` in its range when `c >= 0` (`q < 0`) or
+/// `c >= k·(den-1)` (`q > 0`).
+fn implied_by_div(r: &Row, d: &Div, col: usize) -> bool {
+    let q = &r[col];
+    let t: Row = r
+        .iter()
+        .zip(&d.num)
+        .enumerate()
+        .map(|(c, (rv, nv))| {
+            let n = if c == col { -&d.den } else { nv.clone() };
+            rv.mul_add_mul(&d.den, q, &n)
+        })
+        .collect();
+    if t[1..].iter().any(|v| !v.is_zero()) {
+        return false;
+    }
+    if q.is_negative() {
+        !t[0].is_negative()
+    } else {
+        t[0] >= q * (&d.den - 1)
     }
 }
 

@@ -30,6 +30,7 @@ pub mod lexer;
 pub mod parse;
 mod print;
 pub mod set;
+pub mod simplex;
 pub mod space;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

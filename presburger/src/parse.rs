@@ -1129,23 +1129,46 @@ impl Parser {
         Ok(F::Or(out))
     }
 
+    /// The conjunction of one disjunct: the extra variables its atoms use (and those
+    /// their division definitions use) become locals, in creation order.
     fn build(&self, space: &Space, atoms: &[Atom]) -> Result<Conjunction> {
         let np = self.params.len();
         let nd = self.n_dims;
-        let mut colmap = Vec::with_capacity(self.vars.len());
+        if space.n_in() + space.n_out() != nd {
+            return Err(Error::Invalid("internal: tuple dimension count".into()));
+        }
+        let mut used = vec![false; self.vars.len()];
+        for a in atoms {
+            for (id, c) in a.lin().coefs.iter().enumerate() {
+                if !c.is_zero() {
+                    used[id] = true;
+                }
+            }
+        }
+        // definitions only use earlier variables: one backward sweep closes the set
+        for id in (0..self.vars.len()).rev() {
+            if used[id] {
+                if let Some((num, _)) = &self.vars[id].div {
+                    for (k, c) in num.coefs.iter().enumerate() {
+                        if !c.is_zero() {
+                            used[k] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let mut colmap = vec![0usize; self.vars.len()];
         let mut n_extra = 0;
-        for v in &self.vars {
-            colmap.push(match v.kind {
+        for (id, v) in self.vars.iter().enumerate() {
+            colmap[id] = match v.kind {
                 VarKind::Param(i) => 1 + i,
                 VarKind::Dim(i) => 1 + np + i,
-                VarKind::Extra => {
+                VarKind::Extra if used[id] => {
                     n_extra += 1;
                     np + nd + n_extra
                 }
-            });
-        }
-        if space.n_in() + space.n_out() != nd {
-            return Err(Error::Invalid("internal: tuple dimension count".into()));
+                VarKind::Extra => 0,
+            };
         }
         let n_col = 1 + np + nd + n_extra;
         let row = |l: &Lin| {
@@ -1159,8 +1182,8 @@ impl Parser {
             r
         };
         let mut c = Conjunction::universe(space.clone());
-        for v in &self.vars {
-            if v.kind == VarKind::Extra {
+        for (id, v) in self.vars.iter().enumerate() {
+            if v.kind == VarKind::Extra && used[id] {
                 let div = v.div.as_ref().map(|(num, den)| {
                     let mut r = row(num);
                     r.truncate(1 + np + nd + c.n_local());

@@ -56,7 +56,12 @@ fn dim_names(space: &Space, used: &mut HashSet<String>) -> Vec<String> {
     out
 }
 
-fn fmt_tuple(t: &Tuple, names: &mut std::slice::Iter<'_, String>, out: &mut String) {
+/// Writes a tuple; `None` entries are dimension names, `Some(text)` overrides.
+fn fmt_tuple_with<'a>(
+    t: &Tuple,
+    names: &mut impl Iterator<Item = Option<&'a String>>,
+    out: &mut String,
+) {
     if let Some(n) = &t.name {
         out.push_str(n);
     }
@@ -67,13 +72,13 @@ fn fmt_tuple(t: &Tuple, names: &mut std::slice::Iter<'_, String>, out: &mut Stri
                 if k > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(names.next().map_or("?", |s| s.as_str()));
+                out.push_str(names.next().flatten().map_or("?", |s| s.as_str()));
             }
         }
         TupleBody::Nested(a, b) => {
-            fmt_tuple(a, names, out);
+            fmt_tuple_with(a, names, out);
             out.push_str(" -> ");
-            fmt_tuple(b, names, out);
+            fmt_tuple_with(b, names, out);
         }
     }
     out.push(']');
@@ -178,7 +183,7 @@ fn fmt_constraints(c: &Conjunction, names: &Names, skip: &[Row]) -> Vec<String> 
     let np = c.space.n_param();
     let mut out = Vec::new();
     for e in &c.eqs {
-        let Some(s) = subject_col(e, first_local, np, false) else {
+        let Some(s) = subject_col(e, first_local, np, true) else {
             continue;
         };
         let sign = if e[s].is_negative() { -1 } else { 1 };
@@ -315,42 +320,122 @@ fn fmt_conj_formula(c: &Conjunction, base: &[String], used: &HashSet<String>) ->
     Some(format!("exists ({} : {})", decls.join(", "), body))
 }
 
+/// For a map: the output dimensions that an equality fixes as an expression of the
+/// parameters and inputs (`o = i + 1`), to be written inside the tuple as isl does.
+/// Returns the texts, and a copy of the conjunction in which those dimensions are
+/// substituted away (exact: the coefficient is ±1) and their equalities dropped.
+fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conjunction) {
+    let sp = &c.space;
+    let (np, ni, no) = (sp.n_param(), sp.n_in(), sp.n_out());
+    let first_out = 1 + np + ni;
+    let mut exprs = vec![None; no];
+    let mut c = c.clone();
+    if sp.is_set() {
+        return (exprs, c);
+    }
+    let mut i = 0;
+    while i < c.eqs.len() {
+        let e = &c.eqs[i];
+        let fits = |k: usize| {
+            e[first_out + k].abs().is_one()
+                && (0..no).all(|o| o == k || e[first_out + o].is_zero())
+                && e[1 + sp.n_var()..].iter().all(Int::is_zero)
+        };
+        let Some(k) = (0..no).find(|&k| exprs[k].is_none() && fits(k)) else {
+            i += 1;
+            continue;
+        };
+        let e = c.eqs.remove(i);
+        let col = first_out + k;
+        // o = rhs with rhs = -(e - e_o·o) / e_o
+        let sign = if e[col].is_negative() { 1 } else { -1 };
+        let mut rhs: Row = e.iter().map(|v| v * sign).collect();
+        rhs[col] = Int::ZERO;
+        exprs[k] = Some(lin_string(&rhs, names));
+        let subst = |r: &mut Row| {
+            if !r[col].is_zero() {
+                let b = r[col].clone();
+                for (x, y) in r.iter_mut().zip(&rhs) {
+                    *x += &b * y;
+                }
+                r[col] = Int::ZERO;
+            }
+        };
+        c.eqs.iter_mut().for_each(subst);
+        c.ineqs.iter_mut().for_each(subst);
+        c.divs.iter_mut().flatten().for_each(|d| subst(&mut d.num));
+        i = 0;
+    }
+    (exprs, c)
+}
+
 fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut String) {
     let mut used: HashSet<String> = params.iter().cloned().collect();
     let names = dim_names(space, &mut used);
-    let mut it = names.iter();
-    if let Some(d) = space.domain_tuple() {
-        fmt_tuple(d, &mut it, out);
-        out.push_str(" -> ");
-    }
-    fmt_tuple(space.range_tuple(), &mut it, out);
     let mut base: Vec<String> = params.to_vec();
     base.extend(names.iter().cloned());
+    let tuple_text = |overrides: &[Option<String>]| {
+        let n_in = space.n_in();
+        let mut t = String::new();
+        let mut it = names.iter().enumerate().map(|(k, n)| {
+            if k >= n_in {
+                overrides.get(k - n_in).and_then(|o| o.as_ref()).or(Some(n))
+            } else {
+                Some(n)
+            }
+        });
+        if let Some(d) = space.domain_tuple() {
+            fmt_tuple_with(d, &mut it, &mut t);
+            t.push_str(" -> ");
+        }
+        fmt_tuple_with(space.range_tuple(), &mut it, &mut t);
+        t
+    };
     if parts.is_empty() {
+        out.push_str(&tuple_text(&[]));
         out.push_str(" : false");
         return;
     }
-    let formulas: Vec<Option<String>> = parts
-        .iter()
-        .map(|c| {
-            if c.is_trivially_empty() {
-                Some("false".to_string())
-            } else {
-                fmt_conj_formula(c, &base, &used)
+    let col_names = {
+        let mut cols = vec![String::new()];
+        cols.extend(base.iter().cloned());
+        Names { cols }
+    };
+    let mut pieces: Vec<String> = Vec::new();
+    let mut plain: Vec<Option<String>> = Vec::new();
+    for c in parts {
+        if c.is_trivially_empty() {
+            plain.push(Some("false".to_string()));
+            continue;
+        }
+        let (exprs, rest) = inline_outputs(c, &col_names);
+        let f = fmt_conj_formula(&rest, &base, &used);
+        if exprs.iter().all(Option::is_none) {
+            plain.push(f);
+        } else {
+            let mut piece = tuple_text(&exprs);
+            if let Some(f) = f {
+                piece.push_str(" : ");
+                piece.push_str(&f);
             }
-        })
-        .collect();
-    if formulas.iter().any(Option::is_none) {
-        return; // one disjunct is the universe
+            pieces.push(piece);
+        }
     }
-    let fs: Vec<String> = formulas.into_iter().flatten().collect();
-    out.push_str(" : ");
-    if fs.len() == 1 {
-        out.push_str(&fs[0]);
-    } else {
-        let wrapped: Vec<String> = fs.iter().map(|f| format!("({f})")).collect();
-        out.push_str(&wrapped.join(" or "));
+    if !plain.is_empty() {
+        let mut piece = tuple_text(&[]);
+        if plain.iter().all(Option::is_some) {
+            let fs: Vec<String> = plain.into_iter().flatten().collect();
+            piece.push_str(" : ");
+            if fs.len() == 1 {
+                piece.push_str(&fs[0]);
+            } else {
+                let wrapped: Vec<String> = fs.iter().map(|f| format!("({f})")).collect();
+                piece.push_str(&wrapped.join(" or "));
+            }
+        }
+        pieces.insert(0, piece);
     }
+    out.push_str(&pieces.join("; "));
 }
 
 fn fmt_object(

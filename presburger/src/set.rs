@@ -989,7 +989,7 @@ macro_rules! union_across_spaces {
                     .find(|x| x.0.space.same_tuples(&m.0.space))
                 {
                     Some(x) => *x = x.union(&m)?,
-                    None => self.$field.push(m),
+                    None => self.$field.push(m.simplify()),
                 }
                 Ok(())
             }
@@ -1150,5 +1150,179 @@ impl UnionMap {
             }
         }
         Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{map_points, set_points, Box as PBox};
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    fn pts(s: &Set, params: &[i64]) -> BTreeSet<Vec<i64>> {
+        set_points(s, &PBox::new(params.to_vec(), -6, 6))
+    }
+
+    /// A random bounded set over `[i, j]` (within -5..=5) as isl text, with optional
+    /// stride and disjunction, and the parameter `N`.
+    fn arb_set_text() -> impl Strategy<Value = String> {
+        let con = (-2i64..=2, -2i64..=2, -1i64..=1, -4i64..=4, prop::bool::ANY).prop_map(
+            |(a, b, n, c, eq)| {
+                format!("{a}i + {b}j + {n}N + {c} {} 0", if eq { "=" } else { ">=" })
+            },
+        );
+        let conj = (
+            prop::collection::vec(con, 0..3),
+            prop::option::of((2i64..=3, 0i64..=2)),
+        )
+            .prop_map(|(cs, stride)| {
+                let mut parts = vec!["-5 <= i <= 5".to_string(), "-5 <= j <= 5".to_string()];
+                parts.extend(cs);
+                if let Some((m, r)) = stride {
+                    parts.push(format!("exists e : i + j = {m}e + {r}"));
+                }
+                format!("({})", parts.join(" and "))
+            });
+        prop::collection::vec(conj, 1..3)
+            .prop_map(|ds| format!("[N] -> {{ [i, j] : {} }}", ds.join(" or ")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        #[test]
+        fn boolean_ops_match_enumeration(a in arb_set_text(), b in arb_set_text(), n in -2i64..=2) {
+            let (x, y): (Set, Set) = (a.parse().unwrap(), b.parse().unwrap());
+            let (px, py) = (pts(&x, &[n]), pts(&y, &[n]));
+            let i = x.intersect(&y).unwrap();
+            prop_assert_eq!(pts(&i, &[n]), px.intersection(&py).cloned().collect::<BTreeSet<_>>());
+            let u = x.union(&y).unwrap();
+            prop_assert_eq!(pts(&u, &[n]), px.union(&py).cloned().collect::<BTreeSet<_>>());
+        }
+
+        #[test]
+        fn map_ops_match_enumeration(a in arb_set_text(), b in arb_set_text(), n in -2i64..=2) {
+            // read the sets as relations i -> j
+            let ma: Map = a.replace("[i, j]", "[i] -> [j]").parse().unwrap();
+            let mb: Map = b.replace("[i, j]", "[i] -> [j]").parse().unwrap();
+            let bx = PBox::new(vec![n], -6, 6);
+            let (pa, pb) = (map_points(&ma, &bx), map_points(&mb, &bx));
+            let dom: BTreeSet<Vec<i64>> = pa.iter().map(|p| vec![p[0]]).collect();
+            let ran: BTreeSet<Vec<i64>> = pa.iter().map(|p| vec![p[1]]).collect();
+            prop_assert_eq!(set_points(&ma.domain(), &bx), dom);
+            prop_assert_eq!(set_points(&ma.range(), &bx), ran);
+            let rev: BTreeSet<Vec<i64>> = pa.iter().map(|p| vec![p[1], p[0]]).collect();
+            prop_assert_eq!(map_points(&ma.reverse(), &bx), rev);
+            let comp: BTreeSet<Vec<i64>> = pa
+                .iter()
+                .flat_map(|p| pb.iter().filter(move |q| q[0] == p[1]).map(move |q| vec![p[0], q[1]]))
+                .collect();
+            prop_assert_eq!(map_points(&ma.apply_range(&mb).unwrap(), &bx), comp);
+            // image of the domain of b under a
+            let s = mb.domain();
+            let ps = set_points(&s, &bx);
+            let img: BTreeSet<Vec<i64>> = pa.iter().filter(|p| ps.contains(&vec![p[0]])).map(|p| vec![p[1]]).collect();
+            prop_assert_eq!(set_points(&ma.apply_to(&s).unwrap(), &bx), img);
+            let restricted: BTreeSet<Vec<i64>> = pa.iter().filter(|p| ps.contains(&vec![p[1]])).cloned().collect();
+            prop_assert_eq!(map_points(&ma.intersect_range(&s).unwrap(), &bx), restricted);
+        }
+
+        #[test]
+        fn moving_dims_to_params_and_back(a in arb_set_text(), n in -2i64..=2, jv in -5i64..=5) {
+            let x: Set = a.parse().unwrap();
+            let px = pts(&x, &[n]);
+            // j becomes a parameter: [N, j] -> { [i] }
+            let moved = x.move_dims(DimKind::Param, 1, DimKind::Out, 1, 1).unwrap();
+            prop_assert_eq!(moved.space().params(), &["N".to_string(), "j".to_string()][..]);
+            let slice: BTreeSet<Vec<i64>> = px.iter().filter(|p| p[1] == jv).map(|p| vec![p[0]]).collect();
+            prop_assert_eq!(pts(&moved, &[n, jv]), slice);
+            let back = moved.move_dims(DimKind::Out, 1, DimKind::Param, 1, 1).unwrap();
+            prop_assert_eq!(pts(&back, &[n]), px.clone());
+            // projection and fixing
+            let proj = x.project_out(DimKind::Out, 0, 1).unwrap();
+            let js: BTreeSet<Vec<i64>> = px.iter().map(|p| vec![p[1]]).collect();
+            prop_assert_eq!(pts(&proj, &[n]), js);
+            let fixed = x.fix(DimKind::Out, 0, jv).unwrap();
+            let f: BTreeSet<Vec<i64>> = px.iter().filter(|p| p[0] == jv).cloned().collect();
+            prop_assert_eq!(pts(&fixed, &[n]), f);
+            let lb = x.lower_bound(DimKind::Param, 0, 1).unwrap();
+            prop_assert_eq!(pts(&lb, &[n]), if n >= 1 { px.clone() } else { BTreeSet::new() });
+        }
+    }
+
+    #[test]
+    fn params_align_by_name() {
+        let a: Set = "[N] -> { [i] : 0 <= i < N }".parse().unwrap();
+        let b: Set = "[M, N] -> { [i] : i >= M }".parse().unwrap();
+        let c = a.intersect(&b).unwrap();
+        assert_eq!(c.space().params(), &["N".to_string(), "M".to_string()][..]);
+        let want: BTreeSet<Vec<i64>> = (2..5).map(|i| vec![i]).collect();
+        assert_eq!(set_points(&c, &PBox::new(vec![5, 2], -1, 8)), want);
+    }
+
+    #[test]
+    fn products_and_identity() {
+        let a: Set = "{ A[i] : 0 <= i < 2 }".parse().unwrap();
+        let b: Set = "{ B[j] : j = 7 or j = 9 }".parse().unwrap();
+        let p = a.flat_product(&b).unwrap();
+        let want: BTreeSet<Vec<i64>> = [[0, 7], [0, 9], [1, 7], [1, 9]]
+            .iter()
+            .map(|v| v.to_vec())
+            .collect();
+        assert_eq!(set_points(&p, &PBox::new(vec![], -1, 10)), want);
+        let id = a.identity();
+        let want: BTreeSet<Vec<i64>> = [[0, 0], [1, 1]].iter().map(|v| v.to_vec()).collect();
+        assert_eq!(map_points(&id, &PBox::new(vec![], -3, 3)), want);
+        let m: Map = "{ A[i] -> B[i + 1] }".parse().unwrap();
+        let n: Map = "{ C[k] -> D[2k] : 0 <= k <= 1 }".parse().unwrap();
+        let prod = m.flat_product(&n).unwrap();
+        assert_eq!(prod.space().n_in(), 2);
+        let dom = prod
+            .intersect_domain(&"{ [i, k] : 0 <= i <= 1 }".parse().unwrap())
+            .unwrap();
+        let want: BTreeSet<Vec<i64>> = [[0, 0, 1, 0], [0, 1, 1, 2], [1, 0, 2, 0], [1, 1, 2, 2]]
+            .iter()
+            .map(|v| v.to_vec())
+            .collect();
+        assert_eq!(map_points(&dom, &PBox::new(vec![], -3, 3)), want);
+    }
+
+    #[test]
+    fn unions_match_by_space() {
+        let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i] : i = 1 }".parse().unwrap();
+        let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse().unwrap();
+        let w = u.intersect(&v).unwrap();
+        assert_eq!(w.members().len(), 1);
+        assert_eq!(w.to_string(), "{ A[i] : i = 2 }");
+        let x = u.union(&v).unwrap();
+        assert_eq!(x.members().len(), 3);
+        let m: UnionMap = "{ A[i] -> B[i + 1]; B[i] -> C[i] }".parse().unwrap();
+        let img = m.apply_to(&u).unwrap();
+        assert_eq!(img.to_string(), "{ B[i0] : 1 <= i0 <= 3; C[i0] : i0 = 1 }");
+        let comp = m.apply_range(&m).unwrap();
+        assert_eq!(comp.to_string(), "{ A[i] -> C[i + 1] }");
+        assert!(u.plain_is_equal(&u.union(&u).unwrap()));
+    }
+
+    #[test]
+    fn errors_instead_of_panics() {
+        let a: Set = "{ A[i] }".parse().unwrap();
+        let b: Set = "{ B[i] }".parse().unwrap();
+        assert!(matches!(a.intersect(&b), Err(Error::SpaceMismatch(_))));
+        assert!(matches!(a.fix(DimKind::Out, 3, 0), Err(Error::Invalid(_))));
+        assert!(matches!(a.fix(DimKind::In, 0, 0), Err(Error::Invalid(_))));
+        assert!(matches!(
+            a.move_dims(DimKind::Param, 0, DimKind::Out, 0, 2),
+            Err(Error::Invalid(_))
+        ));
+        let unnamed: Set = "[N] -> { [N + 1] }".parse().unwrap();
+        assert!(matches!(
+            unnamed.move_dims(DimKind::Param, 0, DimKind::Out, 0, 1),
+            Err(Error::Invalid(_))
+        ));
+        let m: Map = "{ A[i] -> B[j] }".parse().unwrap();
+        assert!(m.apply_range(&m).is_err());
+        assert!(m.intersect_domain(&b).is_err());
     }
 }

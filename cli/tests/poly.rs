@@ -1,0 +1,180 @@
+//! End-to-end tests of the `poly` binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn poly(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_poly"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("poly starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let text = stdin.to_string();
+    // write from a thread: a large input must not deadlock against a full stdout
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().expect("poly runs");
+    writer.join().expect("writer");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn calc_prints_the_issue_example_back() {
+    let o = poly(
+        &["calc"],
+        "S := [N] -> { S[i,j] : 0 <= i < N and 0 <= j <= i and exists e : j = 2e }; S;",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(
+        text.trim(),
+        "[N] -> { S[i, j] : exists (e0 = floor((j)/2) : j = 2e0 and 0 <= j <= i and 0 <= i < N) }"
+    );
+    // what it printed is valid input again, with the same meaning
+    let again = poly(&["parse"], &text);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(stdout(&again), text);
+}
+
+#[test]
+fn calc_operations() {
+    let prog = "
+        M := { A[i] -> B[i + 1] };
+        S := { A[i] : 0 <= i < 5 };
+        M(S);                      # apply
+        M^-1;                      # reverse
+        dom M; ran (M * S);        # domain, intersection with a domain set
+        M . M^-1;                  # composition
+        S + { A[i] : i = 10 };     # union
+        S * { A[i] : i >= 3 };     # intersection
+        domain(M); reverse(M);
+    ";
+    let o = poly(&["calc"], prog);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "{ B[i0] : 1 <= i0 <= 5 }",
+            "{ B[i0] -> A[i0 - 1] }",
+            "{ A[i] }",
+            "{ B[i0] : 1 <= i0 <= 5 }",
+            "{ A[i] -> A[i] }",
+            "{ A[i] : (0 <= i <= 4) or (i = 10) }",
+            "{ A[i] : 3 <= i <= 4 }",
+            "{ A[i] }",
+            "{ B[i0] -> A[i0 - 1] }",
+        ]
+    );
+}
+
+#[test]
+fn calc_reports_missing_operations_and_errors() {
+    for (prog, want) in [
+        (
+            "S := { [i] }; is_empty(S);",
+            "line 1, column 15: 'is_empty' is not implemented yet",
+        ),
+        ("S := { [i] }; S - S;", "subtraction"),
+        ("S := { [i] }; S <= S;", "inclusion"),
+        ("T;", "line 1, column 1: unknown name 'T'"),
+        (
+            "S := { [i] : i > };",
+            "line 1, column 18: expected an expression",
+        ),
+        (
+            "S := \n  { [i] : j > 0 };",
+            "line 2, column 11: unknown variable 'j'",
+        ),
+        ("{ A[i] } + { A[i] -> B[i] };", "needs a map"),
+        ("{ [i] }(", "expected"),
+    ] {
+        let o = poly(&["calc"], prog);
+        assert!(!o.status.success(), "{prog} should fail");
+        let err = stderr(&o);
+        assert!(err.contains(want), "{prog}: {err:?} lacks {want:?}");
+        assert!(!err.contains("panicked"), "{prog}: {err}");
+    }
+}
+
+#[test]
+fn parse_rejects_malformed_inputs_with_positions() {
+    let long_line = format!("{{ [i] : i = {} }}", "1 + ".repeat(2_600_000)); // > 10 MB, ends badly
+    let deep_parens = format!(
+        "{{ [i] : {}i{} = 0 }}",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let deep_tuple = format!("{{ {}i{} }}", "[".repeat(100_000), "]".repeat(100_000));
+    let deep_not = format!("{{ [i] : {}i = 0 }}", "not ".repeat(100_000));
+    let cases: Vec<(String, &str)> = vec![
+        ("{ [i] : i >= 0".into(), "line 1, column 15"),
+        ("{ [i] : 0 <= i }}".into(), "line 1, column 17"),
+        ("[N] -> { [i] : i < M }".into(), "unknown variable 'M'"),
+        ("{ [i] : i ? 0 }".into(), "unexpected character"),
+        ("{ [i] : floor(i/0) = 1 }".into(), "division by zero"),
+        ("{ [i] : i mod -3 = 1 }".into(), "integer constant"),
+        ("{ [i] : i * i >= 0 }".into(), "not affine"),
+        ("{ [i] : i }".into(), "comparison"),
+        ("{ [i] -> [j] : exists : i = j }".into(), "existential"),
+        ("{ [i, ] }".into(), "expression"),
+        ("{ [i] : and }".into(), "keyword"),
+        ("{ [i] : i >= 0 ;; }".into(), "expected"),
+        ("[N] { [i] }".into(), "'->'"),
+        ("{ [i] : 1 <= i <= }".into(), "expected an expression"),
+        ("{ [i]\n : i >=\n 0 and j }".into(), "line 3, column 8"),
+        ("".into(), "'{'"),
+        (long_line, "line 1"),
+        (deep_parens, "nesting deeper"),
+        (deep_tuple, "nesting deeper"),
+        (deep_not, "nesting deeper"),
+    ];
+    assert_eq!(cases.len(), 20);
+    for (text, want) in &cases {
+        let o = poly(&["parse"], text);
+        let err = stderr(&o);
+        let shown: String = text.chars().take(40).collect();
+        assert!(!o.status.success(), "{shown:?} should fail");
+        assert!(!err.contains("panicked"), "{shown:?}: {err}");
+        assert!(err.contains("line "), "{shown:?}: no position in {err:?}");
+        assert!(err.contains(want), "{shown:?}: {err:?} lacks {want:?}");
+    }
+}
+
+#[test]
+fn parse_accepts_a_file_and_bad_usage_fails() {
+    let dir = std::env::temp_dir().join(format!("poly-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("s.isl");
+    std::fs::write(&f, "{ A[i] -> B[i, i] : 0 <= i < 4 }").unwrap();
+    let o = poly(&["parse", f.to_str().unwrap()], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "{ A[i] -> B[i, i] : 0 <= i <= 3 }");
+    let missing = poly(&["parse", dir.join("nope").to_str().unwrap()], "");
+    assert!(!missing.status.success());
+    assert!(stderr(&missing).contains("cannot read"));
+    let bad = poly(&["frobnicate"], "");
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("unknown command"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bundled_example_runs() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/intro.poly");
+    let o = poly(&["calc", path], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("[N] -> { S[i, j]"), "{}", stdout(&o));
+}

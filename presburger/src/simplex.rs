@@ -1,0 +1,2124 @@
+//! An exact rational simplex tableau for repeated, incremental use.
+//!
+//! [`Simplex`] holds a conjunction of affine equalities and inequalities over
+//! `n_var` rational variables that are unrestricted in sign, and keeps it
+//! feasible as constraints are added: every `add_*` either restores a feasible
+//! basis or marks the tableau empty. On top of that it answers linear programs
+//! (minimise/maximise an affine function, lexicographic minimisation), gives a
+//! rational sample point, decides whether an inequality is redundant, finds the
+//! implicit equalities and undoes any sequence of changes through an undo log
+//! ([`Simplex::snapshot`] / [`Simplex::rollback`]).
+//!
+//! # Representation
+//!
+//! The design follows the incremental tableau of isl (S. Verdoolaege, "isl: An
+//! Integer Set Library for the Polyhedral Model", ICMS 2010, and the `isl_tab`
+//! design it describes), which MLIR's Presburger `Simplex` also follows. The
+//! code here is written from the mathematics, not from either implementation.
+//!
+//! * Every original variable and every constraint is a *tableau variable*; a
+//!   constraint `c0 + c·x` is the variable `s = c0 + c·x`, which an inequality
+//!   requires to be `>= 0` and an equality requires to be `= 0`.
+//! * At any time exactly `n_var` tableau variables are *columns* (non-basic,
+//!   their value at the current vertex is 0) and all others are *rows* (basic),
+//!   each row being an affine function of the columns. The columns always form
+//!   an affine coordinate system of the variable space (pivoting preserves
+//!   this), which is what makes removal on rollback possible.
+//! * Rows are fraction-free: row `i` stores integers `d, b, a_0..a_{k}` and
+//!   means `(b + Σ a_j·col_j) / d` with `d > 0`; every row is divided by the
+//!   gcd of all its entries after each change, which keeps coefficient growth
+//!   in check. All arithmetic is [`Int`], so entries may exceed `i64` safely.
+//! * The current point is "all columns at 0", so the value of row `i` is `b/d`.
+//!   The tableau is *feasible* when every sign-restricted row has `b >= 0`.
+//!
+//! # Free variables
+//!
+//! Original variables are free: only constraint variables carry a sign
+//! restriction. A free column may move in either direction when it enters the
+//! basis, and a free row never limits a ratio test (so it never leaves the
+//! basis inside a simplex run). No `x = x⁺ - x⁻` splitting is needed.
+//!
+//! # Equalities
+//!
+//! An equality `e` is added as a row, driven to the value 0 by a simplex run
+//! that keeps every other constraint feasible (if 0 cannot be reached the
+//! tableau is empty), then pivoted into a column and that column is *killed*:
+//! a dead column is fixed at 0 forever and never chosen as a pivot column, so
+//! the equality holds exactly. If the equality row has no non-zero coefficient
+//! on a live column it is constant; a non-zero constant makes the tableau empty
+//! (e.g. `x + y = 1` after `x + y = 2`) and a zero one is implied and is marked
+//! redundant.
+//!
+//! # Pivoting rule and termination
+//!
+//! Each simplex run optimises one row (an objective, or a constraint being
+//! restored or tested). It uses Dantzig's rule (enter the eligible column with
+//! the largest coefficient in the objective row) as long as pivots are
+//! non-degenerate, and switches for the rest of the run to Bland's rule
+//! (R. G. Bland, "New finite pivoting rules for the simplex method", Math. of
+//! Operations Research 2(2), 1977; V. Chvátal, *Linear Programming*, 1983,
+//! ch. 3) at the first degenerate pivot: enter the eligible column whose
+//! variable has the smallest index, leave by the minimum ratio with ties broken
+//! by the smallest variable index (original variables first, then constraints
+//! in order of addition).
+//!
+//! Termination: every non-degenerate pivot strictly improves the objective, so
+//! no basis repeats during the Dantzig phase and it is finite. Bland's rule is
+//! finite from any starting basis; its proof (Chvátal, ch. 3) goes
+//! through with free variables because a free variable that enters the basis
+//! never leaves it during the run (free rows are never in the ratio test), so
+//! it can never be one of the "fickle" variables of a cycle. The final pivot
+//! that moves a row being restored into a column ends the run.
+//!
+//! # Undo log
+//!
+//! Additions of variables and constraints, redundancy marks, column kills and
+//! the empty mark are recorded in an undo log; pivots are not, because a pivot
+//! only changes the basis, not the set. Rolling back removes constraints in
+//! reverse order: a row is simply dropped; a column is first pivoted into a
+//! row chosen by a ratio test, so that the remaining constraints stay
+//! feasible. The basis after a rollback may differ from the basis before the
+//! snapshot, but the set, and hence every answer (emptiness, optimal values,
+//! redundancy), is the same. Undoing a redundancy mark re-imposes the
+//! constraint and, if it was not really redundant and the point has moved
+//! since, restores feasibility. The log grows by one small entry per change
+//! for the lifetime of the tableau.
+//!
+//! # Panics
+//!
+//! Rows and objectives must have exactly `1 + n_var` entries and constraint
+//! indices must be below [`Simplex::n_con`]; violating this is a caller bug
+//! and panics with a message saying so, as does [`Rational::new`] with a zero
+//! denominator and a rollback to a [`Snapshot`] that is visibly stale (see its
+//! documentation). Nothing else panics; internal invariants are checked with
+//! `debug_assert!` only.
+
+use crate::int::{gcd_all, Int};
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+// ---------------------------------------------------------------- Rational
+
+/// An exact rational number `num / den`.
+///
+/// Values produced by this module are canonical: `den > 0` and
+/// `gcd(num, den) = 1` (zero is `0/1`). Comparison, equality and hashing are by
+/// value and only require `den > 0`.
+#[derive(Clone)]
+pub struct Rational {
+    /// The numerator.
+    pub num: Int,
+    /// The denominator, positive.
+    pub den: Int,
+}
+
+impl Rational {
+    /// `num / den` in canonical form. Panics if `den` is zero.
+    pub fn new(num: Int, den: Int) -> Rational {
+        assert!(!den.is_zero(), "Rational::new: zero denominator");
+        let (mut num, mut den) = if den.is_negative() {
+            (-num, -den)
+        } else {
+            (num, den)
+        };
+        let g = num.gcd(&den);
+        if !g.is_one() {
+            num = num.exact_div(&g);
+            den = den.exact_div(&g);
+        }
+        Rational { num, den }
+    }
+
+    /// The integer `v` as a rational.
+    pub fn from_int(v: Int) -> Rational {
+        Rational {
+            num: v,
+            den: Int::ONE,
+        }
+    }
+
+    /// Zero.
+    pub fn zero() -> Rational {
+        Rational::from_int(Int::ZERO)
+    }
+
+    /// The largest integer `<= self`.
+    pub fn floor(&self) -> Int {
+        self.num.floor_div(&self.den)
+    }
+
+    /// The smallest integer `>= self`.
+    pub fn ceil(&self) -> Int {
+        self.num.ceil_div(&self.den)
+    }
+
+    /// True when the value is an integer.
+    pub fn is_integer(&self) -> bool {
+        self.num.is_divisible_by(&self.den)
+    }
+
+    /// -1, 0 or 1.
+    pub fn signum(&self) -> i32 {
+        self.num.signum() * self.den.signum()
+    }
+}
+
+impl From<Int> for Rational {
+    fn from(v: Int) -> Rational {
+        Rational::from_int(v)
+    }
+}
+
+impl From<i64> for Rational {
+    fn from(v: i64) -> Rational {
+        Rational::from_int(Int::from(v))
+    }
+}
+
+impl PartialEq for Rational {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Rational {}
+
+impl PartialOrd for Rational {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Rational {
+    fn cmp(&self, other: &Self) -> Ordering {
+        if self.den == other.den {
+            return self.num.cmp(&other.num);
+        }
+        (&self.num * &other.den).cmp(&(&other.num * &self.den))
+    }
+}
+
+impl Hash for Rational {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let c = Rational::new(self.num.clone(), self.den.clone());
+        c.num.hash(state);
+        c.den.hash(state);
+    }
+}
+
+impl fmt::Display for Rational {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den.is_one() {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
+    }
+}
+
+impl fmt::Debug for Rational {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+// ---------------------------------------------------------------- public types
+
+/// The answer to a linear program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LpResult {
+    /// The constraints have no rational solution.
+    Empty,
+    /// The objective is unbounded in the requested direction.
+    Unbounded,
+    /// The optimal value and a point where it is attained.
+    Optimum {
+        /// The optimal value of the objective.
+        value: Rational,
+        /// An optimal point, one entry per variable.
+        point: Vec<Rational>,
+    },
+}
+
+/// A position in the undo log of a [`Simplex`], to [`Simplex::rollback`] to.
+///
+/// A snapshot stays valid (and may be used several times) until the tableau is
+/// rolled back past it, i.e. to an earlier snapshot. Using it after that is a
+/// logic error: it is a plain log length, so the misuse is caught (by a panic)
+/// only while the log is still shorter than the snapshot; once more changes
+/// have been logged, it silently rolls back to the wrong point. It is only
+/// meaningful for the tableau that produced it (or a clone made after it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Snapshot(usize);
+
+// ---------------------------------------------------------------- internals
+
+/// Entry 0 of a row: its positive denominator.
+const DEN: usize = 0;
+/// Entry 1 of a row: its constant term.
+const CST: usize = 1;
+/// Entry `COL0 + j` of a row: the coefficient of column `j`.
+const COL0: usize = 2;
+
+/// What a row or a column stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owner {
+    /// Original variable `i` (free).
+    Var(usize),
+    /// Constraint `k`.
+    Con(usize),
+    /// A temporary objective row (only during one call, always the last row).
+    Temp,
+}
+
+/// Where a tableau variable currently is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pos {
+    Row(usize),
+    Col(usize),
+}
+
+#[derive(Clone, Debug)]
+struct Con {
+    pos: Pos,
+    is_eq: bool,
+    /// Ignored from now on: its sign restriction no longer takes part.
+    redundant: bool,
+    /// A column fixed at 0 (an equality).
+    dead: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    AddVar,
+    AddCon,
+    MarkRedundant(usize),
+    KillCol(usize),
+    MarkEmpty,
+}
+
+/// When a simplex run on one row stops early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// Run to the optimum (or unboundedness).
+    Never,
+    /// Stop once `sign * value >= 0`.
+    NonNeg,
+    /// Stop once `sign * value > 0`.
+    Positive,
+    /// Restore a constraint row: stop once `sign * value >= 0`, and when the
+    /// row itself is the first to reach 0 pivot it into a column (exactly 0).
+    Restore,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Optimal,
+    Unbounded,
+    Stopped,
+}
+
+/// An exact, incremental rational simplex tableau; see the module documentation.
+#[derive(Clone, Debug)]
+pub struct Simplex {
+    /// Row `i`: `[den, const, a_0, .., a_{n_col-1}]`.
+    rows: Vec<Vec<Int>>,
+    row_owner: Vec<Owner>,
+    col_owner: Vec<Owner>,
+    vars: Vec<Pos>,
+    cons: Vec<Con>,
+    empty: bool,
+    undo: Vec<Undo>,
+    n_pivots: u64,
+}
+
+/// Divides a row by the gcd of all its entries (the denominator included).
+fn normalize(row: &mut [Int]) {
+    let g = gcd_all(row.iter());
+    if !g.is_one() && !g.is_zero() {
+        for v in row.iter_mut() {
+            if !v.is_zero() {
+                *v = v.exact_div(&g);
+            }
+        }
+    }
+}
+
+/// Compares `|a|` and `|b|`.
+fn cmp_abs(a: &Int, b: &Int) -> Ordering {
+    a.abs().cmp(&b.abs())
+}
+
+/// Compares the ratios `b1 / |a1|` and `b2 / |a2|` (`a1`, `a2` non-zero).
+fn cmp_ratio(b1: &Int, a1: &Int, b2: &Int, a2: &Int) -> Ordering {
+    (b1 * a2.abs()).cmp(&(b2 * a1.abs()))
+}
+
+impl Simplex {
+    /// A tableau over `n_var` free variables and no constraints (the whole space).
+    pub fn new(n_var: usize) -> Simplex {
+        Simplex {
+            rows: Vec::new(),
+            row_owner: Vec::new(),
+            col_owner: (0..n_var).map(Owner::Var).collect(),
+            vars: (0..n_var).map(Pos::Col).collect(),
+            cons: Vec::new(),
+            empty: false,
+            undo: Vec::new(),
+            n_pivots: 0,
+        }
+    }
+
+    /// The number of variables.
+    pub fn n_var(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// The number of constraints added so far (equalities and inequalities share
+    /// one index sequence: an equality also takes the next index).
+    pub fn n_con(&self) -> usize {
+        self.cons.len()
+    }
+
+    /// Number of pivots performed since creation (statistics only).
+    pub fn pivots(&self) -> u64 {
+        self.n_pivots
+    }
+
+    /// True when constraint `con` is an equality. Panics if `con >= n_con()`.
+    pub fn is_equality(&self, con: usize) -> bool {
+        self.check_con(con);
+        self.cons[con].is_eq
+    }
+
+    /// True when constraint `con` has been marked redundant (by
+    /// [`Simplex::mark_redundant`], or an equality found implied when added).
+    /// Panics if `con >= n_con()`.
+    pub fn is_marked_redundant(&self, con: usize) -> bool {
+        self.check_con(con);
+        self.cons[con].redundant
+    }
+
+    /// Appends a new free variable (a column) and returns its index. Existing
+    /// rows and objectives must then have one more entry.
+    pub fn add_var(&mut self) -> usize {
+        let x = self.vars.len();
+        let j = self.col_owner.len();
+        for row in &mut self.rows {
+            row.push(Int::ZERO);
+        }
+        self.col_owner.push(Owner::Var(x));
+        self.vars.push(Pos::Col(j));
+        self.undo.push(Undo::AddVar);
+        x
+    }
+
+    /// Adds the equality `row·(1,x) = 0`; it takes constraint index
+    /// `n_con()` (before the call). Panics if `row.len() != 1 + n_var()`.
+    pub fn add_eq(&mut self, row: &[Int]) {
+        self.add_con(row, true);
+    }
+
+    /// Adds the inequality `row·(1,x) >= 0` and returns its constraint index.
+    /// Panics if `row.len() != 1 + n_var()`.
+    pub fn add_ineq(&mut self, row: &[Int]) -> usize {
+        self.add_con(row, false)
+    }
+
+    /// True when the constraints have no rational solution. Kept up to date by
+    /// every addition, so this is a field read.
+    pub fn is_empty(&self) -> bool {
+        self.empty
+    }
+
+    /// The current position in the undo log.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot(self.undo.len())
+    }
+
+    /// Undoes every `add_var`, `add_eq`, `add_ineq`, `mark_redundant` and
+    /// emptiness change made since `s` was taken, newest first (internal
+    /// changes made by `lexmin` are undone by `lexmin` itself). Pivots are not
+    /// undone: the basis may differ afterwards, the set and all answers about it
+    /// do not. Cost: one row removal per constraint, plus one pivot for each
+    /// removed constraint that is non-basic. Panics if `s` lies beyond the
+    /// current log (see [`Snapshot`]).
+    pub fn rollback(&mut self, s: Snapshot) {
+        assert!(
+            s.0 <= self.undo.len(),
+            "Simplex::rollback: snapshot is no longer valid (taken after an earlier rollback point)"
+        );
+        while self.undo.len() > s.0 {
+            if let Some(u) = self.undo.pop() {
+                self.undo_one(u);
+            }
+        }
+    }
+
+    /// Minimises `obj·(1,x)` (`obj[0]` is the constant). Panics if
+    /// `obj.len() != 1 + n_var()`.
+    pub fn minimize(&mut self, obj: &[Int]) -> LpResult {
+        self.optimize(obj, -1)
+    }
+
+    /// Maximises `obj·(1,x)` (`obj[0]` is the constant). Panics if
+    /// `obj.len() != 1 + n_var()`.
+    pub fn maximize(&mut self, obj: &[Int]) -> LpResult {
+        self.optimize(obj, 1)
+    }
+
+    /// Lexicographic minimisation: minimises `objs[0]`, then `objs[1]` over the
+    /// optimal face of `objs[0]`, and so on. The value is the optimum of the last
+    /// objective and the point is optimal for all of them. `Unbounded` as soon
+    /// as one objective is unbounded below on the face left by the previous
+    /// ones. With no objective the answer is value 0 and the sample point.
+    ///
+    /// Implemented by fixing each optimum with a temporary equality, removed by
+    /// rollback before returning. Panics if an objective has the wrong length.
+    pub fn lexmin(&mut self, objs: &[Vec<Int>]) -> LpResult {
+        if self.empty {
+            return LpResult::Empty;
+        }
+        let snap = self.snapshot();
+        let mut result = LpResult::Optimum {
+            value: Rational::zero(),
+            point: self.sample_point().unwrap_or_default(),
+        };
+        for (i, obj) in objs.iter().enumerate() {
+            result = self.minimize(obj);
+            let LpResult::Optimum { value, .. } = &result else {
+                break;
+            };
+            if i + 1 < objs.len() {
+                // obj·(1,x) = num/den  <=>  den·obj·(1,x) - num = 0
+                let mut eq: Vec<Int> = obj.iter().map(|c| c * &value.den).collect();
+                eq[0] -= &value.num;
+                self.add_eq(&eq);
+            }
+        }
+        self.rollback(snap);
+        result
+    }
+
+    /// A rational point satisfying every constraint (the current vertex), or
+    /// `None` when the tableau is empty.
+    pub fn sample_point(&self) -> Option<Vec<Rational>> {
+        if self.empty {
+            return None;
+        }
+        Some(
+            self.vars
+                .iter()
+                .map(|p| match *p {
+                    Pos::Col(_) => Rational::zero(),
+                    Pos::Row(r) => self.row_value(r),
+                })
+                .collect(),
+        )
+    }
+
+    /// True when inequality `con` is implied (over the rationals) by the other
+    /// constraints that are not marked redundant, i.e. its minimum subject to
+    /// them is `>= 0`. Also true for an empty tableau (vacuously) and for a
+    /// constraint already marked redundant.
+    ///
+    /// For an equality this is conservative: true only if the equality was
+    /// found to be implied by the earlier equalities when it was added (it then
+    /// carries a redundancy mark); an equality implied by inequalities reports
+    /// false. May pivot. Panics if `con >= n_con()`.
+    pub fn is_redundant(&mut self, con: usize) -> bool {
+        self.check_con(con);
+        if self.empty || self.cons[con].redundant {
+            return true;
+        }
+        if self.cons[con].is_eq {
+            return false;
+        }
+        if let Pos::Col(j) = self.cons[con].pos {
+            // Can the column be decreased below 0 without breaking the others?
+            match self.ratio_test(j, -1, None) {
+                None => return false,
+                Some(i) if self.rows[i][CST].is_positive() => return false,
+                Some(i) => self.pivot(i, j),
+            }
+        }
+        let Pos::Row(r) = self.cons[con].pos else {
+            return false;
+        };
+        let redundant = self.optimize_row(r, -1, Stop::Positive) == Outcome::Optimal;
+        if !redundant {
+            let ok = self.restore_con(con);
+            debug_assert!(ok, "restoring a constraint that was feasible before");
+        }
+        redundant
+    }
+
+    /// Marks inequality `con` redundant: from now on its sign restriction is
+    /// ignored, which is sound when [`Simplex::is_redundant`] said so (marking a
+    /// constraint that is not redundant drops it from the set). Recorded in the
+    /// undo log. For an equality this is a no-op: equalities stay enforced,
+    /// which does not change the set when the equality is truly redundant.
+    /// Panics if `con >= n_con()`.
+    pub fn mark_redundant(&mut self, con: usize) {
+        self.check_con(con);
+        let c = &mut self.cons[con];
+        if c.redundant || c.is_eq {
+            return;
+        }
+        c.redundant = true;
+        self.undo.push(Undo::MarkRedundant(con));
+    }
+
+    /// The inequalities (not marked redundant) that hold with equality at every
+    /// rational point of the set, in increasing index order. For an empty
+    /// tableau every such inequality qualifies (vacuously). Equalities are not
+    /// listed. May pivot; does not change the set.
+    ///
+    /// Idea: a constraint that is positive at some feasible point is not an
+    /// implicit equality; each vertex visited reveals many such constraints at
+    /// once. Every remaining candidate is maximised (stopping as soon as it
+    /// becomes positive); a maximum of 0 makes it an implicit equality.
+    pub fn detect_implicit_equalities(&mut self) -> Vec<usize> {
+        let n = self.cons.len();
+        let candidate = |c: &Con| !c.is_eq && !c.redundant;
+        if self.empty {
+            return (0..n).filter(|&k| candidate(&self.cons[k])).collect();
+        }
+        let mut positive = vec![false; n];
+        self.note_positive(&mut positive);
+        let mut found = Vec::new();
+        for k in 0..n {
+            if positive[k] || !candidate(&self.cons[k]) {
+                continue;
+            }
+            if let Pos::Col(j) = self.cons[k].pos {
+                // Try to increase the column from 0.
+                match self.ratio_test(j, 1, None) {
+                    None => {
+                        positive[k] = true;
+                        continue;
+                    }
+                    Some(i) => self.pivot(i, j),
+                }
+            }
+            let Pos::Row(r) = self.cons[k].pos else {
+                continue;
+            };
+            if self.optimize_row(r, 1, Stop::Positive) == Outcome::Optimal {
+                found.push(k);
+            } else {
+                positive[k] = true;
+            }
+            self.note_positive(&mut positive);
+        }
+        found
+    }
+
+    /// True when some feasible rational point makes `row·(1,x) = 0`. Works for
+    /// any affine function: no sign of `row` over the set is assumed (it is
+    /// "min <= 0 <= max" over the convex set). False for an empty tableau. May
+    /// pivot. Panics if `row.len() != 1 + n_var()`.
+    pub fn can_saturate(&mut self, row: &[Int]) -> bool {
+        let built = self.express(row);
+        if self.empty {
+            return false;
+        }
+        let r = self.push_temp(built);
+        let s = self.rows[r][CST].signum();
+        let res = s == 0 || self.optimize_row(r, -s, Stop::NonNeg) != Outcome::Optimal;
+        self.pop_temp();
+        res
+    }
+
+    // ------------------------------------------------------------ internals
+
+    fn check_con(&self, con: usize) {
+        assert!(
+            con < self.cons.len(),
+            "Simplex: constraint index {con} out of range ({} constraints)",
+            self.cons.len()
+        );
+    }
+
+    fn row_value(&self, r: usize) -> Rational {
+        Rational::new(self.rows[r][CST].clone(), self.rows[r][DEN].clone())
+    }
+
+    /// True for a tableau variable whose sign restriction takes part in pivoting.
+    fn is_restricted(&self, o: Owner) -> bool {
+        match o {
+            Owner::Con(k) => !self.cons[k].redundant,
+            Owner::Var(_) | Owner::Temp => false,
+        }
+    }
+
+    fn is_dead(&self, o: Owner) -> bool {
+        matches!(o, Owner::Con(k) if self.cons[k].dead)
+    }
+
+    /// The index used by Bland's rule: variables first, then constraints.
+    fn key(&self, o: Owner) -> usize {
+        match o {
+            Owner::Var(i) => i,
+            Owner::Con(k) => self.vars.len() + k,
+            Owner::Temp => usize::MAX,
+        }
+    }
+
+    fn set_pos(&mut self, o: Owner, p: Pos) {
+        match o {
+            Owner::Var(i) => self.vars[i] = p,
+            Owner::Con(k) => self.cons[k].pos = p,
+            Owner::Temp => {}
+        }
+    }
+
+    /// Expresses `coeffs·(1,x)` in terms of the current columns, as a
+    /// normalised row. Panics on a wrong length.
+    fn express(&self, coeffs: &[Int]) -> Vec<Int> {
+        assert!(
+            coeffs.len() == 1 + self.vars.len(),
+            "Simplex: a row must have 1 + n_var = {} entries, got {}",
+            1 + self.vars.len(),
+            coeffs.len()
+        );
+        let ncol = self.col_owner.len();
+        let mut out = Vec::with_capacity(COL0 + ncol);
+        out.push(Int::ONE);
+        out.push(coeffs[0].clone());
+        out.resize(COL0 + ncol, Int::ZERO);
+        for (x, c) in coeffs[1..].iter().enumerate() {
+            if c.is_zero() {
+                continue;
+            }
+            match self.vars[x] {
+                Pos::Col(j) => {
+                    let t = c * &out[DEN];
+                    out[COL0 + j] += t;
+                }
+                Pos::Row(r) => {
+                    let row = &self.rows[r];
+                    let l = out[DEN].lcm(&row[DEN]);
+                    let f_out = l.exact_div(&out[DEN]);
+                    let f_row = l.exact_div(&row[DEN]) * c;
+                    if !f_out.is_one() {
+                        for v in &mut out[CST..] {
+                            *v *= &f_out;
+                        }
+                    }
+                    out[DEN] = l;
+                    for (v, a) in out[CST..].iter_mut().zip(&row[CST..]) {
+                        if !a.is_zero() {
+                            *v += &f_row * a;
+                        }
+                    }
+                }
+            }
+        }
+        normalize(&mut out);
+        out
+    }
+
+    fn push_temp(&mut self, row: Vec<Int>) -> usize {
+        self.rows.push(row);
+        self.row_owner.push(Owner::Temp);
+        self.rows.len() - 1
+    }
+
+    fn pop_temp(&mut self) {
+        debug_assert_eq!(self.row_owner.last(), Some(&Owner::Temp));
+        self.rows.pop();
+        self.row_owner.pop();
+    }
+
+    fn optimize(&mut self, obj: &[Int], sign: i32) -> LpResult {
+        let built = self.express(obj);
+        if self.empty {
+            return LpResult::Empty;
+        }
+        let r = self.push_temp(built);
+        let res = match self.optimize_row(r, sign, Stop::Never) {
+            Outcome::Optimal => LpResult::Optimum {
+                value: self.row_value(r),
+                point: self.sample_point().unwrap_or_default(),
+            },
+            Outcome::Unbounded | Outcome::Stopped => LpResult::Unbounded,
+        };
+        self.pop_temp();
+        res
+    }
+
+    fn add_con(&mut self, coeffs: &[Int], is_eq: bool) -> usize {
+        let row = self.express(coeffs);
+        let k = self.cons.len();
+        self.rows.push(row);
+        self.row_owner.push(Owner::Con(k));
+        self.cons.push(Con {
+            pos: Pos::Row(self.rows.len() - 1),
+            is_eq,
+            redundant: false,
+            dead: false,
+        });
+        self.undo.push(Undo::AddCon);
+        if self.empty {
+            return k;
+        }
+        if is_eq {
+            self.settle_eq(k);
+        } else if !self.restore_con(k) {
+            self.set_empty();
+        }
+        k
+    }
+
+    fn set_empty(&mut self) {
+        if !self.empty {
+            self.empty = true;
+            self.undo.push(Undo::MarkEmpty);
+        }
+    }
+
+    /// Drives equality `k` to 0 and kills its column (or marks it redundant when
+    /// it is constant 0 on the live columns); marks the tableau empty when 0
+    /// cannot be reached.
+    fn settle_eq(&mut self, k: usize) {
+        loop {
+            match self.cons[k].pos {
+                Pos::Col(_) => {
+                    self.cons[k].dead = true;
+                    self.undo.push(Undo::KillCol(k));
+                    return;
+                }
+                Pos::Row(r) => {
+                    let s = self.rows[r][CST].signum();
+                    if s == 0 {
+                        let live = (0..self.col_owner.len()).find(|&j| {
+                            !self.rows[r][COL0 + j].is_zero() && !self.is_dead(self.col_owner[j])
+                        });
+                        match live {
+                            // Degenerate pivot: the point does not move.
+                            Some(j) => self.pivot(r, j),
+                            None => {
+                                self.cons[k].redundant = true;
+                                self.undo.push(Undo::MarkRedundant(k));
+                                return;
+                            }
+                        }
+                    } else if self.optimize_row(r, -s, Stop::Restore) != Outcome::Stopped {
+                        self.set_empty();
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Makes constraint `k` non-negative again when it is a negative row, by
+    /// maximising it while keeping all other constraints feasible. False when
+    /// its maximum is negative.
+    fn restore_con(&mut self, k: usize) -> bool {
+        match self.cons[k].pos {
+            Pos::Col(_) => true,
+            Pos::Row(r) => {
+                !self.rows[r][CST].is_negative()
+                    || self.optimize_row(r, 1, Stop::Restore) == Outcome::Stopped
+            }
+        }
+    }
+
+    /// Marks every constraint that is a row with positive value.
+    fn note_positive(&self, positive: &mut [bool]) {
+        for (row, o) in self.rows.iter().zip(&self.row_owner) {
+            if let Owner::Con(k) = *o {
+                if row[CST].is_positive() {
+                    positive[k] = true;
+                }
+            }
+        }
+    }
+
+    /// Primal simplex on row `r`: increases `sign * row_r` while every other
+    /// restricted row stays `>= 0` (row `r` itself is not restricted during the
+    /// run). Dantzig's rule until the first degenerate pivot, then Bland's rule
+    /// (see the module documentation for termination).
+    fn optimize_row(&mut self, r: usize, sign: i32, stop: Stop) -> Outcome {
+        let mut bland = false;
+        loop {
+            let v = self.rows[r][CST].signum() * sign;
+            match stop {
+                Stop::NonNeg | Stop::Restore if v >= 0 => return Outcome::Stopped,
+                Stop::Positive if v > 0 => return Outcome::Stopped,
+                _ => {}
+            }
+            let Some((j, dir)) = self.choose_column(r, sign, bland) else {
+                return Outcome::Optimal;
+            };
+            let mut leave = self.ratio_test(j, dir, Some(r));
+            if stop == Stop::Restore {
+                // Row r (negative in direction `sign`) reaches 0 after a step of
+                // |b_r| / |a_rj|; it leaves if no other row blocks earlier.
+                let row = &self.rows[r];
+                let own = row[CST].abs();
+                let first = match leave {
+                    None => true,
+                    Some(i) => {
+                        let other = &self.rows[i];
+                        cmp_ratio(&own, &row[COL0 + j], &other[CST], &other[COL0 + j])
+                            != Ordering::Greater
+                    }
+                };
+                if first {
+                    leave = Some(r);
+                }
+            }
+            let Some(i) = leave else {
+                return Outcome::Unbounded;
+            };
+            if i != r && self.rows[i][CST].is_zero() {
+                bland = true;
+            }
+            self.pivot(i, j);
+            if i == r {
+                return Outcome::Stopped;
+            }
+        }
+    }
+
+    /// The entering column for increasing `sign * row_r`, with the direction
+    /// (`±1`) in which the column variable moves; `None` at the optimum.
+    fn choose_column(&self, r: usize, sign: i32, bland: bool) -> Option<(usize, i32)> {
+        let row = &self.rows[r];
+        let mut best: Option<(usize, i32)> = None;
+        for (j, (&owner, a)) in self.col_owner.iter().zip(&row[COL0..]).enumerate() {
+            if a.is_zero() || self.is_dead(owner) {
+                continue;
+            }
+            let s = a.signum() * sign;
+            let dir = if self.is_restricted(owner) {
+                if s < 0 {
+                    continue;
+                }
+                1
+            } else {
+                s
+            };
+            let better = match best {
+                None => true,
+                Some((b, _)) => {
+                    let by_key = self.key(owner) < self.key(self.col_owner[b]);
+                    if bland {
+                        by_key
+                    } else {
+                        match cmp_abs(a, &row[COL0 + b]) {
+                            Ordering::Greater => true,
+                            Ordering::Less => false,
+                            Ordering::Equal => by_key,
+                        }
+                    }
+                }
+            };
+            if better {
+                best = Some((j, dir));
+            }
+        }
+        best
+    }
+
+    /// Minimum-ratio test for moving column `j` in direction `dir`: the
+    /// restricted row (other than `exclude`) that first reaches 0, ties broken
+    /// by Bland's index; `None` when no restricted row decreases.
+    fn ratio_test(&self, j: usize, dir: i32, exclude: Option<usize>) -> Option<usize> {
+        let cc = COL0 + j;
+        let mut best: Option<usize> = None;
+        for (i, (row, &owner)) in self.rows.iter().zip(&self.row_owner).enumerate() {
+            if Some(i) == exclude || !self.is_restricted(owner) {
+                continue;
+            }
+            let a = &row[cc];
+            if a.is_zero() || a.signum() * dir > 0 {
+                continue;
+            }
+            best = match best {
+                None => Some(i),
+                Some(b) => {
+                    let bro = &self.rows[b];
+                    match cmp_ratio(&row[CST], a, &bro[CST], &bro[cc]) {
+                        Ordering::Less => Some(i),
+                        Ordering::Greater => Some(b),
+                        Ordering::Equal => {
+                            if self.key(owner) < self.key(self.row_owner[b]) {
+                                Some(i)
+                            } else {
+                                Some(b)
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        best
+    }
+
+    /// Exchanges the basic variable of row `r` with the variable of column `c`
+    /// (`a_rc != 0`), fraction-free.
+    ///
+    /// With `u = (b_r + p·x_c + Σ a_rj·x_j) / d_r` and `s = sign(p)`:
+    /// the new row of `x_c` is `(-s·b_r + s·d_r·u - s·Σ a_rj·x_j) / |p|`, and a
+    /// row `(b_i + a_ic·x_c + Σ a_ij·x_j) / d_i` becomes
+    /// `(|p|·b_i - s·a_ic·b_r + s·a_ic·d_r·u + Σ (|p|·a_ij - s·a_ic·a_rj)·x_j) / (|p|·d_i)`.
+    fn pivot(&mut self, r: usize, c: usize) {
+        self.n_pivots += 1;
+        let cc = COL0 + c;
+        let mut prow = std::mem::take(&mut self.rows[r]);
+        let p = prow[cc].clone();
+        debug_assert!(!p.is_zero(), "pivot on a zero entry");
+        let neg = p.is_negative();
+        let abs_p = p.abs();
+        let d_r = prow[DEN].clone();
+        for (i, row) in self.rows.iter_mut().enumerate() {
+            if i == r || row[cc].is_zero() {
+                continue;
+            }
+            let a_ic = std::mem::take(&mut row[cc]);
+            let m = if neg { a_ic.clone() } else { -&a_ic };
+            row[DEN] *= &abs_p;
+            for (k, (x, y)) in row.iter_mut().zip(prow.iter()).enumerate().skip(CST) {
+                if k != cc {
+                    *x = x.mul_add_mul(&abs_p, &m, y);
+                }
+            }
+            let t = a_ic * &d_r;
+            row[cc] = if neg { -t } else { t };
+            normalize(row);
+        }
+        if !neg {
+            for x in &mut prow[CST..] {
+                *x = -&*x;
+            }
+        }
+        prow[cc] = if neg { -d_r } else { d_r };
+        prow[DEN] = abs_p;
+        normalize(&mut prow);
+        self.rows[r] = prow;
+        let ro = self.row_owner[r];
+        let co = self.col_owner[c];
+        self.row_owner[r] = co;
+        self.col_owner[c] = ro;
+        self.set_pos(co, Pos::Row(r));
+        self.set_pos(ro, Pos::Col(c));
+    }
+
+    /// Pivots column `j` into a row without making any restricted row negative
+    /// (the column variable itself may move either way: it is about to be
+    /// removed). False only if no row depends on the column, which the
+    /// coordinate-system invariant rules out for a constraint variable.
+    fn col_to_row_any(&mut self, j: usize) -> bool {
+        let i = self
+            .ratio_test(j, 1, None)
+            .or_else(|| self.ratio_test(j, -1, None))
+            .or_else(|| self.rows.iter().position(|row| !row[COL0 + j].is_zero()));
+        match i {
+            Some(i) => {
+                self.pivot(i, j);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn remove_row(&mut self, r: usize) {
+        self.rows.swap_remove(r);
+        self.row_owner.swap_remove(r);
+        if r < self.rows.len() {
+            let o = self.row_owner[r];
+            self.set_pos(o, Pos::Row(r));
+        }
+    }
+
+    fn remove_col(&mut self, j: usize) {
+        let last = self.col_owner.len() - 1;
+        if j != last {
+            for row in &mut self.rows {
+                row.swap(COL0 + j, COL0 + last);
+            }
+            self.col_owner.swap(j, last);
+            let o = self.col_owner[j];
+            self.set_pos(o, Pos::Col(j));
+        }
+        for row in &mut self.rows {
+            debug_assert!(row[COL0 + last].is_zero(), "removing a referenced column");
+            row.pop();
+        }
+        self.col_owner.pop();
+    }
+
+    fn undo_one(&mut self, u: Undo) {
+        match u {
+            Undo::AddVar => {
+                let x = self.vars.len() - 1;
+                if let Pos::Row(r) = self.vars[x] {
+                    // Unreachable: once every constraint added after the variable is
+                    // gone, nothing depends on it, so it must be a column.
+                    debug_assert!(false, "variable to remove is basic");
+                    let j = (0..self.col_owner.len()).find(|&j| !self.rows[r][COL0 + j].is_zero());
+                    match j {
+                        Some(j) => self.pivot(r, j),
+                        None => self.remove_row(r),
+                    }
+                }
+                if let Pos::Col(j) = self.vars[x] {
+                    self.remove_col(j);
+                }
+                self.vars.pop();
+            }
+            Undo::AddCon => {
+                let k = self.cons.len() - 1;
+                if let Pos::Col(j) = self.cons[k].pos {
+                    let moved = self.col_to_row_any(j);
+                    debug_assert!(moved, "constraint column with no dependent row");
+                    if !moved {
+                        self.remove_col(j);
+                    }
+                }
+                if let Pos::Row(r) = self.cons[k].pos {
+                    self.remove_row(r);
+                }
+                self.cons.pop();
+            }
+            Undo::MarkRedundant(k) => {
+                self.cons[k].redundant = false;
+                if !self.empty {
+                    // Only needed if the mark was wrong and the row went negative.
+                    let ok = self.restore_con(k);
+                    debug_assert!(ok, "restoring a constraint that was feasible before");
+                }
+            }
+            Undo::KillCol(k) => self.cons[k].dead = false,
+            Undo::MarkEmpty => self.empty = false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigInt;
+    use num_integer::Integer;
+    use num_traits::{One, Signed, Zero};
+    use proptest::prelude::*;
+
+    fn row(v: &[i64]) -> Vec<Int> {
+        v.iter().map(|&x| Int::from(x)).collect()
+    }
+
+    fn q(n: i64, d: i64) -> Rational {
+        Rational::new(Int::from(n), Int::from(d))
+    }
+
+    fn pt(v: &[(i64, i64)]) -> Vec<Rational> {
+        v.iter().map(|&(n, d)| q(n, d)).collect()
+    }
+
+    fn optimum(r: LpResult) -> (Rational, Vec<Rational>) {
+        match r {
+            LpResult::Optimum { value, point } => (value, point),
+            other => panic!("expected an optimum, got {other:?}"),
+        }
+    }
+
+    fn value_of(r: LpResult) -> Rational {
+        optimum(r).0
+    }
+
+    /// The answer without the point (optimal points need not be unique).
+    fn answer(r: LpResult) -> Result<Rational, LpResult> {
+        match r {
+            LpResult::Optimum { value, .. } => Ok(value),
+            other => Err(other),
+        }
+    }
+
+    // ------------------------------------------------ independent reference
+    //
+    // An exact fraction over BigInt (not using `Int` or `Rational`) and a
+    // vertex-enumeration LP solver: every n-subset of constraint hyperplanes is
+    // solved by Gaussian elimination; feasible unique solutions are the
+    // vertices of the (bounded) polytope.
+
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    struct Q {
+        n: BigInt,
+        d: BigInt,
+    }
+
+    impl Q {
+        fn new(n: BigInt, d: BigInt) -> Q {
+            assert!(!d.is_zero());
+            let g = n.gcd(&d);
+            let (mut n, mut d) = (n / &g, d / &g);
+            if d.is_negative() {
+                n = -n;
+                d = -d;
+            }
+            Q { n, d }
+        }
+        fn int(v: &BigInt) -> Q {
+            Q::new(v.clone(), BigInt::one())
+        }
+        fn zero() -> Q {
+            Q::int(&BigInt::zero())
+        }
+        fn is_zero(&self) -> bool {
+            self.n.is_zero()
+        }
+        fn add(&self, o: &Q) -> Q {
+            Q::new(&self.n * &o.d + &o.n * &self.d, &self.d * &o.d)
+        }
+        fn sub(&self, o: &Q) -> Q {
+            Q::new(&self.n * &o.d - &o.n * &self.d, &self.d * &o.d)
+        }
+        fn mul(&self, o: &Q) -> Q {
+            Q::new(&self.n * &o.n, &self.d * &o.d)
+        }
+        fn div(&self, o: &Q) -> Q {
+            Q::new(&self.n * &o.d, &self.d * &o.n)
+        }
+        fn cmp(&self, o: &Q) -> Ordering {
+            (&self.n * &o.d).cmp(&(&o.n * &self.d))
+        }
+        fn same_as(&self, r: &Rational) -> bool {
+            self.n == r.num.to_big() && self.d == r.den.to_big()
+        }
+    }
+
+    /// A constraint: `row·(1,x) >= 0`, or `= 0` when `eq`.
+    #[derive(Clone, Debug)]
+    struct RefCon {
+        row: Vec<BigInt>,
+        eq: bool,
+    }
+
+    fn eval(row: &[BigInt], x: &[Q]) -> Q {
+        let mut s = Q::int(&row[0]);
+        for (c, v) in row[1..].iter().zip(x) {
+            s = s.add(&Q::int(c).mul(v));
+        }
+        s
+    }
+
+    fn satisfies(cons: &[RefCon], x: &[Q]) -> bool {
+        cons.iter().all(|c| {
+            let v = eval(&c.row, x);
+            if c.eq {
+                v.is_zero()
+            } else {
+                v.cmp(&Q::zero()) != Ordering::Less
+            }
+        })
+    }
+
+    /// The unique solution of the square system `a x = b`, if any.
+    fn solve(mut a: Vec<Vec<Q>>, mut b: Vec<Q>) -> Option<Vec<Q>> {
+        let n = b.len();
+        for col in 0..n {
+            let p = (col..n).find(|&r| !a[r][col].is_zero())?;
+            a.swap(col, p);
+            b.swap(col, p);
+            for r in 0..n {
+                if r != col && !a[r][col].is_zero() {
+                    let f = a[r][col].div(&a[col][col]);
+                    let pivot_row = a[col].clone();
+                    for (x, y) in a[r].iter_mut().zip(&pivot_row).skip(col) {
+                        *x = x.sub(&f.mul(y));
+                    }
+                    let t = f.mul(&b[col]);
+                    b[r] = b[r].sub(&t);
+                }
+            }
+        }
+        Some((0..n).map(|i| b[i].div(&a[i][i])).collect())
+    }
+
+    fn subsets(m: usize, k: usize) -> Vec<Vec<usize>> {
+        fn go(start: usize, m: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            if cur.len() == k {
+                out.push(cur.clone());
+                return;
+            }
+            for i in start..m {
+                cur.push(i);
+                go(i + 1, m, k, cur, out);
+                cur.pop();
+            }
+        }
+        let mut out = Vec::new();
+        go(0, m, k, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// All vertices of a bounded polyhedron (empty iff the polyhedron is empty).
+    fn vertices(n: usize, cons: &[RefCon]) -> Vec<Vec<Q>> {
+        let mut out: Vec<Vec<Q>> = Vec::new();
+        for s in subsets(cons.len(), n) {
+            let a = s
+                .iter()
+                .map(|&i| cons[i].row[1..].iter().map(Q::int).collect())
+                .collect();
+            let b = s.iter().map(|&i| Q::int(&-&cons[i].row[0])).collect();
+            if let Some(x) = solve(a, b) {
+                if satisfies(cons, &x) && !out.contains(&x) {
+                    out.push(x);
+                }
+            }
+        }
+        out
+    }
+
+    /// Min (or max) of `obj` over a bounded polyhedron; `None` if empty.
+    fn ref_opt(n: usize, cons: &[RefCon], obj: &[BigInt], maximize: bool) -> Option<Q> {
+        let mut best: Option<Q> = None;
+        for v in vertices(n, cons) {
+            let val = eval(obj, &v);
+            let better = match &best {
+                None => true,
+                Some(b) => {
+                    let o = val.cmp(b);
+                    (o == Ordering::Less && !maximize) || (o == Ordering::Greater && maximize)
+                }
+            };
+            if better {
+                best = Some(val);
+            }
+        }
+        best
+    }
+
+    fn to_ints(row: &[BigInt]) -> Vec<Int> {
+        row.iter().map(|b| Int::from_big(b.clone())).collect()
+    }
+
+    fn to_q(p: &[Rational]) -> Vec<Q> {
+        p.iter()
+            .map(|r| Q::new(r.num.to_big(), r.den.to_big()))
+            .collect()
+    }
+
+    fn build(n: usize, cons: &[RefCon]) -> Simplex {
+        let mut s = Simplex::new(n);
+        for c in cons {
+            if c.eq {
+                s.add_eq(&to_ints(&c.row));
+            } else {
+                s.add_ineq(&to_ints(&c.row));
+            }
+        }
+        s
+    }
+
+    fn big_row(v: &[i64]) -> Vec<BigInt> {
+        v.iter().map(|&x| BigInt::from(x)).collect()
+    }
+
+    /// Box bounds `-b <= x_i <= b`.
+    fn box_cons(n: usize, b: i64) -> Vec<RefCon> {
+        let mut out = Vec::new();
+        for i in 0..n {
+            for s in [1, -1] {
+                let mut r = vec![0i64; n + 1];
+                r[0] = b;
+                r[i + 1] = s;
+                out.push(RefCon {
+                    row: big_row(&r),
+                    eq: false,
+                });
+            }
+        }
+        out
+    }
+
+    /// Checks that a result agrees with the reference (value, and the point is
+    /// feasible and attains it).
+    fn check_against_ref(s: &mut Simplex, n: usize, cons: &[RefCon], obj: &[BigInt], max: bool) {
+        let want = ref_opt(n, cons, obj, max);
+        let got = if max {
+            s.maximize(&to_ints(obj))
+        } else {
+            s.minimize(&to_ints(obj))
+        };
+        match (want, got) {
+            (None, LpResult::Empty) => {}
+            (Some(w), LpResult::Optimum { value, point }) => {
+                assert!(
+                    w.same_as(&value),
+                    "optimum {value} but reference says {w:?}"
+                );
+                let p = to_q(&point);
+                assert!(satisfies(cons, &p), "optimal point {point:?} is infeasible");
+                assert!(
+                    eval(obj, &p).same_as(&value),
+                    "point does not attain the value"
+                );
+            }
+            (w, g) => panic!("reference {w:?} but simplex {g:?}"),
+        }
+    }
+
+    // ------------------------------------------------ hand-checked tests
+
+    #[test]
+    fn rational_basics() {
+        assert_eq!(q(6, -4), q(-3, 2));
+        assert_eq!(q(-3, 2).to_string(), "-3/2");
+        assert_eq!(q(4, 2).to_string(), "2");
+        assert_eq!(q(0, -5).to_string(), "0");
+        assert_eq!(q(-3, 2).floor(), Int::from(-2));
+        assert_eq!(q(-3, 2).ceil(), Int::from(-1));
+        assert!(q(4, 2).is_integer() && !q(1, 3).is_integer());
+        assert!(q(1, 3) < q(1, 2) && q(-1, 2) < q(-1, 3));
+        let odd = Rational {
+            num: Int::from(2),
+            den: Int::from(4),
+        };
+        assert_eq!(odd, q(1, 2));
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Simplex>();
+    }
+
+    #[test]
+    fn bounded_lp() {
+        // max x + y  s.t. x, y >= 0, x + 2y <= 4, 3x + y <= 6  ->  (8/5, 6/5), 14/5
+        let mut s = Simplex::new(2);
+        s.add_ineq(&row(&[0, 1, 0]));
+        s.add_ineq(&row(&[0, 0, 1]));
+        s.add_ineq(&row(&[4, -1, -2]));
+        s.add_ineq(&row(&[6, -3, -1]));
+        assert!(!s.is_empty());
+        let (v, p) = optimum(s.maximize(&row(&[0, 1, 1])));
+        assert_eq!(v, q(14, 5));
+        assert_eq!(p, pt(&[(8, 5), (6, 5)]));
+        let (v, p) = optimum(s.minimize(&row(&[1, 1, 1])));
+        assert_eq!(v, q(1, 1));
+        assert_eq!(p, pt(&[(0, 1), (0, 1)]));
+        // minimise -x + y + 3: at (2, 0) -> 1
+        assert_eq!(value_of(s.minimize(&row(&[3, -1, 1]))), q(1, 1));
+        let p = s.sample_point().unwrap();
+        assert_eq!(p.len(), 2);
+        assert!(s.pivots() > 0);
+    }
+
+    #[test]
+    fn unbounded_and_free_variables() {
+        let mut s = Simplex::new(2);
+        // x is free, y >= -5
+        s.add_ineq(&row(&[5, 0, 1]));
+        assert_eq!(s.maximize(&row(&[0, 0, 1])), LpResult::Unbounded);
+        assert_eq!(value_of(s.minimize(&row(&[0, 0, 1]))), q(-5, 1));
+        assert_eq!(s.minimize(&row(&[0, 1, 0])), LpResult::Unbounded);
+        assert_eq!(s.maximize(&row(&[0, 1, 0])), LpResult::Unbounded);
+        // x - y >= 3 and x + y <= 1 with y >= -5: x in [-2, 6], y in [-5, -1]
+        s.add_ineq(&row(&[-3, 1, -1]));
+        s.add_ineq(&row(&[1, -1, -1]));
+        let (v, p) = optimum(s.maximize(&row(&[0, 1, 0])));
+        assert_eq!(v, q(6, 1));
+        assert_eq!(p, pt(&[(6, 1), (-5, 1)]));
+        let (v, p) = optimum(s.minimize(&row(&[0, 1, 0])));
+        assert_eq!(v, q(-2, 1));
+        assert_eq!(p, pt(&[(-2, 1), (-5, 1)]));
+        assert_eq!(value_of(s.maximize(&row(&[0, 0, 1]))), q(-1, 1));
+        // unbounded again once the upper bound x + y <= 1 is dropped
+        s.mark_redundant(2);
+        assert_eq!(s.maximize(&row(&[0, 1, 0])), LpResult::Unbounded);
+        assert_eq!(value_of(s.minimize(&row(&[0, 1, 0]))), q(-2, 1));
+        // free variables go negative
+        let mut t = Simplex::new(1);
+        t.add_ineq(&row(&[-7, -2])); // -2x >= 7
+        assert_eq!(value_of(t.maximize(&row(&[0, 1]))), q(-7, 2));
+        // no constraints at all
+        let mut u = Simplex::new(3);
+        assert_eq!(value_of(u.minimize(&row(&[4, 0, 0, 0]))), q(4, 1));
+        assert_eq!(u.minimize(&row(&[0, 0, 1, 0])), LpResult::Unbounded);
+        assert_eq!(u.sample_point().unwrap(), pt(&[(0, 1), (0, 1), (0, 1)]));
+    }
+
+    #[test]
+    fn infeasible() {
+        let mut s = Simplex::new(1);
+        s.add_ineq(&row(&[-1, 1])); // x >= 1
+        assert!(!s.is_empty());
+        s.add_ineq(&row(&[0, -1])); // x <= 0
+        assert!(s.is_empty());
+        assert_eq!(s.minimize(&row(&[0, 1])), LpResult::Empty);
+        assert_eq!(s.maximize(&row(&[0, 1])), LpResult::Empty);
+        assert_eq!(s.lexmin(&[row(&[0, 1])]), LpResult::Empty);
+        assert_eq!(s.sample_point(), None);
+        assert!(!s.can_saturate(&row(&[0, 1])));
+        assert!(s.is_redundant(0));
+        // adding more keeps it empty
+        s.add_ineq(&row(&[5, 1]));
+        assert!(s.is_empty());
+        // constant constraints
+        let mut t = Simplex::new(2);
+        t.add_ineq(&row(&[3, 0, 0]));
+        assert!(!t.is_empty());
+        t.add_ineq(&row(&[-1, 0, 0]));
+        assert!(t.is_empty());
+        // 2-D: x + y >= 3, x <= 1, y <= 1
+        let mut u = Simplex::new(2);
+        u.add_ineq(&row(&[-3, 1, 1]));
+        u.add_ineq(&row(&[1, -1, 0]));
+        assert!(!u.is_empty());
+        u.add_ineq(&row(&[1, 0, -1]));
+        assert!(u.is_empty());
+    }
+
+    /// Beale's example, on which Dantzig's rule with the usual tie-breaking
+    /// cycles. min -3/4 x1 + 20 x2 - 1/2 x3 + 6 x4 s.t.
+    /// 1/4 x1 - 8 x2 - x3 + 9 x4 <= 0, 1/2 x1 - 12 x2 - 1/2 x3 + 3 x4 <= 0,
+    /// x3 <= 1, x >= 0. Optimum -5/4 at (1, 0, 1, 0); scaled by 4 below.
+    #[test]
+    fn beale_cycling_example() {
+        let mut s = Simplex::new(4);
+        for i in 0..4 {
+            let mut r = vec![0i64; 5];
+            r[i + 1] = 1;
+            s.add_ineq(&row(&r));
+        }
+        s.add_ineq(&row(&[0, -1, 32, 4, -36]));
+        s.add_ineq(&row(&[0, -1, 24, 1, -6]));
+        s.add_ineq(&row(&[1, 0, 0, -1, 0]));
+        let (v, p) = optimum(s.minimize(&row(&[0, -3, 80, -2, 24])));
+        assert_eq!(v, q(-5, 1));
+        assert_eq!(p, pt(&[(1, 1), (0, 1), (1, 1), (0, 1)]));
+        assert!(s.pivots() < 100, "{} pivots", s.pivots());
+        // the same with the constraints in another order
+        let mut t = Simplex::new(4);
+        t.add_ineq(&row(&[1, 0, 0, -1, 0]));
+        t.add_ineq(&row(&[0, -1, 24, 1, -6]));
+        t.add_ineq(&row(&[0, -1, 32, 4, -36]));
+        for i in (0..4).rev() {
+            let mut r = vec![0i64; 5];
+            r[i + 1] = 1;
+            t.add_ineq(&row(&r));
+        }
+        assert_eq!(value_of(t.minimize(&row(&[0, -3, 80, -2, 24]))), q(-5, 1));
+    }
+
+    /// A tableau whose starting basis is the textbook slack basis of
+    /// `max/min c·x s.t. A x <= b, x >= 0`: the variables are `y = x + shift`
+    /// (free), and `x_i >= 0` starts negative, so restoring it pivots it into a
+    /// column; every later row is a slack row. The textbook data may be
+    /// fractional, so each row `[B, A]` is `scale` times `[b, a]`, and the sign
+    /// constraints are `scale·x_i >= 0`: every tableau variable is then `scale`
+    /// times its textbook counterpart (a row keeps its value when normalised), so
+    /// all reduced costs are scaled alike and Dantzig's rule picks the same
+    /// columns as in the textbook.
+    fn slack_basis(n: usize, scale: i64, rows: &[&[i64]]) -> Simplex {
+        let shift = 5;
+        let mut s = Simplex::new(n);
+        for i in 0..n {
+            let mut r = vec![0i64; n + 1];
+            r[0] = -shift * scale;
+            r[i + 1] = scale;
+            s.add_ineq(&row(&r));
+            assert!(matches!(s.cons[i].pos, Pos::Col(_)));
+        }
+        for a in rows {
+            // B - A·x = (B + shift·ΣA) - A·y
+            let mut r = vec![a[0] + shift * a[1..].iter().sum::<i64>()];
+            r.extend(a[1..].iter().map(|v| -v));
+            s.add_ineq(&row(&r));
+        }
+        s
+    }
+
+    /// Chvátal's cycling example (Linear Programming, ch. 3): from the slack
+    /// basis, the largest-coefficient rule with smallest-index tie-breaking
+    /// cycles through six degenerate pivots; the switch to Bland's rule ends it.
+    /// max 10x1 - 57x2 - 9x3 - 24x4 s.t. x1/2 - 11x2/2 - 5x3/2 + 9x4 <= 0,
+    /// x1/2 - 3x2/2 - x3/2 + x4 <= 0, x1 <= 1, x >= 0; optimum 1 at (1, 0, 1, 0).
+    /// (Without the switch this test loops forever.)
+    #[test]
+    fn chvatal_cycling_example() {
+        let mut s = slack_basis(
+            4,
+            2,
+            &[&[0, 1, -11, -5, 18], &[0, 1, -3, -1, 2], &[2, 2, 0, 0, 0]],
+        );
+        // objective in y = x + 5: c·x = c·y - 5·Σc
+        let (v, p) = optimum(s.maximize(&row(&[-5 * (10 - 57 - 9 - 24), 10, -57, -9, -24])));
+        assert_eq!(v, q(1, 1));
+        assert_eq!(p, pt(&[(6, 1), (5, 1), (6, 1), (5, 1)]));
+        assert!(s.pivots() < 40, "{} pivots", s.pivots());
+        // Beale's example in the same form (scaled by 4): min -3/4 x1 + 20 x2
+        // - 1/2 x3 + 6 x4 s.t. x1/4 - 8x2 - x3 + 9x4 <= 0,
+        // x1/2 - 12x2 - x3/2 + 3x4 <= 0, x3 <= 1: optimum -5/4 at (1, 0, 1, 0).
+        let mut t = slack_basis(
+            4,
+            4,
+            &[&[0, 1, -32, -4, 36], &[0, 2, -48, -2, 12], &[4, 0, 0, 4, 0]],
+        );
+        let (v, p) = optimum(t.minimize(&row(&[-5 * (-3 + 80 - 2 + 24), -3, 80, -2, 24])));
+        assert_eq!(v, q(-5, 1));
+        assert_eq!(p, pt(&[(6, 1), (5, 1), (6, 1), (5, 1)]));
+    }
+
+    /// Many constraints through one vertex (highly degenerate), checked
+    /// against the reference.
+    #[test]
+    fn degenerate_apex() {
+        let n = 3;
+        let mut cons = box_cons(n, 4);
+        // a cone with apex (1, 1, 1): a·(x - 1) <= 0 for several a
+        for a in [
+            [1, 1, 1],
+            [1, 2, 0],
+            [0, 1, 3],
+            [2, 0, 1],
+            [1, -1, 1],
+            [3, 1, -1],
+            [1, 1, 0],
+            [0, 1, 1],
+        ] {
+            let c0: i64 = a.iter().sum();
+            cons.push(RefCon {
+                row: big_row(&[c0, -a[0], -a[1], -a[2]]),
+                eq: false,
+            });
+        }
+        let mut s = build(n, &cons);
+        for obj in [
+            [0, 1, 1, 1],
+            [0, 1, 0, 0],
+            [2, 0, 1, -1],
+            [0, 3, 2, 1],
+            [0, -1, 0, 2],
+        ] {
+            check_against_ref(&mut s, n, &cons, &big_row(&obj), true);
+            check_against_ref(&mut s, n, &cons, &big_row(&obj), false);
+        }
+    }
+
+    #[test]
+    fn equalities() {
+        // x + y = 1, x - y = 0 -> (1/2, 1/2)
+        let mut s = Simplex::new(2);
+        s.add_eq(&row(&[-1, 1, 1]));
+        s.add_eq(&row(&[0, 1, -1]));
+        assert!(!s.is_empty());
+        assert_eq!(s.sample_point().unwrap(), pt(&[(1, 2), (1, 2)]));
+        assert_eq!(value_of(s.maximize(&row(&[0, 1, 0]))), q(1, 2));
+        assert_eq!(value_of(s.minimize(&row(&[0, 1, 0]))), q(1, 2));
+        // inconsistent: x + y = 1, x + y = 2
+        let mut t = Simplex::new(2);
+        t.add_eq(&row(&[-1, 1, 1]));
+        assert!(!t.is_empty());
+        t.add_eq(&row(&[-2, 1, 1]));
+        assert!(t.is_empty());
+        // implied equality is fine and marked redundant
+        let mut u = Simplex::new(2);
+        u.add_eq(&row(&[-1, 1, 1]));
+        u.add_eq(&row(&[-2, 2, 2]));
+        assert!(!u.is_empty());
+        assert!(u.is_marked_redundant(1) && u.is_redundant(1) && !u.is_redundant(0));
+        assert_eq!(u.maximize(&row(&[0, 1, 0])), LpResult::Unbounded);
+        assert_eq!(value_of(u.maximize(&row(&[0, 1, 1]))), q(1, 1));
+        assert_eq!(value_of(u.minimize(&row(&[0, 2, 2]))), q(2, 1));
+        // equality with inequalities: x + y = 1, x, y >= 0
+        let mut w = Simplex::new(2);
+        w.add_ineq(&row(&[0, 1, 0]));
+        w.add_ineq(&row(&[0, 0, 1]));
+        w.add_eq(&row(&[-1, 1, 1]));
+        let (v, p) = optimum(w.minimize(&row(&[0, 1, -1])));
+        assert_eq!(v, q(-1, 1));
+        assert_eq!(p, pt(&[(0, 1), (1, 1)]));
+        // equality that needs restoring: 2x = 7 with x <= 3 -> empty; with x <= 4 fine
+        let mut e = Simplex::new(1);
+        e.add_ineq(&row(&[4, -1]));
+        e.add_eq(&row(&[-7, 2]));
+        assert!(!e.is_empty());
+        assert_eq!(e.sample_point().unwrap(), pt(&[(7, 2)]));
+        let mut f = Simplex::new(1);
+        f.add_ineq(&row(&[3, -1]));
+        f.add_eq(&row(&[-7, 2]));
+        assert!(f.is_empty());
+        // equality between two bounded variables, added after the bounds
+        let mut g = Simplex::new(2);
+        g.add_ineq(&row(&[-2, 1, 0])); // x >= 2
+        g.add_ineq(&row(&[5, 0, -1])); // y <= 5
+        g.add_eq(&row(&[0, 1, -1])); // x = y
+        assert!(!g.is_empty());
+        assert_eq!(value_of(g.maximize(&row(&[0, 1, 0]))), q(5, 1));
+        assert_eq!(value_of(g.minimize(&row(&[0, 0, 1]))), q(2, 1));
+        g.add_eq(&row(&[-6, 1, 0])); // x = 6 contradicts y <= 5
+        assert!(g.is_empty());
+        // 0 = 0 and 0 = 1
+        let mut h = Simplex::new(1);
+        h.add_eq(&row(&[0, 0]));
+        assert!(!h.is_empty());
+        h.add_eq(&row(&[1, 0]));
+        assert!(h.is_empty());
+    }
+
+    #[test]
+    fn lexmin_and_can_saturate() {
+        // triangle x, y >= 0, x + y <= 4, y - x >= -2
+        let mut s = Simplex::new(2);
+        s.add_ineq(&row(&[0, 1, 0]));
+        s.add_ineq(&row(&[0, 0, 1]));
+        s.add_ineq(&row(&[4, -1, -1]));
+        s.add_ineq(&row(&[2, -1, 1]));
+        // lexmin (-x, y): max x = 3 at (3, 1)
+        let (v, p) = optimum(s.lexmin(&[row(&[0, -1, 0]), row(&[0, 0, 1])]));
+        assert_eq!(v, q(1, 1));
+        assert_eq!(p, pt(&[(3, 1), (1, 1)]));
+        // lexmin (x + y, -y): on x + y = 0 only (0, 0)
+        let (v, p) = optimum(s.lexmin(&[row(&[0, 1, 1]), row(&[0, 0, -1])]));
+        assert_eq!(v, q(0, 1));
+        assert_eq!(p, pt(&[(0, 1), (0, 1)]));
+        // lexmin (-x - y, -y): face x + y = 4, max y = 4
+        let (v, p) = optimum(s.lexmin(&[row(&[0, -1, -1]), row(&[0, 0, -1])]));
+        assert_eq!(v, q(-4, 1));
+        assert_eq!(p, pt(&[(0, 1), (4, 1)]));
+        // the temporary equalities are gone
+        assert_eq!(s.n_con(), 4);
+        assert_eq!(value_of(s.maximize(&row(&[0, 1, 0]))), q(3, 1));
+        // lexmin (x, -y): x = 0 face is 0 <= y <= 4, so max y = 4
+        let (v, p) = optimum(s.lexmin(&[row(&[0, 1, 0]), row(&[0, 0, -1])]));
+        assert_eq!(v, q(-4, 1));
+        assert_eq!(p, pt(&[(0, 1), (4, 1)]));
+        // no objective: value 0 at the sample point
+        let (v, p) = optimum(s.lexmin(&[]));
+        assert_eq!(v, q(0, 1));
+        assert_eq!(p, s.sample_point().unwrap());
+        let mut u = Simplex::new(1);
+        u.add_ineq(&row(&[0, 1]));
+        assert_eq!(
+            u.lexmin(&[row(&[0, 0]), row(&[0, -1])]),
+            LpResult::Unbounded
+        );
+        // can_saturate
+        assert!(s.can_saturate(&row(&[0, 1, 0]))); // x = 0
+        assert!(s.can_saturate(&row(&[-3, 1, 0]))); // x = 3
+        assert!(!s.can_saturate(&row(&[-4, 1, 0]))); // x = 4 impossible
+        assert!(s.can_saturate(&row(&[-1, 1, 1]))); // x + y = 1
+        assert!(!s.can_saturate(&row(&[1, 1, 1]))); // x + y = -1
+        assert!(!s.can_saturate(&row(&[5, -1, -1]))); // x + y = 5
+        assert!(s.can_saturate(&row(&[7, -2, -1])));
+        assert!(u.can_saturate(&row(&[-100, 1])));
+        assert!(!u.can_saturate(&row(&[1, 1])));
+        assert!(!u.can_saturate(&row(&[1, 0])));
+        assert!(u.can_saturate(&row(&[0, 0])));
+    }
+
+    #[test]
+    fn snapshot_rollback() {
+        let mut s = Simplex::new(2);
+        s.add_ineq(&row(&[0, 1, 0]));
+        s.add_ineq(&row(&[0, 0, 1]));
+        s.add_ineq(&row(&[10, -1, -1]));
+        let objs = [
+            row(&[0, 1, 0]),
+            row(&[0, -1, 0]),
+            row(&[0, 1, -2]),
+            row(&[3, -2, -3]),
+        ];
+        let answers =
+            |s: &mut Simplex| -> Vec<(Result<Rational, LpResult>, Result<Rational, LpResult>)> {
+                objs.iter()
+                    .map(|o| (answer(s.minimize(o)), answer(s.maximize(o))))
+                    .collect()
+            };
+        let before = answers(&mut s);
+        let snap = s.snapshot();
+        // make it empty, then restore
+        s.add_ineq(&row(&[-20, 1, 1]));
+        assert!(s.is_empty());
+        s.add_eq(&row(&[-1, 1, 0]));
+        s.rollback(snap);
+        assert!(!s.is_empty());
+        assert_eq!(s.n_con(), 3);
+        assert_eq!(answers(&mut s), before);
+        // equalities, a new variable, marks, nested snapshots
+        s.add_eq(&row(&[-3, 1, -1]));
+        let mid_answers = answers(&mut s);
+        assert_eq!(value_of(s.maximize(&row(&[0, 1, 0]))), q(13, 2));
+        let snap2 = s.snapshot();
+        let z = s.add_var();
+        assert_eq!(z, 2);
+        s.add_ineq(&row(&[0, 1, 0, -1])); // z <= x
+        s.add_ineq(&row(&[0, 0, 1, 1])); // z >= -y
+        s.add_eq(&row(&[-1, 0, 0, 2])); // z = 1/2
+        let c = s.add_ineq(&row(&[100, 0, 0, 1]));
+        assert!(s.is_redundant(c));
+        s.mark_redundant(c);
+        assert_eq!(value_of(s.minimize(&row(&[0, 1, 0, 0]))), q(3, 1));
+        s.rollback(snap2);
+        assert_eq!(s.n_var(), 2);
+        assert_eq!(answers(&mut s), mid_answers);
+        s.rollback(snap);
+        assert_eq!(answers(&mut s), before);
+        // the same snapshot can be used again
+        s.add_ineq(&row(&[-1, 1, 0]));
+        s.rollback(snap);
+        assert_eq!(answers(&mut s), before);
+        // roll back to the very beginning
+        s.rollback(Snapshot(0));
+        assert_eq!(s.n_con(), 0);
+        assert_eq!(s.minimize(&row(&[0, 1, 0])), LpResult::Unbounded);
+    }
+
+    #[test]
+    fn rollback_of_wrong_redundancy_mark() {
+        // mark a binding constraint redundant, move the point, then undo
+        let mut s = Simplex::new(1);
+        s.add_ineq(&row(&[0, 1])); // x >= 0
+        let c = s.add_ineq(&row(&[5, -1])); // x <= 5
+        let snap = s.snapshot();
+        s.mark_redundant(c);
+        assert_eq!(s.maximize(&row(&[0, 1])), LpResult::Unbounded);
+        s.add_ineq(&row(&[-7, 1])); // x >= 7 (would be empty with x <= 5)
+        assert!(!s.is_empty());
+        s.rollback(snap);
+        assert_eq!(value_of(s.maximize(&row(&[0, 1]))), q(5, 1));
+        assert_eq!(value_of(s.minimize(&row(&[0, 1]))), q(0, 1));
+        let p = s.sample_point().unwrap();
+        assert!(p[0] >= q(0, 1) && p[0] <= q(5, 1));
+    }
+
+    #[test]
+    fn rollback_after_optimisation_moved_the_point() {
+        // a: x >= 0, d: x <= 10, c: x <= 5; drop c wrongly, let maximize move the
+        // point to x = 10, roll back: c must be enforced again.
+        let mut s = Simplex::new(1);
+        s.add_ineq(&row(&[0, 1]));
+        s.add_ineq(&row(&[10, -1]));
+        let c = s.add_ineq(&row(&[5, -1]));
+        let snap = s.snapshot();
+        s.mark_redundant(c);
+        assert_eq!(value_of(s.maximize(&row(&[0, 1]))), q(10, 1));
+        s.rollback(snap);
+        assert_eq!(value_of(s.maximize(&row(&[0, 1]))), q(5, 1));
+        assert!(s.sample_point().unwrap()[0] <= q(5, 1));
+    }
+
+    #[test]
+    fn rollback_removes_column_constraints_feasibly() {
+        // x >= -20, x >= -10, then x >= 1 is restored by pivoting it into a
+        // column; removing it must pick the row that keeps x >= -10 satisfied
+        // (decreasing direction, minimum ratio), not just any row.
+        let mut s = Simplex::new(1);
+        s.add_ineq(&row(&[20, 1]));
+        s.add_ineq(&row(&[10, 1]));
+        let snap = s.snapshot();
+        let c = s.add_ineq(&row(&[-1, 1]));
+        assert!(matches!(s.cons[c].pos, Pos::Col(_)));
+        s.rollback(snap);
+        assert_eq!(value_of(s.minimize(&row(&[0, 1]))), q(-10, 1));
+        assert!(s.sample_point().unwrap()[0] >= q(-10, 1));
+        // the same upwards: x <= 20, x <= 10, then x <= -1
+        let mut t = Simplex::new(1);
+        t.add_ineq(&row(&[20, -1]));
+        t.add_ineq(&row(&[10, -1]));
+        let snap = t.snapshot();
+        t.add_ineq(&row(&[-1, -1]));
+        t.rollback(snap);
+        assert_eq!(value_of(t.maximize(&row(&[0, 1]))), q(10, 1));
+        assert!(t.sample_point().unwrap()[0] <= q(10, 1));
+    }
+
+    #[test]
+    fn redundancy() {
+        let mut s = Simplex::new(1);
+        let a = s.add_ineq(&row(&[0, 1])); // x >= 0
+        let b = s.add_ineq(&row(&[10, -1])); // x <= 10
+        let c = s.add_ineq(&row(&[20, -1])); // x <= 20
+        let d = s.add_ineq(&row(&[10, -1])); // x <= 10 again
+        assert!(!s.is_redundant(a));
+        assert!(s.is_redundant(c));
+        assert!(s.is_redundant(b) && s.is_redundant(d));
+        s.mark_redundant(b);
+        assert!(!s.is_redundant(d), "the duplicate is needed once b is gone");
+        assert!(s.is_redundant(c));
+        s.mark_redundant(c);
+        assert_eq!(value_of(s.maximize(&row(&[0, 1]))), q(10, 1));
+        assert_eq!(value_of(s.minimize(&row(&[0, 1]))), q(0, 1));
+        // 2-D: x, y >= 0, x + y <= 2, x <= 3 (redundant), x + 2y >= -1 (redundant)
+        let mut t = Simplex::new(2);
+        let cs = [
+            t.add_ineq(&row(&[0, 1, 0])),
+            t.add_ineq(&row(&[0, 0, 1])),
+            t.add_ineq(&row(&[2, -1, -1])),
+            t.add_ineq(&row(&[3, -1, 0])),
+            t.add_ineq(&row(&[1, 1, 2])),
+            t.add_ineq(&row(&[2, -1, 0])), // x <= 2: redundant (touches at (2,0))
+        ];
+        let red: Vec<bool> = cs.iter().map(|&k| t.is_redundant(k)).collect();
+        assert_eq!(red, [false, false, false, true, true, true]);
+        // the answers of is_redundant did not change the set
+        assert_eq!(value_of(t.maximize(&row(&[0, 1, 3]))), q(6, 1));
+        assert_eq!(value_of(t.minimize(&row(&[0, 1, 3]))), q(0, 1));
+    }
+
+    #[test]
+    fn implicit_equalities() {
+        // x, y >= 0, x + y <= 0: all three are implicit equalities
+        let mut s = Simplex::new(2);
+        s.add_ineq(&row(&[0, 1, 0]));
+        s.add_ineq(&row(&[0, 0, 1]));
+        s.add_ineq(&row(&[0, -1, -1]));
+        assert_eq!(s.detect_implicit_equalities(), vec![0, 1, 2]);
+        // x >= 1, x <= 1, y >= 0, y <= x + 3, x + y = z (eq), z <= 10
+        let mut t = Simplex::new(3);
+        t.add_ineq(&row(&[-1, 1, 0, 0]));
+        t.add_ineq(&row(&[1, -1, 0, 0]));
+        t.add_ineq(&row(&[0, 0, 1, 0]));
+        t.add_ineq(&row(&[3, 1, -1, 0]));
+        t.add_eq(&row(&[0, 1, 1, -1]));
+        t.add_ineq(&row(&[10, 0, 0, -1]));
+        assert_eq!(t.detect_implicit_equalities(), vec![0, 1]);
+        // nothing changed
+        assert_eq!(value_of(t.maximize(&row(&[0, 0, 0, 1]))), q(5, 1));
+        assert_eq!(t.detect_implicit_equalities(), vec![0, 1]);
+        // a constraint that had to be restored is a column; it can grow without
+        // bound, so it is not an implicit equality
+        let mut v = Simplex::new(1);
+        v.add_ineq(&row(&[-1, 1]));
+        assert!(matches!(v.cons[0].pos, Pos::Col(_)));
+        assert!(v.detect_implicit_equalities().is_empty());
+        v.add_ineq(&row(&[1, -1]));
+        assert_eq!(v.detect_implicit_equalities(), vec![0, 1]);
+        // a full-dimensional set has none
+        let mut u = Simplex::new(2);
+        u.add_ineq(&row(&[0, 1, 0]));
+        u.add_ineq(&row(&[1, -1, 0]));
+        u.add_ineq(&row(&[0, 1, -1]));
+        assert!(u.detect_implicit_equalities().is_empty());
+        // via a pair of opposite sums: x + y >= 2, x + y <= 2, x >= 0
+        let mut w = Simplex::new(2);
+        w.add_ineq(&row(&[0, 1, 0]));
+        w.add_ineq(&row(&[-2, 1, 1]));
+        w.add_ineq(&row(&[2, -1, -1]));
+        assert_eq!(w.detect_implicit_equalities(), vec![1, 2]);
+    }
+
+    #[test]
+    fn big_coefficients() {
+        let p62: BigInt = BigInt::one() << 62;
+        let p100: BigInt = BigInt::one() << 100;
+        // 2^100 x <= 3·2^100 + 1  ->  max x = (3·2^100 + 1) / 2^100
+        let mut s = Simplex::new(1);
+        s.add_ineq(&[Int::from_big(&p100 * 3 + 1), Int::from_big(-p100.clone())]);
+        let v = value_of(s.maximize(&row(&[0, 1])));
+        assert_eq!(v.num.to_big(), &p100 * 3 + 1);
+        assert_eq!(v.den.to_big(), p100.clone());
+        assert_eq!(v.floor(), Int::from(3));
+        assert_eq!(v.ceil(), Int::from(4));
+        // 2-D polygon with huge coefficients, against the reference
+        let n = 2;
+        let cons = vec![
+            RefCon {
+                row: vec![BigInt::zero(), BigInt::one(), BigInt::zero()],
+                eq: false,
+            },
+            RefCon {
+                row: vec![BigInt::zero(), BigInt::zero(), BigInt::one()],
+                eq: false,
+            },
+            RefCon {
+                row: vec![&p100 * &p100, -p100.clone(), -(&p100 + BigInt::one())],
+                eq: false,
+            },
+            RefCon {
+                row: vec![p62.clone() * 2, -(&p62 + BigInt::from(3)), BigInt::one()],
+                eq: false,
+            },
+            RefCon {
+                row: vec![&p100 * 7 + 5, -BigInt::from(3), -(&p62 - BigInt::one())],
+                eq: false,
+            },
+            RefCon {
+                row: vec![BigInt::from(-1), p62.clone(), -(&p62 + BigInt::one())],
+                eq: false,
+            },
+        ];
+        let mut s = build(n, &cons);
+        assert!(!s.is_empty());
+        let objs = [
+            vec![BigInt::zero(), BigInt::one(), BigInt::one()],
+            vec![BigInt::zero(), p100.clone(), -BigInt::from(1)],
+            vec![BigInt::from(5), -(&p62 * BigInt::from(3)), p100.clone() + 7],
+            vec![BigInt::zero(), BigInt::zero(), -BigInt::one()],
+        ];
+        for o in &objs {
+            check_against_ref(&mut s, n, &cons, o, true);
+            check_against_ref(&mut s, n, &cons, o, false);
+        }
+        // an equality with big coefficients, then rollback
+        let snap = s.snapshot();
+        let eq = RefCon {
+            row: vec![
+                -(&p100 * BigInt::from(5)),
+                p100.clone() * 3,
+                p100.clone() + 1,
+            ],
+            eq: true,
+        };
+        s.add_eq(&to_ints(&eq.row));
+        let mut cons2 = cons.clone();
+        cons2.push(eq);
+        for o in &objs {
+            check_against_ref(&mut s, n, &cons2, o, true);
+            check_against_ref(&mut s, n, &cons2, o, false);
+        }
+        s.rollback(snap);
+        for o in &objs {
+            check_against_ref(&mut s, n, &cons, o, false);
+        }
+        // inconsistent big equalities: 2^100 x + 2^62 y = 1 and 2^101 x + 2^63 y = 3
+        let mut t = Simplex::new(2);
+        t.add_eq(&[
+            Int::from(-1),
+            Int::from_big(p100.clone()),
+            Int::from_big(p62.clone()),
+        ]);
+        assert!(!t.is_empty());
+        t.add_eq(&[
+            Int::from(-3),
+            Int::from_big(&p100 * 2),
+            Int::from_big(&p62 * 2),
+        ]);
+        assert!(t.is_empty());
+    }
+
+    // ------------------------------------------------ property tests
+
+    type Lp = (usize, Vec<RefCon>, Vec<i64>);
+
+    fn lp_strategy() -> impl Strategy<Value = Lp> {
+        (2usize..=4).prop_flat_map(|n| {
+            let con = (
+                proptest::collection::vec(-5i64..=5, n),
+                -10i64..=10,
+                proptest::bool::weighted(0.2),
+            )
+                .prop_map(|(c, k, eq)| {
+                    let mut r = vec![k];
+                    r.extend(c);
+                    RefCon {
+                        row: big_row(&r),
+                        eq,
+                    }
+                });
+            (
+                Just(n),
+                proptest::collection::vec(con, 1..=6),
+                proptest::collection::vec(-5i64..=5, n + 1),
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Feasibility, optimum of random objectives, sample point, redundancy
+        /// and implicit equalities against the vertex-enumeration reference.
+        #[test]
+        fn random_lps_agree_with_reference((n, random, obj) in lp_strategy()) {
+            let mut cons = box_cons(n, 6);
+            let n_box = cons.len();
+            cons.extend(random.iter().cloned());
+            let mut s = build(n, &cons);
+            let verts = vertices(n, &cons);
+            prop_assert_eq!(s.is_empty(), verts.is_empty());
+            let obj = big_row(&obj);
+            check_against_ref(&mut s, n, &cons, &obj, false);
+            check_against_ref(&mut s, n, &cons, &obj, true);
+            if verts.is_empty() {
+                prop_assert!(s.sample_point().is_none());
+                return Ok(());
+            }
+            let p = to_q(&s.sample_point().unwrap());
+            prop_assert!(satisfies(&cons, &p));
+            // implicit equalities: inequalities whose maximum is 0
+            let want: Vec<usize> = (0..cons.len())
+                .filter(|&k| !cons[k].eq)
+                .filter(|&k| ref_opt(n, &cons, &cons[k].row, true).unwrap().is_zero())
+                .collect();
+            prop_assert_eq!(s.detect_implicit_equalities(), want);
+            // redundancy of the random inequalities (dropping one keeps the box)
+            for k in n_box..cons.len() {
+                if cons[k].eq {
+                    continue;
+                }
+                let mut rest = cons.clone();
+                rest.remove(k);
+                let m = ref_opt(n, &rest, &cons[k].row, false).unwrap();
+                let want = m.cmp(&Q::zero()) != Ordering::Less;
+                prop_assert_eq!(s.is_redundant(k), want, "constraint {}", k);
+            }
+            // drop redundant constraints greedily; the set must not change
+            let mut kept = cons.clone();
+            let mut dropped = 0;
+            for (k, c) in cons.iter().enumerate() {
+                if !c.eq && s.is_redundant(k) {
+                    s.mark_redundant(k);
+                    kept.remove(k - dropped);
+                    dropped += 1;
+                }
+            }
+            prop_assert_eq!(vertices(n, &kept).len(), verts.len());
+            check_against_ref(&mut s, n, &cons, &obj, false);
+            check_against_ref(&mut s, n, &cons, &obj, true);
+            // can_saturate the objective at its optimum and just outside
+            if let Some(m) = ref_opt(n, &cons, &obj, false) {
+                let mut at = to_ints(&obj);
+                // den·obj - num vanishes exactly at the minimum
+                let den = Int::from_big(m.d.clone());
+                for v in at.iter_mut() { *v *= &den; }
+                at[0] -= Int::from_big(m.n.clone());
+                prop_assert!(s.can_saturate(&at));
+                at[0] += Int::from(1);
+                prop_assert!(!s.can_saturate(&at));
+            }
+        }
+
+        /// Adding constraints after a snapshot and rolling back gives back the
+        /// exact answers of before, including through emptiness.
+        #[test]
+        fn rollback_restores_answers((n, random, obj) in lp_strategy(), split in 0usize..6, extra_var: bool) {
+            let mut cons = box_cons(n, 6);
+            let split = split.min(random.len());
+            cons.extend(random[..split].iter().cloned());
+            let mut s = build(n, &cons);
+            let obj = row(&obj);
+            let before = (s.is_empty(), answer(s.minimize(&obj)), answer(s.maximize(&obj)));
+            let snap = s.snapshot();
+            if extra_var {
+                s.add_var();
+                // z <= 3 + Σ x_i
+                let mut r = vec![3i64];
+                r.resize(n + 1, 1);
+                r.push(-1);
+                s.add_ineq(&row(&r));
+            }
+            let width = s.n_var();
+            for c in &random[split..] {
+                let mut r = to_ints(&c.row);
+                r.resize(width + 1, Int::from(2));
+                if c.eq { s.add_eq(&r); } else { s.add_ineq(&r); }
+            }
+            let mut o2 = obj.clone();
+            o2.resize(width + 1, Int::from(1));
+            let _ = s.minimize(&o2);
+            let _ = s.detect_implicit_equalities();
+            for k in 0..s.n_con() {
+                if s.is_redundant(k) { s.mark_redundant(k); }
+            }
+            s.rollback(snap);
+            prop_assert_eq!(s.n_var(), n);
+            let after = (s.is_empty(), answer(s.minimize(&obj)), answer(s.maximize(&obj)));
+            prop_assert_eq!(after, before);
+        }
+    }
+}

@@ -16,7 +16,7 @@
 //! Operations that the library does not provide yet give an error that says so.
 
 use presburger::lexer::{tokenize, Spanned, Tok};
-use presburger::{parse_object, Error, Object, UnionMap, UnionSet};
+use presburger::{parse_object, Error, Object, Set, UnionMap, UnionSet};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -27,6 +27,7 @@ const MAX_DEPTH: usize = 100;
 pub enum Value {
     Set(UnionSet),
     Map(UnionMap),
+    Bool(bool),
 }
 
 impl fmt::Display for Value {
@@ -34,19 +35,16 @@ impl fmt::Display for Value {
         match self {
             Value::Set(s) => write!(f, "{s}"),
             Value::Map(m) => write!(f, "{m}"),
+            Value::Bool(b) => write!(f, "{b}"),
         }
     }
 }
 
 /// Functions whose names are reserved for operations still to come.
 const NOT_YET: &[&str] = &[
-    "is_empty",
     "is_subset",
     "is_equal",
     "is_disjoint",
-    "sample",
-    "lexmin",
-    "lexmax",
     "coalesce",
     "gist",
     "complement",
@@ -364,7 +362,32 @@ fn is_function(name: &str) -> bool {
             | "apply"
             | "intersect_domain"
             | "intersect_range"
+            | "is_empty"
+            | "sample"
+            | "lexmin"
+            | "lexmax"
     ) || NOT_YET.contains(&name)
+}
+
+/// `sample`, `lexmin` or `lexmax` of every member of a union set: the union of the
+/// points found (as iscc does, space by space).
+fn point_query(s: &UnionSet, name: &str) -> Result<Value, String> {
+    let mut out = UnionSet::empty(s.params().to_vec());
+    for m in s.members() {
+        let p = match name {
+            "sample" => m.sample(),
+            "lexmin" => m.lexmin(),
+            _ => m.lexmax(),
+        }
+        .map_err(|e| e.to_string())?;
+        let point = match p {
+            Some(p) => Set::from_point(m.space(), &p),
+            None => Set::empty(m.space().clone()),
+        }
+        .map_err(|e| e.to_string())?;
+        out.add(point).map_err(|e| e.to_string())?;
+    }
+    Ok(Value::Set(out))
 }
 
 fn as_map(v: Value, what: &str) -> Result<UnionMap, String> {
@@ -413,6 +436,7 @@ fn apply(f: Value, arg: Value) -> Result<Value, String> {
     match arg {
         Value::Set(s) => m.apply_to(&s).map(Value::Set).map_err(|e| e.to_string()),
         Value::Map(n) => m.apply_range(&n).map(Value::Map).map_err(|e| e.to_string()),
+        Value::Bool(_) => Err("a map applies to a set or a map, not a boolean".into()),
     }
 }
 
@@ -435,6 +459,12 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
                 _ => Value::Map(m.reverse()),
             }
         }
+        "is_empty" => match arg(1)? {
+            Value::Set(s) => Value::Bool(s.is_empty().map_err(|e| e.to_string())?),
+            Value::Map(m) => Value::Bool(m.is_empty().map_err(|e| e.to_string())?),
+            Value::Bool(_) => return Err("'is_empty' needs a set or a map".into()),
+        },
+        "sample" | "lexmin" | "lexmax" => point_query(&as_set(arg(1)?, name)?, name)?,
         "union" => union(arg(2)?, arg(2)?)?,
         "intersect" => intersect(arg(2)?, arg(2)?)?,
         "apply" => {
@@ -462,7 +492,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
 
 fn expected_arity(name: &str) -> usize {
     match name {
-        "domain" | "range" | "reverse" => 1,
+        "domain" | "range" | "reverse" | "is_empty" | "sample" | "lexmin" | "lexmax" => 1,
         _ => 2,
     }
 }

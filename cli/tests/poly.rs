@@ -72,7 +72,7 @@ fn calc_operations() {
             "{ A[i] }",
             "{ B[i0] : 1 <= i0 <= 5 }",
             "{ A[i] -> A[i] }",
-            "{ A[i] : (0 <= i <= 4) or (i = 10) }",
+            "{ A[i] : 0 <= i <= 4; A[10] }",
             "{ A[i] : 3 <= i <= 4 }",
             "{ A[i] }",
             "{ B[i0] -> A[i0 - 1] }",
@@ -81,11 +81,46 @@ fn calc_operations() {
 }
 
 #[test]
+fn calc_solver_functions() {
+    let prog = "S := { [i, j] : 0 <= i <= 3 and i <= j <= 5 and i + j >= 4 };
+        lexmin(S); lexmax(S); is_empty(S); is_empty(S * { [i, j] : i > 9 });
+        is_empty({ [x, y] : 3x - 3y = 1 }); is_empty([N] -> { [i] : 2i = N and N mod 2 = 1 });
+        lexmin({ A[i] : i >= 3; B[i, j] : 0 <= i, j < 2 }); lexmax({ [i] : i < 0 and i > 0 });";
+    let o = poly(&["calc"], prog);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "{ [0, 4] }",
+            "{ [3, 5] }",
+            "false",
+            "true",
+            "true",
+            "true",
+            "{ A[3]; B[0, 0] }",
+            "{ [i] : false }",
+        ]
+    );
+    // a sample is a point of the set
+    let o = poly(
+        &["calc"],
+        "S := { [x, y] : 7x + 11y = 1 and 0 <= x <= 20 }; sample(S) * S;",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("{ [") && !text.contains(':'), "{text}");
+    let o = poly(&["calc"], "lexmin({ [i] : i <= 3 });");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("unbounded"), "{}", stderr(&o));
+}
+
+#[test]
 fn calc_reports_missing_operations_and_errors() {
     for (prog, want) in [
         (
-            "S := { [i] }; is_empty(S);",
-            "line 1, column 15: 'is_empty' is not implemented yet",
+            "S := { [i] }; coalesce(S);",
+            "line 1, column 15: 'coalesce' is not implemented yet",
         ),
         ("S := { [i] }; S - S;", "subtraction"),
         ("S := { [i] }; S <= S;", "inclusion"),

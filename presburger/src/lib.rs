@@ -30,6 +30,7 @@ pub mod lexer;
 pub mod omega;
 pub mod parse;
 mod print;
+pub mod project;
 pub mod set;
 pub mod simplex;
 pub mod solve;

@@ -68,8 +68,7 @@ impl Budget {
         if n > self.remaining {
             self.remaining = 0;
             return Err(Error::Budget(
-                "the integer solver exceeded its work budget; raise it with Budget::new"
-                    .into(),
+                "the integer solver exceeded its work budget; raise it with Budget::new".into(),
             ));
         }
         self.remaining -= n;
@@ -391,7 +390,11 @@ fn solve_equality(
     // Euclid step: x_k = y_k - q_j·y_j makes every other coefficient e_j mod a.
     let mut steps: Vec<(usize, Int)> = Vec::new();
     let all = |eqs: &mut Vec<Row>, ineqs: &mut Vec<Row>, e: &mut Row, j: usize, q: &Int| {
-        for r in eqs.iter_mut().chain(ineqs.iter_mut()).chain(std::iter::once(e)) {
+        for r in eqs
+            .iter_mut()
+            .chain(ineqs.iter_mut())
+            .chain(std::iter::once(e))
+        {
             if !r[k].is_zero() {
                 let t = &r[k] * q;
                 r[j] -= t;
@@ -472,23 +475,37 @@ mod tests {
         // thin slab 1 <= 3x - 3y <= 2: rationally non-empty, integer empty
         assert!(sample(2, &[], &[&[-1, 3, -3], &[2, -3, 3]]).is_none());
         // a slab that needs splinters: 2 <= 4x - 3y <= 2 has points (x = 2, y = 2)
-        let p = sample(2, &[], &[&[-2, 4, -3], &[2, -4, 3], &[0, 1, 0], &[10, -1, 0]]).unwrap();
+        let p = sample(
+            2,
+            &[],
+            &[&[-2, 4, -3], &[2, -4, 3], &[0, 1, 0], &[10, -1, 0]],
+        )
+        .unwrap();
         assert_eq!(&p[0] * 4 - &p[1] * 3, Int::from(2));
         // Pugh's example: 27 <= 11x + 13y <= 45, -10 <= 7x - 9y <= 4 has rational
         // points but no integer point (it needs the splinters)
-        assert!(sample(2, &[], &[&[-27, 11, 13], &[45, -11, -13], &[10, 7, -9], &[4, -7, 9]]).is_none());
+        assert!(sample(
+            2,
+            &[],
+            &[&[-27, 11, 13], &[45, -11, -13], &[10, 7, -9], &[4, -7, 9]]
+        )
+        .is_none());
         // widened to 27 <= 11x + 13y <= 60 it has one
         let ineqs = rows(&[&[-27, 11, 13], &[60, -11, -13], &[10, 7, -9], &[4, -7, 9]]);
-        let p = integer_sample(2, vec![], ineqs.clone(), &mut Budget::default()).unwrap().unwrap();
+        let p = integer_sample(2, vec![], ineqs.clone(), &mut Budget::default())
+            .unwrap()
+            .unwrap();
         assert!(satisfies(&p, &[], &ineqs));
     }
 
     #[test]
     fn huge_coefficients_stay_exact() {
         let big = Int::from(1i64 << 62) * Int::from(1i64 << 62); // 2^124
-        // big·x - big·y = 1: empty; big·x - (big + 1)·y = 1: has x = y = -1 ... check
+                                                                 // big·x - big·y = 1: empty; big·x - (big + 1)·y = 1: has x = y = -1 ... check
         let e1 = vec![Int::from(-1), big.clone(), -&big];
-        assert!(integer_sample(2, vec![e1], vec![], &mut Budget::default()).unwrap().is_none());
+        assert!(integer_sample(2, vec![e1], vec![], &mut Budget::default())
+            .unwrap()
+            .is_none());
         let e2 = vec![Int::from(-1), big.clone(), -(&big + 1)];
         let p = integer_sample(2, vec![e2.clone()], vec![], &mut Budget::default())
             .unwrap()

@@ -320,8 +320,9 @@ fn fmt_conj_formula(c: &Conjunction, base: &[String], used: &HashSet<String>) ->
     Some(format!("exists ({} : {})", decls.join(", "), body))
 }
 
-/// For a map: the output dimensions that an equality fixes as an expression of the
-/// parameters and inputs (`o = i + 1`), to be written inside the tuple as isl does.
+/// The dimensions of the (output or set) tuple that an equality fixes as an
+/// expression of the parameters, the inputs and earlier dimensions of the tuple
+/// (`o = i + 1`, `j = 2i`, `i = 0`), to be written inside the tuple as isl does.
 /// Returns the texts, and a copy of the conjunction in which those dimensions are
 /// substituted away (exact: the coefficient is ±1) and their equalities dropped.
 fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conjunction) {
@@ -330,21 +331,23 @@ fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conju
     let first_out = 1 + np + ni;
     let mut exprs = vec![None; no];
     let mut c = c.clone();
-    if sp.is_set() {
-        return (exprs, c);
-    }
     let mut i = 0;
     while i < c.eqs.len() {
         let e = &c.eqs[i];
         let fits = |k: usize| {
             e[first_out + k].abs().is_one()
-                && (0..no).all(|o| o == k || e[first_out + o].is_zero())
+                && (k + 1..no).all(|o| e[first_out + o].is_zero())
                 && e[1 + sp.n_var()..].iter().all(Int::is_zero)
         };
-        let Some(k) = (0..no).find(|&k| exprs[k].is_none() && fits(k)) else {
+        // the last dimension of the equality is the one it defines
+        let Some(k) = (0..no).rev().find(|&k| !e[first_out + k].is_zero()) else {
             i += 1;
             continue;
         };
+        if exprs[k].is_some() || !fits(k) {
+            i += 1;
+            continue;
+        }
         let e = c.eqs.remove(i);
         let col = first_out + k;
         // o = rhs with rhs = -(e - e_o·o) / e_o

@@ -42,7 +42,12 @@ impl Conjunction {
     /// The integer minimum (`maximize = false`) or maximum of the affine expression
     /// `aff·(1, params, dims, locals)` over the conjunction; `None` if empty,
     /// `Error::Unbounded` if there is no optimum.
-    pub fn optimize(&self, aff: &[Int], maximize: bool, budget: &mut Budget) -> Result<Option<Int>> {
+    pub fn optimize(
+        &self,
+        aff: &[Int],
+        maximize: bool,
+        budget: &mut Budget,
+    ) -> Result<Option<Int>> {
         if aff.len() != self.n_col() {
             return Err(Error::Invalid(format!(
                 "the objective has {} entries, the conjunction has {} columns",
@@ -279,6 +284,29 @@ fn opt_over<'a>(
 }
 
 impl Set {
+    /// The set holding one point of `space`: `point` lists the set dimensions, or the
+    /// parameters followed by the set dimensions (then the parameters are fixed too).
+    pub fn from_point(space: &crate::space::Space, point: &[Int]) -> Result<Set> {
+        use crate::space::DimKind;
+        let (np, nd) = (space.n_param(), space.n_out());
+        let with_params = match point.len() {
+            n if n == nd => false,
+            n if n == np + nd => true,
+            n => return Err(Error::Invalid(format!(
+                "a point of {n} values does not fit a space of {np} parameters and {nd} dimensions"
+            ))),
+        };
+        let mut s = Set::universe(space.clone())?;
+        let (params, dims) = point.split_at(if with_params { np } else { 0 });
+        for (k, v) in params.iter().enumerate() {
+            s = s.fix(DimKind::Param, k, v.clone())?;
+        }
+        for (k, v) in dims.iter().enumerate() {
+            s = s.fix(DimKind::Out, k, v.clone())?;
+        }
+        Ok(s)
+    }
+
     /// True when no disjunct has an integer point.
     pub fn is_empty(&self) -> Result<bool> {
         empty_parts(self.0.parts.iter())
@@ -360,14 +388,18 @@ impl Map {
 impl UnionSet {
     /// True when every member is empty.
     pub fn is_empty(&self) -> Result<bool> {
-        self.sets.iter().try_fold(true, |acc, s| Ok(acc && s.is_empty()?))
+        self.sets
+            .iter()
+            .try_fold(true, |acc, s| Ok(acc && s.is_empty()?))
     }
 }
 
 impl UnionMap {
     /// True when every member is empty.
     pub fn is_empty(&self) -> Result<bool> {
-        self.maps.iter().try_fold(true, |acc, m| Ok(acc && m.is_empty()?))
+        self.maps
+            .iter()
+            .try_fold(true, |acc, m| Ok(acc && m.is_empty()?))
     }
 }
 
@@ -388,8 +420,12 @@ mod tests {
     #[test]
     fn issue_cases_unbounded_and_parametric() {
         assert!(bs("{ [x, y] : 3x - 3y = 1 }").is_empty().unwrap());
-        assert!(bs("[N] -> { [i] : 2i = N and N mod 2 = 1 }").is_empty().unwrap());
-        assert!(bs("{ [x, y] : x >= 0 and 2y = 2x + 1 }").is_empty().unwrap());
+        assert!(bs("[N] -> { [i] : 2i = N and N mod 2 = 1 }")
+            .is_empty()
+            .unwrap());
+        assert!(bs("{ [x, y] : x >= 0 and 2y = 2x + 1 }")
+            .is_empty()
+            .unwrap());
         let s = bs("{ [x, y] : 7x + 11y >= 1 and 7x + 11y <= 1 }");
         assert!(!s.is_empty().unwrap());
         let p = s.sample().unwrap().unwrap();
@@ -397,9 +433,15 @@ mod tests {
         assert!(s.contains(&p).unwrap());
         // parametric: empty iff no parameter value works
         assert!(!bs("[N] -> { [i] : 0 <= i < N }").is_empty().unwrap());
-        assert!(bs("[N] -> { [i] : 0 <= i < N and N <= 0 }").is_empty().unwrap());
-        assert!(bs("{ [x] : exists a, b : x = 2a + 1 and x = 4b }").is_empty().unwrap());
-        assert!(bs("{ [x, y] : 0 <= x, y <= 100 and 2 <= 4x - 4y <= 3 }").is_empty().unwrap());
+        assert!(bs("[N] -> { [i] : 0 <= i < N and N <= 0 }")
+            .is_empty()
+            .unwrap());
+        assert!(bs("{ [x] : exists a, b : x = 2a + 1 and x = 4b }")
+            .is_empty()
+            .unwrap());
+        assert!(bs("{ [x, y] : 0 <= x, y <= 100 and 2 <= 4x - 4y <= 3 }")
+            .is_empty()
+            .unwrap());
     }
 
     #[test]
@@ -409,19 +451,27 @@ mod tests {
         assert_eq!(s.lexmax().unwrap(), Some(ints(&[3, 5])));
         assert_eq!(s.min(&ints(&[0, 1, 1])).unwrap(), Some(Int::from(4)));
         assert_eq!(s.max(&ints(&[0, 1, -2])).unwrap(), Some(Int::from(-2))); // i = j = 2
-        // integer optimum differs from the rational one
+                                                                             // integer optimum differs from the rational one
         let t = bs("{ [x, y] : 2x + 2y >= 3 and x >= 0 and y >= 0 and 3x - 3y <= 1 }");
         assert_eq!(t.min(&ints(&[0, 1, 1])).unwrap(), Some(Int::from(2)));
-        assert!(matches!(bs("{ [i] : i <= 5 }").lexmin(), Err(Error::Unbounded(_))));
+        assert!(matches!(
+            bs("{ [i] : i <= 5 }").lexmin(),
+            Err(Error::Unbounded(_))
+        ));
         assert_eq!(bs("{ [i] : i <= 5 }").lexmax().unwrap(), Some(ints(&[5])));
         assert_eq!(bs("{ [i] : i <= 5 and i >= 6 }").lexmin().unwrap(), None);
-        assert!(matches!(bs("[N] -> { [i] : i = N }").lexmin(), Err(Error::Unsupported(_))));
+        assert!(matches!(
+            bs("[N] -> { [i] : i = N }").lexmin(),
+            Err(Error::Unsupported(_))
+        ));
         // strides and locals
         let st = bs("{ [i] : exists e : i = 8e + 3 and 10 <= i <= 100 }");
         assert_eq!(st.lexmin().unwrap(), Some(ints(&[11])));
         assert_eq!(st.lexmax().unwrap(), Some(ints(&[99])));
         // unions
-        let u: Set = "{ [i, j] : i = 5 and j = 0; [i, j] : i = 2 and j = 9 }".parse().unwrap();
+        let u: Set = "{ [i, j] : i = 5 and j = 0; [i, j] : i = 2 and j = 9 }"
+            .parse()
+            .unwrap();
         assert_eq!(u.lexmin().unwrap(), Some(ints(&[2, 9])));
         assert_eq!(u.lexmax().unwrap(), Some(ints(&[5, 0])));
     }
@@ -430,9 +480,13 @@ mod tests {
     fn coefficients_beyond_machine_integers() {
         // (2^62)·x - (2^62)·y = 1 overflows i64 when combined; (2^70 + 1)·x = 2^70 + 1 + 2^70·(...)
         let big = "4611686018427387904"; // 2^62
-        assert!(bs(&format!("{{ [x, y] : {big}x - {big}y = 1 }}")).is_empty().unwrap());
+        assert!(bs(&format!("{{ [x, y] : {big}x - {big}y = 1 }}"))
+            .is_empty()
+            .unwrap());
         let huge = "1180591620717411303424"; // 2^70
-        let s = bs(&format!("{{ [x, y] : {huge}x + 3y = {huge} + 6 and 0 <= y <= 10 }}"));
+        let s = bs(&format!(
+            "{{ [x, y] : {huge}x + 3y = {huge} + 6 and 0 <= y <= 10 }}"
+        ));
         let p = s.sample().unwrap().unwrap();
         assert_eq!(p, ints(&[1, 2]));
         assert_eq!(s.lexmin().unwrap(), Some(ints(&[1, 2])));
@@ -442,7 +496,9 @@ mod tests {
             "{{ [x, y] : {t}x - {t}y >= 1 and {t}x - {t}y <= {t} - 1 and 0 <= x <= 5 }}"
         ));
         assert!(s.is_empty().unwrap());
-        let s = bs(&format!("{{ [x, y] : {t}x + {t}y = 2 * {t} and {t}x - y >= {t} and y >= 0 }}"));
+        let s = bs(&format!(
+            "{{ [x, y] : {t}x + {t}y = 2 * {t} and {t}x - y >= {t} and y >= 0 }}"
+        ));
         // x + y = 2 and 2^100·(x - 1) >= y >= 0 leave only y = 0
         assert_eq!(s.lexmin().unwrap(), Some(ints(&[2, 0])));
         assert_eq!(s.lexmax().unwrap(), Some(ints(&[2, 0])));
@@ -457,11 +513,18 @@ mod tests {
             let names: Vec<String> = (0..nd).map(|k| format!("x{k}")).collect();
             let params: Vec<String> = (0..np).map(|k| format!("P{k}")).collect();
             let nvars = nd + np;
-            let con = (prop::collection::vec(-3i64..=3, nvars), -6i64..=6, prop::bool::weighted(0.25));
+            let con = (
+                prop::collection::vec(-3i64..=3, nvars),
+                -6i64..=6,
+                prop::bool::weighted(0.25),
+            );
             (
                 Just((names, params)),
                 prop::collection::vec(con, 0..4),
-                prop::collection::vec((prop::collection::vec(-2i64..=2, nvars), 2i64..=4, 0i64..=3), nl),
+                prop::collection::vec(
+                    (prop::collection::vec(-2i64..=2, nvars), 2i64..=4, 0i64..=3),
+                    nl,
+                ),
             )
                 .prop_map(move |((names, params), cons, locals)| {
                     let all: Vec<String> = names.iter().chain(params.iter()).cloned().collect();
@@ -472,16 +535,30 @@ mod tests {
                         }
                         t
                     };
-                    let mut parts: Vec<String> = names.iter().map(|n| format!("-4 <= {n} <= 4")).collect();
+                    let mut parts: Vec<String> =
+                        names.iter().map(|n| format!("-4 <= {n} <= 4")).collect();
                     for (coefs, c, eq) in &cons {
-                        parts.push(format!("{} {} {}", lin(coefs), if *eq { "=" } else { ">=" }, c));
+                        parts.push(format!(
+                            "{} {} {}",
+                            lin(coefs),
+                            if *eq { "=" } else { ">=" },
+                            c
+                        ));
                     }
                     let mut text = parts.join(" and ");
                     for (k, (coefs, m, r)) in locals.iter().enumerate() {
                         text = format!("exists e{k} : {} = {m}e{k} + {r} and {text}", lin(coefs));
                     }
-                    let pre = if params.is_empty() { String::new() } else { format!("[{}] -> ", params.join(", ")) };
-                    (format!("{pre}{{ [{}] : {text} }}", names.join(", ")), nd, params.len())
+                    let pre = if params.is_empty() {
+                        String::new()
+                    } else {
+                        format!("[{}] -> ", params.join(", "))
+                    };
+                    (
+                        format!("{pre}{{ [{}] : {text} }}", names.join(", ")),
+                        nd,
+                        params.len(),
+                    )
                 })
         })
     }
@@ -490,7 +567,9 @@ mod tests {
         match np {
             0 => vec![vec![]],
             1 => (-2..=2).map(|a| vec![a]).collect(),
-            _ => (-1..=1).flat_map(|a| (-1..=1).map(move |b| vec![a, b])).collect(),
+            _ => (-1..=1)
+                .flat_map(|a| (-1..=1).map(move |b| vec![a, b]))
+                .collect(),
         }
     }
 

@@ -680,57 +680,11 @@ impl Conjunction {
         Ok(())
     }
 
-    /// Keeps the tightest of parallel inequalities with the same coefficients, turns a
-    /// pair `a + c >= 0`, `-a - c >= 0` into an equality, and detects a pair that
-    /// leaves no room (`a + c1 >= 0`, `-a + c2 >= 0` with `c1 + c2 < 0`).
+    /// Merges parallel inequalities and opposite pairs (see [`merge_parallel`]).
     fn merge_ineqs(&mut self) -> std::result::Result<(), ()> {
-        let mut best: HashMap<Vec<Int>, Int> = HashMap::with_capacity(self.ineqs.len());
-        let mut order = Vec::with_capacity(self.ineqs.len());
-        for r in self.ineqs.drain(..) {
-            let mut it = r.into_iter();
-            let c = it.next().unwrap_or_default();
-            let key: Vec<Int> = it.collect();
-            match best.get_mut(&key) {
-                Some(old) => {
-                    if c < *old {
-                        *old = c;
-                    }
-                }
-                None => {
-                    order.push(key.clone());
-                    best.insert(key, c);
-                }
-            }
-        }
-        let mut new_eqs = Vec::new();
-        let mut skip: std::collections::HashSet<Vec<Int>> = Default::default();
-        for key in &order {
-            if skip.contains(key) {
-                continue;
-            }
-            let c = &best[key];
-            let neg: Vec<Int> = key.iter().map(|v| -v).collect();
-            if let Some(c2) = best.get(&neg) {
-                let s = c + c2;
-                if s.is_negative() {
-                    return Err(());
-                }
-                if s.is_zero() {
-                    let mut row = Vec::with_capacity(key.len() + 1);
-                    row.push(c.clone());
-                    row.extend(key.iter().cloned());
-                    new_eqs.push(row);
-                    skip.insert(neg);
-                    skip.insert(key.clone());
-                    continue;
-                }
-            }
-            let mut row = Vec::with_capacity(key.len() + 1);
-            row.push(c.clone());
-            row.extend(key.iter().cloned());
-            self.ineqs.push(row);
-        }
-        self.eqs.extend(new_eqs);
+        let (eqs, ineqs) = merge_parallel(std::mem::take(&mut self.ineqs)).ok_or(())?;
+        self.ineqs = ineqs;
+        self.eqs.extend(eqs);
         Ok(())
     }
 
@@ -904,6 +858,58 @@ impl Conjunction {
         }
         s
     }
+}
+
+/// Merges normalised inequalities: of parallel ones (same coefficients) keeps the
+/// tightest, turns a pair `a + c >= 0`, `-a - c >= 0` into the equality `a + c = 0`,
+/// and returns `None` for a pair that leaves no room (`a + c1 >= 0`, `-a + c2 >= 0`
+/// with `c1 + c2 < 0`). Returns the new equalities and the remaining inequalities, in
+/// their first order of appearance.
+pub(crate) fn merge_parallel(ineqs: Vec<Row>) -> Option<(Vec<Row>, Vec<Row>)> {
+    let mut best: HashMap<Vec<Int>, Int> = HashMap::with_capacity(ineqs.len());
+    let mut order: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len());
+    for mut r in ineqs {
+        let c = std::mem::take(&mut r[0]);
+        let key = r.split_off(1);
+        match best.get_mut(&key) {
+            Some(old) => {
+                if c < *old {
+                    *old = c;
+                }
+            }
+            None => {
+                order.push(key.clone());
+                best.insert(key, c);
+            }
+        }
+    }
+    let mut eqs = Vec::new();
+    let mut out = Vec::with_capacity(order.len());
+    let mut paired: std::collections::HashSet<Vec<Int>> = Default::default();
+    for key in order {
+        if paired.contains(&key) {
+            continue;
+        }
+        let c = best[&key].clone();
+        let neg: Vec<Int> = key.iter().map(|v| -v).collect();
+        if let Some(c2) = best.get(&neg) {
+            let s = &c + c2;
+            if s.is_negative() {
+                return None;
+            }
+            if s.is_zero() {
+                paired.insert(neg);
+                let mut row = vec![c];
+                row.extend(key);
+                eqs.push(row);
+                continue;
+            }
+        }
+        let mut row = vec![c];
+        row.extend(key);
+        out.push(row);
+    }
+    Some((eqs, out))
 }
 
 /// True when the inequality `r >= 0`, which uses local column `col`, follows from the

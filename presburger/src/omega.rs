@@ -36,11 +36,10 @@
 //! value its lower bounds allow at the point found for the others (the largest its
 //! upper bounds allow when it has no lower bound, 0 when it has neither).
 
-use crate::conjunction::{normalize_eq, normalize_ineq, Row};
+use crate::conjunction::{merge_parallel, normalize_eq, normalize_ineq, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::simplex::Simplex;
-use std::collections::HashMap;
 
 /// A limit on the work of an integer query, counted in rows built and recursive
 /// calls. Running out makes the query return [`Error::Budget`].
@@ -93,65 +92,28 @@ pub fn integer_sample(
     solve(n, eqs, ineqs, budget)
 }
 
-/// Normalises rows; merges parallel inequalities; detects opposite pairs. `None`
-/// when a row is infeasible on its own.
-fn tidy(mut eqs: Vec<Row>, ineqs: Vec<Row>) -> Option<(Vec<Row>, Vec<Row>)> {
+/// Normalises rows, merges parallel inequalities and opposite pairs. `None` when a
+/// row or a pair is infeasible on its own.
+fn tidy(eqs: Vec<Row>, ineqs: Vec<Row>) -> Option<(Vec<Row>, Vec<Row>)> {
     let mut kept_eqs = Vec::with_capacity(eqs.len());
-    for mut e in eqs.drain(..) {
+    for mut e in eqs {
         match normalize_eq(&mut e) {
             Some(true) => {}
             Some(false) => return None,
             None => kept_eqs.push(e),
         }
     }
-    let mut best: HashMap<Vec<Int>, Int> = HashMap::with_capacity(ineqs.len());
-    let mut order: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len());
+    let mut kept = Vec::with_capacity(ineqs.len());
     for mut r in ineqs {
         match normalize_ineq(&mut r) {
-            Some(true) => continue,
+            Some(true) => {}
             Some(false) => return None,
-            None => {}
-        }
-        let c = std::mem::take(&mut r[0]);
-        let key: Vec<Int> = r.split_off(1);
-        match best.get_mut(&key) {
-            Some(old) => {
-                if c < *old {
-                    *old = c;
-                }
-            }
-            None => {
-                order.push(key.clone());
-                best.insert(key, c);
-            }
+            None => kept.push(r),
         }
     }
-    let mut out = Vec::with_capacity(order.len());
-    let mut dropped: std::collections::HashSet<Vec<Int>> = Default::default();
-    for key in order {
-        if dropped.contains(&key) {
-            continue;
-        }
-        let c = best[&key].clone();
-        let neg: Vec<Int> = key.iter().map(|v| -v).collect();
-        if let Some(c2) = best.get(&neg) {
-            let s = &c + c2;
-            if s.is_negative() {
-                return None;
-            }
-            if s.is_zero() {
-                dropped.insert(neg);
-                let mut row = vec![c];
-                row.extend(key);
-                kept_eqs.push(row);
-                continue;
-            }
-        }
-        let mut row = vec![c];
-        row.extend(key);
-        out.push(row);
-    }
-    Some((kept_eqs, out))
+    let (new_eqs, ineqs) = merge_parallel(kept)?;
+    kept_eqs.extend(new_eqs);
+    Some((kept_eqs, ineqs))
 }
 
 fn remove_col(rows: &mut [Row], col: usize) {

@@ -1100,16 +1100,7 @@ impl UnionMap {
 
     /// The image of a union set: each map applied to the member of its domain space.
     pub fn apply_to(&self, set: &UnionSet) -> Result<UnionSet> {
-        let mut r = UnionSet::empty(merged_params(&self.params, &set.params));
-        for m in &self.maps {
-            let Some(dom) = m.0.space.domain_space() else {
-                continue;
-            };
-            if let Some(s) = set.member_like(&dom) {
-                r.add(m.apply_to(s)?)?;
-            }
-        }
-        Ok(r)
+        self.intersect_domain(set)?.range()
     }
 
     /// Each map with its domain restricted to the member of `set` in its domain

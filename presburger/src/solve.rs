@@ -292,9 +292,11 @@ impl Set {
         let with_params = match point.len() {
             n if n == nd => false,
             n if n == np + nd => true,
-            n => return Err(Error::Invalid(format!(
+            n => {
+                return Err(Error::Invalid(format!(
                 "a point of {n} values does not fit a space of {np} parameters and {nd} dimensions"
-            ))),
+            )))
+            }
         };
         let mut s = Set::universe(space.clone())?;
         let (params, dims) = point.split_at(if with_params { np } else { 0 });

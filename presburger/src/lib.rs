@@ -23,6 +23,7 @@
 //! [`Error`] (with line and column for text), never a panic.
 #![forbid(unsafe_code)]
 
+pub mod algebra;
 pub mod conjunction;
 pub mod error;
 pub mod int;

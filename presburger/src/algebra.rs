@@ -1,0 +1,571 @@
+//! The boolean algebra of sets and maps: subtraction, complement, inclusion,
+//! equality, disjointness, and coalescing of disjuncts.
+//!
+//! Subtraction is exact also when the subtracted set has existential variables.
+//! The idea (as in isl, which computes "explicit representations" of existentials):
+//! 1. Make every local of the subtrahend a *function* of the other variables, i.e.
+//!    give it a division definition ([`explicit_locals`]). A local fixed by an
+//!    equality already has one; a local with one-sided bounds or unit coefficients is
+//!    eliminated exactly; any other local `l` with lower bounds `a_i·l + f_i >= 0`
+//!    exists iff it exists at `l = max_i ceil(-f_i / a_i)`: that value satisfies all
+//!    lower bounds, and it is at most any solution, so it satisfies the upper bounds
+//!    too. So the conjunction is the union over `i` of the conjunctions with
+//!    `l = ceil(-f_i / a_i)` (a division), where lower bound `i` is the largest.
+//! 2. With `B = { x : c_1(x, d(x)) and ... and c_k(x, d(x)) }` (the `d` divisions,
+//!    which are functions and so can be added to `A` freely), `A - B` is the
+//!    disjoint union of `A and c_1 and ... and c_{j-1} and not c_j` for `j = 1..k`,
+//!    where `not (e >= 0)` is `e <= -1` and `not (e = 0)` is `e >= 1 or e <= -1`.
+//! Empty pieces are dropped with the exact emptiness test.
+//!
+//! Coalescing (after isl's `isl_map_coalesce`, in its basic form): a disjunct
+//! contained in another is dropped, and two disjuncts are replaced by the conjunction
+//! of the constraints of each that hold on the other, when that conjunction has no
+//! integer point outside both (checked exactly by subtraction).
+
+use crate::conjunction::{Conjunction, Div, Row};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::omega::Budget;
+use crate::set::{Disjunction, Map, Set, UnionMap, UnionSet};
+
+/// Most conjunctions the rewriting of existentials into divisions may create.
+pub const MAX_EXPLICIT_PARTS: usize = 1024;
+
+/// The conjunction as a union of conjunctions whose locals all have division
+/// definitions (see the module doc). Exact.
+pub fn explicit_locals(c: &Conjunction) -> Result<Vec<Conjunction>> {
+    let mut todo = vec![c.clone()];
+    let mut done = Vec::new();
+    while let Some(mut c) = todo.pop() {
+        c.eliminate_locals_exactly();
+        if c.is_trivially_empty() {
+            continue;
+        }
+        let first_local = 1 + c.space.n_var();
+        let plain: Vec<usize> = (0..c.n_local()).filter(|&l| c.divs[l].is_none()).collect();
+        if plain.is_empty() {
+            done.push(c);
+            continue;
+        }
+        // a plain local whose rows use no other plain local
+        let pick = plain.iter().copied().find(|&l| {
+            let col = first_local + l;
+            c.eqs
+                .iter()
+                .chain(c.ineqs.iter())
+                .filter(|r| !r[col].is_zero())
+                .all(|r| {
+                    plain
+                        .iter()
+                        .all(|&m| m == l || r[first_local + m].is_zero())
+                })
+                && c.eqs.iter().all(|r| r[col].is_zero())
+        });
+        let Some(l) = pick else {
+            return Err(Error::Unsupported(
+                "existential variables that are bound together by their constraints \
+                 (no one of them can be written as a division of the others)"
+                    .into(),
+            ));
+        };
+        let col = first_local + l;
+        let lowers: Vec<Row> = c
+            .ineqs
+            .iter()
+            .filter(|r| r[col].is_positive())
+            .cloned()
+            .collect();
+        for lo in lowers {
+            // l = ceil(-f / a) = floor((-f + a - 1) / a) with lo = a·l + f
+            let a = lo[col].clone();
+            let mut num: Row = lo.iter().map(|v| -v).collect();
+            num[col] = Int::ZERO;
+            num[0] += &a - 1;
+            let mut piece = c.clone();
+            let new_col = piece.add_local(Some(Div {
+                num: {
+                    let mut n = num.clone();
+                    n.push(Int::ZERO);
+                    n
+                },
+                den: a,
+            }))?;
+            let mut eq = vec![Int::ZERO; piece.n_col()];
+            eq[col] = Int::ONE;
+            eq[new_col] = Int::from(-1);
+            piece.add_eq(eq)?;
+            piece.simplify();
+            if !piece.is_trivially_empty() {
+                todo.push(piece);
+            }
+            if todo.len() + done.len() > MAX_EXPLICIT_PARTS {
+                return Err(Error::Budget(format!(
+                    "writing existentials as divisions needs more than {MAX_EXPLICIT_PARTS} disjuncts"
+                )));
+            }
+        }
+    }
+    Ok(done)
+}
+
+/// `a - b` for conjunctions of the same space, as a list of disjoint conjunctions
+/// (empty ones dropped). `b` must have division definitions for all its locals.
+fn subtract_conj(a: &Conjunction, b: &Conjunction) -> Result<Vec<Conjunction>> {
+    // a' = a plus b's divisions as new locals; b's rows in a' columns
+    let nv = 1 + a.space.n_var();
+    let shift = a.n_local();
+    let mut base = a.clone();
+    let first_new = base.n_col();
+    for d in &b.divs {
+        let Some(d) = d else {
+            return Err(Error::Invalid(
+                "internal: subtrahend local without definition".into(),
+            ));
+        };
+        let mut num = vec![Int::ZERO; base.n_col() + 1];
+        for (k, v) in d.num.iter().enumerate() {
+            if !v.is_zero() {
+                let col = if k < nv { k } else { first_new + (k - nv) };
+                num[col] = v.clone();
+            }
+        }
+        base.add_local(Some(Div {
+            num,
+            den: d.den.clone(),
+        }))?;
+    }
+    let n_col = base.n_col();
+    let map_row = |r: &Row| {
+        let mut out = vec![Int::ZERO; n_col];
+        for (k, v) in r.iter().enumerate() {
+            if !v.is_zero() {
+                out[if k < nv { k } else { k + shift }] = v.clone();
+            }
+        }
+        out
+    };
+    let mut pieces = Vec::new();
+    let mut acc = base;
+    let negate = |r: &Row| -> Row {
+        let mut n: Row = r.iter().map(|v| -v).collect();
+        n[0] -= 1;
+        n
+    };
+    let push = |mut p: Conjunction, pieces: &mut Vec<Conjunction>| -> Result<()> {
+        p.simplify();
+        if !p.is_trivially_empty() && !p.is_empty_with(&mut Budget::default())? {
+            pieces.push(p);
+        }
+        Ok(())
+    };
+    for e in &b.eqs {
+        let r = map_row(e);
+        let mut above = acc.clone();
+        let mut ge = r.clone();
+        ge[0] -= 1; // r >= 1
+        above.ineqs.push(ge);
+        push(above, &mut pieces)?;
+        let mut below = acc.clone();
+        below.ineqs.push(negate(&r)); // r <= -1
+        push(below, &mut pieces)?;
+        acc.eqs.push(r);
+    }
+    for i in &b.ineqs {
+        let r = map_row(i);
+        let mut out = acc.clone();
+        out.ineqs.push(negate(&r));
+        push(out, &mut pieces)?;
+        acc.ineqs.push(r);
+    }
+    Ok(pieces)
+}
+
+impl Disjunction {
+    pub(crate) fn subtract(&self, other: &Disjunction) -> Result<Disjunction> {
+        if !self.space.same_tuples(&other.space) {
+            return Err(Error::SpaceMismatch(format!(
+                "subtraction of objects in different spaces ({} and {})",
+                self.space.tuple_key(),
+                other.space.tuple_key()
+            )));
+        }
+        let params = crate::set::merged_params(self.space.params(), other.space.params());
+        let a = self.align_params(&params);
+        let b = other.align_params(&params);
+        let mut current = a.parts.clone();
+        for bc in &b.parts {
+            for be in explicit_locals(bc)? {
+                let mut next = Vec::new();
+                for p in &current {
+                    next.extend(subtract_conj(p, &be)?);
+                }
+                current = next;
+                if current.is_empty() {
+                    break;
+                }
+            }
+        }
+        let mut d = Disjunction {
+            space: a.space.clone(),
+            parts: current,
+        };
+        d.simplify();
+        Ok(d)
+    }
+
+    pub(crate) fn is_empty(&self) -> Result<bool> {
+        for c in &self.parts {
+            if !c.is_empty_with(&mut Budget::default())? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    pub(crate) fn is_subset(&self, other: &Disjunction) -> Result<bool> {
+        self.subtract(other)?.is_empty()
+    }
+
+    /// Coalescing: drop disjuncts contained in others; merge pairs whose union is a
+    /// conjunction (see the module doc). Exact: the result has the same points.
+    pub(crate) fn coalesce(&self) -> Result<Disjunction> {
+        let mut d = self.clone();
+        d.simplify();
+        let mut parts: Vec<Conjunction> = Vec::with_capacity(d.parts.len());
+        for mut c in d.parts.drain(..) {
+            c.remove_redundancies();
+            if !c.is_empty_with(&mut Budget::default())? {
+                parts.push(c);
+            }
+        }
+        let space = d.space.clone();
+        let single = |c: &Conjunction| Disjunction {
+            space: space.clone(),
+            parts: vec![c.clone()],
+        };
+        'outer: loop {
+            for i in 0..parts.len() {
+                for j in 0..parts.len() {
+                    if i == j {
+                        continue;
+                    }
+                    // drop i when it lies inside j
+                    if single(&parts[i]).is_subset(&single(&parts[j]))? {
+                        parts.remove(i);
+                        continue 'outer;
+                    }
+                    if i < j {
+                        if let Some(m) = try_merge(&parts[i], &parts[j], &space)? {
+                            parts.remove(j);
+                            parts[i] = m;
+                            continue 'outer;
+                        }
+                    }
+                }
+            }
+            break;
+        }
+        let mut out = Disjunction { space, parts };
+        out.simplify();
+        Ok(out)
+    }
+}
+
+/// The constraints of `a` that hold on all of `b`, plus those of `b` that hold on
+/// all of `a`: if their conjunction has no integer point outside `a ∪ b`, it is the
+/// union. Only for conjunctions without locals (the common case after
+/// simplification); others are left alone.
+fn try_merge(
+    a: &Conjunction,
+    b: &Conjunction,
+    space: &crate::space::Space,
+) -> Result<Option<Conjunction>> {
+    if a.n_local() > 0 || b.n_local() > 0 {
+        return Ok(None);
+    }
+    let holds_on = |row: &Row, is_eq: bool, on: &Conjunction| -> Result<bool> {
+        // on ∧ ¬row is empty
+        let negs: Vec<Row> = if is_eq {
+            let mut up = row.clone();
+            up[0] -= 1;
+            let mut down: Row = row.iter().map(|v| -v).collect();
+            down[0] -= 1;
+            vec![up, down]
+        } else {
+            let mut n: Row = row.iter().map(|v| -v).collect();
+            n[0] -= 1;
+            vec![n]
+        };
+        for n in negs {
+            let mut t = on.clone();
+            t.ineqs.push(n);
+            if !t.is_empty_with(&mut Budget::default())? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    let mut hull = Conjunction::universe(space.clone());
+    for (x, y) in [(a, b), (b, a)] {
+        for e in &x.eqs {
+            if holds_on(e, true, y)? {
+                hull.eqs.push(e.clone());
+            }
+        }
+        for r in &x.ineqs {
+            if holds_on(r, false, y)? {
+                hull.ineqs.push(r.clone());
+            }
+        }
+    }
+    let h = Disjunction {
+        space: space.clone(),
+        parts: vec![hull.clone()],
+    };
+    let both = Disjunction {
+        space: space.clone(),
+        parts: vec![a.clone(), b.clone()],
+    };
+    if h.subtract(&both)?.is_empty()? {
+        hull.simplify();
+        Ok(Some(hull))
+    } else {
+        Ok(None)
+    }
+}
+
+macro_rules! algebra_api {
+    ($t:ident) => {
+        impl $t {
+            /// The points of `self` that are not in `other` (exact, existentials
+            /// included).
+            pub fn subtract(&self, other: &$t) -> Result<$t> {
+                Ok($t(self.0.subtract(&other.0)?))
+            }
+
+            /// Everything in the space (all parameter values) that is not in `self`.
+            pub fn complement(&self) -> Result<$t> {
+                Ok($t(
+                    Disjunction::universe(self.0.space.clone()).subtract(&self.0)?
+                ))
+            }
+
+            /// True when every point of `self` is in `other`.
+            pub fn is_subset(&self, other: &$t) -> Result<bool> {
+                self.0.is_subset(&other.0)
+            }
+
+            /// True when both have the same points.
+            pub fn is_equal(&self, other: &$t) -> Result<bool> {
+                Ok(self.0.is_subset(&other.0)? && other.0.is_subset(&self.0)?)
+            }
+
+            /// True when no point is in both.
+            pub fn is_disjoint(&self, other: &$t) -> Result<bool> {
+                self.intersect(other)?.is_empty()
+            }
+
+            /// The same points with fewer disjuncts where possible (see
+            /// [`crate::algebra`]).
+            pub fn coalesce(&self) -> Result<$t> {
+                Ok($t(self.0.coalesce()?))
+            }
+        }
+    };
+}
+
+algebra_api!(Set);
+algebra_api!(Map);
+
+macro_rules! union_algebra_api {
+    ($t:ident, $member:ident, $field:ident) => {
+        impl $t {
+            /// Subtraction, space by space.
+            pub fn subtract(&self, other: &$t) -> Result<$t> {
+                let params = crate::set::merged_params(&self.params, &other.params);
+                let mut r = $t::empty(params);
+                for a in &self.$field {
+                    let mut d = a.clone();
+                    if let Some(b) = other.member_like(a.space()) {
+                        d = d.subtract(b)?;
+                    }
+                    r.add(d)?;
+                }
+                Ok(r)
+            }
+
+            /// True when every member of `self` is inside the member of `other` in
+            /// its space.
+            pub fn is_subset(&self, other: &$t) -> Result<bool> {
+                self.subtract(other)?.is_empty()
+            }
+
+            /// True when both have the same points in every space.
+            pub fn is_equal(&self, other: &$t) -> Result<bool> {
+                Ok(self.is_subset(other)? && other.is_subset(self)?)
+            }
+
+            /// True when no point is in both.
+            pub fn is_disjoint(&self, other: &$t) -> Result<bool> {
+                self.intersect(other)?.is_empty()
+            }
+
+            /// Every member coalesced.
+            pub fn coalesce(&self) -> Result<$t> {
+                let mut r = $t::empty(self.params.clone());
+                for m in &self.$field {
+                    r.add(m.coalesce()?)?;
+                }
+                Ok(r)
+            }
+        }
+    };
+}
+
+union_algebra_api!(UnionSet, Set, sets);
+union_algebra_api!(UnionMap, Map, maps);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{map_points, set_points, Box as PBox};
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    fn set(s: &str) -> Set {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn issue_examples() {
+        let d = set("{ [i] : 0 <= i < 10 }")
+            .subtract(&set("{ [i] : exists e : i = 2e }"))
+            .unwrap();
+        assert!(d
+            .is_equal(&set("{ [i] : exists e : i = 2e + 1 and 0 <= i <= 9 }"))
+            .unwrap());
+        let c = set("{ [i] : i >= 0 }").complement().unwrap();
+        assert!(c.is_equal(&set("{ [i] : i < 0 }")).unwrap());
+        let u = set("{ [i] : 0 <= i <= 10 or 11 <= i <= 20 }")
+            .coalesce()
+            .unwrap();
+        assert_eq!(u.n_basic(), 1);
+        assert_eq!(u.to_string(), "{ [i] : 0 <= i <= 20 }");
+        let m: Map = "{ A[i] -> B[i + 1] }".parse().unwrap();
+        let img = m.apply_to(&set("{ A[i] : 0 <= i < 5 }")).unwrap();
+        assert!(img.is_equal(&set("{ B[i] : 1 <= i <= 5 }")).unwrap());
+    }
+
+    #[test]
+    fn existentials_without_equalities() {
+        // B = { [i] : exists e : 3e <= i <= 3e + 1 } (i mod 3 in {0, 1})
+        let a = set("{ [i] : 0 <= i <= 11 }");
+        let b = set("{ [i] : exists e : 3e <= i <= 3e + 1 }");
+        let d = a.subtract(&b).unwrap();
+        let want: BTreeSet<Vec<i64>> = (0..=11).filter(|i| i % 3 == 2).map(|i| vec![i]).collect();
+        assert_eq!(set_points(&d, &PBox::new(vec![], -2, 14)), want);
+        // two lower bounds on the existential
+        let b2 = set("{ [i, j] : exists e : 2e >= i and 3e >= j and e <= 2 }");
+        let a2 = set("{ [i, j] : -3 <= i, j <= 8 }");
+        let d2 = a2.subtract(&b2).unwrap();
+        let bx = PBox::new(vec![], -4, 9);
+        let pa = set_points(&a2, &bx);
+        let pb = set_points(&b2, &bx);
+        let want: BTreeSet<Vec<i64>> = pa.difference(&pb).cloned().collect();
+        assert_eq!(set_points(&d2, &bx), want);
+    }
+
+    #[test]
+    fn parametric_complement_and_subset() {
+        let s = set("[N] -> { [i] : 0 <= i < N }");
+        let c = s.complement().unwrap();
+        for n in -1..4 {
+            let b = PBox::new(vec![n], -3, 6);
+            let want: BTreeSet<Vec<i64>> = (-3..=6)
+                .filter(|&i| !(0 <= i && i < n))
+                .map(|i| vec![i])
+                .collect();
+            assert_eq!(set_points(&c, &b), want);
+        }
+        assert!(set("[N] -> { [i] : 1 <= i < N }").is_subset(&s).unwrap());
+        assert!(!s.is_subset(&set("[N] -> { [i] : 1 <= i < N }")).unwrap());
+        assert!(s.is_disjoint(&set("[N] -> { [i] : i >= N }")).unwrap());
+    }
+
+    #[test]
+    fn dependence_end_to_end() {
+        // for i in 1..N: A[i] = A[i - 1]: RAW from the write of iteration i to the read
+        // of iteration i + 1
+        let write: Map = "[N] -> { S[i] -> A[i] : 1 <= i < N }".parse().unwrap();
+        let read: Map = "[N] -> { S[i] -> A[i - 1] : 1 <= i < N }".parse().unwrap();
+        let same = write.apply_range(&read.reverse()).unwrap();
+        let lex_lt: Map = "{ S[i] -> S[j] : i < j }".parse().unwrap();
+        let raw = same.intersect(&lex_lt).unwrap();
+        assert!(!raw.is_empty().unwrap());
+        let want: Map = "[N] -> { S[i] -> S[i'] : i' = i + 1 and 1 <= i and i' < N }"
+            .parse()
+            .unwrap();
+        assert!(raw.is_equal(&want).unwrap(), "{raw}");
+        // lex-positive: every pair goes forward
+        assert!(raw.is_subset(&lex_lt).unwrap());
+    }
+
+    fn arb_set() -> impl Strategy<Value = String> {
+        let con =
+            (-2i64..=2, -2i64..=2, -3i64..=3).prop_map(|(a, b, c)| format!("{a}i + {b}j >= {c}"));
+        let conj = (
+            prop::collection::vec(con, 0..3),
+            prop::option::of((2i64..=3, 0i64..=2, prop::bool::ANY)),
+        )
+            .prop_map(|(cs, ex)| {
+                let mut parts = vec!["-3 <= i <= 3".to_string(), "-3 <= j <= 3".to_string()];
+                parts.extend(cs);
+                let mut text = format!("({})", parts.join(" and "));
+                if let Some((m, r, eq)) = ex {
+                    text = if eq {
+                        format!("(exists e : i + j = {m}e + {r} and {text})")
+                    } else {
+                        format!("(exists e : {m}e <= i + {r} <= {m}e + 1 and {text})")
+                    };
+                }
+                text
+            });
+        prop::collection::vec(conj, 1..3)
+            .prop_map(|ds| format!("{{ [i, j] : {} }}", ds.join(" or ")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(120))]
+
+        #[test]
+        fn algebra_matches_enumeration(a in arb_set(), b in arb_set()) {
+            let (x, y) = (set(&a), set(&b));
+            let bx = PBox::new(vec![], -4, 4);
+            let (px, py) = (set_points(&x, &bx), set_points(&y, &bx));
+            let d = x.subtract(&y).unwrap();
+            let want: BTreeSet<Vec<i64>> = px.difference(&py).cloned().collect();
+            prop_assert_eq!(set_points(&d, &bx), want.clone(), "{} - {} = {}", a, b, d);
+            prop_assert_eq!(x.is_subset(&y).unwrap(), px.is_subset(&py));
+            prop_assert_eq!(x.is_equal(&y).unwrap(), px == py);
+            prop_assert_eq!(x.is_disjoint(&y).unwrap(), px.is_disjoint(&py));
+            let c = x.coalesce().unwrap();
+            prop_assert_eq!(set_points(&c, &bx), px.clone());
+            prop_assert!(c.is_equal(&x).unwrap());
+            // complement within the box
+            let comp = x.complement().unwrap();
+            let all: BTreeSet<Vec<i64>> = set_points(&set("{ [i, j] }"), &bx);
+            let want_c: BTreeSet<Vec<i64>> = all.difference(&px).cloned().collect();
+            prop_assert_eq!(set_points(&comp, &bx), want_c);
+        }
+
+        #[test]
+        fn map_subtract_matches(a in arb_set(), b in arb_set()) {
+            let x: Map = a.replace("[i, j]", "[i] -> [j]").parse().unwrap();
+            let y: Map = b.replace("[i, j]", "[i] -> [j]").parse().unwrap();
+            let bx = PBox::new(vec![], -4, 4);
+            let (px, py) = (map_points(&x, &bx), map_points(&y, &bx));
+            let want: BTreeSet<Vec<i64>> = px.difference(&py).cloned().collect();
+            prop_assert_eq!(map_points(&x.subtract(&y).unwrap(), &bx), want);
+        }
+    }
+}

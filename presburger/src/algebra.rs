@@ -15,6 +15,7 @@
 //!    which are functions and so can be added to `A` freely), `A - B` is the
 //!    disjoint union of `A and c_1 and ... and c_{j-1} and not c_j` for `j = 1..k`,
 //!    where `not (e >= 0)` is `e <= -1` and `not (e = 0)` is `e >= 1 or e <= -1`.
+//!
 //! Empty pieces are dropped with the exact emptiness test.
 //!
 //! Coalescing (after isl's `isl_map_coalesce`, in its basic form): a disjunct

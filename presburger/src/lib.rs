@@ -28,6 +28,7 @@ pub mod conjunction;
 pub mod error;
 pub mod int;
 pub mod lexer;
+pub mod maps;
 pub mod omega;
 pub mod parse;
 mod print;

@@ -232,7 +232,11 @@ impl Disjunction {
             None => Space::set(params, range),
         };
         self.map_parts(space.clone(), |c| {
-            Ok(c.move_vars(space.clone(), src, src_pos, dst, dst_pos, n))
+            let mut m = c.move_vars(space.clone(), src, src_pos, dst, dst_pos, n);
+            if dst == DimKind::Local {
+                m.eliminate_locals_exactly();
+            }
+            Ok(m)
         })
     }
 }
@@ -928,7 +932,9 @@ impl Disjunction {
                 .iter()
                 .map(|c| {
                     // move the dropped side to the locals, in the set space
-                    c.move_vars(space.clone(), src, pos, DimKind::Local, 0, n)
+                    let mut m = c.move_vars(space.clone(), src, pos, DimKind::Local, 0, n);
+                    m.eliminate_locals_exactly();
+                    m
                 })
                 .collect(),
         };

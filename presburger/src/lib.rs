@@ -24,8 +24,10 @@
 #![forbid(unsafe_code)]
 
 pub mod algebra;
+pub mod bounds;
 pub mod conjunction;
 pub mod error;
+pub mod gist;
 pub mod int;
 pub mod lexer;
 pub mod maps;

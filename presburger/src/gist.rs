@@ -1,0 +1,240 @@
+//! Simplification with respect to the set itself and to a context: implicit
+//! equalities, redundant constraints, and `gist`.
+//!
+//! - `detect_equalities`: inequalities that hold with equality at every rational
+//!   point (found by the exact simplex) become equalities; rational implicit
+//!   equalities are integer ones too.
+//! - `simplify`: structural simplification, implicit equalities, removal of
+//!   redundant inequalities and of locals that can be eliminated exactly.
+//! - `gist(S, C)` (isl's gist): drops from each conjunction of `S` every constraint
+//!   that the context `C` and the remaining constraints imply, so that
+//!   `gist(S, C) ∩ C = S ∩ C` while `gist(S, C)` is usually much shorter. A
+//!   constraint `c` is implied when `C ∩ rest ∩ not c` has no integer point (decided
+//!   exactly).
+
+use crate::conjunction::{Conjunction, Row};
+use crate::error::Result;
+use crate::set::{Disjunction, Map, Set};
+use crate::simplex::Simplex;
+
+impl Conjunction {
+    /// Turns implicit equalities (inequalities tight at every rational point) into
+    /// equalities.
+    pub fn detect_equalities(&mut self) {
+        self.simplify();
+        if self.is_trivially_empty() || self.ineqs.is_empty() {
+            return;
+        }
+        let mut s = Simplex::new(self.n_col() - 1);
+        for e in &self.eqs {
+            s.add_eq(e);
+        }
+        let first = s.n_con();
+        for r in &self.ineqs {
+            s.add_ineq(r);
+        }
+        if s.is_empty() {
+            *self = Conjunction::empty(self.space.clone());
+            return;
+        }
+        let tight = s.detect_implicit_equalities();
+        if tight.is_empty() {
+            return;
+        }
+        let mut keep = Vec::with_capacity(self.ineqs.len());
+        for (k, r) in self.ineqs.drain(..).enumerate() {
+            if tight.contains(&(first + k)) {
+                self.eqs.push(r);
+            } else {
+                keep.push(r);
+            }
+        }
+        self.ineqs = keep;
+        self.simplify();
+    }
+}
+
+impl Disjunction {
+    /// Negations of a row, as inequalities whose union is the complement.
+    fn negations(row: &Row, is_eq: bool) -> Vec<Row> {
+        let mut below: Row = row.iter().map(|v| -v).collect();
+        below[0] -= 1;
+        if is_eq {
+            let mut above = row.clone();
+            above[0] -= 1;
+            vec![above, below]
+        } else {
+            vec![below]
+        }
+    }
+
+    pub(crate) fn gist(&self, context: &Disjunction) -> Result<Disjunction> {
+        let params = crate::set::merged_params(self.space.params(), context.space.params());
+        let s = self.align_params(&params);
+        let ctx = context.align_params(&params);
+        let mut parts = Vec::with_capacity(s.parts.len());
+        for c in &s.parts {
+            let mut c = c.clone();
+            c.simplify();
+            // Try to drop each constraint in turn (inequalities, then equalities).
+            let mut k = 0;
+            while k < c.ineqs.len() + c.eqs.len() {
+                let is_eq = k >= c.ineqs.len();
+                let mut rest = c.clone();
+                let row = if is_eq {
+                    rest.eqs.remove(k - c.ineqs.len())
+                } else {
+                    rest.ineqs.remove(k)
+                };
+                // divisions' defining rows stay (the printer relies on them)
+                let defining = !is_eq && is_div_row(&c, &row);
+                let implied = !defining && {
+                    let mut all_empty = true;
+                    for neg in Disjunction::negations(&row, is_eq) {
+                        let mut probe = rest.clone();
+                        probe.ineqs.push(neg);
+                        let probe = Disjunction {
+                            space: s.space.clone(),
+                            parts: vec![probe],
+                        };
+                        if !probe.intersect(&ctx)?.is_empty()? {
+                            all_empty = false;
+                            break;
+                        }
+                    }
+                    all_empty
+                };
+                if implied {
+                    c = rest;
+                } else {
+                    k += 1;
+                }
+            }
+            c.eliminate_locals_exactly();
+            parts.push(c);
+        }
+        let mut d = Disjunction {
+            space: s.space.clone(),
+            parts,
+        };
+        d.simplify();
+        Ok(d)
+    }
+}
+
+fn is_div_row(c: &Conjunction, row: &Row) -> bool {
+    let first_local = 1 + c.space.n_var();
+    c.divs.iter().enumerate().any(|(l, d)| {
+        d.as_ref().is_some_and(|d| {
+            let (mut lo, mut hi) = crate::conjunction::div_constraints(d, first_local + l);
+            crate::conjunction::normalize_ineq(&mut lo);
+            crate::conjunction::normalize_ineq(&mut hi);
+            *row == lo || *row == hi
+        })
+    })
+}
+
+macro_rules! gist_api {
+    ($t:ident) => {
+        impl $t {
+            /// `self` simplified in the context `context`: the result `g` satisfies
+            /// `g ∩ context = self ∩ context` and has no constraint that the context
+            /// implies (see [`crate::gist`]).
+            pub fn gist(&self, context: &$t) -> Result<$t> {
+                Ok($t(self.0.gist(&context.0)?))
+            }
+
+            /// Implicit equalities made explicit in every conjunction.
+            pub fn detect_equalities(&self) -> $t {
+                let mut d = self.0.clone();
+                for c in &mut d.parts {
+                    c.detect_equalities();
+                }
+                d.simplify();
+                $t(d)
+            }
+
+            /// Implicit equalities, redundant constraints and eliminable locals
+            /// removed from every conjunction; empty conjunctions dropped.
+            pub fn simplify_full(&self) -> Result<$t> {
+                let mut d = self.0.clone();
+                let mut parts = Vec::with_capacity(d.parts.len());
+                for mut c in d.parts.drain(..) {
+                    c.detect_equalities();
+                    c.eliminate_locals_exactly();
+                    c.remove_redundancies();
+                    if !c.is_empty_with(&mut crate::omega::Budget::default())? {
+                        parts.push(c);
+                    }
+                }
+                d.parts = parts;
+                d.simplify();
+                Ok($t(d))
+            }
+        }
+    };
+}
+
+gist_api!(Set);
+gist_api!(Map);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{set_points, Box as PBox};
+    use proptest::prelude::*;
+
+    fn set(s: &str) -> Set {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn gist_drops_what_the_context_implies() {
+        let g = set("[N] -> { [i] : 0 <= i < N and N >= 10 }")
+            .gist(&set("[N] -> { [i] : N >= 10 and i >= 0 }"))
+            .unwrap();
+        assert_eq!(g.to_string(), "[N] -> { [i] : i < N }");
+        let e = set("{ [i, j] : i >= 0 and j >= 0 and i + j <= 0 }").detect_equalities();
+        assert_eq!(e.to_string(), "{ [0, 0] }");
+        let s = set("{ [i] : 0 <= i <= 10 and i <= 20 and 2i >= -5 }")
+            .simplify_full()
+            .unwrap();
+        assert_eq!(s.to_string(), "{ [i] : 0 <= i <= 10 }");
+    }
+
+    fn arb() -> impl Strategy<Value = String> {
+        let con =
+            (-2i64..=2, -2i64..=2, -3i64..=3).prop_map(|(a, b, c)| format!("{a}i + {b}j >= {c}"));
+        (prop::collection::vec(con, 0..4), prop::option::of(2i64..=3)).prop_map(|(cs, m)| {
+            let mut parts = vec!["-3 <= i <= 3".to_string(), "-3 <= j <= 3".to_string()];
+            parts.extend(cs);
+            let body = parts.join(" and ");
+            match m {
+                Some(m) => format!("{{ [i, j] : exists e : i + j = {m}e and {body} }}"),
+                None => format!("{{ [i, j] : {body} }}"),
+            }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        /// gist(S, C) ∩ C = S ∩ C, and the simplifications keep the points.
+        #[test]
+        fn simplifications_keep_the_meaning(a in arb(), c in arb()) {
+            let (s, ctx) = (set(&a), set(&c));
+            let b = PBox::new(vec![], -4, 4);
+            let g = s.gist(&ctx).unwrap();
+            prop_assert_eq!(
+                set_points(&g.intersect(&ctx).unwrap(), &b),
+                set_points(&s.intersect(&ctx).unwrap(), &b)
+            );
+            prop_assert!(g.intersect(&ctx).unwrap().is_equal(&s.intersect(&ctx).unwrap()).unwrap());
+            let p = set_points(&s, &b);
+            prop_assert_eq!(set_points(&s.detect_equalities(), &b), p.clone());
+            let f = s.simplify_full().unwrap();
+            prop_assert_eq!(set_points(&f, &b), p);
+            prop_assert!(f.is_equal(&s).unwrap());
+        }
+    }
+}

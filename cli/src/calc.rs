@@ -41,17 +41,7 @@ impl fmt::Display for Value {
 }
 
 /// Functions whose names are reserved for operations still to come.
-const NOT_YET: &[&str] = &[
-    "is_subset",
-    "is_equal",
-    "is_disjoint",
-    "coalesce",
-    "gist",
-    "complement",
-    "subtract",
-    "card",
-    "deltas",
-];
+const NOT_YET: &[&str] = &["card", "transitive_closure", "schedule", "codegen"];
 
 /// Runs a calculator program, writing the printed values to `out`.
 pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
@@ -76,6 +66,12 @@ pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
         } else {
             let v = c.expr()?;
             c.end_stmt()?;
+            // results print compactly: disjuncts coalesced where that is exact
+            let v = match v {
+                Value::Set(s) => Value::Set(s.coalesce().unwrap_or(s)),
+                Value::Map(m) => Value::Map(m.coalesce().unwrap_or(m)),
+                b => b,
+            };
             writeln!(out, "{v}").map_err(|e| Error::Invalid(format!("cannot write: {e}")))?;
         }
     }
@@ -167,16 +163,8 @@ impl Calc<'_> {
             if matches!(op, Tok::Le | Tok::Ge | Tok::Lt | Tok::Gt | Tok::Eq) {
                 let at = c.cur().clone();
                 c.advance();
-                let _rhs = c.sum()?;
-                let what = if op == Tok::Eq {
-                    "equality"
-                } else {
-                    "inclusion"
-                };
-                return Err(err_at(
-                    &at,
-                    format!("{what} tests need the set algebra, which is not implemented yet"),
-                ));
+                let rhs = c.sum()?;
+                return compare(lhs, &op, rhs).map_err(|m| err_at(&at, m));
             }
             Ok(lhs)
         })
@@ -190,8 +178,8 @@ impl Calc<'_> {
                 let rhs = self.prod()?;
                 acc = union(acc, rhs).map_err(|m| err_at(&at, m))?;
             } else if self.eat(&Tok::Minus) {
-                self.prod()?;
-                return Err(err_at(&at, "subtraction ('-') is not implemented yet"));
+                let rhs = self.prod()?;
+                acc = subtract(acc, rhs).map_err(|m| err_at(&at, m))?;
             } else {
                 return Ok(acc);
             }
@@ -366,6 +354,19 @@ fn is_function(name: &str) -> bool {
             | "sample"
             | "lexmin"
             | "lexmax"
+            | "subtract"
+            | "complement"
+            | "coalesce"
+            | "gist"
+            | "is_subset"
+            | "is_equal"
+            | "is_disjoint"
+            | "deltas"
+            | "wrap"
+            | "unwrap"
+            | "box_hull"
+            | "is_bounded"
+            | "simplify"
     ) || NOT_YET.contains(&name)
 }
 
@@ -402,6 +403,105 @@ fn as_set(v: Value, what: &str) -> Result<UnionSet, String> {
     match v {
         Value::Set(s) => Ok(s),
         _ => Err(format!("{what} needs a set")),
+    }
+}
+
+fn err(e: Error) -> String {
+    e.to_string()
+}
+
+fn subtract(a: Value, b: Value) -> Result<Value, String> {
+    match (a, b) {
+        (Value::Set(a), Value::Set(b)) => a.subtract(&b).map(Value::Set).map_err(err),
+        (a, b) => {
+            let (a, b) = (as_map(a, "'-'")?, as_map(b, "'-'")?);
+            a.subtract(&b).map(Value::Map).map_err(err)
+        }
+    }
+}
+
+/// `a <= b` (subset), `a >= b`, `a < b` (strict), `a > b`, `a = b` (equality).
+fn compare(a: Value, op: &Tok, b: Value) -> Result<Value, String> {
+    let (sub, sup, strict) = match op {
+        Tok::Le => (a, b, false),
+        Tok::Lt => (a, b, true),
+        Tok::Ge => (b, a, false),
+        Tok::Gt => (b, a, true),
+        _ => {
+            let fwd = compare(a.clone(), &Tok::Le, b.clone())?;
+            let back = compare(b, &Tok::Le, a)?;
+            return Ok(Value::Bool(
+                matches!(fwd, Value::Bool(true)) && matches!(back, Value::Bool(true)),
+            ));
+        }
+    };
+    let le = |x: &Value, y: &Value| -> Result<bool, String> {
+        match (x.clone(), y.clone()) {
+            (Value::Set(x), Value::Set(y)) => x.is_subset(&y).map_err(err),
+            (x, y) => as_map(x, "a comparison")?
+                .is_subset(&as_map(y, "a comparison")?)
+                .map_err(err),
+        }
+    };
+    let forward = le(&sub, &sup)?;
+    Ok(Value::Bool(forward && (!strict || !le(&sup, &sub)?)))
+}
+
+/// A one-argument operation applied to every member of a union.
+fn per_member(name: &str, v: Value) -> Result<Value, String> {
+    match v {
+        Value::Set(s) => {
+            if name == "is_bounded" {
+                let mut all = true;
+                for m in s.members() {
+                    all &= m.is_bounded().map_err(err)?;
+                }
+                return Ok(Value::Bool(all));
+            }
+            if name == "unwrap" {
+                let mut r = UnionMap::empty(s.params().to_vec());
+                for m in s.members() {
+                    r.add(m.unwrap().map_err(err)?).map_err(err)?;
+                }
+                return Ok(Value::Map(r));
+            }
+            let mut r = UnionSet::empty(s.params().to_vec());
+            for m in s.members() {
+                r.add(match name {
+                    "complement" => m.complement().map_err(err)?,
+                    "simplify" => m.simplify_full().map_err(err)?,
+                    "box_hull" => m.box_hull().map_err(err)?,
+                    _ => return Err(format!("'{name}' needs a map")),
+                })
+                .map_err(err)?;
+            }
+            Ok(Value::Set(r))
+        }
+        Value::Map(m) => {
+            if matches!(name, "wrap" | "deltas") {
+                let mut r = UnionSet::empty(m.params().to_vec());
+                for x in m.members() {
+                    r.add(if name == "wrap" {
+                        x.wrap()
+                    } else {
+                        x.deltas().map_err(err)?
+                    })
+                    .map_err(err)?;
+                }
+                return Ok(Value::Set(r));
+            }
+            let mut r = UnionMap::empty(m.params().to_vec());
+            for x in m.members() {
+                r.add(match name {
+                    "complement" => x.complement().map_err(err)?,
+                    "simplify" => x.simplify_full().map_err(err)?,
+                    _ => return Err(format!("'{name}' needs a set")),
+                })
+                .map_err(err)?;
+            }
+            Ok(Value::Map(r))
+        }
+        Value::Bool(_) => Err(format!("'{name}' needs a set or a map")),
     }
 }
 
@@ -466,19 +566,49 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
         },
         "sample" | "lexmin" | "lexmax" => point_query(&as_set(arg(1)?, name)?, name)?,
         "union" => union(arg(2)?, arg(2)?)?,
-        "intersect" => intersect(arg(2)?, arg(2)?)?,
-        "apply" => {
-            let (s, m) = (arg(2)?, arg(2)?);
-            apply(m, s)?
+        "subtract" => subtract(arg(2)?, arg(2)?)?,
+        "is_subset" => compare(arg(2)?, &Tok::Le, arg(2)?)?,
+        "is_equal" => compare(arg(2)?, &Tok::Eq, arg(2)?)?,
+        "is_disjoint" => match (arg(2)?, arg(2)?) {
+            (Value::Set(a), Value::Set(b)) => Value::Bool(a.is_disjoint(&b).map_err(err)?),
+            (a, b) => Value::Bool(
+                as_map(a, name)?
+                    .is_disjoint(&as_map(b, name)?)
+                    .map_err(err)?,
+            ),
+        },
+        "coalesce" => match arg(1)? {
+            Value::Set(s) => Value::Set(s.coalesce().map_err(err)?),
+            v => Value::Map(as_map(v, name)?.coalesce().map_err(err)?),
+        },
+        "complement" | "simplify" | "box_hull" | "is_bounded" | "wrap" | "deltas" | "unwrap" => {
+            per_member(name, arg(1)?)?
         }
-        "intersect_domain" => {
-            let (m, s) = (as_map(arg(2)?, name)?, as_set(arg(2)?, name)?);
-            Value::Map(m.intersect_domain(&s).map_err(|e| e.to_string())?)
-        }
-        "intersect_range" => {
-            let (m, s) = (as_map(arg(2)?, name)?, as_set(arg(2)?, name)?);
-            Value::Map(m.intersect_range(&s).map_err(|e| e.to_string())?)
-        }
+        "gist" => match (arg(2)?, arg(2)?) {
+            (Value::Set(a), Value::Set(b)) => {
+                let mut r = UnionSet::empty(a.params().to_vec());
+                for m in a.members() {
+                    let g = match b.member_like(m.space()) {
+                        Some(ctx) => m.gist(ctx).map_err(err)?,
+                        None => m.clone(),
+                    };
+                    r.add(g).map_err(err)?;
+                }
+                Value::Set(r)
+            }
+            (a, b) => {
+                let (a, b) = (as_map(a, name)?, as_map(b, name)?);
+                let mut r = UnionMap::empty(a.params().to_vec());
+                for m in a.members() {
+                    let g = match b.member_like(m.space()) {
+                        Some(ctx) => m.gist(ctx).map_err(err)?,
+                        None => m.clone(),
+                    };
+                    r.add(g).map_err(err)?;
+                }
+                Value::Map(r)
+            }
+        },
         _ => return Err(format!("unknown function '{name}'")),
     };
     if n != expected_arity(name) {
@@ -492,7 +622,9 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
 
 fn expected_arity(name: &str) -> usize {
     match name {
-        "domain" | "range" | "reverse" | "is_empty" | "sample" | "lexmin" | "lexmax" => 1,
+        "domain" | "range" | "reverse" | "is_empty" | "sample" | "lexmin" | "lexmax"
+        | "complement" | "coalesce" | "deltas" | "wrap" | "unwrap" | "box_hull" | "is_bounded"
+        | "simplify" => 1,
         _ => 2,
     }
 }

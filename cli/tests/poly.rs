@@ -40,7 +40,7 @@ fn calc_prints_the_issue_example_back() {
     let text = stdout(&o);
     assert_eq!(
         text.trim(),
-        "[N] -> { S[i, j] : exists (e0 = floor((j)/2) : j = 2e0 and 0 <= j <= i and 0 <= i < N) }"
+        "[N] -> { S[i, j] : exists (e0 = floor((j)/2) : j = 2e0 and 0 <= j <= i and i < N) }"
     );
     // what it printed is valid input again, with the same meaning
     let again = poly(&["parse"], &text);
@@ -116,14 +116,45 @@ fn calc_solver_functions() {
 }
 
 #[test]
+fn calc_set_algebra() {
+    let prog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/algebra.poly"))
+        .expect("tests/algebra.poly");
+    let o = poly(&["calc"], &prog);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "{ [i] : exists (e0 = floor((i)/2) : i = 2e0 + 1 and 0 <= i <= 9) }",
+            "true",
+            "true",
+            "{ [i] : i <= -1 }",
+            "{ [i] : 0 <= i <= 20 }",
+            "{ [i] : 0 <= i <= 20 }",
+            "true",
+            "false",
+            "true",
+            "[N] -> { [i] : 0 <= i < N }",
+            "{ [1, -2] }",
+            "{ [i, j] : 0 <= j <= 4 and 0 <= i <= 4 }",
+            "true",
+            "true",
+            "{ [A[i] -> B[i + 1]] }",
+            "{ A[i] -> B[i + 1] }",
+            "true",
+        ]
+    );
+}
+
+#[test]
 fn calc_reports_missing_operations_and_errors() {
     for (prog, want) in [
         (
-            "S := { [i] }; coalesce(S);",
-            "line 1, column 15: 'coalesce' is not implemented yet",
+            "S := { [i] }; card(S);",
+            "line 1, column 15: 'card' is not implemented yet",
         ),
-        ("S := { [i] }; S - S;", "subtraction"),
-        ("S := { [i] }; S <= S;", "inclusion"),
+        ("S := { [i] }; S - { [i] -> [j] };", "needs a map"),
+        ("{ A[i] } <= { B[i] -> C[i] };", "needs a map"),
         ("T;", "line 1, column 1: unknown name 'T'"),
         (
             "S := { [i] : i > };",

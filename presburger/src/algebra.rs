@@ -16,7 +16,9 @@
 //!    disjoint union of `A and c_1 and ... and c_{j-1} and not c_j` for `j = 1..k`,
 //!    where `not (e >= 0)` is `e <= -1` and `not (e = 0)` is `e >= 1 or e <= -1`.
 //!
-//! Empty pieces are dropped with the exact emptiness test.
+//! Empty pieces are dropped with the exact emptiness test. Those tests are
+//! independent, so they run in parallel (rayon) once there are a few of them, as do
+//! the subtractions from the several disjuncts of a union.
 //!
 //! Coalescing (after isl's `isl_map_coalesce`, in its basic form): a disjunct
 //! contained in another is dropped, and two disjuncts are replaced by the conjunction
@@ -28,6 +30,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::set::{Disjunction, Map, Set, UnionMap, UnionSet};
+use rayon::prelude::*;
 
 /// Most conjunctions the rewriting of existentials into divisions may create.
 pub const MAX_EXPLICIT_PARTS: usize = 1024;
@@ -145,19 +148,14 @@ fn subtract_conj(a: &Conjunction, b: &Conjunction) -> Result<Vec<Conjunction>> {
         }
         out
     };
-    let mut pieces = Vec::new();
+    // Build every candidate piece (cheap), then test their emptiness in parallel:
+    // the tests are independent and dominate the cost.
+    let mut candidates = Vec::with_capacity(2 * b.eqs.len() + b.ineqs.len());
     let mut acc = base;
     let negate = |r: &Row| -> Row {
         let mut n: Row = r.iter().map(|v| -v).collect();
         n[0] -= 1;
         n
-    };
-    let push = |mut p: Conjunction, pieces: &mut Vec<Conjunction>| -> Result<()> {
-        p.simplify();
-        if !p.is_trivially_empty() && !p.is_empty_with(&mut Budget::default())? {
-            pieces.push(p);
-        }
-        Ok(())
     };
     for e in &b.eqs {
         let r = map_row(e);
@@ -165,21 +163,40 @@ fn subtract_conj(a: &Conjunction, b: &Conjunction) -> Result<Vec<Conjunction>> {
         let mut ge = r.clone();
         ge[0] -= 1; // r >= 1
         above.ineqs.push(ge);
-        push(above, &mut pieces)?;
+        candidates.push(above);
         let mut below = acc.clone();
         below.ineqs.push(negate(&r)); // r <= -1
-        push(below, &mut pieces)?;
+        candidates.push(below);
         acc.eqs.push(r);
     }
     for i in &b.ineqs {
         let r = map_row(i);
         let mut out = acc.clone();
         out.ineqs.push(negate(&r));
-        push(out, &mut pieces)?;
+        candidates.push(out);
         acc.ineqs.push(r);
     }
-    Ok(pieces)
+    let keep = |mut p: Conjunction| -> Result<Option<Conjunction>> {
+        p.simplify();
+        if p.is_trivially_empty() || p.is_empty_with(&mut Budget::default())? {
+            Ok(None)
+        } else {
+            Ok(Some(p))
+        }
+    };
+    let kept: Vec<Option<Conjunction>> = if candidates.len() >= PARALLEL_MIN {
+        candidates
+            .into_par_iter()
+            .map(keep)
+            .collect::<Result<_>>()?
+    } else {
+        candidates.into_iter().map(keep).collect::<Result<_>>()?
+    };
+    Ok(kept.into_iter().flatten().collect())
 }
+
+/// Below this many independent pieces, work stays on the calling thread.
+const PARALLEL_MIN: usize = 4;
 
 impl Disjunction {
     pub(crate) fn subtract(&self, other: &Disjunction) -> Result<Disjunction> {
@@ -196,11 +213,18 @@ impl Disjunction {
         let mut current = a.parts.clone();
         for bc in &b.parts {
             for be in explicit_locals(bc)? {
-                let mut next = Vec::new();
-                for p in &current {
-                    next.extend(subtract_conj(p, &be)?);
-                }
-                current = next;
+                let pieces: Vec<Vec<Conjunction>> = if current.len() >= PARALLEL_MIN {
+                    current
+                        .par_iter()
+                        .map(|p| subtract_conj(p, &be))
+                        .collect::<Result<_>>()?
+                } else {
+                    current
+                        .iter()
+                        .map(|p| subtract_conj(p, &be))
+                        .collect::<Result<_>>()?
+                };
+                current = pieces.into_iter().flatten().collect();
                 if current.is_empty() {
                     break;
                 }

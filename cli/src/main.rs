@@ -2,9 +2,12 @@
 //!
 //! - `poly calc [FILE|-]`: runs an isl-calculator-like program (see `calc.rs`).
 //! - `poly parse [FILE|-]`: parses one set or map in isl notation and prints it back.
+//! - `poly batch [--time] [--repeat R] [--stats] [FILE|-]`: answers one query per line
+//!   (`OP<TAB>ARG`), one output line each (see `batch.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
 
+mod batch;
 mod calc;
 
 use std::io::{Read, Write};
@@ -12,12 +15,17 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: poly <command> [FILE|-]
+       poly batch [--time] [--repeat R] [--stats] [FILE|-]
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
           with + (union), * (intersection), M(S) (apply), M^-1, A . B, dom M, ran M,
           domain(M), range(M), reverse(M), intersect_domain(M, S), ...
   parse   parse one set or map in isl notation and print it back
+  batch   answer one query per line, `OP<TAB>ARG` with OP one of is_empty, sample,
+          lexmin, lexmax; prints one line per query (the answer or `error: line L: ...`)
+          --time: add a TAB and the nanoseconds of the operation; --repeat R: run it
+          R times (the time is the total); --stats: a summary on stderr at the end
   help    print this text
 
 FILE defaults to standard input.";
@@ -39,6 +47,9 @@ fn run(args: &[String]) -> Result<(), String> {
     let Some(cmd) = args.first() else {
         return Err(USAGE.to_string());
     };
+    if cmd == "batch" {
+        return batch::main(&args[1..]);
+    }
     if args.len() > 2 {
         return Err(format!("too many arguments\n{USAGE}"));
     }

@@ -1,0 +1,80 @@
+//! Integer emptiness (`BasicSet::is_empty`) on four families of problems (see
+//! `benches/src/lib.rs` for the sets and their expected answers):
+//!
+//! - `emptiness/random_small`: 20 small random conjunctions, all checked in one
+//!   iteration;
+//! - `emptiness/integer_gap/NAME`: rationally non-empty sets without integer points;
+//! - `emptiness/dependences/NAME`: dependence polyhedra of gemm, lu and jacobi-2d;
+//! - `emptiness/tiled/NAME`: tiled domains with strides 8 and 32.
+//!
+//! Run with `cargo bench -p benches --bench emptiness` (a filter narrows it, e.g.
+//! `-- emptiness/tiled`). Sets are parsed outside the timed loop. Before timing, each
+//! answer is compared with the expected one and a mismatch or error is reported on
+//! stderr (the timing of an erroring call would be meaningless).
+
+use benches::{dependences, integer_gap, random_small, tiled, Problem};
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// Warns (once per set, before timing) when the solver errs or disagrees.
+fn check(family: &str, problems: &[Problem]) {
+    for (name, set, empty) in problems {
+        match set.is_empty() {
+            Ok(e) if e == *empty => {}
+            Ok(e) => eprintln!("warning: {family}/{name}: is_empty = {e}, expected {empty}"),
+            Err(err) => eprintln!("warning: {family}/{name}: {err}"),
+        }
+    }
+}
+
+fn random_small_family(c: &mut Criterion) {
+    let problems = random_small(20, 42);
+    check("random_small", &problems);
+    c.benchmark_group("emptiness")
+        .bench_function("random_small", |b| {
+            b.iter(|| {
+                for (_, set, _) in &problems {
+                    let _ = black_box(set.is_empty());
+                }
+            })
+        });
+}
+
+/// One benchmark per set: `emptiness/FAMILY/NAME`.
+fn per_set(c: &mut Criterion, family: &str, problems: Vec<Problem>) {
+    check(family, &problems);
+    let mut group = c.benchmark_group(format!("emptiness/{family}"));
+    for (name, set, _) in &problems {
+        group.bench_function(name.as_str(), |b| b.iter(|| black_box(set.is_empty())));
+    }
+    group.finish();
+}
+
+fn integer_gap_family(c: &mut Criterion) {
+    per_set(c, "integer_gap", integer_gap());
+}
+
+fn dependences_family(c: &mut Criterion) {
+    per_set(c, "dependences", dependences());
+}
+
+fn tiled_family(c: &mut Criterion) {
+    per_set(c, "tiled", tiled());
+}
+
+fn config() -> Criterion {
+    // 31 benchmarks at about 2.5 s each (each iteration is well under a millisecond):
+    // the suite stays around a minute and a half
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30)
+}
+
+criterion_group! {
+    name = emptiness;
+    config = config();
+    targets = random_small_family, integer_gap_family, dependences_family, tiled_family
+}
+criterion_main!(emptiness);

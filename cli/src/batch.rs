@@ -14,7 +14,7 @@
 //! Operations are entries of [`OPS`]: a name, the kinds of its arguments (parsed
 //! before timing starts) and the function to time.
 
-use presburger::{parse_object, Error, Int, Object, Set};
+use presburger::{parse_object, Error, Int, Object, Set, UnionMap, UnionSet};
 use std::fmt;
 use std::hint::black_box;
 use std::io::{BufRead, BufWriter, Write};
@@ -56,9 +56,10 @@ impl Arg {
 }
 
 /// The result of an operation, formatted only after the clock has stopped.
-/// (Operations that return an object, such as `coalesce`, add a variant here.)
 enum Answer {
     Bool(bool),
+    /// A set or map, printed in isl notation (`coalesce`).
+    Object(Object),
     /// A point (parameters first for a parametric `sample`), or `None` when empty.
     Point(Option<Vec<Int>>),
 }
@@ -67,6 +68,8 @@ impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Answer::Bool(b) => write!(f, "{b}"),
+            Answer::Object(Object::Set(s)) => write!(f, "{s}"),
+            Answer::Object(Object::Map(m)) => write!(f, "{m}"),
             Answer::Point(None) => write!(f, "none"),
             Answer::Point(Some(p)) => {
                 write!(f, "[")?;
@@ -89,9 +92,23 @@ struct Op {
     run: fn(&[Arg]) -> Result<Answer, Error>,
 }
 
+/// Applies a two-argument operation to two sets or two maps (unions allowed).
+fn both<T>(
+    a: &[Arg],
+    sets: fn(&UnionSet, &UnionSet) -> Result<T, Error>,
+    maps: fn(&UnionMap, &UnionMap) -> Result<T, Error>,
+) -> Result<T, Error> {
+    match (a[0].object(), a[1].object()) {
+        (Object::Set(x), Object::Set(y)) => sets(x, y),
+        (Object::Map(x), Object::Map(y)) => maps(x, y),
+        _ => Err(Error::SpaceMismatch(
+            "one argument is a set and the other a map".into(),
+        )),
+    }
+}
+
 /// The operations, one entry each. `run` receives exactly `args.len()` arguments of
-/// the declared kinds. Still to come: `is_subset`, `is_equal`, `is_disjoint`,
-/// `subtract_is_empty` (two `Kind::Object`s, an `Answer::Bool`) and `coalesce`.
+/// the declared kinds.
 const OPS: &[Op] = &[
     Op {
         name: "is_empty",
@@ -117,6 +134,43 @@ const OPS: &[Op] = &[
         name: "lexmax",
         args: &[Kind::Set],
         run: |a| Ok(Answer::Point(a[0].set().lexmax()?)),
+    },
+    Op {
+        name: "is_subset",
+        args: &[Kind::Object, Kind::Object],
+        run: |a| both(a, |x, y| x.is_subset(y), |x, y| x.is_subset(y)).map(Answer::Bool),
+    },
+    Op {
+        name: "is_equal",
+        args: &[Kind::Object, Kind::Object],
+        run: |a| both(a, |x, y| x.is_equal(y), |x, y| x.is_equal(y)).map(Answer::Bool),
+    },
+    Op {
+        name: "is_disjoint",
+        args: &[Kind::Object, Kind::Object],
+        run: |a| both(a, |x, y| x.is_disjoint(y), |x, y| x.is_disjoint(y)).map(Answer::Bool),
+    },
+    Op {
+        name: "subtract_is_empty",
+        args: &[Kind::Object, Kind::Object],
+        run: |a| {
+            both(
+                a,
+                |x, y| x.subtract(y)?.is_empty(),
+                |x, y| x.subtract(y)?.is_empty(),
+            )
+            .map(Answer::Bool)
+        },
+    },
+    Op {
+        name: "coalesce",
+        args: &[Kind::Object],
+        run: |a| {
+            Ok(Answer::Object(match a[0].object() {
+                Object::Set(s) => Object::Set(s.coalesce()?),
+                Object::Map(m) => Object::Map(m.coalesce()?),
+            }))
+        },
     },
 ];
 

@@ -301,3 +301,36 @@ fn bundled_batch_example_runs() {
     assert_eq!(errors.len(), 1, "{got:?}");
     assert!(errors[0].contains("unbounded"), "{}", errors[0]);
 }
+
+#[test]
+fn set_algebra_ops() {
+    let input = "\
+is_subset\t{ [i] : 1 <= i <= 5 }\t{ [i] : 0 <= i <= 10 }
+is_subset\t{ [i] : 0 <= i <= 10 }\t{ [i] : 1 <= i <= 5 }
+is_equal\t{ [i] : 0 <= i < 10 and exists e : i = 2e + 1 }\t{ [i] : 0 <= i <= 9 and i mod 2 = 1 }
+is_equal\t{ A[i] -> B[i + 1] }\t{ A[i] -> B[j] : j - i = 1 }
+is_disjoint\t{ [i] : exists e : i = 2e }\t{ [i] : exists e : i = 2e + 1 }
+is_disjoint\t{ [i] : i >= 0 }\t{ [i] : i <= 0 }
+subtract_is_empty\t{ [i] : 0 <= i < 10 }\t{ [i] : i >= 0 }
+subtract_is_empty\t{ [i] : 0 <= i < 10 }\t{ [i] : exists e : i = 2e }
+coalesce\t{ [i] : 0 <= i <= 10 or 11 <= i <= 20 }
+is_subset\t{ [i] }\t{ A[i] -> B[i] }
+";
+    let o = batch(&[], input);
+    assert_eq!(
+        lines(&o),
+        vec![
+            "true",
+            "false",
+            "true",
+            "true",
+            "true",
+            "false",
+            "true",
+            "false",
+            "{ [i] : 0 <= i <= 20 }",
+            "error: line 10: space mismatch: one argument is a set and the other a map",
+        ]
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}

@@ -51,6 +51,10 @@ pub fn explicit_locals(c: &Conjunction) -> Result<Vec<Conjunction>> {
             done.push(c);
             continue;
         }
+        if resolve_local_equality(&mut c) {
+            todo.push(c);
+            continue;
+        }
         // a plain local whose rows use no other plain local
         let pick = plain.iter().copied().find(|&l| {
             let col = first_local + l;
@@ -66,11 +70,17 @@ pub fn explicit_locals(c: &Conjunction) -> Result<Vec<Conjunction>> {
                 && c.eqs.iter().all(|r| r[col].is_zero())
         });
         let Some(l) = pick else {
-            return Err(Error::Unsupported(
-                "existential variables that are bound together by their constraints \
-                 (no one of them can be written as a division of the others)"
-                    .into(),
-            ));
+            // Locals bound together: project the last one out the Omega way.
+            let l = *plain.last().unwrap_or(&0);
+            for piece in omega_split(&c, l)? {
+                todo.push(piece);
+            }
+            if todo.len() + done.len() > MAX_EXPLICIT_PARTS {
+                return Err(Error::Budget(format!(
+                    "writing existentials as divisions needs more than {MAX_EXPLICIT_PARTS} disjuncts"
+                )));
+            }
+            continue;
         };
         let col = first_local + l;
         let lowers: Vec<Row> = c
@@ -110,6 +120,160 @@ pub fn explicit_locals(c: &Conjunction) -> Result<Vec<Conjunction>> {
         }
     }
     Ok(done)
+}
+
+/// Makes progress on an equality that involves plain locals (existentials without a
+/// definition), without changing the projection: definitions that mention a plain
+/// local are forgotten (their rows stay), then unimodular changes of variables among
+/// the plain locals of the equality (`l_k := l_k + q·l_j`, Euclid steps as in the
+/// Omega test) bring a coefficient down to the gcd; a unit coefficient is then
+/// substituted by [`Conjunction::simplify`], and a single plain local with a larger
+/// coefficient is moved to the last column and defined as a division by the
+/// equality. Returns false when no equality involves a plain local.
+fn resolve_local_equality(c: &mut Conjunction) -> bool {
+    let first_local = 1 + c.space.n_var();
+    let is_plain =
+        |c: &Conjunction, col: usize| col >= first_local && c.divs[col - first_local].is_none();
+    let Some(ei) = (0..c.eqs.len()).find(|&k| {
+        (first_local..c.n_col()).any(|col| !c.eqs[k][col].is_zero() && is_plain(c, col))
+    }) else {
+        return false;
+    };
+    // forget definitions that use a plain local
+    let plain_cols: Vec<usize> = (first_local..c.n_col())
+        .filter(|&col| is_plain(c, col))
+        .collect();
+    for d in c.divs.iter_mut() {
+        if d.as_ref()
+            .is_some_and(|d| plain_cols.iter().any(|&col| !d.num[col].is_zero()))
+        {
+            *d = None;
+        }
+    }
+    let plain_in = |c: &Conjunction| -> Vec<usize> {
+        (first_local..c.n_col())
+            .filter(|&col| !c.eqs[ei][col].is_zero() && is_plain(c, col))
+            .collect()
+    };
+    loop {
+        let cols = plain_in(c);
+        let Some(&k) = cols.iter().min_by_key(|&&col| c.eqs[ei][col].abs()) else {
+            return true;
+        };
+        let a = c.eqs[ei][k].clone();
+        if a.abs().is_one() {
+            return true; // simplify substitutes it
+        }
+        let others: Vec<usize> = cols.into_iter().filter(|&j| j != k).collect();
+        if others.is_empty() {
+            // one plain local with coefficient a: make it last and define it
+            let last = c.n_col() - 1;
+            if k != last {
+                let mut colmap: Vec<usize> = (0..c.n_col()).collect();
+                colmap[k] = last;
+                for (col, slot) in colmap.iter_mut().enumerate().take(last + 1).skip(k + 1) {
+                    *slot = col - 1;
+                }
+                // definitions of later locals must not refer to the moved column
+                // (they do not: they were forgotten above if they did)
+                *c = c.remap(c.space.clone(), c.n_local(), &colmap);
+            }
+            let col = c.n_col() - 1;
+            let e = c.eqs[ei].clone();
+            if e[col + 1..].iter().any(|v| !v.is_zero()) {
+                return true;
+            }
+            let sign = if e[col].is_negative() { 1 } else { -1 };
+            let mut num: Row = e.iter().map(|v| v * sign).collect();
+            num[col] = Int::ZERO;
+            c.divs[col - first_local] = Some(Div {
+                num,
+                den: e[col].abs(),
+            });
+            return true;
+        }
+        // Euclid step: x_k = y_k - q·y_j turns coefficient e_j into e_j mod a
+        for j in others {
+            let q = c.eqs[ei][j].floor_div(&a);
+            if q.is_zero() {
+                continue;
+            }
+            for r in c.eqs.iter_mut().chain(c.ineqs.iter_mut()) {
+                if !r[k].is_zero() {
+                    let t = &r[k] * &q;
+                    r[j] -= t;
+                }
+            }
+        }
+    }
+}
+
+/// The Omega test's exact projection of plain local `l` (Pugh 1992), as a union:
+/// the dark shadow (a conjunction without `l`), and the splinters `a·l = f + i` (for a
+/// lower bound `a·l + f >= 0` and `0 <= i <= (m·a - a - m)/m`, `m` the largest upper
+/// coefficient), in which `l` is fixed by an equality and so becomes a division. Every
+/// integer point of the conjunction is in one of them, and each of them implies the
+/// conjunction's projection.
+fn omega_split(c: &Conjunction, l: usize) -> Result<Vec<Conjunction>> {
+    let col = 1 + c.space.n_var() + l;
+    if c.eqs.iter().any(|e| !e[col].is_zero()) {
+        return Err(Error::Unsupported(
+            "an existential variable fixed only by an equality with other existentials".into(),
+        ));
+    }
+    let lowers: Vec<&Row> = c.ineqs.iter().filter(|r| r[col].is_positive()).collect();
+    let uppers: Vec<&Row> = c.ineqs.iter().filter(|r| r[col].is_negative()).collect();
+    let mut out = Vec::new();
+    // dark shadow
+    let mut dark = c.clone();
+    dark.ineqs.retain(|r| r[col].is_zero());
+    for lo in &lowers {
+        for up in &uppers {
+            let (a, b) = (lo[col].clone(), -&up[col]);
+            let mut r: Row = lo
+                .iter()
+                .zip(up.iter())
+                .map(|(x, y)| x.mul_add_mul(&b, &a, y))
+                .collect();
+            r[0] -= (&a - 1) * (&b - 1);
+            dark.ineqs.push(r);
+        }
+    }
+    dark.divs[l] = None;
+    // the column of l is now unused: drop it (no definition refers to a plain local
+    // that is last among the plain ones... and if one does, keep the column)
+    if !dark.divs.iter().flatten().any(|d| !d.num[col].is_zero()) {
+        dark.remove_cols(col, 1);
+        dark.divs.remove(l);
+    }
+    dark.simplify();
+    if !dark.is_trivially_empty() {
+        out.push(dark);
+    }
+    // splinters
+    let m = uppers.iter().map(|u| -&u[col]).max().unwrap_or(Int::ONE);
+    for lo in &lowers {
+        let a = &lo[col];
+        let top = (&m * a - a - &m).floor_div(&m);
+        let mut i = Int::ZERO;
+        while i <= top {
+            let mut piece = c.clone();
+            let mut e = (*lo).clone();
+            e[0] -= &i;
+            piece.eqs.push(e);
+            piece.simplify();
+            if !piece.is_trivially_empty() {
+                out.push(piece);
+            }
+            i += 1;
+            if out.len() > MAX_EXPLICIT_PARTS {
+                return Err(Error::Budget(format!(
+                    "writing existentials as divisions needs more than {MAX_EXPLICIT_PARTS} disjuncts"
+                )));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `a - b` for conjunctions of the same space, as a list of disjoint conjunctions

@@ -918,7 +918,7 @@ pub(crate) fn merge_parallel(ineqs: Vec<Row>) -> Option<(Vec<Row>, Vec<Row>)> {
 /// `t = den·r + q·(num - den·l)` must be the constant `den·c`; the inequality holds
 /// for every value of `num - den·l` in its range when `c >= 0` (`q < 0`) or
 /// `c >= k·(den-1)` (`q > 0`).
-fn implied_by_div(r: &Row, d: &Div, col: usize) -> bool {
+pub(crate) fn implied_by_div(r: &Row, d: &Div, col: usize) -> bool {
     let q = &r[col];
     let t: Row = r
         .iter()

@@ -50,7 +50,10 @@ impl Int {
     pub fn from_big(b: BigInt) -> Int {
         match b.to_i64() {
             Some(v) => Int::Small(v),
-            None => Int::Big(Box::new(b)),
+            None => {
+                crate::stats::count(crate::stats::Counter::BigValue);
+                Int::Big(Box::new(b))
+            }
         }
     }
 

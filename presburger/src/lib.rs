@@ -24,6 +24,8 @@
 #![forbid(unsafe_code)]
 
 pub mod algebra;
+#[cfg(test)]
+mod algebra_props;
 pub mod bounds;
 pub mod conjunction;
 pub mod error;
@@ -39,6 +41,7 @@ pub mod set;
 pub mod simplex;
 pub mod solve;
 pub mod space;
+pub mod stats;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 

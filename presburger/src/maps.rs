@@ -196,6 +196,26 @@ impl Map {
         lex_order(space, Ordering::Ge)
     }
 
+    /// The pairs whose input is not in `set`.
+    pub fn subtract_domain(&self, set: &Set) -> Result<Map> {
+        let dom = self
+            .0
+            .space
+            .domain_space()
+            .ok_or_else(|| Error::SpaceMismatch("subtract_domain needs a map".into()))?;
+        if !dom.same_tuples(set.space()) {
+            return Err(Error::SpaceMismatch(
+                "the set does not live in the domain of the map".into(),
+            ));
+        }
+        self.intersect_domain(&set.complement()?)
+    }
+
+    /// The pairs whose output is not in `set`.
+    pub fn subtract_range(&self, set: &Set) -> Result<Map> {
+        Ok(self.reverse().subtract_domain(set)?.reverse())
+    }
+
     /// The inputs with an image in `set`: `{ x : exists y in set : x -> y }` (for a
     /// function, the preimage of `set`).
     pub fn preimage_of(&self, set: &Set) -> Result<Set> {
@@ -406,6 +426,18 @@ mod tests {
             .deltas()
             .unwrap()
             .is_equal(&"[N] -> { [1] : N >= 3 }".parse().unwrap())
+            .unwrap());
+        // the iterations whose write is not read by a later iteration
+        let last = write.subtract_range(&read.range()).unwrap();
+        assert!(last
+            .domain()
+            .is_equal(&"[N] -> { S[i] : i = N - 1 and N >= 2 }".parse().unwrap())
+            .unwrap());
+        let first = read
+            .subtract_domain(&"[N] -> { S[i] : i >= 2 }".parse().unwrap())
+            .unwrap();
+        assert!(first
+            .is_equal(&"[N] -> { S[1] -> A[0] : N >= 2 }".parse().unwrap())
             .unwrap());
         // the preimage of the read elements under the write map
         let pre = "[N] -> { A[a] : a >= 5 }"

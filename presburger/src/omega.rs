@@ -40,6 +40,7 @@ use crate::conjunction::{merge_parallel, normalize_eq, normalize_ineq, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::simplex::Simplex;
+use crate::stats::{self, Counter};
 
 /// A limit on the work of an integer query, counted in rows built and recursive
 /// calls. Running out makes the query return [`Error::Budget`].
@@ -161,6 +162,7 @@ fn pick_value(rows: &[Row], v: usize, p: &[Int]) -> Int {
 
 fn solve(n: usize, eqs: Vec<Row>, ineqs: Vec<Row>, b: &mut Budget) -> Result<Option<Vec<Int>>> {
     b.spend(1 + eqs.len() + ineqs.len())?;
+    stats::count(Counter::OmegaNode);
     let Some((eqs, ineqs)) = tidy(eqs, ineqs) else {
         return Ok(None);
     };
@@ -293,6 +295,7 @@ fn solve(n: usize, eqs: Vec<Row>, ineqs: Vec<Row>, b: &mut Budget) -> Result<Opt
         let top = (&m * a - a - &m).floor_div(&m);
         let mut i = Int::ZERO;
         while i <= top {
+            stats::count(Counter::Splinter);
             let mut e = (*l).clone();
             e[0] -= &i;
             if let Some(p) = solve(n, vec![e], ineqs.clone(), b)? {

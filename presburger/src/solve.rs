@@ -26,7 +26,16 @@ impl Conjunction {
     /// An integer assignment of all columns after the constant (parameters,
     /// dimensions, locals) satisfying the constraints, or `None`.
     /// The columns are those of `self` (no simplification that could drop a local).
+    /// The SDBM fast path answers when the conjunction fits (see
+    /// [`crate::sdbm_path`]), the Omega test otherwise.
     pub fn sample_full(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+        crate::stats::count(crate::stats::Counter::Emptiness);
+        self.sample_general(budget)
+    }
+
+    /// As [`Conjunction::sample_full`], always with the general algorithm (the Omega
+    /// test).
+    pub fn sample_general(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         let n = self.n_col() - 1;
         if self.is_trivially_universe() {
             return Ok(Some(vec![Int::ZERO; n]));

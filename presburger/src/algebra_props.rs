@@ -1,0 +1,248 @@
+//! Property tests of the set and map algebra against brute-force enumeration:
+//! random unions of 1–3 conjunctions, 1–3 dimensions, 0–1 parameters, with and
+//! without locals. Every operation of the boolean algebra, the map operations, the
+//! queries, and the simplifications (which must not change the set).
+
+use crate::space::DimKind;
+use crate::testing::{map_points, set_points, Box as PBox};
+use crate::{Int, Map, Set};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+type Points = BTreeSet<Vec<i64>>;
+
+/// A random union over `[x0, .., x{d-1}]` (each in -3..=3), optionally with the
+/// parameter N, as isl text.
+fn arb_union(d: usize, with_param: bool) -> impl Strategy<Value = String> {
+    let names: Vec<String> = (0..d).map(|k| format!("x{k}")).collect();
+    let nv = d + usize::from(with_param);
+    let con = (
+        prop::collection::vec(-2i64..=2, nv),
+        -3i64..=3,
+        prop::bool::weighted(0.2),
+    );
+    let local = prop::option::weighted(
+        0.4,
+        (
+            prop::collection::vec(-1i64..=1, d),
+            2i64..=3,
+            0i64..=2,
+            prop::bool::ANY,
+        ),
+    );
+    let conj = (prop::collection::vec(con, 0..3), local);
+    prop::collection::vec(conj, 1..=3).prop_map(move |cs| {
+        let mut vars = names.clone();
+        if with_param {
+            vars.push("N".into());
+        }
+        let lin = |coefs: &[i64]| {
+            let mut t = String::from("0");
+            for (c, v) in coefs.iter().zip(&vars) {
+                t.push_str(&format!(" + {c}{v}"));
+            }
+            t
+        };
+        let ds: Vec<String> = cs
+            .iter()
+            .map(|(cons, local)| {
+                let mut parts: Vec<String> =
+                    names.iter().map(|n| format!("-3 <= {n} <= 3")).collect();
+                for (coefs, c, eq) in cons {
+                    parts.push(format!(
+                        "{} {} {c}",
+                        lin(coefs),
+                        if *eq { "=" } else { ">=" }
+                    ));
+                }
+                let body = parts.join(" and ");
+                match local {
+                    Some((coefs, m, r, true)) => {
+                        format!("(exists e : {} = {m}e + {r} and {body})", lin(coefs))
+                    }
+                    Some((coefs, m, r, false)) => {
+                        format!(
+                            "(exists e : {m}e <= {} + {r} <= {m}e + 1 and {body})",
+                            lin(coefs)
+                        )
+                    }
+                    None => format!("({body})"),
+                }
+            })
+            .collect();
+        let pre = if with_param { "[N] -> " } else { "" };
+        format!("{pre}{{ [{}] : {} }}", names.join(", "), ds.join(" or "))
+    })
+}
+
+fn param_values(with_param: bool) -> Vec<Vec<i64>> {
+    if with_param {
+        (-1..=2).map(|n| vec![n]).collect()
+    } else {
+        vec![vec![]]
+    }
+}
+
+/// The enumeration box: dimensions in -4..=4; locals searched in -8..=8, enough
+/// for these sets (dimensions are bounded by 3, and a stride local `e` with
+/// `lin = m·e + r` has |e| <= 7).
+fn bx(pv: &[i64]) -> PBox {
+    PBox {
+        params: pv.to_vec(),
+        lo: -4,
+        hi: 4,
+        local_range: (-8, 8),
+    }
+}
+
+fn pts(s: &Set, pv: &[i64]) -> Points {
+    set_points(s, &bx(pv))
+}
+
+fn mpts(m: &Map, pv: &[i64]) -> Points {
+    map_points(m, &bx(pv))
+}
+
+/// The set with its parameters fixed to `pv` and projected away.
+fn fixed(s: &Set, pv: &[i64]) -> Set {
+    let mut f = s.clone();
+    for (k, v) in pv.iter().enumerate() {
+        f = f.fix(DimKind::Param, k, *v).unwrap();
+    }
+    f.project_out(DimKind::Param, 0, pv.len()).unwrap()
+}
+
+fn ints(p: &[i64]) -> Vec<Int> {
+    p.iter().map(|&v| Int::from(v)).collect()
+}
+
+fn case() -> impl Strategy<Value = (usize, bool, String, String)> {
+    (1usize..=3, prop::bool::ANY)
+        .prop_flat_map(|(d, p)| (Just(d), Just(p), arb_union(d, p), arb_union(d, p)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(80))]
+
+    #[test]
+    fn boolean_algebra_and_queries((d, p, a, b) in case()) {
+        let (x, y): (Set, Set) = (a.parse().unwrap(), b.parse().unwrap());
+        let diff = x.subtract(&y).unwrap();
+        let inter = x.intersect(&y).unwrap();
+        let uni = x.union(&y).unwrap();
+        let comp = x.complement().unwrap();
+        let coal = x.coalesce().unwrap();
+        let simp = x.simplify_full().unwrap();
+        let gist = x.gist(&y).unwrap();
+        let (mut sub, mut eq, mut disj, mut emp) = (true, true, true, true);
+        for pv in param_values(p) {
+            let (px, py) = (pts(&x, &pv), pts(&y, &pv));
+            prop_assert_eq!(pts(&diff, &pv), px.difference(&py).cloned().collect::<Points>(), "{} - {}", a, b);
+            prop_assert_eq!(pts(&inter, &pv), px.intersection(&py).cloned().collect::<Points>());
+            prop_assert_eq!(pts(&uni, &pv), px.union(&py).cloned().collect::<Points>());
+            let all = pts(&Set::universe(x.space().clone()).unwrap(), &pv);
+            prop_assert_eq!(pts(&comp, &pv), all.difference(&px).cloned().collect::<Points>());
+            prop_assert_eq!(pts(&coal, &pv), px.clone(), "coalesce of {}", a);
+            prop_assert_eq!(pts(&simp, &pv), px.clone(), "simplify of {}", a);
+            let gy: Points = pts(&gist, &pv).intersection(&py).cloned().collect();
+            prop_assert_eq!(gy, px.intersection(&py).cloned().collect::<Points>(), "gist of {} in {}", a, b);
+            sub &= px.is_subset(&py);
+            eq &= px == py;
+            disj &= px.is_disjoint(&py);
+            emp &= px.is_empty();
+            // queries on the set with the parameters fixed
+            let f = fixed(&x, &pv);
+            prop_assert_eq!(f.lexmin().unwrap(), px.iter().next().map(|q| ints(q)));
+            prop_assert_eq!(f.lexmax().unwrap(), px.iter().next_back().map(|q| ints(q)));
+            if let Some(s) = f.sample().unwrap() {
+                let s: Vec<i64> = s.iter().map(|v| v.to_i64().unwrap()).collect();
+                prop_assert!(px.contains(&s));
+            } else {
+                prop_assert!(px.is_empty());
+            }
+            prop_assert!(f.is_bounded().unwrap());
+            let listed: Points = f.points(10_000).unwrap().iter()
+                .map(|q| q.iter().map(|v| v.to_i64().unwrap()).collect()).collect();
+            prop_assert_eq!(&listed, &px);
+            for k in 0..d {
+                let lo = px.iter().map(|q| q[k]).min();
+                let hi = px.iter().map(|q| q[k]).max();
+                prop_assert_eq!(f.dim_min(k).unwrap().map(|r| r[0].to_i64().unwrap()), lo);
+                prop_assert_eq!(f.dim_max(k).unwrap().map(|r| r[0].to_i64().unwrap()), hi);
+            }
+            let bh = pts(&f.box_hull().unwrap(), &[]);
+            let want_box: Points = pts(&Set::universe(f.space().clone()).unwrap(), &[])
+                .into_iter()
+                .filter(|q| (0..d).all(|k| px.iter().any(|r| r[k] <= q[k]) && px.iter().any(|r| r[k] >= q[k])))
+                .collect();
+            prop_assert_eq!(bh, want_box);
+        }
+        // over all parameter values, which the enumeration samples: the answers must
+        // not contradict what the samples show
+        if !sub { prop_assert!(!x.is_subset(&y).unwrap()); }
+        if !eq { prop_assert!(!x.is_equal(&y).unwrap()); }
+        if !disj { prop_assert!(!x.is_disjoint(&y).unwrap()); }
+        if !emp { prop_assert!(!x.is_empty().unwrap()); }
+        if !p {
+            prop_assert_eq!(x.is_subset(&y).unwrap(), sub);
+            prop_assert_eq!(x.is_equal(&y).unwrap(), eq);
+            prop_assert_eq!(x.is_disjoint(&y).unwrap(), disj);
+            prop_assert_eq!(x.is_empty().unwrap(), emp);
+        }
+        prop_assert!(coal.is_equal(&x).unwrap());
+    }
+
+    #[test]
+    fn map_operations((d, p, a, b) in case()) {
+        prop_assume!(d >= 2);
+        // x0 -> (x1, ..): split the tuple after the first dimension
+        let split = |t: &str| -> Map {
+            let names: Vec<String> = (0..d).map(|k| format!("x{k}")).collect();
+            t.replacen(&format!("[{}]", names.join(", ")), &format!("[x0] -> [{}]", names[1..].join(", ")), 1)
+                .parse()
+                .unwrap()
+        };
+        let (m, n) = (split(&a), split(&b));
+        let s: Set = b.parse::<Set>().unwrap().project_out(DimKind::Out, 1, d - 1).unwrap();
+        for pv in param_values(p) {
+            let (pm, pn, ps) = (mpts(&m, &pv), mpts(&n, &pv), pts(&s, &pv));
+            let dom: Points = pm.iter().map(|q| vec![q[0]]).collect();
+            let ran: Points = pm.iter().map(|q| q[1..].to_vec()).collect();
+            prop_assert_eq!(pts(&m.domain(), &pv), dom.clone());
+            prop_assert_eq!(pts(&m.range(), &pv), ran);
+            let rev: Points = pm.iter().map(|q| { let mut r = q[1..].to_vec(); r.push(q[0]); r }).collect();
+            prop_assert_eq!(mpts(&m.reverse(), &pv), rev);
+            let id: Points = pm.iter().filter(|q| ps.contains(&vec![q[0]])).cloned().collect();
+            prop_assert_eq!(mpts(&m.intersect_domain(&s).unwrap(), &pv), id);
+            let sd: Points = pm.iter().filter(|q| !ps.contains(&vec![q[0]])).cloned().collect();
+            prop_assert_eq!(mpts(&m.subtract_domain(&s).unwrap(), &pv), sd);
+            let md: Points = pm.difference(&pn).cloned().collect();
+            prop_assert_eq!(mpts(&m.subtract(&n).unwrap(), &pv), md);
+            // composition with the reverse of n: x0 -> y0 when m(x0) = n(y0)
+            let comp: Points = pm.iter().flat_map(|q| pn.iter().filter(move |r| r[1..] == q[1..]).map(move |r| vec![q[0], r[0]])).collect();
+            prop_assert_eq!(mpts(&m.apply_range(&n.reverse()).unwrap(), &pv), comp);
+            let img: Points = pm.iter().filter(|q| ps.contains(&vec![q[0]])).map(|q| q[1..].to_vec()).collect();
+            prop_assert_eq!(pts(&m.apply_to(&s).unwrap(), &pv), img);
+            let wrapped = m.wrap();
+            prop_assert_eq!(pts(&wrapped, &pv), pm.clone());
+            prop_assert_eq!(mpts(&wrapped.unwrap().unwrap(), &pv), pm.clone());
+            prop_assert_eq!(mpts(&m.flatten(), &pv), pm.clone());
+            let fx: Points = pm.iter().filter(|q| q[0] == 1).cloned().collect();
+            prop_assert_eq!(mpts(&m.fix(DimKind::In, 0, 1).unwrap(), &pv), fx);
+            if d == 2 {
+                let deltas: Points = pm.iter().map(|q| vec![q[1] - q[0]]).filter(|v| (-4..=4).contains(&v[0])).collect();
+                prop_assert_eq!(pts(&m.deltas().unwrap(), &pv), deltas);
+                let lt = m.intersect(&Map::lex_lt(&Set::universe(m.domain().space().clone()).unwrap().space().clone()).unwrap()).unwrap();
+                let want: Points = pm.iter().filter(|q| q[0] < q[1]).cloned().collect();
+                prop_assert_eq!(mpts(&lt, &pv), want);
+                let pre: Points = pm.iter().filter(|q| ps.contains(&vec![q[1]])).map(|q| vec![q[0]]).collect::<Points>();
+                prop_assert_eq!(pts(&s.preimage(&m).unwrap(), &pv), pre);
+            }
+            let rp = m.range_product(&n).unwrap();
+            let want: Points = pm.iter().flat_map(|q| pn.iter().filter(move |r| r[0] == q[0]).map(move |r| {
+                let mut v = q.clone(); v.extend_from_slice(&r[1..]); v
+            })).collect();
+            prop_assert_eq!(mpts(&rp, &pv), want);
+        }
+    }
+}

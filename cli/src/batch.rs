@@ -192,16 +192,17 @@ pub struct Stats {
     pub operations: u64,
     /// Lines that printed `error: ...`.
     pub errors: u64,
-    // Fast-path counters (e.g. queries decided by the SDBM fast path) go here, with
-    // their part of the summary in `Stats::summary`.
+    /// What the solver did meanwhile (emptiness checks, SDBM fast path, Omega-test
+    /// nodes, splinters, big-integer values), including `--repeat` runs.
+    pub solver: presburger::stats::Stats,
 }
 
 impl Stats {
     /// The line `--stats` prints to stderr.
     pub fn summary(&self) -> String {
         format!(
-            "stats: {} operations, {} errors",
-            self.operations, self.errors
+            "stats: {} operations, {} errors; solver: {}",
+            self.operations, self.errors, self.solver
         )
     }
 }
@@ -252,6 +253,7 @@ pub fn run(opts: &Options, input: impl BufRead, out: impl Write) -> Result<Stats
     let mut input = input;
     let mut out = BufWriter::new(out);
     let mut stats = Stats::default();
+    let before = presburger::stats::snapshot();
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     loop {
@@ -293,6 +295,15 @@ pub fn run(opts: &Options, input: impl BufRead, out: impl Write) -> Result<Stats
     }
     out.flush()
         .map_err(|e| format!("cannot write the output: {e}"))?;
+    let after = presburger::stats::snapshot();
+    stats.solver = presburger::stats::Stats {
+        emptiness_checks: after.emptiness_checks - before.emptiness_checks,
+        sdbm_fast_path: after.sdbm_fast_path - before.sdbm_fast_path,
+        sdbm_fallbacks: after.sdbm_fallbacks - before.sdbm_fallbacks,
+        omega_nodes: after.omega_nodes - before.omega_nodes,
+        splinters: after.splinters - before.splinters,
+        big_values: after.big_values - before.big_values,
+    };
     Ok(stats)
 }
 
@@ -435,11 +446,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
 const HELP: &str = "\
 Each input line is OP<TAB>ARG (isl notation); blank lines and # comments are skipped.
 Operations: is_empty (a set, map or union), sample, lexmin, lexmax (a set in one
-space; sample prints parameters first). One output line per query: true/false, a
-point [1, -2], none, or `error: line L: message`.
+space; sample prints parameters first), is_subset, is_equal, is_disjoint,
+subtract_is_empty (two arguments), coalesce (prints the result). One output line per
+query: true/false, a point [1, -2], none, a set or map, or `error: line L: message`.
   --time        follow each answer with a TAB and the nanoseconds of the operation
   --repeat R    run each operation R times (--time prints the total)
-  --stats       print `stats: N operations, M errors` to stderr at the end
+  --stats       print the number of operations and errors, and what the solver did
+                (emptiness checks, SDBM fast path share, Omega-test nodes, ...), to
+                stderr at the end
 ";
 
 #[cfg(test)]
@@ -505,7 +519,9 @@ mod tests {
             lines[6]
         );
         assert_eq!((stats.operations, stats.errors), (7, 7));
-        assert_eq!(stats.summary(), "stats: 7 operations, 7 errors");
+        assert!(stats
+            .summary()
+            .starts_with("stats: 7 operations, 7 errors; solver: "));
     }
 
     #[test]

@@ -517,10 +517,10 @@ mod tests {
         assert!(s.contains(&p).unwrap());
     }
 
-    /// Random bounded conjunctions: 1–3 dims in [-4, 4], 0–2 parameters, 0–2 locals
+    /// Random bounded conjunctions: 1–4 dims in [-4, 4], 0–2 parameters, 0–2 locals
     /// (strides or free existentials tied to dims), as isl text.
     fn arb_conj() -> impl Strategy<Value = (String, usize, usize)> {
-        (1usize..=3, 0usize..=2, 0usize..=2).prop_flat_map(|(nd, np, nl)| {
+        (1usize..=4, 0usize..=2, 0usize..=2).prop_flat_map(|(nd, np, nl)| {
             let names: Vec<String> = (0..nd).map(|k| format!("x{k}")).collect();
             let params: Vec<String> = (0..np).map(|k| format!("P{k}")).collect();
             let nvars = nd + np;

@@ -458,6 +458,110 @@ pub fn tiled() -> Vec<Problem> {
     ]
 }
 
+/// SDBM-shaped sets of `n` variables (parameters count), empty and non-empty, for
+/// the fast-path benchmarks, with their expected emptiness:
+/// - `tiled`: a tiled nest with tiles of 32 split into 8 (harmonic: 8 | 32), `n/2`
+///   tile and `n/2` point dimensions; empty variant: a point 40 past its tile origin;
+/// - `stencil`: neighbours differ by at most 1 (differences only); empty variant:
+///   the chain must climb by `n` from `x0` to `x{n-1}` but the last is at most the
+///   first;
+/// - `triangle`: `0 <= x0 <= x1 <= ... <= N` with even values and a stride 3 on the
+///   last (divisors 2 and 3: not harmonic); empty variant: `x{n-1} - x0 <= -1`.
+/// - `not_sdbm`: the stencil with one constraint `x0 + x1 <= N` that leaves the
+///   class (for the recognition overhead).
+pub fn sdbm_family(n: usize) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let vars = |k: usize, p: &str| -> Vec<String> { (0..k).map(|j| format!("{p}{j}")).collect() };
+    // tiled: k tile dims t_j (multiples of 32, then 8 inside), k point dims i_j
+    let k = (n / 2).max(1);
+    let (t, i) = (vars(k, "t"), vars(k, "i"));
+    let mut cons = Vec::new();
+    for j in 0..k {
+        cons.push(format!("{} mod 32 = 0", t[j]));
+        cons.push(format!("{} mod 8 = 0", i[j]));
+        cons.push(format!("0 <= {} <= 1000", t[j]));
+        cons.push(format!("{t} <= {i} <= {t} + 31", t = t[j], i = i[j]));
+    }
+    let dims = [t.clone(), i.clone()].concat().join(", ");
+    let body = cons.join(" and ");
+    out.push((
+        format!("tiled_{n}"),
+        parse_bs(&format!("{{ [{dims}] : {body} }}")),
+        false,
+    ));
+    out.push((
+        format!("tiled_{n}_empty"),
+        parse_bs(&format!(
+            "{{ [{dims}] : {body} and {} >= {} + 40 }}",
+            i[0], t[0]
+        )),
+        true,
+    ));
+    // stencil chain
+    let x = vars(n, "x");
+    let mut chain = vec![format!("0 <= {} <= 100", x[0])];
+    for j in 0..n - 1 {
+        chain.push(format!("-1 <= {} - {} <= 1", x[j + 1], x[j]));
+    }
+    let dims = x.join(", ");
+    let body = chain.join(" and ");
+    out.push((
+        format!("stencil_{n}"),
+        parse_bs(&format!("{{ [{dims}] : {body} }}")),
+        false,
+    ));
+    out.push((
+        format!("stencil_{n}_empty"),
+        parse_bs(&format!(
+            "{{ [{dims}] : {body} and {} - {} >= {} }}",
+            x[n - 1],
+            x[0],
+            n
+        )),
+        true,
+    ));
+    // strided triangle with a parameter
+    let mut tri = vec![format!("0 <= {}", x[0]), format!("{} <= N", x[n - 1])];
+    for j in 0..n - 1 {
+        tri.push(format!("{} <= {}", x[j], x[j + 1]));
+    }
+    for v in &x {
+        tri.push(format!("{v} mod 2 = 0"));
+    }
+    tri.push(format!("{} mod 3 = 1", x[n - 1]));
+    let body = tri.join(" and ");
+    out.push((
+        format!("triangle_{n}"),
+        parse_bs(&format!("[N] -> {{ [{dims}] : {body} }}")),
+        false,
+    ));
+    out.push((
+        format!("triangle_{n}_empty"),
+        parse_bs(&format!(
+            "[N] -> {{ [{dims}] : {body} and {} <= {} - 1 }}",
+            x[n - 1],
+            x[0]
+        )),
+        true,
+    ));
+    // just outside the class
+    let body = chain.join(" and ");
+    out.push((
+        format!("not_sdbm_{n}"),
+        parse_bs(&format!(
+            "[N] -> {{ [{dims}] : {body} and {} + {} <= N }}",
+            x[0],
+            x[n.min(2) - 1]
+        )),
+        false,
+    ));
+    out
+}
+
+fn parse_bs(text: &str) -> presburger::BasicSet {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

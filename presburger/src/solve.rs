@@ -29,8 +29,7 @@ impl Conjunction {
     /// The SDBM fast path answers when the conjunction fits (see
     /// [`crate::sdbm_path`]), the Omega test otherwise.
     pub fn sample_full(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
-        crate::stats::count(crate::stats::Counter::Emptiness);
-        self.sample_general(budget)
+        self.sample_via(crate::sdbm_path::EmptinessPath::Auto, budget)
     }
 
     /// As [`Conjunction::sample_full`], always with the general algorithm (the Omega
@@ -227,6 +226,12 @@ impl BasicSet {
     /// True when no integer point (for any parameter value) satisfies the constraints.
     pub fn is_empty(&self) -> Result<bool> {
         self.0.is_empty_with(&mut Budget::default())
+    }
+
+    /// [`BasicSet::is_empty`] along a chosen path (for tests and benchmarks: the SDBM
+    /// fast path alone, or the general path alone).
+    pub fn is_empty_via(&self, path: crate::sdbm_path::EmptinessPath) -> Result<bool> {
+        Ok(self.0.sample_via(path, &mut Budget::default())?.is_none())
     }
 
     /// An integer point: parameter values followed by set dimensions; `None` if empty.

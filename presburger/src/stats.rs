@@ -33,7 +33,6 @@ static SPLINTERS: AtomicU64 = AtomicU64::new(0);
 static BIG: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Clone, Copy)]
-#[allow(dead_code)] // the SDBM variants are counted once the fast path is wired in
 pub(crate) enum Counter {
     Emptiness,
     SdbmFast,

@@ -15,7 +15,6 @@
 use crate::conjunction::{Conjunction, Row};
 use crate::error::Result;
 use crate::set::{Disjunction, Map, Set};
-use crate::simplex::Simplex;
 
 impl Conjunction {
     /// Turns implicit equalities (inequalities tight at every rational point) into
@@ -25,18 +24,10 @@ impl Conjunction {
         if self.is_trivially_empty() || self.ineqs.is_empty() {
             return;
         }
-        let mut s = Simplex::new(self.n_col() - 1);
-        for e in &self.eqs {
-            s.add_eq(e);
-        }
-        let first = s.n_con();
-        for r in &self.ineqs {
-            s.add_ineq(r);
-        }
-        if s.is_empty() {
+        let Some((mut s, first)) = self.rational_tableau() else {
             *self = Conjunction::empty(self.space.clone());
             return;
-        }
+        };
         let tight = s.detect_implicit_equalities();
         if tight.is_empty() {
             return;

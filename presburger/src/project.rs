@@ -28,7 +28,6 @@
 use crate::conjunction::{combine, Conjunction, Row};
 use crate::error::Result;
 use crate::set::{BasicMap, BasicSet, Map, Set};
-use crate::simplex::Simplex;
 use crate::space::DimKind;
 
 /// Largest number of rows one Fourier–Motzkin step may create in `project_out`.
@@ -95,18 +94,10 @@ impl Conjunction {
         if self.is_trivially_empty() || self.ineqs.is_empty() {
             return;
         }
-        let mut s = Simplex::new(self.n_col() - 1);
-        for e in &self.eqs {
-            s.add_eq(e);
-        }
-        let first = s.n_con();
-        for r in &self.ineqs {
-            s.add_ineq(r);
-        }
-        if s.is_empty() {
+        let Some((mut s, first)) = self.rational_tableau() else {
             *self = Conjunction::empty(self.space.clone());
             return;
-        }
+        };
         let mut keep = Vec::with_capacity(self.ineqs.len());
         for (k, r) in self.ineqs.iter().enumerate() {
             let con = first + k;

@@ -445,14 +445,19 @@ macro_rules! union_common {
                 Ok($t(self.0.intersect(&other.0)?))
             }
 
+            /// Applies a change to a copy of every conjunction.
+            fn each_part(&self, f: impl Fn(&mut Conjunction) -> Result<()>) -> Result<$t> {
+                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
+                    let mut c = c.clone();
+                    f(&mut c)?;
+                    Ok(c)
+                })?))
+            }
+
             /// Fixes a variable to a value.
             pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<$t> {
                 let v = value.into();
-                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
-                    let mut c = c.clone();
-                    c.fix(kind, pos, &v)?;
-                    Ok(c)
-                })?))
+                self.each_part(|c| c.fix(kind, pos, &v))
             }
 
             /// Adds `x >= value`.
@@ -463,11 +468,7 @@ macro_rules! union_common {
                 value: impl Into<Int>,
             ) -> Result<$t> {
                 let v = value.into();
-                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
-                    let mut c = c.clone();
-                    c.bound(kind, pos, &v, true)?;
-                    Ok(c)
-                })?))
+                self.each_part(|c| c.bound(kind, pos, &v, true))
             }
 
             /// Adds `x <= value`.
@@ -478,11 +479,7 @@ macro_rules! union_common {
                 value: impl Into<Int>,
             ) -> Result<$t> {
                 let v = value.into();
-                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
-                    let mut c = c.clone();
-                    c.bound(kind, pos, &v, false)?;
-                    Ok(c)
-                })?))
+                self.each_part(|c| c.bound(kind, pos, &v, false))
             }
 
             /// Moves `n` variables of kind `src` from `src_pos` to kind `dst` at

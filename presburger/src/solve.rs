@@ -23,6 +23,25 @@ use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::simplex::{LpResult, Simplex};
 
 impl Conjunction {
+    /// The exact simplex over all columns (locals included) with the equalities,
+    /// then the inequalities, added in order; also the index of the first
+    /// inequality. `None` when the conjunction is rationally empty.
+    pub(crate) fn rational_tableau(&self) -> Option<(Simplex, usize)> {
+        let mut s = Simplex::new(self.n_col() - 1);
+        for e in &self.eqs {
+            s.add_eq(e);
+        }
+        let first = s.n_con();
+        for r in &self.ineqs {
+            s.add_ineq(r);
+        }
+        if s.is_empty() {
+            None
+        } else {
+            Some((s, first))
+        }
+    }
+
     /// An integer assignment of all columns after the constant (parameters,
     /// dimensions, locals) satisfying the constraints, or `None`.
     /// The columns are those of `self` (no simplification that could drop a local).
@@ -85,13 +104,9 @@ impl Conjunction {
         };
         let eval = |p: &[Int]| Conjunction::eval_row(&obj, p);
         let mut hi = eval(&point);
-        let mut s = Simplex::new(self.n_col() - 1);
-        for e in &self.eqs {
-            s.add_eq(e);
-        }
-        for r in &self.ineqs {
-            s.add_ineq(r);
-        }
+        let Some((mut s, _)) = self.rational_tableau() else {
+            return Ok(None);
+        };
         let mut lo = match s.minimize(&obj) {
             LpResult::Optimum { value, .. } => value.ceil(),
             LpResult::Unbounded => {

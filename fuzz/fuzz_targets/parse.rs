@@ -6,7 +6,9 @@ use libfuzzer_sys::fuzz_target;
 use presburger::{parse_object, Object};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let Ok(obj) = parse_object(text) else { return };
     match obj {
         Object::Set(s) => {
@@ -14,14 +16,20 @@ fuzz_target!(|data: &[u8]| {
             let back: presburger::UnionSet = printed
                 .parse()
                 .unwrap_or_else(|e| panic!("printed set does not parse: {printed}: {e}"));
-            assert!(back.plain_is_equal(&s), "round trip changed {printed} into {back}");
+            assert!(
+                back.plain_is_equal(&s),
+                "round trip changed {printed} into {back}"
+            );
         }
         Object::Map(m) => {
             let printed = m.to_string();
             let back: presburger::UnionMap = printed
                 .parse()
                 .unwrap_or_else(|e| panic!("printed map does not parse: {printed}: {e}"));
-            assert!(back.plain_is_equal(&m), "round trip changed {printed} into {back}");
+            assert!(
+                back.plain_is_equal(&m),
+                "round trip changed {printed} into {back}"
+            );
         }
     }
 });

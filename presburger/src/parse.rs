@@ -5,7 +5,8 @@
 //! object   := [ '[' ids ']' '->' ] '{' [ part (';' part)* ] '}'
 //! part     := tuple [ '->' tuple ] [ ':' formula ]   |   ':' formula
 //! tuple    := [name] '[' [ tuple '->' tuple | elem (',' elem)* ] ']'
-//! elem     := new-identifier | expr            (an expression adds an equality)
+//! elem     := new-identifier | new-identifier '=' expr | expr
+//!                                             (an expression adds an equality)
 //! formula  := or ('implies' formula)?
 //! or       := and (('or' | '||') and)*
 //! and      := unary (('and' | '&&') unary)*
@@ -524,6 +525,25 @@ impl Parser {
     }
 
     fn tuple_elem(&mut self) -> Result<Option<String>> {
+        // `x1 = 1 - N`: a named dimension with its value, as isl prints fixed ones
+        if let (Tok::Ident(s), Tok::Eq) = (self.peek().clone(), self.peek_at(1)) {
+            if !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none() {
+                self.advance();
+                self.advance();
+                let pw = self.expr()?;
+                let id = self.new_var(VarKind::Dim(self.n_dims), None);
+                self.n_dims += 1;
+                let v = Lin::var(id);
+                let f = F::Or(
+                    pw.into_iter()
+                        .map(|(cond, l)| F::and(cond, F::Eq(v.add(&l, -1))))
+                        .collect(),
+                );
+                self.tuple_constraints.push(f);
+                self.scope.push((s.clone(), id));
+                return Ok(Some(s));
+            }
+        }
         if let Tok::Ident(s) = self.peek().clone() {
             let ends = matches!(self.peek_at(1), Tok::Comma | Tok::RBracket);
             if ends && !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none() {

@@ -73,7 +73,9 @@ fn maps_with_expressions_in_tuples() {
     let again: Map = m.to_string().parse().unwrap();
     assert!(again.plain_is_equal(&m), "{m} vs {again}");
     // isl prints fixed dimensions as `name = value`
-    let f: Set = "[N] -> { [x0, x1 = 1 - N - 3x0] : 0 <= x0 <= 2 }".parse().unwrap();
+    let f: Set = "[N] -> { [x0, x1 = 1 - N - 3x0] : 0 <= x0 <= 2 }"
+        .parse()
+        .unwrap();
     assert_eq!(
         pts(&f, &[1], -8, 4),
         filter(2, -8, 4, |p| (0..=2).contains(&p[0]) && p[1] == -3 * p[0])

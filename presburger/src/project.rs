@@ -224,7 +224,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(400))]
+        #![proptest_config(ProptestConfig::with_cases(1000))]
 
         #[test]
         fn projection_and_redundancy_keep_the_points(text in arb_text(), which in 0usize..3) {

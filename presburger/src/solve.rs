@@ -136,32 +136,6 @@ impl Conjunction {
         let value = if maximize { -hi } else { hi };
         Ok(Some((value, point)))
     }
-
-    /// The lexicographically smallest (or largest) assignment of the columns
-    /// `first .. first + n` (1-based column numbers), with a full point reaching it.
-    fn lexopt(
-        &self,
-        first: usize,
-        n: usize,
-        maximize: bool,
-        budget: &mut Budget,
-    ) -> Result<Option<Vec<Int>>> {
-        let mut c = self.clone();
-        c.simplify();
-        let mut out = Vec::with_capacity(n);
-        for col in first..first + n {
-            let mut aff = vec![Int::ZERO; c.n_col()];
-            aff[col] = Int::ONE;
-            let Some((v, _)) = c.optimize_point(&aff, maximize, budget)? else {
-                return Ok(None);
-            };
-            let mut fix = aff;
-            fix[0] = -&v;
-            c.eqs.push(fix);
-            out.push(v);
-        }
-        Ok(Some(out))
-    }
 }
 
 fn no_params(c: &Conjunction, what: &str) -> Result<()> {
@@ -174,33 +148,71 @@ fn no_params(c: &Conjunction, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// The lexicographic optimum over a union, coordinate by coordinate: each part
+/// that still ties with the best prefix is optimised on the next coordinate, and
+/// only the parts reaching the best value go on (fixed to it). A part that loses on
+/// an earlier coordinate therefore cannot make the answer unbounded; a part that
+/// ties and is unbounded on the next coordinate does.
 fn lex_of_parts<'a>(
     parts: impl Iterator<Item = &'a Conjunction>,
     maximize: bool,
     what: &str,
 ) -> Result<Option<Vec<Int>>> {
-    let mut best: Option<Vec<Int>> = None;
+    let mut alive: Vec<Conjunction> = Vec::new();
     for c in parts {
         no_params(c, what)?;
-        let first = c.space().offset(crate::space::DimKind::Out);
-        let n = c.space().n_out();
-        if let Some(p) = c.lexopt(first, n, maximize, &mut Budget::default())? {
-            let better = match &best {
-                None => true,
-                Some(b) => {
-                    if maximize {
-                        p > *b
-                    } else {
-                        p < *b
-                    }
-                }
-            };
-            if better {
-                best = Some(p);
-            }
+        let mut c = c.clone();
+        c.simplify();
+        if !c.is_trivially_empty() {
+            alive.push(c);
         }
     }
-    Ok(best)
+    let Some(first) = alive.first() else {
+        return Ok(None);
+    };
+    let (off, n) = (
+        first.space().offset(crate::space::DimKind::Out),
+        first.space().n_out(),
+    );
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        let mut best: Option<Int> = None;
+        let mut values = Vec::with_capacity(alive.len());
+        for c in &alive {
+            let mut aff = vec![Int::ZERO; c.n_col()];
+            aff[off + k] = Int::ONE;
+            let v = c
+                .optimize_point(&aff, maximize, &mut Budget::default())?
+                .map(|(v, _)| v);
+            if let Some(v) = &v {
+                let better = match &best {
+                    None => true,
+                    Some(b) => (maximize && v > b) || (!maximize && v < b),
+                };
+                if better {
+                    best = Some(v.clone());
+                }
+            }
+            values.push(v);
+        }
+        let Some(best) = best else {
+            return Ok(None);
+        };
+        alive = alive
+            .into_iter()
+            .zip(values)
+            .filter(|(_, v)| v.as_ref() == Some(&best))
+            .map(|(mut c, _)| {
+                let mut fix = vec![Int::ZERO; c.n_col()];
+                fix[off + k] = Int::ONE;
+                fix[0] = -&best;
+                c.eqs.push(fix);
+                c
+            })
+            .collect();
+        out.push(best);
+    }
+    Ok(Some(out))
 }
 
 fn sample_of_parts<'a>(parts: impl Iterator<Item = &'a Conjunction>) -> Result<Option<Vec<Int>>> {

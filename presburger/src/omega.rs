@@ -50,8 +50,10 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default: a million steps, far beyond what compiler-sized problems need.
-    pub const DEFAULT_STEPS: u64 = 1_000_000;
+    /// The default: ten million steps (about two seconds of work on this project's
+    /// 2-core machine). Compiler-sized problems need far less; bounded systems of
+    /// about ten variables with large gaps can need a million or more.
+    pub const DEFAULT_STEPS: u64 = 10_000_000;
 
     /// A budget of `steps` units of work.
     pub fn new(steps: u64) -> Budget {

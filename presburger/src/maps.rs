@@ -8,24 +8,6 @@ use crate::int::Int;
 use crate::set::{merged_params, Disjunction, Map, Set};
 use crate::space::{Space, Tuple, TupleBody};
 
-impl Disjunction {
-    /// The same conjunctions in another space with the same column layout.
-    fn relabel(&self, space: Space) -> Disjunction {
-        Disjunction {
-            parts: self
-                .parts
-                .iter()
-                .map(|c| {
-                    let mut c = c.clone();
-                    c.space = space.clone();
-                    c
-                })
-                .collect(),
-            space,
-        }
-    }
-}
-
 impl Map {
     /// The identity map `{ x -> x }` on a set space.
     pub fn identity(space: &Space) -> Result<Map> {

@@ -79,6 +79,22 @@ impl Disjunction {
         d
     }
 
+    /// The same conjunctions in another space with the same column layout.
+    pub(crate) fn relabel(&self, space: Space) -> Disjunction {
+        Disjunction {
+            parts: self
+                .parts
+                .iter()
+                .map(|c| {
+                    let mut c = c.clone();
+                    c.space = space.clone();
+                    c
+                })
+                .collect(),
+            space,
+        }
+    }
+
     pub(crate) fn align_params(&self, params: &[String]) -> Disjunction {
         Disjunction {
             space: self.space.with_params(params.to_vec()),
@@ -739,19 +755,9 @@ impl Map {
         }
         let lifted = Set::universe(self.0.space.range_space())?;
         let prod = set.flat_product(&lifted)?;
-        let as_map = Disjunction {
-            space: self.0.space.with_params(prod.0.space.params().to_vec()),
-            parts: prod
-                .0
-                .parts
-                .iter()
-                .map(|c| {
-                    let mut c = c.clone();
-                    c.space = self.0.space.with_params(prod.0.space.params().to_vec());
-                    c
-                })
-                .collect(),
-        };
+        let as_map = prod
+            .0
+            .relabel(self.0.space.with_params(prod.0.space.params().to_vec()));
         Ok(Map(self.0.intersect(&as_map)?))
     }
 
@@ -832,23 +838,13 @@ impl Map {
                 .unwrap_or_else(|| Tuple::anonymous(0)),
             y.space.range_tuple().clone(),
         );
-        Ok(Map(Disjunction {
-            parts: moved
-                .parts
-                .into_iter()
-                .map(|mut c| {
-                    c.space = space.clone();
-                    c
-                })
-                .collect(),
-            space,
-        }))
+        Ok(Map(moved.relabel(space)))
     }
 
-    /// Composition the other way: `next` applied to the domain (`{ z -> y : z -> x
-    /// in prev, x -> y in self }`, isl's apply_domain with `prev` reversed).
-    pub fn apply_domain(&self, prev: &Map) -> Result<Map> {
-        prev.reverse().apply_range(self)
+    /// isl's apply_domain: `self` (`A -> B`) and `other` (`A -> C`) give `C -> B`,
+    /// `{ z -> y : exists x : x -> z in other and x -> y in self }`.
+    pub fn apply_domain(&self, other: &Map) -> Result<Map> {
+        other.reverse().apply_range(self)
     }
 
     /// `{ x -> y : x in self.domain-side set, y in other }`, the cross product of
@@ -861,18 +857,7 @@ impl Map {
             domain.0.space.range_tuple().clone(),
             range.0.space.range_tuple().clone(),
         );
-        Ok(Map(Disjunction {
-            parts: prod
-                .0
-                .parts
-                .into_iter()
-                .map(|mut c| {
-                    c.space = space.clone();
-                    c
-                })
-                .collect(),
-            space,
-        }))
+        Ok(Map(prod.0.relabel(space)))
     }
 
     /// Flat product of maps: `[a -> b] x [c -> d]` gives `[a, c] -> [b, d]`.

@@ -1329,33 +1329,33 @@ fn single<T: Clone>(mut members: Vec<T>, _params: Vec<String>, what: &str) -> Re
     }
 }
 
-impl FromStr for BasicSet {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<BasicSet> {
-        let set: Set = s.parse()?;
-        match set.0.parts.len() {
-            0 => BasicSet::empty(set.0.space),
-            1 => Ok(BasicSet(set.0.parts[0].clone())),
-            n => Err(Error::SpaceMismatch(format!(
-                "expected a single conjunction, the set has {n} disjuncts"
-            ))),
+/// `FromStr` for a single conjunction: the text must denote one conjunction (or the
+/// empty set of its space).
+macro_rules! basic_from_str {
+    ($basic:ident, $union:ident, $what:literal) => {
+        impl FromStr for $basic {
+            type Err = Error;
+            fn from_str(s: &str) -> Result<$basic> {
+                let u: $union = s.parse()?;
+                match u.0.parts.len() {
+                    0 => $basic::empty(u.0.space),
+                    1 => Ok($basic(u.0.parts[0].clone())),
+                    n => Err(Error::SpaceMismatch(format!(
+                        concat!(
+                            "expected a single conjunction, the ",
+                            $what,
+                            " has {} disjuncts"
+                        ),
+                        n
+                    ))),
+                }
+            }
         }
-    }
+    };
 }
 
-impl FromStr for BasicMap {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<BasicMap> {
-        let map: Map = s.parse()?;
-        match map.0.parts.len() {
-            0 => BasicMap::empty(map.0.space),
-            1 => Ok(BasicMap(map.0.parts[0].clone())),
-            n => Err(Error::SpaceMismatch(format!(
-                "expected a single conjunction, the map has {n} disjuncts"
-            ))),
-        }
-    }
-}
+basic_from_str!(BasicSet, Set, "set");
+basic_from_str!(BasicMap, Map, "map");
 
 #[cfg(test)]
 #[path = "parse_tests.rs"]

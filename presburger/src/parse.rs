@@ -524,46 +524,36 @@ impl Parser {
         })
     }
 
-    fn tuple_elem(&mut self) -> Result<Option<String>> {
-        // `x1 = 1 - N`: a named dimension with its value, as isl prints fixed ones
-        if let (Tok::Ident(s), Tok::Eq) = (self.peek().clone(), self.peek_at(1)) {
-            if !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none() {
-                self.advance();
-                self.advance();
-                let pw = self.expr()?;
-                let id = self.new_var(VarKind::Dim(self.n_dims), None);
-                self.n_dims += 1;
-                let v = Lin::var(id);
-                let f = F::Or(
-                    pw.into_iter()
-                        .map(|(cond, l)| F::and(cond, F::Eq(v.add(&l, -1))))
-                        .collect(),
-                );
-                self.tuple_constraints.push(f);
-                self.scope.push((s.clone(), id));
-                return Ok(Some(s));
-            }
-        }
-        if let Tok::Ident(s) = self.peek().clone() {
-            let ends = matches!(self.peek_at(1), Tok::Comma | Tok::RBracket);
-            if ends && !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none() {
-                self.advance();
-                let id = self.new_var(VarKind::Dim(self.n_dims), None);
-                self.n_dims += 1;
-                self.scope.push((s.clone(), id));
-                return Ok(Some(s));
-            }
-        }
-        let pw = self.expr()?;
+    /// A new tuple dimension (with the next dimension index).
+    fn new_dim(&mut self) -> usize {
         let id = self.new_var(VarKind::Dim(self.n_dims), None);
         self.n_dims += 1;
-        let v = Lin::var(id);
-        let f = F::Or(
-            pw.into_iter()
-                .map(|(cond, l)| F::and(cond, F::Eq(v.add(&l, -1))))
-                .collect(),
-        );
-        self.tuple_constraints.push(f);
+        id
+    }
+
+    fn tuple_elem(&mut self) -> Result<Option<String>> {
+        // a new name alone (`i`) or with its value (`x1 = 1 - N`, as isl prints fixed
+        // dimensions) declares a named dimension
+        if let Tok::Ident(s) = self.peek().clone() {
+            let with_value = self.peek_at(1) == &Tok::Eq;
+            let alone = matches!(self.peek_at(1), Tok::Comma | Tok::RBracket);
+            if (with_value || alone) && !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none()
+            {
+                self.advance();
+                let id = self.new_dim();
+                if with_value {
+                    self.advance();
+                    let pw = self.expr()?;
+                    self.tuple_constraints.push(equals(id, pw));
+                }
+                self.scope.push((s.clone(), id));
+                return Ok(Some(s));
+            }
+        }
+        // any other expression: an unnamed dimension equal to it
+        let pw = self.expr()?;
+        let id = self.new_dim();
+        self.tuple_constraints.push(equals(id, pw));
         Ok(None)
     }
 
@@ -633,12 +623,7 @@ impl Parser {
             if self.eat(&Tok::Eq) {
                 // `e = expr`: a named definition (isl prints divisions this way)
                 let pw = self.expr()?;
-                let v = Lin::var(id);
-                defs.push(F::Or(
-                    pw.into_iter()
-                        .map(|(c, l)| F::and(c, F::Eq(v.add(&l, -1))))
-                        .collect(),
-                ));
+                defs.push(equals(id, pw));
             }
             self.scope.push((name, id));
             vars.push(id);
@@ -1238,6 +1223,16 @@ impl Atom {
             Atom::Eq(l) => Atom::Eq(l.clone()),
         }
     }
+}
+
+/// The formula `var = pw` for a piecewise expression: one alternative per piece.
+fn equals(var: usize, pw: Piecewise) -> F {
+    let v = Lin::var(var);
+    F::Or(
+        pw.into_iter()
+            .map(|(cond, l)| F::and(cond, F::Eq(v.add(&l, -1))))
+            .collect(),
+    )
 }
 
 /// The variables of existentials that stand in positive position inside `f`.

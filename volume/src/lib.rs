@@ -1,10 +1,27 @@
-//! The volume model of tensor programs (IMPACT'23, "volume-model-impact23").
+//! The volume model of tensor programs (IMPACT'23, "Modelling linear algebra
+//! kernels as polyhedral volume operations", in `shared/papers/volume-model-impact23.txt`).
 //!
-//! This crate will hold volumes (index domains, hyperrectangles, views and slices),
-//! the volume element maps of MLIR `linalg`/`tensor` operations, programs as SSA DAGs
-//! composed leniently in use-def order, fact transfer, region partitioning (dense,
-//! static, edge, corner), shape inference and tiling maps, all on top of the exact
-//! set and map algebra of `presburger`.
+//! Volumes (index domains, hyperrectangles, views and slices), the volume element
+//! maps of MLIR `linalg`/`tensor` operations, programs as SSA DAGs composed
+//! leniently in use-def order, fact transfer, region partitioning (dense, static,
+//! edge, corner), shape inference and tiling maps, all on top of the exact set and
+//! map algebra of `presburger`.
 //!
-//! Status: empty; built by the volume-model issue.
+//! Layers: [`ir`] the program representation; [`mlir`] the reader of the MLIR
+//! subset; [`shape`] feed-forward shape inference; [`element_map`] the element map
+//! of each operation; [`program`] lenient composition into the program's map;
+//! [`regions`] facts and region partitioning; [`tiling`] tiling maps, interior tiles
+//! and slice matching.
 #![forbid(unsafe_code)]
+
+pub mod element_map;
+pub mod error;
+pub mod ir;
+pub mod mlir;
+pub mod program;
+pub mod regions;
+pub mod shape;
+pub mod tiling;
+
+pub use error::{Error, Result};
+pub use ir::Program;

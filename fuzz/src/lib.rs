@@ -3,6 +3,9 @@
 //! compares our answers with isl's (through the system library, see [`isl`]).
 
 pub mod isl;
+pub mod roundtrip;
+
+pub use roundtrip::check_round_trip;
 
 use presburger::{Set, UnionSet};
 

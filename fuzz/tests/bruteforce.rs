@@ -6,8 +6,8 @@
 #![allow(clippy::redundant_closure)]
 
 use presburger_fuzz::{
-    check_algebra, check_emptiness, check_sdbm, random_sdbm, random_set_in, Bytes, Rng, Shape,
-    Source,
+    check_algebra, check_emptiness, check_round_trip, check_sdbm, random_sdbm, random_set,
+    random_set_in, Bytes, Rng, Shape, Source,
 };
 use std::path::PathBuf;
 
@@ -37,6 +37,23 @@ fn run_algebra(src: &mut impl Source) -> Result<(), String> {
 
 fn run_sdbm(src: &mut impl Source) -> Result<(), String> {
     check_sdbm(&random_sdbm(src))
+}
+
+/// As the `parse` target: an odd first byte asks for generated text, anything else
+/// is read as raw text.
+fn run_parse_bytes(data: &[u8]) -> Result<(), String> {
+    match data.split_first() {
+        Some((first, rest)) if first % 2 == 1 => run_parse(&mut Bytes(rest)),
+        _ => match std::str::from_utf8(data) {
+            Ok(text) => check_round_trip(text, false),
+            Err(_) => Ok(()),
+        },
+    }
+}
+
+fn run_parse(src: &mut impl Source) -> Result<(), String> {
+    let shape = Shape::random(src);
+    check_round_trip(&random_set(src, shape), true)
 }
 
 fn replay(
@@ -77,4 +94,15 @@ fn algebra_bruteforce() {
 #[test]
 fn sdbm_vs_simplex() {
     replay("sdbm_vs_simplex", 1000, |r| run_sdbm(r), |b| run_sdbm(b));
+}
+
+#[test]
+fn parse_round_trip() {
+    for s in seeds("parse") {
+        run_parse_bytes(&s).unwrap_or_else(|m| panic!("parse seed: {m}"));
+    }
+    let mut rng = Rng::new(11);
+    for k in 0..2000 {
+        run_parse(&mut rng).unwrap_or_else(|m| panic!("parse case {k}: {m}"));
+    }
 }

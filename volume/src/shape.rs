@@ -521,7 +521,18 @@ pub fn loop_ranges(p: &Program, op: usize, shapes: &Shapes) -> Result<Vec<Size>>
 
 /// Checks the structure of a `linalg` op and returns its number of loops.
 pub(crate) fn check_linalg(p: &Program, op: usize, l: &LinalgOp) -> Result<usize> {
-    let o = &p.ops[op];
+    let o = p
+        .ops
+        .get(op)
+        .ok_or_else(|| Error::Invalid(format!("no operation {op}")))?;
+    if let Some(v) = o
+        .operands
+        .iter()
+        .chain(&o.results)
+        .find(|&&v| v >= p.values.len())
+    {
+        return Err(op_err(p, op, format!("no value with id {v}")));
+    }
     let n = l.n_inputs + l.n_outputs;
     if l.indexing_maps.len() != n || o.operands.len() < n || o.results.len() != l.n_outputs {
         return Err(op_err(

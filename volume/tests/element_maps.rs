@@ -659,6 +659,25 @@ fn bad_input_is_an_error_not_a_panic() {
         &[("r", tensor(&[3]))],
     );
     assert!(infer_shapes(&b.p).is_err());
+    // a value id out of range, for the map of an op whose shapes were inferred
+    let mut b = Builder::new();
+    let a = b.arg("a", tensor(&[2]));
+    let e = b.empty("e", tensor(&[2]), &[]);
+    b.linalg(
+        "linalg.copy",
+        &[a],
+        e,
+        &[],
+        vec![AffineMap::identity(1), AffineMap::identity(1)],
+        1,
+        false,
+        ("r", tensor(&[2])),
+    );
+    let sh = infer_shapes(&b.p).unwrap();
+    b.p.ops[1].operands[0] = 99;
+    assert!(op_element_map(&b.p, 1, &sh).is_err());
+    assert!(op_element_map(&b.p, 7, &sh).is_err());
+    assert!(result_domains(&b.p, 1, &[]).is_err());
 }
 
 /// Paper App. A.1: `R = U ⊙ V` with `U` upper triangular and `V` "upper-left"

@@ -1,1 +1,482 @@
-//! (being written)
+//! Volume element maps of single operations (paper Def. 4.11, Sec. 4.2, App. A.2).
+//!
+//! The volume element map `M_X` of an operation `X` relates each element of each
+//! result `R_j` to the operand elements `O_k[..]` it is computed from, as a union of
+//! affine maps `{ R_j[..] -> O_k[..] }` with the volumes named by
+//! [`crate::ir::Value::volume`]. Maps are built as isl text with placeholder tuple
+//! names and renamed afterwards, so any volume name works.
+
+use presburger::{DimKind, Map, Set, Space, Tuple, UnionMap};
+
+use crate::error::{Error, Result};
+use crate::ir::{AffineMap, OpKind, Program, ValueId};
+use crate::shape::{check_linalg, check_slice, loop_ranges, Shapes, Size};
+
+fn op_err(p: &Program, op: usize, msg: String) -> Error {
+    match p.ops.get(op) {
+        Some(o) => Error::Invalid(format!("line {}: {}: {msg}", o.line, o.name)),
+        None => Error::Invalid(msg),
+    }
+}
+
+/// Renames the domain tuple of `m` to `dom` and the range tuple to `rng`.
+fn rename(m: &Map, dom: &str, rng: &str) -> Map {
+    m.reverse()
+        .set_tuple_name(Some(dom))
+        .reverse()
+        .set_tuple_name(Some(rng))
+}
+
+fn params_decl(params: &[String]) -> String {
+    format!("[{}]", params.join(", "))
+}
+
+fn vars(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|k| format!("{prefix}{k}")).collect()
+}
+
+/// `0 <= v_k < size_k` for each k.
+fn box_cons(v: &[String], sizes: &[Size]) -> Vec<String> {
+    v.iter()
+        .zip(sizes)
+        .map(|(x, s)| format!("0 <= {x} < {}", s.to_isl()))
+        .collect()
+}
+
+fn with_cons(cons: &[String]) -> String {
+    if cons.is_empty() {
+        String::new()
+    } else {
+        format!(" : {}", cons.join(" and "))
+    }
+}
+
+fn value_rank(p: &Program, v: ValueId) -> Result<usize> {
+    p.values
+        .get(v)
+        .map(|x| x.ty.rank())
+        .ok_or_else(|| Error::Invalid(format!("no value with id {v}")))
+}
+
+fn sizes_of<'a>(p: &Program, op: usize, shapes: &'a Shapes, v: ValueId) -> Result<&'a [Size]> {
+    shapes.sizes(v).ok_or_else(|| {
+        let name = p.values.get(v).map_or("?", |x| x.ssa.as_str());
+        op_err(p, op, format!("the shape of %{name} is unknown"))
+    })
+}
+
+/// `{ [d0, ...] -> T[I(d)] : box }` for the indexing map `I` (placeholder name
+/// `T`), optionally restricted to the box of `ranges`.
+fn indexing_map_text(params: &[String], m: &AffineMap, ranges: Option<&[Size]>) -> String {
+    let d = vars("d", m.n_dims);
+    let exprs: Vec<String> = m
+        .results
+        .iter()
+        .map(|e| e.to_isl(&|i| format!("d{i}"), &|i| format!("s{i}")))
+        .collect();
+    let cons = ranges.map_or_else(Vec::new, |r| box_cons(&d, r));
+    format!(
+        "{} -> {{ [{}] -> T[{}]{} }}",
+        params_decl(params),
+        d.join(", "),
+        exprs.join(", "),
+        with_cons(&cons)
+    )
+}
+
+/// The volume element map `M_X` of operation `op` (paper Def. 4.11): for every
+/// result `R_j` and every operand `O_k` it depends on, the pairs
+/// `R_j[r] -> O_k[o]` such that element `r` is computed from element `o`.
+///
+/// Per kind:
+/// - `linalg` (Sec. 4.2.1): with the iteration domain `dom X` = the box of the loop
+///   ranges ([`loop_ranges`]), `M_X = U_j U_k (I_Rj^-1 ∩_rg dom X) ∘ I_Ok`, i.e.
+///   `{ R_j[I_Rj(x)] -> O_k[I_Ok(x)] : x in dom X }` with `x` existentially
+///   quantified (computed as `I_Rj^-1` composed with `I_Ok`). `R_j` depends on every
+///   `ins` operand and on its own `outs` operand only when the body reads it
+///   (`reads_output[j]`). Each value `U` captured by the body adds the pessimistic
+///   `{ dom R_j -> dom U }` (end of Sec. 4.2.1).
+/// - `tensor.pad` (App. A.2.6): `{ R[r] -> A[r - lo] : lo <= r < lo + size(A) }`
+///   union, for each dimension `d` and side with a nonzero padding, one disjunct
+///   `{ R[r] -> v[..] : r in dom R and r_d < lo_d }` (or `r_d >= lo_d + size_d`).
+///   The halfspace disjuncts overlap at the corners on purpose, so edges and corners
+///   can be read off them later (paper Sec. 5.2). Without a padding-value operand
+///   (a value yielded from inside the region) only the first part remains.
+/// - `tensor.extract_slice` (App. A.2.1, a view `Π`): `M = Π`,
+///   `{ R[i] -> S[offset + stride * i] : i in dom R }`, dropped unit dimensions
+///   fixed at their offset.
+/// - `tensor.insert_slice` (App. A.2.1): with `Π : dom src -> dom dest` the slice,
+///   `{ R[r] -> dest[r] : r in dom R \ Im Π } ∪ { R[r] -> src[Π^-1(r)] : r in Im Π }`.
+/// - constants and `tensor.empty`: no dependencies (the empty map).
+/// - opaque ops: every result element on every element of every operand.
+pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMap> {
+    let o = p
+        .ops
+        .get(op)
+        .ok_or_else(|| Error::Invalid(format!("no operation {op}")))?;
+    let params = shapes.params.clone();
+    let mut out = UnionMap::empty(params.clone());
+    let vol = |v: ValueId| -> Result<&str> {
+        p.values
+            .get(v)
+            .map(|x| x.volume.as_str())
+            .ok_or_else(|| Error::Invalid(format!("no value with id {v}")))
+    };
+    let operand = |k: usize| -> Result<ValueId> {
+        o.operands
+            .get(k)
+            .copied()
+            .ok_or_else(|| op_err(p, op, format!("operand {k} is missing")))
+    };
+    let result = |k: usize| -> Result<ValueId> {
+        o.results
+            .get(k)
+            .copied()
+            .ok_or_else(|| op_err(p, op, format!("result {k} is missing")))
+    };
+    match &o.kind {
+        OpKind::Constant | OpKind::Empty => {}
+        OpKind::Opaque => {
+            for &r in &o.results {
+                let dr = shapes.domain(p, r)?;
+                for &u in &o.operands {
+                    out.add(Map::from_domain_and_range(&dr, &shapes.domain(p, u)?)?)?;
+                }
+            }
+        }
+        OpKind::Linalg(l) => {
+            check_linalg(p, op, l)?;
+            let ranges = loop_ranges(p, op, shapes)?;
+            let n = l.n_inputs + l.n_outputs;
+            for j in 0..l.n_outputs {
+                let r = result(j)?;
+                let ir: Map = indexing_map_text(
+                    &params,
+                    &l.indexing_maps[n - l.n_outputs + j],
+                    Some(&ranges),
+                )
+                .parse()?;
+                let inv = ir.reverse();
+                for k in 0..n {
+                    let is_own_out = k == l.n_inputs + j;
+                    let is_other_out = k >= l.n_inputs && !is_own_out;
+                    if is_other_out
+                        || (is_own_out && !l.reads_output.get(j).copied().unwrap_or(true))
+                    {
+                        continue;
+                    }
+                    let ik: Map = indexing_map_text(&params, &l.indexing_maps[k], None).parse()?;
+                    let m = inv.apply_range(&ik)?;
+                    out.add(rename(&m, vol(r)?, vol(o.operands[k])?))?;
+                }
+                let dr = shapes.domain(p, r)?;
+                for &u in &o.operands[n..] {
+                    out.add(Map::from_domain_and_range(&dr, &shapes.domain(p, u)?)?)?;
+                }
+            }
+        }
+        OpKind::Pad { low, high } => {
+            let (src, r) = (operand(0)?, result(0)?);
+            let sa = sizes_of(p, op, shapes, src)?;
+            let sr = sizes_of(p, op, shapes, r)?;
+            let n = sa.len();
+            if low.len() != n || high.len() != n || sr.len() != n {
+                return Err(op_err(p, op, "low/high do not match the rank".into()));
+            }
+            let rv = vars("r", n);
+            let shifted: Vec<String> = rv
+                .iter()
+                .zip(low)
+                .map(|(x, lo)| format!("{x} - ({lo})"))
+                .collect();
+            let mut cons = Vec::new();
+            for k in 0..n {
+                cons.push(format!(
+                    "{} <= {} < {}",
+                    low[k],
+                    rv[k],
+                    sa[k].add_const(low[k])?.to_isl()
+                ));
+            }
+            let m: Map = format!(
+                "{} -> {{ R[{}] -> A[{}]{} }}",
+                params_decl(&params),
+                rv.join(", "),
+                shifted.join(", "),
+                with_cons(&cons)
+            )
+            .parse()?;
+            out.add(rename(&m, vol(r)?, vol(src)?))?;
+            if let Some(&v) = o.operands.get(1) {
+                let dv = shapes.domain(p, v)?;
+                let dom_r = box_cons(&rv, sr);
+                for k in 0..n {
+                    let sides = [
+                        (low[k] != 0, format!("{} < {}", rv[k], low[k])),
+                        (
+                            high[k] != 0,
+                            format!("{} >= {}", rv[k], sa[k].add_const(low[k])?.to_isl()),
+                        ),
+                    ];
+                    for (nonzero, half) in sides {
+                        if !nonzero {
+                            continue;
+                        }
+                        let mut c = dom_r.clone();
+                        c.push(half);
+                        let s: Set = format!(
+                            "{} -> {{ R[{}]{} }}",
+                            params_decl(&params),
+                            rv.join(", "),
+                            with_cons(&c)
+                        )
+                        .parse()?;
+                        let s = s.set_tuple_name(Some(vol(r)?));
+                        out.add(Map::from_domain_and_range(&s, &dv)?)?;
+                    }
+                }
+            }
+        }
+        OpKind::ExtractSlice {
+            offsets,
+            sizes,
+            strides,
+            dropped,
+        } => {
+            let (src, r) = (operand(0)?, result(0)?);
+            check_slice(p, op, value_rank(p, src)?, offsets, sizes, strides, dropped)?;
+            let pi = slice_map(&params, offsets, sizes, strides, dropped)?;
+            out.add(rename(&pi, vol(r)?, vol(src)?))?;
+        }
+        OpKind::InsertSlice {
+            offsets,
+            sizes,
+            strides,
+            dropped,
+        } => {
+            let (src, dest, r) = (operand(0)?, operand(1)?, result(0)?);
+            check_slice(
+                p,
+                op,
+                value_rank(p, dest)?,
+                offsets,
+                sizes,
+                strides,
+                dropped,
+            )?;
+            // Π: src -> dest, as { T[i] -> S[..] } renamed to { src -> R }
+            let pi = rename(
+                &slice_map(&params, offsets, sizes, strides, dropped)?,
+                vol(src)?,
+                vol(r)?,
+            );
+            let image = pi.range();
+            let dr = shapes.domain(p, r)?;
+            let dd = dr.set_tuple_name(Some(vol(dest)?));
+            let id = Map::from_domain_and_range(&dr, &dd)?;
+            // keep only the diagonal r -> r
+            let n = value_rank(p, r)?;
+            let rv = vars("r", n);
+            let diag: Map = format!(
+                "{} -> {{ R[{}] -> D[{}] }}",
+                params_decl(&params),
+                rv.join(", "),
+                rv.join(", ")
+            )
+            .parse()?;
+            let diag = rename(&diag, vol(r)?, vol(dest)?);
+            let id = id.intersect(&diag)?;
+            out.add(id.subtract_domain(&image)?)?;
+            out.add(pi.reverse())?;
+        }
+    }
+    Ok(out)
+}
+
+/// The slice view `Π` (paper Def. 4.9, App. A.2.1) as
+/// `{ T[i] -> S[offset + stride * x] : 0 <= i < size }`, where `x` is `i` with a 0
+/// inserted at each dropped (unit) dimension.
+fn slice_map(
+    params: &[String],
+    offsets: &[i64],
+    sizes: &[i64],
+    strides: &[i64],
+    dropped: &[usize],
+) -> Result<Map> {
+    let mut iv = Vec::new();
+    let mut cons = Vec::new();
+    let mut exprs = Vec::new();
+    for k in 0..sizes.len() {
+        if dropped.contains(&k) {
+            exprs.push(format!("{}", offsets[k]));
+        } else {
+            let x = format!("i{k}");
+            cons.push(format!("0 <= {x} < {}", sizes[k]));
+            exprs.push(format!("({}) + ({})*{x}", offsets[k], strides[k]));
+            iv.push(x);
+        }
+    }
+    Ok(format!(
+        "{} -> {{ T[{}] -> S[{}]{} }}",
+        params_decl(params),
+        iv.join(", "),
+        exprs.join(", "),
+        with_cons(&cons)
+    )
+    .parse()?)
+}
+
+/// The result domains of the `linalg` op `op` given arbitrary operand domains (one
+/// set per `ins` and `outs` operand, in order; extra entries for captured values
+/// are ignored): the iteration points `x` whose every access `I_Ok(x)` lies in
+/// `operand_domains[k]`, mapped by each result's indexing map `I_Rj`.
+///
+/// This is the paper's feed-forward shape inference (Sec. 5.3) with the operand
+/// domains as facts, and its iteration domain `dom X` (Sec. 4.2.1) computed from
+/// the operand side: for an elementwise op it gives `dom R = dom U ∩ dom V`
+/// (App. A.1). The operand sets may have any tuple name; the results are named
+/// after the result volumes.
+pub fn result_domains(p: &Program, op: usize, operand_domains: &[Set]) -> Result<Vec<Set>> {
+    let o = p
+        .ops
+        .get(op)
+        .ok_or_else(|| Error::Invalid(format!("no operation {op}")))?;
+    let OpKind::Linalg(l) = &o.kind else {
+        return Err(Error::Unsupported {
+            op: o.name.clone(),
+            line: o.line,
+            message: "result domains from arbitrary operand domains are only for linalg ops".into(),
+        });
+    };
+    let n_loops = check_linalg(p, op, l)?;
+    let n = l.n_inputs + l.n_outputs;
+    if operand_domains.len() < n {
+        return Err(op_err(
+            p,
+            op,
+            format!(
+                "{n} operand domains needed, {} given",
+                operand_domains.len()
+            ),
+        ));
+    }
+    let mut iter = Set::universe(Space::set(Vec::new(), Tuple::anonymous(n_loops)))?;
+    for (k, d) in operand_domains.iter().take(n).enumerate() {
+        if d.space().n_out() != l.indexing_maps[k].results.len() {
+            return Err(op_err(
+                p,
+                op,
+                format!("operand domain {k} does not have the operand's rank"),
+            ));
+        }
+        let ik: Map = indexing_map_text(&[], &l.indexing_maps[k], None).parse()?;
+        let pre = d.set_tuple_name(Some("T")).preimage(&ik)?;
+        iter = iter.intersect(&pre)?;
+    }
+    let mut out = Vec::new();
+    for j in 0..l.n_outputs {
+        let ir: Map = indexing_map_text(&[], &l.indexing_maps[l.n_inputs + j], None).parse()?;
+        let r = o.results[j];
+        let d = ir
+            .apply_to(&iter)?
+            .set_tuple_name(Some(&p.values[r].volume));
+        out.push(d.coalesce()?);
+    }
+    Ok(out)
+}
+
+/// Checks that a helper's tuple is valid.
+fn check_axis(what: &str, ok: bool) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!("{what}: axis out of range")))
+    }
+}
+
+/// `{ A[a0, ...] -> B[exprs] : cons }` with the given placeholder-free parts, renamed.
+fn simple_map(dom: &str, dvars: &[String], rng: &str, exprs: &[String]) -> Result<Map> {
+    let m: Map = format!("{{ A[{}] -> B[{}] }}", dvars.join(", "), exprs.join(", ")).parse()?;
+    Ok(rename(&m, dom, rng))
+}
+
+/// The reduction `R <- red_{⊕,j} O` (paper App. A.2.2): `O` has rank
+/// `operand_rank`, `R` drops axis `j` (0-based), and
+/// `M = { R[r] -> O[r_0, ..., r_{j-1}, k, r_j, ...] : k in Z }` (every element
+/// along the axis).
+pub fn reduction_map(result: &str, operand: &str, operand_rank: usize, j: usize) -> Result<Map> {
+    check_axis("reduction", j < operand_rank)?;
+    let r = vars("r", operand_rank - 1);
+    let mut e: Vec<String> = r.clone();
+    e.insert(j, "k".into());
+    // `k` is a fresh output variable, unconstrained
+    let m: Map = format!("{{ A[{}] -> B[{}] }}", r.join(", "), e.join(", ")).parse()?;
+    Ok(rename(&m, result, operand))
+}
+
+/// The `s, t` (`s < t`, 0-based, axes of the operand) diagonal of a volume (paper
+/// App. A.2.3): a view of `O` (rank `operand_rank`) whose indices at `s` and `t`
+/// are equal, `M = { R[r] -> O[r_0, ..., r_{t-1}, r_s, r_t, ...] }` (`R` has rank
+/// `operand_rank - 1`).
+pub fn diagonal_map(
+    result: &str,
+    operand: &str,
+    operand_rank: usize,
+    s: usize,
+    t: usize,
+) -> Result<Map> {
+    check_axis("diagonal", s < t && t < operand_rank)?;
+    let r = vars("r", operand_rank - 1);
+    let mut e = r.clone();
+    e.insert(t, r[s].clone());
+    simple_map(result, &r, operand, &e)
+}
+
+/// The outer product `R <- A ⊗ B` (paper App. A.2.4): `R[a ++ b] = A[a] B[b]`,
+/// `M = { R[a ++ b] -> A[a] } ∪ { R[a ++ b] -> B[b] }`.
+pub fn outer_product_map(
+    result: &str,
+    a: &str,
+    rank_a: usize,
+    b: &str,
+    rank_b: usize,
+) -> Result<UnionMap> {
+    let r = vars("r", rank_a + rank_b);
+    let mut u = UnionMap::empty(Vec::new());
+    u.add(simple_map(result, &r, a, &r[..rank_a])?)?;
+    u.add(simple_map(result, &r, b, &r[rank_a..])?)?;
+    Ok(u)
+}
+
+/// The inner product `R <- A · B` (paper App. A.2.5): a contraction (a reduction
+/// over a diagonal) of `A ⊗ B` over the straddling axes, consistent with matrix
+/// multiplication: `M = M_red,N ∘ M_diag,N=N+1 ∘ M_⊗` with `N = rank_a` (here,
+/// 0-based, the diagonal of axes `N-1, N` of the outer product, then the reduction
+/// of axis `N-1`). Needs `rank_a, rank_b >= 1`.
+pub fn inner_product_map(
+    result: &str,
+    a: &str,
+    rank_a: usize,
+    b: &str,
+    rank_b: usize,
+) -> Result<UnionMap> {
+    check_axis("inner product", rank_a >= 1 && rank_b >= 1)?;
+    let n = rank_a + rank_b;
+    // placeholder names for the intermediates, renamed away by composition
+    let red = reduction_map(result, "Xdiag", n - 1, rank_a - 1)?;
+    let diag = diagonal_map("Xdiag", "Xouter", n, rank_a - 1, rank_a)?;
+    let outer = outer_product_map("Xouter", a, rank_a, b, rank_b)?;
+    UnionMap::from(red.apply_range(&diag)?)
+        .apply_range(&outer)
+        .map_err(Error::from)
+}
+
+/// `m` restricted to the single domain point `point` (its image of that point is
+/// then the range), for inspecting which operand elements one result element uses.
+pub fn fix_domain_point(m: &Map, point: &[i64]) -> Result<Map> {
+    let mut m = m.clone();
+    for (k, v) in point.iter().enumerate() {
+        m = m.fix(DimKind::In, k, *v)?;
+    }
+    Ok(m)
+}

@@ -1,1 +1,621 @@
-//! (being written)
+//! Feed-forward shape inference (paper Sec. 5.3).
+//!
+//! Every tensor value of a [`Program`] is an array (paper Def. 4.7): its index
+//! domain is the box `0 <= i_k < size_k`. [`infer_shapes`] computes the sizes in
+//! one pass over the operations in textual (use-def) order, as affine expressions
+//! ([`Size`]) in size parameters: a dynamic (`?`) dimension of a function argument
+//! becomes the parameter `<volume>_d<k>`, and so does a dynamic size that cannot be
+//! derived from the operands (a `tensor.empty` size given by an index value, a `?`
+//! in an opaque op's result type). The paper obtains result domains as the domain
+//! of the volume element map once the operand domains are applied as facts
+//! (Sec. 5.3); for the array-shaped values of MLIR this reduces to the closed-form
+//! rules below, and [`crate::element_map::result_domains`] gives the general
+//! (arbitrary operand domain) version for `linalg` ops.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use presburger::Set;
+
+use crate::error::{Error, Result};
+use crate::ir::{AffineExpr, Def, LinalgOp, OpKind, Program, Type, ValueId};
+
+/// An affine expression in size parameters: `constant + sum coeff * param`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Size {
+    /// The constant part.
+    pub constant: i64,
+    /// Nonzero coefficients by parameter name.
+    pub terms: BTreeMap<String, i64>,
+}
+
+fn overflow() -> Error {
+    Error::Invalid("a size does not fit in 64 bits".into())
+}
+
+impl Size {
+    /// The constant `c`.
+    pub fn constant(c: i64) -> Size {
+        Size {
+            constant: c,
+            terms: BTreeMap::new(),
+        }
+    }
+
+    /// The parameter `name`.
+    pub fn param(name: &str) -> Size {
+        let mut terms = BTreeMap::new();
+        terms.insert(name.to_string(), 1);
+        Size { constant: 0, terms }
+    }
+
+    /// The value when the size is a constant.
+    pub fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
+    /// `self + other` (an error on overflow).
+    pub fn add(&self, other: &Size) -> Result<Size> {
+        let mut r = self.clone();
+        r.constant = r
+            .constant
+            .checked_add(other.constant)
+            .ok_or_else(overflow)?;
+        for (p, c) in &other.terms {
+            let e = r.terms.entry(p.clone()).or_insert(0);
+            *e = e.checked_add(*c).ok_or_else(overflow)?;
+        }
+        r.terms.retain(|_, c| *c != 0);
+        Ok(r)
+    }
+
+    /// `self + c`.
+    pub fn add_const(&self, c: i64) -> Result<Size> {
+        self.add(&Size::constant(c))
+    }
+
+    /// The parameters it uses.
+    pub fn params(&self) -> impl Iterator<Item = &String> {
+        self.terms.keys()
+    }
+
+    /// isl notation, e.g. `(3 + 1*x_d0)`.
+    pub fn to_isl(&self) -> String {
+        let mut s = format!("({}", self.constant);
+        for (p, c) in &self.terms {
+            s.push_str(&format!(" + ({c})*{p}"));
+        }
+        s.push(')');
+        s
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = self
+            .terms
+            .iter()
+            .map(|(p, c)| {
+                if *c == 1 {
+                    p.clone()
+                } else {
+                    format!("{c}*{p}")
+                }
+            })
+            .collect();
+        if self.constant != 0 || parts.is_empty() {
+            parts.push(self.constant.to_string());
+        }
+        f.write_str(&parts.join(" + "))
+    }
+}
+
+/// The inferred shapes of all values of a program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shapes {
+    /// `sizes[v]`: the sizes of value `v` (empty for a rank-0 volume), `None` when
+    /// unknown (index values).
+    pub sizes: Vec<Option<Vec<Size>>>,
+    /// All size parameters in use, sorted.
+    pub params: Vec<String>,
+    /// The parameters invented for sizes that could not be derived (a
+    /// `tensor.empty` size from an index value, `?` in an opaque result): loop
+    /// ranges prefer other sizes to these.
+    pub placeholders: BTreeSet<String>,
+}
+
+impl Shapes {
+    /// The sizes of `v`, if known.
+    pub fn sizes(&self, v: ValueId) -> Option<&[Size]> {
+        self.sizes.get(v).and_then(|s| s.as_deref())
+    }
+
+    /// `[params] -> { vol[i0, ...] : 0 <= i_k < size_k }`, the index domain of `v`
+    /// (paper Def. 4.7); `{ vol[] }` for a rank-0 value (Lemma 4.3), including index
+    /// values.
+    pub fn domain(&self, p: &Program, v: ValueId) -> Result<Set> {
+        let val = p
+            .values
+            .get(v)
+            .ok_or_else(|| Error::Invalid(format!("no value with id {v}")))?;
+        let sizes: &[Size] = match self.sizes(v) {
+            Some(s) => s,
+            None if val.ty.rank() == 0 => &[],
+            None => {
+                return Err(Error::Invalid(format!(
+                    "the shape of %{} is unknown",
+                    val.ssa
+                )))
+            }
+        };
+        box_set(&self.params, &val.volume, sizes)
+    }
+}
+
+/// `[params] -> { name[i0, ...] : 0 <= i_k < size_k }`. The text is parsed with a
+/// placeholder tuple name, then renamed, so any volume name works.
+pub(crate) fn box_set(params: &[String], name: &str, sizes: &[Size]) -> Result<Set> {
+    let vars: Vec<String> = (0..sizes.len()).map(|k| format!("i{k}")).collect();
+    let cons: Vec<String> = sizes
+        .iter()
+        .enumerate()
+        .map(|(k, s)| format!("0 <= i{k} < {}", s.to_isl()))
+        .collect();
+    let body = if cons.is_empty() {
+        String::new()
+    } else {
+        format!(" : {}", cons.join(" and "))
+    };
+    let text = format!(
+        "[{}] -> {{ V[{}]{body} }}",
+        params.join(", "),
+        vars.join(", ")
+    );
+    Ok(text.parse::<Set>()?.set_tuple_name(Some(name)))
+}
+
+fn op_err(p: &Program, op: usize, msg: String) -> Error {
+    match p.ops.get(op) {
+        Some(o) => Error::Invalid(format!("line {}: {}: {msg}", o.line, o.name)),
+        None => Error::Invalid(msg),
+    }
+}
+
+fn unsupported(p: &Program, op: usize, msg: String) -> Error {
+    match p.ops.get(op) {
+        Some(o) => Error::Unsupported {
+            op: o.name.clone(),
+            line: o.line,
+            message: msg,
+        },
+        None => Error::Invalid(msg),
+    }
+}
+
+/// Feed-forward shape inference over the whole program (paper Sec. 5.3).
+///
+/// Rules, per operation in textual order:
+/// - function arguments: static dims are constants, `?` dims the parameter
+///   `<volume>_d<k>`;
+/// - `tensor.pad`: `lo + size + hi` per dimension;
+/// - `tensor.extract_slice`: its static sizes without the dropped dimensions;
+///   `tensor.insert_slice`: the destination's sizes;
+/// - constants and `tensor.empty`: their type, with a fresh placeholder parameter
+///   `<volume>_d<k>` for a dynamic size (its index value is not tracked);
+/// - `linalg`: the loop ranges ([`loop_ranges`]), and for each result dimension the
+///   extent of the output indexing map's expression over those ranges;
+/// - opaque ops: their result types (fresh placeholders for `?`).
+///
+/// A result type's static size that disagrees with a constant inferred size is an
+/// [`Error::Invalid`] naming the op's line; when the inferred size involves
+/// parameters, a static type size wins (the program asserts it).
+pub fn infer_shapes(p: &Program) -> Result<Shapes> {
+    let mut sh = Shapes {
+        sizes: vec![None; p.values.len()],
+        params: Vec::new(),
+        placeholders: BTreeSet::new(),
+    };
+    let mut params = BTreeSet::new();
+    for &a in &p.args {
+        let v = p
+            .values
+            .get(a)
+            .ok_or_else(|| Error::Invalid(format!("no value with id {a}")))?;
+        sh.sizes[a] = from_type(&v.ty, &v.volume, &mut params, None);
+    }
+    for (i, op) in p.ops.iter().enumerate() {
+        for &v in op.operands.iter().chain(&op.results) {
+            if v >= p.values.len() {
+                return Err(op_err(p, i, format!("no value with id {v}")));
+            }
+        }
+        let inferred: Vec<Option<Vec<Size>>> = match &op.kind {
+            OpKind::Constant | OpKind::Empty | OpKind::Opaque => op
+                .results
+                .iter()
+                .map(|&r| {
+                    let v = &p.values[r];
+                    from_type(&v.ty, &v.volume, &mut params, Some(&mut sh.placeholders))
+                })
+                .collect(),
+            OpKind::Pad { low, high } => {
+                let src = operand(p, i, 0)?;
+                let s = known(p, i, &sh, src)?;
+                if low.len() != s.len() || high.len() != s.len() {
+                    return Err(op_err(p, i, "low/high do not match the source rank".into()));
+                }
+                let mut out = Vec::new();
+                for k in 0..s.len() {
+                    if low[k] < 0 || high[k] < 0 {
+                        return Err(op_err(p, i, "negative padding".into()));
+                    }
+                    out.push(s[k].add_const(low[k])?.add_const(high[k])?);
+                }
+                vec![Some(out)]
+            }
+            OpKind::ExtractSlice {
+                offsets,
+                sizes,
+                strides,
+                dropped,
+            } => {
+                let src = operand(p, i, 0)?;
+                check_slice(
+                    p,
+                    i,
+                    p.values[src].ty.rank(),
+                    offsets,
+                    sizes,
+                    strides,
+                    dropped,
+                )?;
+                let out = (0..sizes.len())
+                    .filter(|k| !dropped.contains(k))
+                    .map(|k| Size::constant(sizes[k]))
+                    .collect();
+                vec![Some(out)]
+            }
+            OpKind::InsertSlice {
+                offsets,
+                sizes,
+                strides,
+                dropped,
+            } => {
+                let dest = operand(p, i, 1)?;
+                check_slice(
+                    p,
+                    i,
+                    p.values[dest].ty.rank(),
+                    offsets,
+                    sizes,
+                    strides,
+                    dropped,
+                )?;
+                vec![Some(known(p, i, &sh, dest)?.to_vec())]
+            }
+            OpKind::Linalg(l) => {
+                let ranges = loop_ranges(p, i, &sh)?;
+                let mut outs = Vec::new();
+                for j in 0..l.n_outputs {
+                    let map = l
+                        .indexing_maps
+                        .get(l.n_inputs + j)
+                        .ok_or_else(|| op_err(p, i, "missing indexing map".into()))?;
+                    let mut sizes = Vec::new();
+                    for e in &map.results {
+                        sizes.push(extent(p, i, e, &ranges)?);
+                    }
+                    outs.push(Some(sizes));
+                }
+                outs
+            }
+        };
+        if inferred.len() != op.results.len() {
+            return Err(op_err(
+                p,
+                i,
+                format!(
+                    "{} results expected, {} given",
+                    inferred.len(),
+                    op.results.len()
+                ),
+            ));
+        }
+        for (&r, s) in op.results.iter().zip(inferred) {
+            sh.sizes[r] = reconcile(p, i, r, s)?;
+        }
+    }
+    for s in sh.sizes.iter().flatten() {
+        for z in s {
+            params.extend(z.params().cloned());
+        }
+    }
+    sh.params = params.into_iter().collect();
+    Ok(sh)
+}
+
+/// Sizes from a type: constants, and `<volume>_d<k>` for `?` (recorded as a
+/// placeholder when `placeholders` is given). `None` for index values.
+fn from_type(
+    ty: &Type,
+    volume: &str,
+    params: &mut BTreeSet<String>,
+    placeholders: Option<&mut BTreeSet<String>>,
+) -> Option<Vec<Size>> {
+    match ty {
+        Type::Index => None,
+        Type::Scalar(_) => Some(Vec::new()),
+        Type::Tensor(t) => {
+            let mut fresh = Vec::new();
+            let s = t
+                .dims
+                .iter()
+                .enumerate()
+                .map(|(k, d)| match d {
+                    Some(c) => Size::constant(*c),
+                    None => {
+                        let name = format!("{volume}_d{k}");
+                        params.insert(name.clone());
+                        fresh.push(name.clone());
+                        Size::param(&name)
+                    }
+                })
+                .collect();
+            if let Some(ph) = placeholders {
+                ph.extend(fresh);
+            }
+            Some(s)
+        }
+    }
+}
+
+/// Checks an inferred result shape against the result's type.
+fn reconcile(
+    p: &Program,
+    op: usize,
+    r: ValueId,
+    s: Option<Vec<Size>>,
+) -> Result<Option<Vec<Size>>> {
+    let v = &p.values[r];
+    let Some(mut s) = s else { return Ok(None) };
+    match &v.ty {
+        Type::Index => Ok(None),
+        Type::Scalar(_) if s.is_empty() => Ok(Some(s)),
+        Type::Tensor(t) if t.dims.len() == s.len() => {
+            for (k, d) in t.dims.iter().enumerate() {
+                if let Some(c) = d {
+                    match s[k].as_constant() {
+                        Some(x) if x != *c => {
+                            return Err(op_err(
+                                p,
+                                op,
+                                format!(
+                                    "result %{} has static size {c} in dimension {k}, but {x} is inferred",
+                                    v.ssa
+                                ),
+                            ))
+                        }
+                        Some(_) => {}
+                        None => s[k] = Size::constant(*c),
+                    }
+                }
+            }
+            Ok(Some(s))
+        }
+        _ => Err(op_err(
+            p,
+            op,
+            format!(
+                "result %{} has rank {}, but rank {} is inferred",
+                v.ssa,
+                v.ty.rank(),
+                s.len()
+            ),
+        )),
+    }
+}
+
+fn operand(p: &Program, op: usize, k: usize) -> Result<ValueId> {
+    p.ops
+        .get(op)
+        .and_then(|o| o.operands.get(k).copied())
+        .ok_or_else(|| op_err(p, op, format!("operand {k} is missing")))
+}
+
+fn known<'a>(p: &Program, op: usize, sh: &'a Shapes, v: ValueId) -> Result<&'a [Size]> {
+    sh.sizes(v).ok_or_else(|| {
+        op_err(
+            p,
+            op,
+            format!("the shape of operand %{} is unknown", p.values[v].ssa),
+        )
+    })
+}
+
+/// Validates the static slice attributes against the rank of the big side.
+pub(crate) fn check_slice(
+    p: &Program,
+    op: usize,
+    rank: usize,
+    offsets: &[i64],
+    sizes: &[i64],
+    strides: &[i64],
+    dropped: &[usize],
+) -> Result<()> {
+    if offsets.len() != rank || sizes.len() != rank || strides.len() != rank {
+        return Err(op_err(
+            p,
+            op,
+            format!("offsets, sizes and strides must have {rank} entries"),
+        ));
+    }
+    if sizes.iter().any(|&s| s < 0) {
+        return Err(op_err(p, op, "negative slice size".into()));
+    }
+    for &d in dropped {
+        if sizes.get(d) != Some(&1) {
+            return Err(op_err(
+                p,
+                op,
+                format!("dropped dimension {d} is not of size 1"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The loop ranges of the `linalg` op `op`, as MLIR computes them
+/// (`LinalgOp::getStaticLoopRanges` / `createLoopRanges`): for each loop dim `d`,
+/// the size of the first operand (the `ins`, then the `outs`) whose indexing map
+/// has exactly `d` as a result, at that position. Sizes that are placeholder
+/// parameters ([`Shapes::placeholders`]) are used only when no other operand gives
+/// the range. The iteration domain is the box of these ranges (paper Sec. 4.2.1,
+/// where dom X is implied by the operands' domains).
+pub fn loop_ranges(p: &Program, op: usize, shapes: &Shapes) -> Result<Vec<Size>> {
+    let o = p
+        .ops
+        .get(op)
+        .ok_or_else(|| Error::Invalid(format!("no operation {op}")))?;
+    let OpKind::Linalg(l) = &o.kind else {
+        return Err(op_err(p, op, "not a linalg operation".into()));
+    };
+    let n_loops = check_linalg(p, op, l)?;
+    let mut ranges = Vec::with_capacity(n_loops);
+    for d in 0..n_loops {
+        let mut found: Option<Size> = None;
+        'pass: for allow_placeholder in [false, true] {
+            for (k, map) in l.indexing_maps.iter().enumerate() {
+                let Some(sizes) = shapes.sizes(o.operands[k]) else {
+                    continue;
+                };
+                for (pos, e) in map.results.iter().enumerate() {
+                    if !e.is_dim(d) {
+                        continue;
+                    }
+                    if let Some(s) = sizes.get(pos) {
+                        let is_ph = s.as_constant().is_none()
+                            && s.terms.len() == 1
+                            && s.constant == 0
+                            && s.terms.keys().all(|n| shapes.placeholders.contains(n));
+                        if allow_placeholder || !is_ph {
+                            found = Some(s.clone());
+                            break 'pass;
+                        }
+                    }
+                }
+            }
+        }
+        match found {
+            Some(s) => ranges.push(s),
+            None => {
+                return Err(unsupported(
+                    p,
+                    op,
+                    format!("no operand gives the range of loop d{d}"),
+                ))
+            }
+        }
+    }
+    Ok(ranges)
+}
+
+/// Checks the structure of a `linalg` op and returns its number of loops.
+pub(crate) fn check_linalg(p: &Program, op: usize, l: &LinalgOp) -> Result<usize> {
+    let o = p
+        .ops
+        .get(op)
+        .ok_or_else(|| Error::Invalid(format!("no operation {op}")))?;
+    if let Some(v) = o
+        .operands
+        .iter()
+        .chain(&o.results)
+        .find(|&&v| v >= p.values.len())
+    {
+        return Err(op_err(p, op, format!("no value with id {v}")));
+    }
+    let n = l.n_inputs + l.n_outputs;
+    if l.indexing_maps.len() != n || o.operands.len() < n || o.results.len() != l.n_outputs {
+        return Err(op_err(
+            p,
+            op,
+            "indexing maps, operands and results do not match".into(),
+        ));
+    }
+    let n_loops = l.indexing_maps.first().map_or(0, |m| m.n_dims);
+    for (k, m) in l.indexing_maps.iter().enumerate() {
+        if m.n_dims != n_loops {
+            return Err(op_err(p, op, "indexing maps differ in their dims".into()));
+        }
+        if m.n_symbols > 0 {
+            return Err(unsupported(p, op, "indexing maps with symbols".into()));
+        }
+        if m.results.len() != p.values[o.operands[k]].ty.rank() {
+            return Err(op_err(
+                p,
+                op,
+                format!("indexing map {k} does not match the rank of its operand"),
+            ));
+        }
+    }
+    Ok(n_loops)
+}
+
+/// The extent `max + 1` of the affine expression `e` over the box of `ranges`
+/// (`0 <= d_k < range_k`); the size of a result dimension indexed by `e`. A plain
+/// dim gives its range; anything else is computed exactly with `presburger`
+/// (`dim_max` of the image of the box).
+fn extent(p: &Program, op: usize, e: &AffineExpr, ranges: &[Size]) -> Result<Size> {
+    if let AffineExpr::Dim(d) = e {
+        return ranges
+            .get(*d)
+            .cloned()
+            .ok_or_else(|| op_err(p, op, format!("loop d{d} does not exist")));
+    }
+    let mut params = BTreeSet::new();
+    for r in ranges {
+        params.extend(r.params().cloned());
+    }
+    let params: Vec<String> = params.into_iter().collect();
+    let expr = e.to_isl(&|i| format!("d{i}"), &|i| format!("s{i}"));
+    let mut cons: Vec<String> = ranges
+        .iter()
+        .enumerate()
+        .map(|(k, r)| format!("0 <= d{k} < {}", r.to_isl()))
+        .collect();
+    cons.push(format!("e = {expr}"));
+    let dims: Vec<String> = (0..ranges.len()).map(|k| format!("d{k}")).collect();
+    let body = if dims.is_empty() {
+        cons.join(" and ")
+    } else {
+        format!("exists ({} : {})", dims.join(", "), cons.join(" and "))
+    };
+    let text = format!("[{}] -> {{ [e] : {body} }}", params.join(", "));
+    let set: Set = text.parse()?;
+    let max = set
+        .dim_max(0)
+        .map_err(|err| unsupported(p, op, format!("the extent of {e}: {err}")))?
+        .ok_or_else(|| op_err(p, op, "an empty iteration domain".into()))?;
+    let mut s = Size::constant(1);
+    for (k, v) in max.iter().enumerate() {
+        let v = v.to_i64().ok_or_else(overflow)?;
+        let term = if k == 0 {
+            Size::constant(v)
+        } else {
+            let mut t = Size::default();
+            if v != 0 {
+                t.terms.insert(params[k - 1].clone(), v);
+            }
+            t
+        };
+        s = s.add(&term)?;
+    }
+    Ok(s)
+}
+
+/// The op that defines `v`, if any.
+pub fn defining_op(p: &Program, v: ValueId) -> Option<usize> {
+    match p.values.get(v)?.def {
+        Def::Op { op, .. } => Some(op),
+        Def::Arg(_) => None,
+    }
+}

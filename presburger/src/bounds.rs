@@ -184,6 +184,11 @@ impl Set {
             ));
         }
         let mut out = Vec::new();
+        // the enumeration checks emptiness per coordinate; a set without coordinates
+        // has none to check, so its emptiness is asked here
+        if self.0.space.n_out() == 0 && self.is_empty()? {
+            return Ok(out);
+        }
         let mut prefix = Vec::new();
         enumerate(self, &mut prefix, &mut out, limit)?;
         Ok(out)
@@ -230,6 +235,14 @@ mod tests {
 
     fn set(s: &str) -> Set {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn points_of_rank_zero_sets() {
+        assert_eq!(set("{ A[] : 1 = 0 }").points(10).unwrap(), Vec::<Vec<Int>>::new());
+        assert_eq!(set("{ A[] }").points(10).unwrap(), vec![Vec::<Int>::new()]);
+        let empty_by_locals = set("{ A[] : exists e : 2e = 1 }");
+        assert!(empty_by_locals.points(10).unwrap().is_empty());
     }
 
     fn ints(v: &[i64]) -> Vec<Int> {

@@ -206,7 +206,7 @@ pub(super) fn literal(c: &mut Cursor) -> Result<Attr> {
         let (s, e) = c.skip_balanced(b'<', b'>')?;
         let inner = c.src.get(s..e).unwrap_or("");
         let ints: Option<Vec<i64>> = inner
-            .split(|ch| matches!(ch, ',' | '[' | ']'))
+            .split([',', '[', ']'])
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .map(|t| t.parse::<i64>().ok())

@@ -197,6 +197,12 @@ pub(super) fn scan_region(c: &Cursor, start: usize, end: usize) -> RegionScan {
     scan
 }
 
+/// Indexing maps, iterator types and `reads_output` of a lowered named op.
+type Lowered = (Vec<AffineMap>, Vec<IteratorType>, Vec<bool>);
+
+/// Operands and types of `ins(...)` then `outs(...)`.
+type InsOuts = (Vec<ValueId>, Vec<Type>, Vec<ValueId>, Vec<Type>);
+
 /// `d_i * k`, or `d_i` if `k` is 1.
 fn scaled(d: usize, k: i64) -> AffineExpr {
     if k == 1 {
@@ -222,7 +228,7 @@ fn lower_named(
     ins: &[Type],
     outs: &[Type],
     extra: &NamedAttrs,
-) -> std::result::Result<(Vec<AffineMap>, Vec<IteratorType>, Vec<bool>), String> {
+) -> std::result::Result<Lowered, String> {
     let ranks: Vec<usize> = ins.iter().chain(outs).map(Type::rank).collect();
     let need = |n_in: usize, n_out: usize, want: &[usize]| -> std::result::Result<(), String> {
         if ins.len() != n_in || outs.len() != n_out {
@@ -599,7 +605,7 @@ impl Parser<'_> {
     }
 
     /// `ins(...)? outs(...)`.
-    fn ins_outs(&mut self) -> Result<(Vec<ValueId>, Vec<Type>, Vec<ValueId>, Vec<Type>)> {
+    fn ins_outs(&mut self) -> Result<InsOuts> {
         let (ins, in_tys) = if self.c.eat_kw("ins") {
             self.operand_group("ins")?
         } else {

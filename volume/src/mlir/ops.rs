@@ -52,13 +52,12 @@ impl Parser<'_> {
         let ty_at = self.c.pos;
         let ty = self.ty()?;
         match (&value, &ty) {
-            (Attr::Dense(_), Type::Tensor(t)) => {
-                if t.dims.iter().any(Option::is_none) {
-                    return Err(self
-                        .c
-                        .error(ty_at, "a dense constant needs a static tensor type"));
-                }
+            (Attr::Dense(_), Type::Tensor(t)) if t.dims.iter().any(Option::is_none) => {
+                return Err(self
+                    .c
+                    .error(ty_at, "a dense constant needs a static tensor type"));
             }
+            (Attr::Dense(_), Type::Tensor(_)) => {}
             (Attr::Dense(_), _) => {
                 return Err(self.c.error(
                     at,
@@ -207,9 +206,13 @@ impl Parser<'_> {
         let yty = self.ty()?;
         self.check_type(yielded, &yty, yat)?;
         if !self.c.at_eof() && self.c.pos < e {
+            let found = self.c.found();
             return Err(self.c.error(
                 self.c.pos,
-                "unexpected text after tensor.yield in the padding region",
+                format!(
+                    "expected `}}` to close the padding region opened on line {}, found {found}",
+                    self.c.line(s)
+                ),
             ));
         }
         self.c.pos = after;

@@ -148,6 +148,8 @@ struct Signature<'a> {
     results: Vec<Type>,
 }
 
+/// The reader's state: the cursor, options, aliases and the program being
+/// built (values, the SSA scope, used volume names, ops).
 struct Parser<'a> {
     c: Cursor<'a>,
     opts: Options,

@@ -14,6 +14,7 @@ pub(super) const MAX_TREE_DEPTH: usize = 256;
 /// An expression with the depth of its tree.
 type Expr = (AffineExpr, usize);
 
+/// The dimension and symbol names of the map being read.
 struct Names<'n> {
     dims: &'n [&'n str],
     syms: &'n [&'n str],
@@ -93,6 +94,7 @@ fn name_list<'a>(c: &mut Cursor<'a>, close: &str) -> Result<Vec<&'a str>> {
     }
 }
 
+/// Refuses trees deeper than [`MAX_TREE_DEPTH`].
 fn deeper(c: &Cursor, at: usize, d: usize) -> Result<usize> {
     if d > MAX_TREE_DEPTH {
         Err(c.error(
@@ -104,6 +106,7 @@ fn deeper(c: &Cursor, at: usize, d: usize) -> Result<usize> {
     }
 }
 
+/// `a + b`, folded when both are constants (checked for overflow).
 fn add(c: &Cursor, at: usize, a: Expr, b: Expr) -> Result<Expr> {
     if let (AffineExpr::Const(x), AffineExpr::Const(y)) = (&a.0, &b.0) {
         let v = x
@@ -115,6 +118,8 @@ fn add(c: &Cursor, at: usize, a: Expr, b: Expr) -> Result<Expr> {
     Ok((AffineExpr::Add(Box::new(a.0), Box::new(b.0)), d))
 }
 
+/// `a * b`: folded when both are constants; otherwise one factor must be a
+/// constant (else the product is not affine).
 fn mul(c: &Cursor, at: usize, a: Expr, b: Expr) -> Result<Expr> {
     match (&a.0, &b.0) {
         (AffineExpr::Const(x), AffineExpr::Const(y)) => {
@@ -137,6 +142,7 @@ fn mul(c: &Cursor, at: usize, a: Expr, b: Expr) -> Result<Expr> {
     }
 }
 
+/// `-a`: a negated constant, or `a * -1`.
 fn negate(c: &Cursor, at: usize, a: Expr) -> Result<Expr> {
     if let AffineExpr::Const(x) = a.0 {
         let v = x
@@ -147,6 +153,7 @@ fn negate(c: &Cursor, at: usize, a: Expr) -> Result<Expr> {
     mul(c, at, a, (AffineExpr::Const(-1), 1))
 }
 
+/// A sum: terms joined by `+` and `-`, left-associative.
 fn expr(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
     let mut lhs = term(c, n, nest)?;
     loop {
@@ -168,6 +175,9 @@ fn expr(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
     }
 }
 
+/// A term: unary expressions joined by `*`, `floordiv`, `ceildiv`, `mod`
+/// (left-associative); divisors must be positive constants; constant operands
+/// are folded with floor/ceil/Euclidean-remainder semantics.
 fn term(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
     let mut lhs = unary(c, n, nest)?;
     loop {
@@ -219,6 +229,8 @@ fn term(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
     }
 }
 
+/// A unary expression: `-` unary, a parenthesized expression, an integer, or a
+/// dimension or symbol name; counts nesting against [`MAX_NESTING`].
 fn unary(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
     c.skip_ws();
     let at = c.pos;

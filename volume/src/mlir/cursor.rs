@@ -23,6 +23,7 @@ pub(super) fn is_ssa_char(b: u8) -> bool {
 }
 
 impl<'a> Cursor<'a> {
+    /// A cursor at the start of `src`, with its line starts indexed.
     pub fn new(src: &'a str) -> Cursor<'a> {
         let mut line_starts = vec![0];
         for (i, b) in src.bytes().enumerate() {

@@ -592,3 +592,29 @@ fn truncations_of_the_example_never_panic() {
         }
     }
 }
+
+#[test]
+fn locations_iterator_attrs_type_aliases_and_explicit_matmul_maps() {
+    let text = r#"
+!t = tensor<4x4xf32>
+#id = affine_map<(d0) -> (d0)>
+module attributes {foo.bar = 1 : i64} {
+  func.func @g(%a: !t, %v: tensor<4xf32>) -> (!t {res.attr}) {
+    %c = arith.constant 0.0 : f32 loc("x.py":3:4)
+    %e = tensor.empty() : tensor<4xf32>
+    %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = [#linalg.iterator_type<parallel>]} ins(%v : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%i: f32, %o: f32):
+      linalg.yield %c : f32
+    } -> tensor<4xf32>
+    %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %a : !t, !t) outs(%a : !t) -> !t
+    return %r : !t
+  }
+}
+"#;
+    let p = parse_program(text).expect("parses");
+    assert_eq!(names(&p, &p.ops[2].operands), ["v", "e", "c"]);
+    assert_eq!(
+        linalg(&p, "r").indexing_maps[0],
+        map("(d0, d1, d2) -> (d2, d0)")
+    );
+}

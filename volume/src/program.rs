@@ -9,7 +9,7 @@
 //! (constants).
 
 use crate::error::{Error, Result};
-use crate::ir::{Def, Op, OpKind, Program, Value};
+use crate::ir::{Def, OpKind, Program, Value};
 use presburger::{UnionMap, UnionSet};
 
 /// The identity map on every member of `set`.
@@ -17,6 +17,18 @@ fn identity(set: &UnionSet) -> Result<UnionMap> {
     let mut r = UnionMap::empty(set.params().to_vec());
     for s in set.members() {
         r.add(s.identity())?;
+    }
+    Ok(r)
+}
+
+/// `m` without its empty members (set operations keep a member per space even
+/// when it is empty).
+fn prune(m: &UnionMap) -> Result<UnionMap> {
+    let mut r = UnionMap::empty(m.params().to_vec());
+    for x in m.members() {
+        if !x.is_empty()? {
+            r.add(x.clone())?;
+        }
     }
     Ok(r)
 }
@@ -31,11 +43,12 @@ fn identity(set: &UnionSet) -> Result<UnionMap> {
 /// element map, this substitutes the assignment's dependencies for the elements it
 /// defines and leaves all other elements alone.
 ///
-/// (`apply_range` is isl's: `A` first, then `B`.)
+/// (`apply_range` is isl's: `A` first, then `B`.) Members of the result that are
+/// empty are dropped, so the result's spaces are exactly those with pairs.
 pub fn lenient_compose(a: &UnionMap, b: &UnionMap) -> Result<UnionMap> {
     let untouched = a.range()?.subtract(&b.domain()?)?;
     let b_ext = b.union(&identity(&untouched)?)?;
-    Ok(a.apply_range(&b_ext)?.coalesce()?)
+    prune(&a.apply_range(&b_ext)?.coalesce()?)
 }
 
 /// The element map of a program: live-out elements → the live-in and constant
@@ -219,7 +232,7 @@ pub fn is_ssa_ordered(p: &Program) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{TensorType, Type};
+    use crate::ir::{Op, TensorType, Type};
     use presburger::Set;
     use std::collections::{BTreeMap, BTreeSet};
 

@@ -142,7 +142,9 @@ pub fn tiled_program_map(
     output_domain: &Set,
 ) -> Result<UnionMap> {
     let ctx = tile_index_context(tile)?;
-    let mt = tile.intersect_range(output_domain)?.intersect_domain(&ctx)?;
+    let mt = tile
+        .intersect_range(output_domain)?
+        .intersect_domain(&ctx)?;
     let composed = UnionMap::from(mt).apply_range(program_map)?;
     Ok(composed.coalesce()?)
 }
@@ -410,22 +412,94 @@ fn aff_to_string(row: &[Int], params: &[String]) -> String {
         return k.to_string();
     }
     if !k.is_zero() {
-        s = format!("{s} {} {}", if k.is_negative() { "-" } else { "+" }, k.abs());
+        s = format!(
+            "{s} {} {}",
+            if k.is_negative() { "-" } else { "+" },
+            k.abs()
+        );
     }
     s
 }
 
+/// Fourier–Motzkin elimination of every column of `rows` except the constant, the
+/// first `keep` variable columns, and column `extra`: a rational projection, so
+/// a superset of the integer projection (the candidates it yields are verified
+/// by the caller). `None` when the rows grow past a limit.
+fn fm_project(rows: &[Vec<Int>], keep: usize, extra: usize) -> Option<Vec<Vec<Int>>> {
+    let ncol = rows.first().map_or(0, Vec::len);
+    let mut cur: Vec<Vec<Int>> = rows.to_vec();
+    for c in (1 + keep..ncol).rev() {
+        if c == extra {
+            continue;
+        }
+        let (mut pos, mut neg, mut zero) = (Vec::new(), Vec::new(), Vec::new());
+        for r in cur {
+            if r[c].is_positive() {
+                pos.push(r);
+            } else if r[c].is_negative() {
+                neg.push(r);
+            } else {
+                zero.push(r);
+            }
+        }
+        for p in &pos {
+            for q in &neg {
+                let (a, b) = (q[c].abs(), p[c].clone());
+                let mut r: Vec<Int> = p
+                    .iter()
+                    .zip(q)
+                    .map(|(x, y)| &(x * &a) + &(y * &b))
+                    .collect();
+                let g = r[1..].iter().fold(Int::ZERO, |g, x| gcd(&g, x));
+                if g.is_zero() {
+                    continue; // a constant row: holds, or the set is empty anyway
+                }
+                if !g.is_one() {
+                    r[0] = r[0].floor_div(&g);
+                    for x in &mut r[1..] {
+                        *x = x.exact_div(&g);
+                    }
+                }
+                if !zero.contains(&r) {
+                    zero.push(r);
+                }
+            }
+        }
+        if zero.len() > 4000 {
+            return None;
+        }
+        cur = zero;
+    }
+    Some(cur)
+}
+
+fn gcd(a: &Int, b: &Int) -> Int {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while !b.is_zero() {
+        let r = &a - &(&a.floor_div(&b) * &b);
+        a = b;
+        b = r;
+    }
+    a
+}
+
 /// Matches a set to a slice: for each dimension the offset (smallest value), the
 /// stride and the number of elements, as affine expressions of the parameters
-/// (paper Algorithm 3, MatchSlice). `None` when the set is not a slice.
+/// (paper Algorithm 3, MatchSlice). `None` when the set is not a slice. The slice
+/// describes the set for the parameter values where the set is not empty (for
+/// tiles: the tiles in the set's parameter domain).
 ///
-/// Idea (Algorithm 3): the offset is the lower bound of the dimension
-/// ([`Set::dim_min`], affine in the parameters); the stride is the coefficient of
-/// the single local in an equality `x_d = offset + s·e` that involves no other set
-/// dimension (1 without one); the size is `(max - min)/stride + 1`. Instead of
-/// trusting the pattern, the slice found is rebuilt as a set and compared with
-/// `set` exactly ([`Set::is_equal`]): any set that is not that slice (holes,
-/// coupled dimensions, bounds that are not one affine expression) gives `None`.
+/// Idea (Algorithm 3): the offset is a lower bound of the dimension, affine in the
+/// parameters; the stride is the coefficient of the single local in an equality
+/// `x_d = offset + s·e` that involves no other set dimension (1 without one); the
+/// size is `(max - min)/stride + 1`. The candidate bounds of dimension `d` are the
+/// unit-coefficient bounds left after a Fourier–Motzkin projection onto the
+/// parameters and `x_d` (existentials such as in-tile indices included). Instead
+/// of trusting the pattern, each candidate slice (at most 256 combinations) is
+/// rebuilt as a set and compared with `set` exactly ([`Set::is_equal`], within the
+/// set's parameter domain): any set that is not a slice (holes, coupled
+/// dimensions, a max/min of bounds such as a footprint clipped at the volume's
+/// boundary) gives `None`.
 pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
     let set = set.coalesce()?;
     if set.is_empty()? || set.n_basic() != 1 {
@@ -436,32 +510,33 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
     let (np, n) = (sp.n_param(), sp.n_out());
     let basic = set.basics().next().map(|b| b.conjunction().clone());
     let Some(conj) = basic else { return Ok(None) };
-    let mut offsets = Vec::new();
-    let mut sizes = Vec::new();
-    let mut strides = Vec::new();
-    let mut cons = Vec::new();
+    let mut rows: Vec<Vec<Int>> = conj.inequalities().to_vec();
+    for e in conj.equalities() {
+        rows.push(e.clone());
+        rows.push(e.iter().map(|x| -x).collect());
+    }
+    let nv = 1 + np + n;
+    // per dimension: candidate (offset, size, stride) rows
+    let mut cands: Vec<Vec<(Vec<Int>, Vec<Int>, Int)>> = Vec::new();
     for d in 0..n {
-        let bound = |r: presburger::Result<Option<Vec<Int>>>| -> Result<Option<Vec<Int>>> {
-            match r {
-                Ok(x) => Ok(x),
-                Err(presburger::Error::Unsupported(_) | presburger::Error::Unbounded(_)) => {
-                    Ok(None)
-                }
-                Err(e) => Err(e.into()),
-            }
-        };
-        let (Some(lo), Some(hi)) = (bound(set.dim_min(d))?, bound(set.dim_max(d))?) else {
+        let col = 1 + np + d;
+        let Some(proj) = fm_project(&rows, np, col) else {
             return Ok(None);
         };
+        let mut los = Vec::new();
+        let mut his = Vec::new();
+        for r in &proj {
+            // c·x + f >= 0
+            if r[col].is_one() {
+                los.push(r[..=np].iter().map(|x| -x).collect::<Vec<Int>>());
+            } else if (-&r[col]).is_one() {
+                his.push(r[..=np].to_vec());
+            }
+        }
         // stride from an equality x_d = ... + s e with one local and no other dim
-        let col = 1 + np + d;
-        let nv = 1 + np + n;
         let mut stride = Int::ONE;
         for e in conj.equalities() {
-            if !e[col].abs().is_one() {
-                continue;
-            }
-            if (1 + np..nv).any(|c| c != col && !e[c].is_zero()) {
+            if !e[col].abs().is_one() || (1 + np..nv).any(|c| c != col && !e[c].is_zero()) {
                 continue;
             }
             let locals: Vec<&Int> = e[nv..].iter().filter(|x| !x.is_zero()).collect();
@@ -469,52 +544,78 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
                 stride = l.abs();
             }
         }
-        let diff: Vec<Int> = hi.iter().zip(&lo).map(|(a, b)| a - b).collect();
-        if diff.iter().any(|x| !x.is_divisible_by(&stride)) {
+        let mut c = Vec::new();
+        for lo in &los {
+            for hi in &his {
+                let diff: Vec<Int> = hi.iter().zip(lo).map(|(a, b)| a - b).collect();
+                if diff.iter().any(|x| !x.is_divisible_by(&stride)) {
+                    continue;
+                }
+                let mut size: Vec<Int> = diff.iter().map(|x| x.exact_div(&stride)).collect();
+                size[0] += Int::ONE;
+                c.push((lo.clone(), size, stride.clone()));
+            }
+        }
+        if c.is_empty() {
             return Ok(None);
         }
-        let mut size: Vec<Int> = diff.iter().map(|x| x.exact_div(&stride)).collect();
-        size[0] += Int::ONE;
-        let (o, z, st) = (
-            aff_to_string(&lo, &params),
-            aff_to_string(&size, &params),
-            stride.to_string(),
-        );
-        cons.push(format!(
-            "exists k{d} : x{d} = {o} + {st}*k{d} and 0 <= k{d} and k{d} + 1 <= {z}"
-        ));
-        offsets.push(o);
-        sizes.push(z);
-        strides.push(st);
+        cands.push(c);
     }
+    let total = cands
+        .iter()
+        .try_fold(1usize, |acc, c| acc.checked_mul(c.len()));
+    if total.is_none_or(|t| t > 256) {
+        return Ok(None);
+    }
+    // the parameter domain of the set, lifted into its space
+    let pdom = set.project_out_exact(DimKind::Out, 0, n)?;
+    let context = pdom
+        .flat_product(&Set::universe(sp.clone())?)?
+        .set_tuple_name(sp.range_tuple().name.as_deref());
     let name = sp.range_tuple().name.clone().unwrap_or_default();
     let vars: Vec<String> = (0..n).map(|d| format!("x{d}")).collect();
-    let body = if cons.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " : {}",
-            cons.iter()
-                .map(|c| format!("({c})"))
-                .collect::<Vec<_>>()
-                .join(" and ")
-        )
-    };
-    let text = format!(
-        "[{}] -> {{ {name}[{}]{body} }}",
-        params.join(", "),
-        vars.join(", ")
-    );
-    let rebuilt: Set = text.parse()?;
-    // the same tuple; intersecting with the universe of `sp` aligns the parameters
-    let rebuilt = rebuilt.intersect(&Set::universe(sp)?)?;
-    if rebuilt.is_equal(&set)? {
-        Ok(Some(Slice {
-            offsets,
-            sizes,
-            strides,
-        }))
-    } else {
-        Ok(None)
+    let mut choice = vec![0usize; n];
+    loop {
+        let pick: Vec<&(Vec<Int>, Vec<Int>, Int)> =
+            choice.iter().zip(&cands).map(|(&k, c)| &c[k]).collect();
+        let mut cons = Vec::new();
+        for (d, (lo, size, st)) in pick.iter().enumerate() {
+            let (o, z) = (aff_to_string(lo, &params), aff_to_string(size, &params));
+            cons.push(format!(
+                "(exists k{d} : x{d} = {o} + {st}*k{d} and 0 <= k{d} and k{d} + 1 <= {z})"
+            ));
+        }
+        let body = if cons.is_empty() {
+            String::new()
+        } else {
+            format!(" : {}", cons.join(" and "))
+        };
+        let text = format!(
+            "[{}] -> {{ {name}[{}]{body} }}",
+            params.join(", "),
+            vars.join(", ")
+        );
+        let rebuilt: Set = text.parse()?;
+        let rebuilt = rebuilt.intersect(&context)?;
+        if rebuilt.is_equal(&set)? {
+            return Ok(Some(Slice {
+                offsets: pick.iter().map(|c| aff_to_string(&c.0, &params)).collect(),
+                sizes: pick.iter().map(|c| aff_to_string(&c.1, &params)).collect(),
+                strides: pick.iter().map(|c| c.2.to_string()).collect(),
+            }));
+        }
+        // next combination
+        let mut k = 0;
+        loop {
+            if k == n {
+                return Ok(None);
+            }
+            choice[k] += 1;
+            if choice[k] < cands[k].len() {
+                break;
+            }
+            choice[k] = 0;
+            k += 1;
+        }
     }
 }

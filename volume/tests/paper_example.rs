@@ -22,8 +22,10 @@ fn us(s: &str) -> UnionSet {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
-const ACT0: &str = "{ act0[n, f, h, w] : 0 <= n < 1 and 0 <= f < 8 and 0 <= h < 256 and 0 <= w < 256 }";
-const IFM: &str = "{ ifm[n, c, y, x] : 0 <= n < 1 and 0 <= c < 3 and 0 <= y < 512 and 0 <= x < 512 }";
+const ACT0: &str =
+    "{ act0[n, f, h, w] : 0 <= n < 1 and 0 <= f < 8 and 0 <= h < 256 and 0 <= w < 256 }";
+const IFM: &str =
+    "{ ifm[n, c, y, x] : 0 <= n < 1 and 0 <= c < 3 and 0 <= y < 512 and 0 <= x < 512 }";
 
 /// M_1 (pad), M_2 (conv), M_3 (copy) of Sec. 5.1, in program order.
 fn assignments() -> Vec<UnionMap> {
@@ -62,8 +64,10 @@ fn paper_example() {
         .unwrap()
         .range();
     assert!(pad_leaves
-        .is_equal(&set("{ pad0[0, c, h, w] : 0 <= c < 3 and 1 <= h <= 513 and 1 <= w <= 513 \
-            and (h = 513 or w = 513) }"))
+        .is_equal(&set(
+            "{ pad0[0, c, h, w] : 0 <= c < 3 and 1 <= h <= 513 and 1 <= w <= 513 \
+            and (h = 513 or w = 513) }"
+        ))
         .unwrap());
     let mut ranges: Vec<String> = m
         .members()
@@ -79,7 +83,9 @@ fn paper_example() {
         .intersect(&us(IFM))
         .unwrap();
     assert!(reads
-        .is_equal(&us("{ ifm[0, c, y, x] : 0 <= c < 3 and 19 <= y <= 23 and 39 <= x <= 43 }"))
+        .is_equal(&us(
+            "{ ifm[0, c, y, x] : 0 <= c < 3 and 19 <= y <= 23 and 39 <= x <= 43 }"
+        ))
         .unwrap());
 
     // Sec. 5.2-5.3: regions
@@ -96,9 +102,7 @@ fn paper_example() {
     let i_d = within("{ act0[n, f, h, w] : 0 < h <= 254 and 0 < w <= 254 }");
     assert!(r.dense.is_equal(&i_d).unwrap());
     assert!(r.static_only.is_empty().unwrap());
-    let corners = within(
-        "{ act0[n, f, h, w] : (h <= 0 or h >= 255) and (w <= 0 or w >= 255) }",
-    );
+    let corners = within("{ act0[n, f, h, w] : (h <= 0 or h >= 255) and (w <= 0 or w >= 255) }");
     assert!(r.corners.is_equal(&corners).unwrap());
     assert!(r.edges.is_equal(&i_c.subtract(&corners).unwrap()).unwrap());
     // a partition of the domain
@@ -141,7 +145,6 @@ fn paper_example() {
 
     // interior tiles: those not touching I_c
     let interior = interior_tiles(&mt, &dom, &r.constant).unwrap();
-    eprintln!("interior {interior}");
     assert!(interior
         .is_equal(&set("{ [Q2, Q3] : 1 <= Q2 <= 14 and 1 <= Q3 <= 14 }"))
         .unwrap());
@@ -166,13 +169,17 @@ fn paper_example() {
     // clipped at the boundary, the footprint of all tiles is not one slice
     assert_eq!(match_slice(&fp).unwrap(), None);
     let inner = restrict_to_tiles(&fp, &interior).unwrap();
-    let s = match_slice(&inner).unwrap().expect("interior footprint is a slice");
+    let s = match_slice(&inner)
+        .unwrap()
+        .expect("interior footprint is a slice");
     assert_eq!(s.offsets, ["0", "0", "32Q2 - 1", "32Q3 - 1"]);
     assert_eq!(s.sizes, ["1", "3", "35", "35"]);
     assert_eq!(s.strides, ["1", "1", "1", "1"]);
     // without the clipping the footprint is the same slice for every tile
     let open = unclipped(&fp, &set(IFM)).unwrap();
-    let s2 = match_slice(&open).unwrap().expect("unclipped footprint is a slice");
+    let s2 = match_slice(&open)
+        .unwrap()
+        .expect("unclipped footprint is a slice");
     assert_eq!(s2.offsets, s.offsets);
     assert_eq!(s2.sizes, s.sizes);
     // the tile written: out_rect of Algorithm 2

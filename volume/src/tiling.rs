@@ -619,3 +619,71 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(s: &str) -> Set {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn tile_map_rejects_bad_input() {
+        assert!(tile_map("a b", 2, &[(0, 4)]).is_err());
+        assert!(tile_map("a", 2, &[(2, 4)]).is_err());
+        assert!(tile_map("a", 2, &[(0, 0)]).is_err());
+        assert!(tile_map("a", 2, &[(0, 4), (0, 8)]).is_err());
+        let m = tile_map("a", 2, &[(1, 4)]).unwrap();
+        let want: Map = "{ a_tile[i, q, m] -> a[i, 4q + m] : 0 <= m < 4 }"
+            .parse()
+            .unwrap();
+        assert!(m.is_equal(&want).unwrap());
+    }
+
+    #[test]
+    fn slices_are_matched_and_non_slices_rejected() {
+        let s = match_slice(&set(
+            "[Q] -> { A[y, x] : exists e : y = 8Q + 2e and 0 <= e < 5 and x = 3 }",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(s.offsets, ["8Q", "3"]);
+        assert_eq!(s.sizes, ["5", "1"]);
+        assert_eq!(s.strides, ["2", "1"]);
+        // clipped at 0: max(0, 32Q - 1) is not affine
+        let clipped = set("[Q] -> { A[y] : 0 <= y and 32Q - 1 <= y <= 32Q + 33 and 0 <= Q <= 15 }");
+        assert_eq!(match_slice(&clipped).unwrap(), None);
+        // a hole
+        assert_eq!(
+            match_slice(&set("{ A[y] : 0 <= y <= 9 and y != 4 }")).unwrap(),
+            None
+        );
+        // coupled dimensions
+        assert_eq!(
+            match_slice(&set("{ A[y, x] : 0 <= y <= 3 and 0 <= x <= y }")).unwrap(),
+            None
+        );
+        // without the clipping it is one slice
+        let open = unclipped(&clipped, &set("{ A[y] : 0 <= y <= 511 }")).unwrap();
+        let s = match_slice(&open).unwrap().unwrap();
+        assert_eq!(
+            (s.offsets[0].as_str(), s.sizes[0].as_str()),
+            ("32Q - 1", "35")
+        );
+    }
+
+    #[test]
+    fn disjoint_pieces_cover_without_overlap() {
+        let s = set("{ [a, b] : 0 <= a <= 5 and 0 <= b <= 5 and (a <= 1 or b <= 1) }");
+        let p = disjoint_pieces(&s).unwrap();
+        let mut u = Set::empty(s.space().clone()).unwrap();
+        for (i, x) in p.iter().enumerate() {
+            for y in &p[i + 1..] {
+                assert!(x.is_disjoint(y).unwrap());
+            }
+            u = u.union(x).unwrap();
+        }
+        assert!(u.is_equal(&s).unwrap());
+    }
+}

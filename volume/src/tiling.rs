@@ -483,6 +483,9 @@ fn gcd(a: &Int, b: &Int) -> Int {
     a
 }
 
+/// A candidate `(offset, size, stride)` of one dimension for [`match_slice`].
+type Candidate = (Vec<Int>, Vec<Int>, Int);
+
 /// Matches a set to a slice: for each dimension the offset (smallest value), the
 /// stride and the number of elements, as affine expressions of the parameters
 /// (paper Algorithm 3, MatchSlice). `None` when the set is not a slice. The slice
@@ -517,7 +520,7 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
     }
     let nv = 1 + np + n;
     // per dimension: candidate (offset, size, stride) rows
-    let mut cands: Vec<Vec<(Vec<Int>, Vec<Int>, Int)>> = Vec::new();
+    let mut cands: Vec<Vec<Candidate>> = Vec::new();
     for d in 0..n {
         let col = 1 + np + d;
         let Some(proj) = fm_project(&rows, np, col) else {
@@ -576,8 +579,7 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
     let vars: Vec<String> = (0..n).map(|d| format!("x{d}")).collect();
     let mut choice = vec![0usize; n];
     loop {
-        let pick: Vec<&(Vec<Int>, Vec<Int>, Int)> =
-            choice.iter().zip(&cands).map(|(&k, c)| &c[k]).collect();
+        let pick: Vec<&Candidate> = choice.iter().zip(&cands).map(|(&k, c)| &c[k]).collect();
         let mut cons = Vec::new();
         for (d, (lo, size, st)) in pick.iter().enumerate() {
             let (o, z) = (aff_to_string(lo, &params), aff_to_string(size, &params));

@@ -40,9 +40,9 @@ fn assignments() -> Vec<UnionMap> {
              exists a, b : h = 2y + a and w = 2x + b and 0 <= a < 5 and 0 <= b < 5; \
            conv0[n, f, y, x] -> wgt[f, c, a, b] : {conv_dom} and 0 <= c < 3 and 0 <= a < 5 and 0 <= b < 5 }}"
     ));
-    let m3 = um(&format!(
-        "{{ act0[n, f, h, w] -> conv0[n, f, h, w] : 0 <= n < 1 and 0 <= f < 8 and 0 <= h < 256 and 0 <= w < 256 }}"
-    ));
+    let m3 = um(
+        "{ act0[n, f, h, w] -> conv0[n, f, h, w] : 0 <= n < 1 and 0 <= f < 8 and 0 <= h < 256 and 0 <= w < 256 }",
+    );
     vec![m1, m2, m3]
 }
 

@@ -18,6 +18,7 @@ pub mod element_map;
 pub mod error;
 pub mod ir;
 pub mod mlir;
+pub mod model;
 pub mod program;
 pub mod regions;
 pub mod shape;

@@ -45,10 +45,27 @@ fn prune(m: &UnionMap) -> Result<UnionMap> {
 ///
 /// (`apply_range` is isl's: `A` first, then `B`.) Members of the result that are
 /// empty are dropped, so the result's spaces are exactly those with pairs.
+///
+/// How: `A ∘ id(range A \ dom B)` is `A` with its range restricted to the
+/// elements outside `dom B`, so the result is computed as
+/// `(A then B) ∪ (A minus the pairs whose output is in dom B)`. Members of `A`
+/// whose range space `B` does not define are kept as they are, and no identity on
+/// `range A` is formed: that identity would carry the range's projection (with its
+/// existentials) back into every member at every step of a program.
 pub fn lenient_compose(a: &UnionMap, b: &UnionMap) -> Result<UnionMap> {
-    let untouched = a.range()?.subtract(&b.domain()?)?;
-    let b_ext = b.union(&identity(&untouched)?)?;
-    prune(&a.apply_range(&b_ext)?.coalesce()?)
+    if b.members().is_empty() {
+        return Ok(a.clone());
+    }
+    let defined = b.domain()?;
+    let mut r = a.apply_range(b)?;
+    for m in a.members() {
+        let kept = match defined.member_like(&m.space().range_space()) {
+            None => m.clone(),
+            Some(d) => m.subtract_range(d)?,
+        };
+        r = r.union(&UnionMap::from(kept))?;
+    }
+    prune(&r.coalesce()?)
 }
 
 /// The element map of a program: live-out elements → the live-in and constant

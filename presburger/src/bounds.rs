@@ -239,7 +239,10 @@ mod tests {
 
     #[test]
     fn points_of_rank_zero_sets() {
-        assert_eq!(set("{ A[] : 1 = 0 }").points(10).unwrap(), Vec::<Vec<Int>>::new());
+        assert_eq!(
+            set("{ A[] : 1 = 0 }").points(10).unwrap(),
+            Vec::<Vec<Int>>::new()
+        );
         assert_eq!(set("{ A[] }").points(10).unwrap(), vec![Vec::<Int>::new()]);
         let empty_by_locals = set("{ A[] : exists e : 2e = 1 }");
         assert!(empty_by_locals.points(10).unwrap().is_empty());

@@ -89,6 +89,33 @@ fn maps_with_expressions_in_tuples() {
 }
 
 #[test]
+fn inlined_outputs_that_depend_on_each_other() {
+    // found by the isl differential: after reversal the second output was printed
+    // in terms of the first output's name, which the tuple had replaced
+    for text in [
+        "{ A[i0, i1] -> B[o0] : i0 = -o0 - 5 and i1 = o0 + 3 }",
+        "{ A[i0, i1] -> B[o0] : i0 = -3o0 - 5 and i1 = 3o0 + 3 }",
+    ] {
+        let m: Map = text.parse().unwrap();
+        let r = m.reverse();
+        let printed = r.to_string();
+        let back: Map = printed
+            .parse()
+            .unwrap_or_else(|e| panic!("{printed} does not parse: {e}"));
+        assert!(back.plain_is_equal(&r), "{printed}");
+        let pts = map_points(&back, &PBox::new(vec![], -12, 12));
+        let want = map_points(&r, &PBox::new(vec![], -12, 12));
+        assert_eq!(pts, want);
+        assert!(!pts.is_empty());
+    }
+    let r: Map = "{ A[i0, i1] -> B[o0] : i0 = -o0 - 5 and i1 = o0 + 3 }"
+        .parse::<Map>()
+        .unwrap()
+        .reverse();
+    assert_eq!(r.to_string(), "{ B[o0] -> A[-o0 - 5, o0 + 3] }");
+}
+
+#[test]
 fn unions_across_spaces() {
     let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i, j] : i = j and 0 <= i < 2; A[i] : i = 7 }"
         .parse()

@@ -329,7 +329,9 @@ fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conju
     let sp = &c.space;
     let (np, ni, no) = (sp.n_param(), sp.n_in(), sp.n_out());
     let first_out = 1 + np + ni;
-    let mut exprs = vec![None; no];
+    // the right-hand sides, kept as rows so that a dimension inlined later is
+    // substituted into the ones inlined before it too (no name left dangling)
+    let mut rows: Vec<Option<Row>> = vec![None; no];
     let mut c = c.clone();
     let mut i = 0;
     while i < c.eqs.len() {
@@ -344,7 +346,7 @@ fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conju
             i += 1;
             continue;
         };
-        if exprs[k].is_some() || !fits(k) {
+        if rows[k].is_some() || !fits(k) {
             i += 1;
             continue;
         }
@@ -354,7 +356,6 @@ fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conju
         let sign = if e[col].is_negative() { 1 } else { -1 };
         let mut rhs: Row = e.iter().map(|v| v * sign).collect();
         rhs[col] = Int::ZERO;
-        exprs[k] = Some(lin_string(&rhs, names));
         let subst = |r: &mut Row| {
             if !r[col].is_zero() {
                 let b = r[col].clone();
@@ -367,8 +368,14 @@ fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conju
         c.eqs.iter_mut().for_each(subst);
         c.ineqs.iter_mut().for_each(subst);
         c.divs.iter_mut().flatten().for_each(|d| subst(&mut d.num));
+        rows.iter_mut().flatten().for_each(subst);
+        rows[k] = Some(rhs);
         i = 0;
     }
+    let exprs = rows
+        .iter()
+        .map(|r| r.as_ref().map(|r| lin_string(r, names)))
+        .collect();
     (exprs, c)
 }
 

@@ -20,6 +20,10 @@ struct IslUnionMap {
 extern "C" {
     fn isl_ctx_alloc() -> *mut IslCtx;
     fn isl_ctx_free(ctx: *mut IslCtx);
+    fn isl_ctx_set_max_operations(ctx: *mut IslCtx, max: std::ffi::c_ulong);
+    fn isl_ctx_reset_operations(ctx: *mut IslCtx);
+    fn isl_ctx_last_error(ctx: *mut IslCtx) -> c_int;
+    fn isl_ctx_reset_error(ctx: *mut IslCtx);
     fn isl_options_set_on_error(ctx: *mut IslCtx, val: c_int) -> c_int;
     fn isl_union_set_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslUnionSet;
     fn isl_union_set_copy(s: *mut IslUnionSet) -> *mut IslUnionSet;
@@ -50,6 +54,7 @@ extern "C" {
 }
 
 const ISL_ON_ERROR_CONTINUE: c_int = 1;
+const ISL_ERROR_QUOTA: c_int = 6;
 
 /// An isl context.
 pub struct Ctx(*mut IslCtx);
@@ -63,6 +68,29 @@ impl Ctx {
         // SAFETY: ctx is valid.
         unsafe { isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE) };
         Ctx(ctx)
+    }
+
+    /// Limits the work of isl (in its own unit, counted since the last
+    /// [`Ctx::reset_operations`]); past the limit, operations fail (`None`) and
+    /// [`Ctx::quota_hit`] is true. 0 means no limit.
+    pub fn set_max_operations(&self, max: u64) {
+        // SAFETY: valid context.
+        unsafe { isl_ctx_set_max_operations(self.0, max as std::ffi::c_ulong) }
+    }
+
+    /// Restarts the count of operations and forgets the last error.
+    pub fn reset_operations(&self) {
+        // SAFETY: valid context.
+        unsafe {
+            isl_ctx_reset_operations(self.0);
+            isl_ctx_reset_error(self.0);
+        }
+    }
+
+    /// True when the last error was the operation limit.
+    pub fn quota_hit(&self) -> bool {
+        // SAFETY: valid context.
+        unsafe { isl_ctx_last_error(self.0) == ISL_ERROR_QUOTA }
     }
 
     /// Parses a union set; `None` when isl rejects the text.

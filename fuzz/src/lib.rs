@@ -219,7 +219,10 @@ fn disjuncts(
             )),
             _ => {}
         }
-        if parts.iter().any(|p| p.contains("exists") || p.contains("mod") || p.contains("floor")) {
+        if parts
+            .iter()
+            .any(|p| p.contains("exists") || p.contains("mod") || p.contains("floor"))
+        {
             f.strides = true;
         }
         out.push(if parts.is_empty() {
@@ -265,6 +268,8 @@ pub struct MapShape {
     /// The arity of a second range space `C`, if any.
     pub second: Option<usize>,
     pub param: bool,
+    /// Every disjunct boxed in -4..=4 on every dimension.
+    pub bounded: bool,
 }
 
 impl MapShape {
@@ -274,6 +279,7 @@ impl MapShape {
             n_out: rng.range(1, 2) as usize,
             second: rng.chance(25).then(|| rng.range(1, 2) as usize),
             param: rng.chance(40),
+            bounded: rng.chance(30),
         }
     }
 
@@ -285,6 +291,7 @@ impl MapShape {
             n_out: rng.range(1, 2) as usize,
             second: None,
             param: self.param,
+            bounded: self.bounded,
         }
     }
 }
@@ -324,7 +331,14 @@ pub fn random_map_features(
             link_ins.push("N".into());
         }
         let boxed: Vec<String> = ins.iter().chain(&outs).cloned().collect();
-        let body = disjuncts(rng, &boxed, &all, Some((&outs, &link_ins)), false, &mut f);
+        let body = disjuncts(
+            rng,
+            &boxed,
+            &all,
+            Some((&outs, &link_ins)),
+            shape.bounded,
+            &mut f,
+        );
         pieces.push(format!(
             "{dom}[{}] -> {name}[{}] : {body}",
             ins.join(", "),
@@ -358,59 +372,89 @@ pub fn ours_failed(e: &presburger::Error) -> Verdict {
     Verdict::Skip(format!("ours: {kind}"))
 }
 
+/// The reason to skip for a failure of isl: its operation limit or another error.
+fn isl_failed(ctx: &isl::Ctx) -> Verdict {
+    Verdict::Skip(
+        if ctx.quota_hit() {
+            "isl: quota"
+        } else {
+            "isl: error"
+        }
+        .into(),
+    )
+}
+
 /// Two answers to a yes/no question.
-fn bools(ours: presburger::Result<bool>, theirs: Option<bool>) -> Verdict {
+fn bools(ctx: &isl::Ctx, ours: presburger::Result<bool>, theirs: Option<bool>) -> Verdict {
     match (ours, theirs) {
         (Err(e), _) => ours_failed(&e),
-        (_, None) => Verdict::Skip("isl: error".into()),
+        (_, None) => isl_failed(ctx),
         (Ok(a), Some(b)) if a == b => Verdict::Same,
         (Ok(a), Some(b)) => Verdict::Differ(format!("ours {a}, isl {b}")),
     }
 }
 
 /// Our result (printed) against isl's, by isl's equality on our printed text.
-fn same_set(ctx: &isl::Ctx, ours: presburger::Result<String>, theirs: Option<isl::USet>) -> Verdict {
+fn same_set(
+    ctx: &isl::Ctx,
+    ours: presburger::Result<String>,
+    theirs: Option<isl::USet>,
+) -> Verdict {
     let ours = match ours {
         Ok(o) => o,
         Err(e) => return ours_failed(&e),
     };
     let Some(theirs) = theirs else {
-        return Verdict::Skip("isl: error".into());
+        return isl_failed(ctx);
     };
     let Some(o) = ctx.union_set(&ours) else {
+        if ctx.quota_hit() {
+            return isl_failed(ctx);
+        }
         return Verdict::Differ(format!("isl cannot read our output {ours}"));
     };
     match o.is_equal(&theirs) {
         Some(true) => Verdict::Same,
         Some(false) => Verdict::Differ(format!("ours {ours}, isl {}", theirs.to_text())),
-        None => Verdict::Skip("isl: error".into()),
+        None => isl_failed(ctx),
     }
 }
 
 /// As [`same_set`] for maps.
-fn same_map(ctx: &isl::Ctx, ours: presburger::Result<String>, theirs: Option<isl::UMap>) -> Verdict {
+fn same_map(
+    ctx: &isl::Ctx,
+    ours: presburger::Result<String>,
+    theirs: Option<isl::UMap>,
+) -> Verdict {
     let ours = match ours {
         Ok(o) => o,
         Err(e) => return ours_failed(&e),
     };
     let Some(theirs) = theirs else {
-        return Verdict::Skip("isl: error".into());
+        return isl_failed(ctx);
     };
     let Some(o) = ctx.union_map(&ours) else {
+        if ctx.quota_hit() {
+            return isl_failed(ctx);
+        }
         return Verdict::Differ(format!("isl cannot read our output {ours}"));
     };
     match o.is_equal(&theirs) {
         Some(true) => Verdict::Same,
         Some(false) => Verdict::Differ(format!("ours {ours}, isl {}", theirs.to_text())),
-        None => Verdict::Skip("isl: error".into()),
+        None => isl_failed(ctx),
     }
 }
 
 /// Our parse of isl's printed text, against our own object.
 fn reparse<T: std::str::FromStr<Err = presburger::Error>>(
+    ctx: &isl::Ctx,
     printed: &str,
     eq: impl FnOnce(&T) -> presburger::Result<bool>,
 ) -> Verdict {
+    if printed.is_empty() {
+        return isl_failed(ctx);
+    }
     match printed.parse::<T>() {
         Err(e) => Verdict::Differ(format!("we cannot parse isl's output {printed}: {e}")),
         Ok(t) => match eq(&t) {
@@ -465,6 +509,19 @@ impl Tally {
     }
 }
 
+/// One comparison with isl's operation count restarted (so that a limit set with
+/// [`isl::Ctx::set_max_operations`] applies to each comparison).
+fn go(
+    ctx: &isl::Ctx,
+    tally: &mut Tally,
+    what: &str,
+    case: &dyn Fn() -> String,
+    f: impl FnOnce() -> Verdict,
+) {
+    ctx.reset_operations();
+    tally.run(what, case, f)
+}
+
 /// Which comparisons [`compare_with`] and [`compare_maps_with`] make.
 #[derive(Debug, Clone, Copy)]
 pub struct Ops {
@@ -496,6 +553,7 @@ pub fn compare(ctx: &isl::Ctx, a: &str, b: &str, tally: &mut Tally) {
 /// As [`compare`], making the comparisons of `ops` only (emptiness, inclusion,
 /// equality and lexmin always).
 pub fn compare_with(ctx: &isl::Ctx, a: &str, b: &str, tally: &mut Tally, ops: Ops) {
+    ctx.reset_operations();
     let (x, y) = match (a.parse::<UnionSet>(), b.parse::<UnionSet>()) {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => {
@@ -506,27 +564,32 @@ pub fn compare_with(ctx: &isl::Ctx, a: &str, b: &str, tally: &mut Tally, ops: Op
         return tally.skip("parse (isl)");
     };
     let pair = || format!("A = {a}, B = {b}");
-    tally.run("is_empty", &pair, || bools(x.is_empty(), ix.is_empty()));
-    tally.run("is_subset", &pair, || bools(x.is_subset(&y), ix.is_subset(&iy)));
-    tally.run("is_equal", &pair, || bools(x.is_equal(&y), ix.is_equal(&iy)));
+    go(ctx, tally, "is_empty", &pair, || {
+        bools(ctx, x.is_empty(), ix.is_empty())
+    });
+    go(ctx, tally, "is_subset", &pair, || {
+        bools(ctx, x.is_subset(&y), ix.is_subset(&iy))
+    });
+    go(ctx, tally, "is_equal", &pair, || {
+        bools(ctx, x.is_equal(&y), ix.is_equal(&iy))
+    });
     if ops.heavy {
-        tally.run("subtract", &pair, || {
+        go(ctx, tally, "subtract", &pair, || {
             same_set(ctx, x.subtract(&y).map(|d| d.to_string()), ix.subtract(&iy))
         });
-        tally.run("coalesce", &pair, || {
+        go(ctx, tally, "coalesce", &pair, || {
             same_set(ctx, x.coalesce().map(|c| c.to_string()), ix.coalesce())
         });
     }
     if ops.structural {
-        let printed = ix.to_text();
-        tally.run("parse isl output", &pair, || {
-            reparse::<UnionSet>(&printed, |p| p.is_equal(&x))
+        go(ctx, tally, "parse isl output", &pair, || {
+            reparse::<UnionSet>(ctx, &ix.to_text(), |p| p.is_equal(&x))
         });
     }
     // lexmin of a non-parametric single-space set
     if x.params().is_empty() && x.members().len() == 1 {
         let s: &Set = &x.members()[0];
-        tally.run("lexmin", &pair, || lexmin_verdict(ctx, s, &ix));
+        go(ctx, tally, "lexmin", &pair, || lexmin_verdict(ctx, s, &ix));
     }
 }
 
@@ -552,14 +615,8 @@ pub fn compare_maps(ctx: &isl::Ctx, a: &str, b: &str, c: &str, tally: &mut Tally
 }
 
 /// As [`compare_maps`], making the comparisons of `ops` only.
-pub fn compare_maps_with(
-    ctx: &isl::Ctx,
-    a: &str,
-    b: &str,
-    c: &str,
-    tally: &mut Tally,
-    ops: Ops,
-) {
+pub fn compare_maps_with(ctx: &isl::Ctx, a: &str, b: &str, c: &str, tally: &mut Tally, ops: Ops) {
+    ctx.reset_operations();
     let parsed = (
         a.parse::<UnionMap>(),
         b.parse::<UnionMap>(),
@@ -576,43 +633,56 @@ pub fn compare_maps_with(
         return tally.skip("parse (isl)");
     };
     let pair = || format!("A = {a}, B = {b}");
-    tally.run("map is_empty", &pair, || bools(x.is_empty(), ix.is_empty()));
-    tally.run("map is_subset", &pair, || bools(x.is_subset(&y), ix.is_subset(&iy)));
-    tally.run("map is_equal", &pair, || bools(x.is_equal(&y), ix.is_equal(&iy)));
+    go(ctx, tally, "map is_empty", &pair, || {
+        bools(ctx, x.is_empty(), ix.is_empty())
+    });
+    go(ctx, tally, "map is_subset", &pair, || {
+        bools(ctx, x.is_subset(&y), ix.is_subset(&iy))
+    });
+    go(ctx, tally, "map is_equal", &pair, || {
+        bools(ctx, x.is_equal(&y), ix.is_equal(&iy))
+    });
     if ops.heavy {
-        tally.run("map subtract", &pair, || {
+        go(ctx, tally, "map subtract", &pair, || {
             same_map(ctx, x.subtract(&y).map(|d| d.to_string()), ix.subtract(&iy))
         });
-        tally.run("map coalesce", &pair, || {
+        go(ctx, tally, "map coalesce", &pair, || {
             same_map(ctx, x.coalesce().map(|d| d.to_string()), ix.coalesce())
         });
     }
     if ops.structural {
         let one = || format!("A = {a}");
-        tally.run("map reverse", &one, || {
+        go(ctx, tally, "map reverse", &one, || {
             same_map(ctx, Ok(x.reverse().to_string()), ix.reverse())
         });
-        tally.run("map domain", &one, || {
+        go(ctx, tally, "map domain", &one, || {
             same_set(ctx, x.domain().map(|d| d.to_string()), ix.domain())
         });
-        tally.run("map range", &one, || {
+        go(ctx, tally, "map range", &one, || {
             same_set(ctx, x.range().map(|d| d.to_string()), ix.range())
         });
         let then = || format!("A = {a}, C = {c}");
-        tally.run("map apply_range", &then, || {
-            same_map(ctx, x.apply_range(&z).map(|d| d.to_string()), ix.apply_range(&iz))
+        go(ctx, tally, "map apply_range", &then, || {
+            same_map(
+                ctx,
+                x.apply_range(&z).map(|d| d.to_string()),
+                ix.apply_range(&iz),
+            )
         });
-        let printed = ix.to_text();
-        tally.run("map parse isl output", &one, || {
-            reparse::<UnionMap>(&printed, |p| p.is_equal(&x))
+        go(ctx, tally, "map parse isl output", &one, || {
+            reparse::<UnionMap>(ctx, &ix.to_text(), |p| p.is_equal(&x))
         });
     }
     if x.params().is_empty() && x.members().len() == 1 {
         let w = x.members()[0].wrap();
         if let Some(iw) = ix.wrapped() {
-            tally.run("map wrapped lexmin", &|| format!("A = {a}"), || {
-                lexmin_verdict(ctx, &w, &iw)
-            });
+            go(
+                ctx,
+                tally,
+                "map wrapped lexmin",
+                &|| format!("A = {a}"),
+                || lexmin_verdict(ctx, &w, &iw),
+            );
         }
     }
 }

@@ -123,14 +123,16 @@ pub fn random_set(rng: &mut impl Source, shape: Shape) -> String {
 /// As [`random_set`]; with `bounded`, every dimension is kept within -4..=4 (so
 /// that enumeration of the box -5..=5 is exact).
 pub fn random_set_in(rng: &mut impl Source, shape: Shape, bounded: bool) -> String {
-    random_set_features(rng, shape, bounded).0
+    random_set_features(rng, shape, bounded, 3).0
 }
 
-/// As [`random_set_in`], with the features of the result.
+/// As [`random_set_in`] with at most `max_disj` (1–3) disjuncts, and the features of
+/// the result.
 pub fn random_set_features(
     rng: &mut impl Source,
     shape: Shape,
     bounded: bool,
+    max_disj: i64,
 ) -> (String, Features) {
     let names: Vec<String> = (0..shape.dims).map(|k| format!("x{k}")).collect();
     let mut vars = names.clone();
@@ -143,12 +145,12 @@ pub fn random_set_features(
         bounded: true,
         strides: false,
     };
-    let body = disjuncts(rng, &names, &vars, None, bounded, &mut f);
+    let body = disjuncts(rng, &names, &vars, None, bounded, max_disj, &mut f);
     let pre = if shape.param { "[N] -> " } else { "" };
     (format!("{pre}{{ [{}] : {body} }}", names.join(", ")), f)
 }
 
-/// 1–3 disjuncts over `vars` (boxes on `boxed`), joined by `or`. With `link`
+/// 1–`max_disj` disjuncts over `vars` (boxes on `boxed`), joined by `or`. With `link`
 /// (output and input variables of a map), a disjunct sometimes equates an output
 /// with an affine (or `floor`) expression of the inputs.
 fn disjuncts(
@@ -157,9 +159,10 @@ fn disjuncts(
     vars: &[String],
     link: Option<(&[String], &[String])>,
     bounded: bool,
+    max_disj: i64,
     f: &mut Features,
 ) -> String {
-    let n_disj = rng.range(1, 3);
+    let n_disj = rng.range(1, max_disj);
     let mut out = Vec::new();
     for _ in 0..n_disj {
         let mut parts = Vec::new();
@@ -270,6 +273,8 @@ pub struct MapShape {
     pub param: bool,
     /// Every disjunct boxed in -4..=4 on every dimension.
     pub bounded: bool,
+    /// At most this many (1–3) disjuncts per space.
+    pub max_disj: i64,
 }
 
 impl MapShape {
@@ -280,6 +285,7 @@ impl MapShape {
             second: rng.chance(25).then(|| rng.range(1, 2) as usize),
             param: rng.chance(40),
             bounded: rng.chance(30),
+            max_disj: 3,
         }
     }
 
@@ -292,6 +298,7 @@ impl MapShape {
             second: None,
             param: self.param,
             bounded: self.bounded,
+            max_disj: self.max_disj,
         }
     }
 }
@@ -337,6 +344,7 @@ pub fn random_map_features(
             &all,
             Some((&outs, &link_ins)),
             shape.bounded,
+            shape.max_disj,
             &mut f,
         );
         pieces.push(format!(
@@ -696,14 +704,22 @@ pub fn differential_case(data: &[u8], ctx: &isl::Ctx, tally: &mut Tally) {
         let (x, y) = (random_set(&mut b, shape), random_set(&mut b, shape));
         compare(ctx, &x, &y, tally);
     } else {
-        map_case(&mut b, ctx, tally, Ops::ALL);
+        map_case(&mut b, ctx, tally, Ops::ALL, 3);
     }
 }
 
 /// Three random maps (`a`, `b` of one shape, `c` composable after `a`) through
-/// [`compare_maps_with`]; returns the features of the pair `a`, `b`.
-pub fn map_case(rng: &mut impl Source, ctx: &isl::Ctx, tally: &mut Tally, ops: Ops) -> Features {
-    let shape = MapShape::random(rng);
+/// [`compare_maps_with`], at most `max_disj` disjuncts per space; returns the
+/// features of the pair `a`, `b`.
+pub fn map_case(
+    rng: &mut impl Source,
+    ctx: &isl::Ctx,
+    tally: &mut Tally,
+    ops: Ops,
+    max_disj: i64,
+) -> Features {
+    let mut shape = MapShape::random(rng);
+    shape.max_disj = max_disj;
     let (a, fa) = random_map_features(rng, shape, "A", "B");
     let (b, fb) = random_map_features(rng, shape, "A", "B");
     let next = shape.after(rng);

@@ -11,7 +11,8 @@
 //! default 10), `ISL_BULK_STRUCTURAL` (percent with the structural comparisons,
 //! default 10), `ISL_BULK_CASE_MS` (per-case time cap: comparisons started after
 //! it are skipped, default 2000), `ISL_BULK_ISL_OPS` (isl's operation limit per
-//! comparison, default 150000). Our library's own limit is its `Budget`: an
+//! comparison, default 150000), `ISL_BULK_MAX_DISJ` (most disjuncts per space,
+//! 1–3, default 2: our inclusion test costs grow fast with the disjuncts). Our library's own limit is its `Budget`: an
 //! `Error::Budget` counts as skipped ("ours: budget"), never as a mismatch.
 
 use presburger_fuzz::{
@@ -34,6 +35,7 @@ fn bulk_agrees_with_isl() {
     let seed = env("ISL_BULK_SEED", 1);
     let heavy = env("ISL_BULK_HEAVY", 10);
     let structural = env("ISL_BULK_STRUCTURAL", 10);
+    let max_disj = env("ISL_BULK_MAX_DISJ", 2).clamp(1, 3) as i64;
     let cap = Duration::from_millis(env("ISL_BULK_CASE_MS", 2000));
     let ctx = Ctx::new();
     ctx.set_max_operations(env("ISL_BULK_ISL_OPS", 150_000));
@@ -42,6 +44,7 @@ fn bulk_agrees_with_isl() {
     let mut per_shape: BTreeMap<String, u64> = BTreeMap::new();
     let mut per_feature: BTreeMap<&str, u64> = BTreeMap::new();
     let mut slowest = (Duration::ZERO, String::new());
+    let mut out_of_time = 0u64;
     let start = Instant::now();
     for case in 0..cases {
         let ops = Ops {
@@ -54,14 +57,17 @@ fn bulk_agrees_with_isl() {
         let f: Features = if rng.chance(50) {
             let shape = Shape::random(&mut rng);
             let bounded = rng.chance(30);
-            let (a, fa) = random_set_features(&mut rng, shape, bounded);
-            let (b, fb) = random_set_features(&mut rng, shape, bounded);
+            let (a, fa) = random_set_features(&mut rng, shape, bounded, max_disj);
+            let (b, fb) = random_set_features(&mut rng, shape, bounded, max_disj);
             compare_with(&ctx, &a, &b, &mut tally, ops);
             fa.join(fb)
         } else {
-            map_case(&mut rng, &ctx, &mut tally, ops)
+            map_case(&mut rng, &ctx, &mut tally, ops, max_disj)
         };
         let took = t.elapsed();
+        if took > cap {
+            out_of_time += 1;
+        }
         if took > slowest.0 {
             slowest = (took, format!("case {case} ({})", f.label()));
         }
@@ -108,7 +114,10 @@ fn bulk_agrees_with_isl() {
     for (k, n) in &tally.skip_reasons {
         eprintln!("  {k:40} {n:>9}");
     }
-    eprintln!("slowest case: {:?} {}", slowest.0, slowest.1);
+    eprintln!(
+        "slowest case: {:?} {}; {out_of_time} cases over the cap",
+        slowest.0, slowest.1
+    );
     for m in tally.mismatches.iter().take(10) {
         eprintln!("MISMATCH {m}");
     }

@@ -33,7 +33,7 @@ fn random_pairs_agree_with_isl() {
             let b = random_set(&mut rng, shape);
             compare(&ctx, &a, &b, &mut tally);
         } else {
-            map_case(&mut rng, &ctx, &mut tally, Ops::ALL);
+            map_case(&mut rng, &ctx, &mut tally, Ops::ALL, 3);
         }
     }
     eprintln!(

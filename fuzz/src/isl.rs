@@ -56,8 +56,8 @@ extern "C" {
 const ISL_ON_ERROR_CONTINUE: c_int = 1;
 const ISL_ERROR_QUOTA: c_int = 6;
 
-/// An isl context.
-pub struct Ctx(*mut IslCtx);
+/// An isl context (and the operation limit set on it).
+pub struct Ctx(*mut IslCtx, std::cell::Cell<u64>);
 
 impl Ctx {
     /// A new context that reports errors by returning null (no abort).
@@ -67,15 +67,26 @@ impl Ctx {
         assert!(!ctx.is_null(), "isl_ctx_alloc failed");
         // SAFETY: ctx is valid.
         unsafe { isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE) };
-        Ctx(ctx)
+        Ctx(ctx, std::cell::Cell::new(0))
     }
 
     /// Limits the work of isl (in its own unit, counted since the last
     /// [`Ctx::reset_operations`]); past the limit, operations fail (`None`) and
     /// [`Ctx::quota_hit`] is true. 0 means no limit.
     pub fn set_max_operations(&self, max: u64) {
+        self.1.set(max);
         // SAFETY: valid context.
         unsafe { isl_ctx_set_max_operations(self.0, max as std::ffi::c_ulong) }
+    }
+
+    /// Runs `f` without the operation limit (restored afterwards).
+    pub fn unlimited<R>(&self, f: impl FnOnce() -> R) -> R {
+        let max = self.1.get();
+        self.set_max_operations(0);
+        self.reset_operations();
+        let r = f();
+        self.set_max_operations(max);
+        r
     }
 
     /// Restarts the count of operations and forgets the last error.

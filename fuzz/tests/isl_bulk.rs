@@ -36,6 +36,7 @@ fn bulk_agrees_with_isl() {
     let heavy = env("ISL_BULK_HEAVY", 10);
     let structural = env("ISL_BULK_STRUCTURAL", 10);
     let max_disj = env("ISL_BULK_MAX_DISJ", 2).clamp(1, 3) as i64;
+    let seconds = env("ISL_BULK_SECONDS", 0);
     let cap = Duration::from_millis(env("ISL_BULK_CASE_MS", 2000));
     let ctx = Ctx::new();
     ctx.set_max_operations(env("ISL_BULK_ISL_OPS", 150_000));
@@ -46,7 +47,12 @@ fn bulk_agrees_with_isl() {
     let mut slowest = (Duration::ZERO, String::new());
     let mut out_of_time = 0u64;
     let start = Instant::now();
+    let mut done = 0;
     for case in 0..cases {
+        if seconds > 0 && start.elapsed().as_secs() >= seconds {
+            break;
+        }
+        done += 1;
         let ops = Ops {
             heavy: rng.chance(heavy),
             structural: rng.chance(structural),
@@ -90,7 +96,7 @@ fn bulk_agrees_with_isl() {
     }
     let elapsed = start.elapsed();
     eprintln!(
-        "isl bulk: {cases} cases (seed {seed}), {} comparisons, {} skipped, {} mismatches in {:.1} s: {:.0} comparisons/s",
+        "isl bulk: {done} cases (seed {seed}), {} comparisons, {} skipped, {} mismatches in {:.1} s: {:.0} comparisons/s",
         tally.compared,
         tally.skipped,
         tally.mismatches.len(),

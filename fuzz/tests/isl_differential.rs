@@ -13,7 +13,7 @@ fn random_pairs_agree_with_isl() {
     let cases: u64 = std::env::var("ISL_DIFF_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1500);
+        .unwrap_or(1000);
     let ctx = Ctx::new();
     // a per-case limit on isl's work: comparing some compositions by isl's
     // equality takes isl seconds; those count as skipped ("isl: quota")

@@ -1,22 +1,15 @@
 //! Fuzz target `isl_differential`: the fuzzer's bytes choose the problem (see
-//! `presburger_fuzz::Bytes`); any disagreement panics. Run with
-//! `RUSTC_BOOTSTRAP=1 cargo fuzz run isl_differential` from `fuzz/`.
+//! `presburger_fuzz::differential_case`: the first byte picks sets or maps); any
+//! disagreement panics. Run with `RUSTC_BOOTSTRAP=1 cargo fuzz run isl_differential`
+//! from `fuzz/`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-#[allow(unused_imports)]
-use presburger_fuzz::{
-    check_algebra, check_emptiness, check_sdbm, compare, isl::Ctx, random_sdbm, random_set,
-    random_set_in, Bytes, Shape, Tally,
-};
+use presburger_fuzz::{differential_case, isl::Ctx, Tally};
 
 fuzz_target!(|data: &[u8]| {
-    let mut b = Bytes(data);
-    let shape = Shape::random(&mut b);
-    let x = random_set(&mut b, shape);
-    let y = random_set(&mut b, shape);
     let ctx = Ctx::new();
     let mut tally = Tally::default();
-    compare(&ctx, &x, &y, &mut tally);
+    differential_case(data, &ctx, &mut tally);
     assert!(tally.mismatches.is_empty(), "{:?}", tally.mismatches);
 });

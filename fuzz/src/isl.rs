@@ -20,6 +20,10 @@ struct IslUnionMap {
 extern "C" {
     fn isl_ctx_alloc() -> *mut IslCtx;
     fn isl_ctx_free(ctx: *mut IslCtx);
+    fn isl_ctx_set_max_operations(ctx: *mut IslCtx, max: std::ffi::c_ulong);
+    fn isl_ctx_reset_operations(ctx: *mut IslCtx);
+    fn isl_ctx_last_error(ctx: *mut IslCtx) -> c_int;
+    fn isl_ctx_reset_error(ctx: *mut IslCtx);
     fn isl_options_set_on_error(ctx: *mut IslCtx, val: c_int) -> c_int;
     fn isl_union_set_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslUnionSet;
     fn isl_union_set_copy(s: *mut IslUnionSet) -> *mut IslUnionSet;
@@ -32,15 +36,28 @@ extern "C" {
     fn isl_union_set_coalesce(a: *mut IslUnionSet) -> *mut IslUnionSet;
     fn isl_union_set_lexmin(a: *mut IslUnionSet) -> *mut IslUnionSet;
     fn isl_union_map_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslUnionMap;
+    fn isl_union_map_copy(s: *mut IslUnionMap) -> *mut IslUnionMap;
     fn isl_union_map_free(s: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_to_str(s: *mut IslUnionMap) -> *mut c_char;
     fn isl_union_map_is_empty(s: *mut IslUnionMap) -> c_int;
+    fn isl_union_map_is_subset(a: *mut IslUnionMap, b: *mut IslUnionMap) -> c_int;
+    fn isl_union_map_is_equal(a: *mut IslUnionMap, b: *mut IslUnionMap) -> c_int;
+    fn isl_union_map_subtract(a: *mut IslUnionMap, b: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_coalesce(a: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_reverse(a: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_domain(a: *mut IslUnionMap) -> *mut IslUnionSet;
+    fn isl_union_map_range(a: *mut IslUnionMap) -> *mut IslUnionSet;
+    fn isl_union_map_apply_range(a: *mut IslUnionMap, b: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_lexmin(a: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_wrap(a: *mut IslUnionMap) -> *mut IslUnionSet;
     fn free(p: *mut std::ffi::c_void);
 }
 
 const ISL_ON_ERROR_CONTINUE: c_int = 1;
+const ISL_ERROR_QUOTA: c_int = 6;
 
-/// An isl context.
-pub struct Ctx(*mut IslCtx);
+/// An isl context (and the operation limit set on it).
+pub struct Ctx(*mut IslCtx, std::cell::Cell<u64>);
 
 impl Ctx {
     /// A new context that reports errors by returning null (no abort).
@@ -50,7 +67,41 @@ impl Ctx {
         assert!(!ctx.is_null(), "isl_ctx_alloc failed");
         // SAFETY: ctx is valid.
         unsafe { isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE) };
-        Ctx(ctx)
+        Ctx(ctx, std::cell::Cell::new(0))
+    }
+
+    /// Limits the work of isl (in its own unit, counted since the last
+    /// [`Ctx::reset_operations`]); past the limit, operations fail (`None`) and
+    /// [`Ctx::quota_hit`] is true. 0 means no limit.
+    pub fn set_max_operations(&self, max: u64) {
+        self.1.set(max);
+        // SAFETY: valid context.
+        unsafe { isl_ctx_set_max_operations(self.0, max as std::ffi::c_ulong) }
+    }
+
+    /// Runs `f` without the operation limit (restored afterwards).
+    pub fn unlimited<R>(&self, f: impl FnOnce() -> R) -> R {
+        let max = self.1.get();
+        self.set_max_operations(0);
+        self.reset_operations();
+        let r = f();
+        self.set_max_operations(max);
+        r
+    }
+
+    /// Restarts the count of operations and forgets the last error.
+    pub fn reset_operations(&self) {
+        // SAFETY: valid context.
+        unsafe {
+            isl_ctx_reset_operations(self.0);
+            isl_ctx_reset_error(self.0);
+        }
+    }
+
+    /// True when the last error was the operation limit.
+    pub fn quota_hit(&self) -> bool {
+        // SAFETY: valid context.
+        unsafe { isl_ctx_last_error(self.0) == ISL_ERROR_QUOTA }
     }
 
     /// Parses a union set; `None` when isl rejects the text.
@@ -59,6 +110,14 @@ impl Ctx {
         // SAFETY: valid context and NUL-terminated string.
         let p = unsafe { isl_union_set_read_from_str(self.0, c.as_ptr()) };
         (!p.is_null()).then_some(USet(p, self))
+    }
+
+    /// Parses a union map; `None` when isl rejects the text.
+    pub fn union_map(&self, text: &str) -> Option<UMap<'_>> {
+        let c = CString::new(text).ok()?;
+        // SAFETY: valid context and NUL-terminated string.
+        let p = unsafe { isl_union_map_read_from_str(self.0, c.as_ptr()) };
+        (!p.is_null()).then_some(UMap(p, self))
     }
 
     /// Emptiness of a union map given as text; `None` when isl rejects it.
@@ -87,6 +146,19 @@ impl Drop for Ctx {
     fn drop(&mut self) {
         // SAFETY: every object of the context borrows it, so none outlives it.
         unsafe { isl_ctx_free(self.0) }
+    }
+}
+
+/// The text of a malloc'd NUL-terminated string from isl (empty for null), freed.
+fn take_string(p: *mut c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: isl returned a valid NUL-terminated string that we own.
+    unsafe {
+        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+        free(p.cast());
+        s
     }
 }
 
@@ -142,16 +214,8 @@ impl USet<'_> {
     }
 
     pub fn to_text(&self) -> String {
-        // SAFETY: isl returns a malloc'd NUL-terminated string (or null), freed here.
-        unsafe {
-            let p = isl_union_set_to_str(self.0);
-            if p.is_null() {
-                return String::new();
-            }
-            let s = CStr::from_ptr(p).to_string_lossy().into_owned();
-            free(p.cast());
-            s
-        }
+        // SAFETY: valid object, not consumed.
+        take_string(unsafe { isl_union_set_to_str(self.0) })
     }
 }
 
@@ -159,5 +223,93 @@ impl Drop for USet<'_> {
     fn drop(&mut self) {
         // SAFETY: owned object.
         unsafe { isl_union_set_free(self.0) };
+    }
+}
+
+/// An isl union map.
+pub struct UMap<'a>(*mut IslUnionMap, &'a Ctx);
+
+impl<'a> UMap<'a> {
+    fn copy(&self) -> *mut IslUnionMap {
+        // SAFETY: self.0 is a valid object.
+        unsafe { isl_union_map_copy(self.0) }
+    }
+
+    fn wrap(&self, p: *mut IslUnionMap) -> Option<Self> {
+        (!p.is_null()).then_some(UMap(p, self.1))
+    }
+
+    fn wrap_set(&self, p: *mut IslUnionSet) -> Option<USet<'a>> {
+        (!p.is_null()).then_some(USet(p, self.1))
+    }
+
+    pub fn is_empty(&self) -> Option<bool> {
+        // SAFETY: valid object, not consumed.
+        boolean(unsafe { isl_union_map_is_empty(self.0) })
+    }
+
+    pub fn is_subset(&self, other: &UMap) -> Option<bool> {
+        // SAFETY: valid objects, not consumed.
+        boolean(unsafe { isl_union_map_is_subset(self.0, other.0) })
+    }
+
+    pub fn is_equal(&self, other: &UMap) -> Option<bool> {
+        // SAFETY: valid objects, not consumed.
+        boolean(unsafe { isl_union_map_is_equal(self.0, other.0) })
+    }
+
+    pub fn subtract(&self, other: &UMap) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_map_subtract(self.copy(), other.copy()) })
+    }
+
+    pub fn coalesce(&self) -> Option<Self> {
+        // SAFETY: the call takes the copy.
+        self.wrap(unsafe { isl_union_map_coalesce(self.copy()) })
+    }
+
+    pub fn reverse(&self) -> Option<Self> {
+        // SAFETY: the call takes the copy.
+        self.wrap(unsafe { isl_union_map_reverse(self.copy()) })
+    }
+
+    /// Composition: `self` then `next`.
+    pub fn apply_range(&self, next: &UMap) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_map_apply_range(self.copy(), next.copy()) })
+    }
+
+    /// For each domain point, the lexicographically least image (a map).
+    pub fn lexmin(&self) -> Option<Self> {
+        // SAFETY: the call takes the copy.
+        self.wrap(unsafe { isl_union_map_lexmin(self.copy()) })
+    }
+
+    pub fn domain(&self) -> Option<USet<'a>> {
+        // SAFETY: the call takes the copy.
+        self.wrap_set(unsafe { isl_union_map_domain(self.copy()) })
+    }
+
+    pub fn range(&self) -> Option<USet<'a>> {
+        // SAFETY: the call takes the copy.
+        self.wrap_set(unsafe { isl_union_map_range(self.copy()) })
+    }
+
+    /// The set of pairs `{ [A[..] -> B[..]] }`.
+    pub fn wrapped(&self) -> Option<USet<'a>> {
+        // SAFETY: the call takes the copy.
+        self.wrap_set(unsafe { isl_union_map_wrap(self.copy()) })
+    }
+
+    pub fn to_text(&self) -> String {
+        // SAFETY: valid object, not consumed.
+        take_string(unsafe { isl_union_map_to_str(self.0) })
+    }
+}
+
+impl Drop for UMap<'_> {
+    fn drop(&mut self) {
+        // SAFETY: owned object.
+        unsafe { isl_union_map_free(self.0) };
     }
 }

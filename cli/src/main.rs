@@ -4,11 +4,14 @@
 //! - `poly parse [FILE|-]`: parses one set or map in isl notation and prints it back.
 //! - `poly batch [--time] [--repeat R] [--stats] [FILE|-]`: answers one query per line
 //!   (`OP<TAB>ARG`), one output line each (see `batch.rs`).
+//! - `poly volume FILE.mlir [--output %name] [--tile DIM=SIZE,...] [--regions]`: the
+//!   volume model of an MLIR linalg/tensor function (see `volume.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
 
 mod batch;
 mod calc;
+mod volume;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -16,6 +19,8 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: poly <command> [FILE|-]
        poly batch [--time] [--repeat R] [--stats] [FILE|-]
+       poly volume [--output %NAME] [--tile DIM=SIZE,...] [--regions]
+                   [--no-clone-constants] [--opaque-unknown] [FILE.mlir|-]
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
@@ -26,6 +31,11 @@ commands:
           lexmin, lexmax; prints one line per query (the answer or `error: line L: ...`)
           --time: add a TAB and the nanoseconds of the operation; --repeat R: run it
           R times (the time is the total); --stats: a summary on stderr at the end
+  volume  the volume model of an MLIR linalg/tensor function: the element map of a
+          returned value, its domain and regions (constant, dense, static, edge,
+          corner) with their sizes; --regions prints each as `region NAME: SET`;
+          --tile 2=16,3=16 prints the tiles (`tiles all:`, `tiles interior:`) and the
+          slice of each input one tile reads (`slice NAME: offsets .. sizes ..`)
   help    print this text
 
 FILE defaults to standard input.";
@@ -49,6 +59,10 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     if cmd == "batch" {
         return batch::main(&args[1..]);
+    }
+    if cmd == "volume" {
+        print!("{}", volume::run(&args[1..])?);
+        return Ok(());
     }
     if args.len() > 2 {
         return Err(format!("too many arguments\n{USAGE}"));

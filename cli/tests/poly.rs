@@ -244,3 +244,97 @@ fn bundled_example_runs() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("[N] -> { S[i, j]"), "{}", stdout(&o));
 }
+
+fn example(name: &str) -> String {
+    format!("{}/../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn volume_regions_and_tiles_of_the_paper_example() {
+    let o = poly(
+        &[
+            "volume",
+            &example("conv_pad_relu.mlir"),
+            "--regions",
+            "--tile",
+            "2=16,3=16",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line = |prefix: &str| {
+        text.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line '{prefix}' in\n{text}"))
+            .to_string()
+    };
+    // the lines scripts read parse back as sets with the paper's meaning
+    let set =
+        |prefix: &str| -> presburger::Set { line(prefix)[prefix.len()..].trim().parse().unwrap() };
+    let dom: presburger::Set =
+        "{ act0[0, f, h, w] : 0 <= f < 8 and 0 <= h < 256 and 0 <= w < 256 }"
+            .parse()
+            .unwrap();
+    let dense: presburger::Set =
+        "{ act0[0, f, h, w] : 0 <= f < 8 and 1 <= h <= 254 and 1 <= w <= 254 }"
+            .parse()
+            .unwrap();
+    assert!(set("region dense:").is_equal(&dense).unwrap());
+    assert!(set("region constant:")
+        .is_equal(&dom.subtract(&dense).unwrap())
+        .unwrap());
+    assert!(set("region static:").is_empty().unwrap());
+    let corners = set("region corner:");
+    assert!(corners
+        .union(&set("region edge:"))
+        .unwrap()
+        .is_equal(&set("region constant:"))
+        .unwrap());
+    assert!(line("  corner:").contains("32 elements"), "{text}");
+    assert!(line("  dense:").contains("516128 elements"), "{text}");
+    let interior: presburger::Set = "{ [Q2, Q3] : 1 <= Q2 <= 14 and 1 <= Q3 <= 14 }"
+        .parse()
+        .unwrap();
+    assert!(set("tiles interior:").is_equal(&interior).unwrap());
+    assert_eq!(
+        line("slice ifm:"),
+        "slice ifm: offsets [0, 0, 32Q2 - 1, 32Q3 - 1] sizes [1, 3, 35, 35] strides [1, 1, 1, 1]"
+    );
+}
+
+#[test]
+fn volume_errors_name_the_line_and_the_way_out() {
+    let bad = "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %b = foo.bar %a : tensor<4xf32>\n  return %b : tensor<4xf32>\n}\n";
+    let o = poly(&["volume"], bad);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 2") && err.contains("foo.bar") && err.contains("--opaque-unknown"),
+        "{err}"
+    );
+    let o = poly(&["volume", "--opaque-unknown"], bad);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o)
+        .contains("element map of %b: { b[i0] -> a[o0] : 0 <= o0 <= 3 and 0 <= i0 <= 3 }"));
+    for args in [
+        &["volume", "--tile", "2"][..],
+        &["volume", "--tile", "0=0"],
+        &["volume", "--bogus"],
+    ] {
+        let o = poly(args, bad);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).starts_with("poly: "), "{args:?}");
+    }
+    let o = poly(
+        &[
+            "volume",
+            &example("conv_pad_relu.mlir"),
+            "--output",
+            "%pad0",
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not returned"), "{}", stderr(&o));
+}

@@ -802,9 +802,9 @@ impl<'a> Parser<'a> {
         let line = self.c.line(name_at);
         if !self.opts.opaque_unknown {
             let message = if generic {
-                "operations in MLIR's generic syntax are not modelled (print with the pretty form, or read with Options { opaque_unknown: true })".to_string()
+                "operations in MLIR's generic syntax are not modelled (print with the pretty form, or read it as an opaque all-to-all op: `poly volume --opaque-unknown`, or Options::opaque_unknown)".to_string()
             } else {
-                "not modelled; read it as an opaque op with Options { opaque_unknown: true }"
+                "not modelled; to read it as an opaque all-to-all op use `poly volume --opaque-unknown` (Options::opaque_unknown in the library)"
                     .to_string()
             };
             return Err(Error::Unsupported {

@@ -209,7 +209,72 @@ fn unsupported(p: &Program, op: usize, msg: String) -> Error {
 /// A result type's static size that disagrees with a constant inferred size is an
 /// [`Error::Invalid`] naming the op's line; when the inferred size involves
 /// parameters, a static type size wins (the program asserts it).
+///
+/// Placeholders are then unified: where a `linalg` op's loop range comes from a
+/// real size and an operand's size for that loop is a placeholder (the dynamic
+/// size of a `tensor.empty(%n)` used as `outs`, say), a valid program must have
+/// them equal, so the placeholder is replaced by that size and inference runs
+/// again; every round removes a placeholder, so this ends.
 pub fn infer_shapes(p: &Program) -> Result<Shapes> {
+    let mut subst: BTreeMap<String, Size> = BTreeMap::new();
+    loop {
+        let sh = infer_once(p, &subst)?;
+        let found = placeholder_equalities(p, &sh)?;
+        let fresh: Vec<(String, Size)> = found
+            .into_iter()
+            .filter(|(ph, _)| !subst.contains_key(ph))
+            .collect();
+        if fresh.is_empty() {
+            return Ok(sh);
+        }
+        subst.extend(fresh);
+    }
+}
+
+/// The placeholders that a `linalg` op's loop ranges determine: pairs of a
+/// placeholder that is an operand's size along a loop, and the loop's range when
+/// that is not a placeholder itself.
+fn placeholder_equalities(p: &Program, sh: &Shapes) -> Result<Vec<(String, Size)>> {
+    let mut out = Vec::new();
+    for (i, op) in p.ops.iter().enumerate() {
+        let OpKind::Linalg(l) = &op.kind else {
+            continue;
+        };
+        let ranges = loop_ranges(p, i, sh)?;
+        for (k, map) in l.indexing_maps.iter().enumerate() {
+            let Some(sizes) = op.operands.get(k).and_then(|&v| sh.sizes(v)) else {
+                continue;
+            };
+            for (pos, e) in map.results.iter().enumerate() {
+                let (Some(size), Some(d)) =
+                    (sizes.get(pos), (0..ranges.len()).find(|&d| e.is_dim(d)))
+                else {
+                    continue;
+                };
+                if let Some(ph) = sh.placeholder_name(size) {
+                    if sh.placeholder_name(&ranges[d]).is_none() {
+                        out.push((ph.to_string(), ranges[d].clone()));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl Shapes {
+    /// The placeholder parameter a size is exactly, if it is one.
+    fn placeholder_name<'a>(&self, s: &'a Size) -> Option<&'a str> {
+        match (s.constant, s.terms.iter().next()) {
+            (0, Some((n, 1))) if s.terms.len() == 1 && self.placeholders.contains(n) => {
+                Some(n.as_str())
+            }
+            _ => None,
+        }
+    }
+}
+
+fn infer_once(p: &Program, subst: &BTreeMap<String, Size>) -> Result<Shapes> {
     let mut sh = Shapes {
         sizes: vec![None; p.values.len()],
         params: Vec::new(),
@@ -221,7 +286,7 @@ pub fn infer_shapes(p: &Program) -> Result<Shapes> {
             .values
             .get(a)
             .ok_or_else(|| Error::Invalid(format!("no value with id {a}")))?;
-        sh.sizes[a] = from_type(&v.ty, &v.volume, &mut params, None);
+        sh.sizes[a] = from_type(&v.ty, &v.volume, &mut params, None, subst);
     }
     for (i, op) in p.ops.iter().enumerate() {
         for &v in op.operands.iter().chain(&op.results) {
@@ -235,7 +300,13 @@ pub fn infer_shapes(p: &Program) -> Result<Shapes> {
                 .iter()
                 .map(|&r| {
                     let v = &p.values[r];
-                    from_type(&v.ty, &v.volume, &mut params, Some(&mut sh.placeholders))
+                    from_type(
+                        &v.ty,
+                        &v.volume,
+                        &mut params,
+                        Some(&mut sh.placeholders),
+                        subst,
+                    )
                 })
                 .collect(),
             OpKind::Pad { low, high } => {
@@ -335,12 +406,14 @@ pub fn infer_shapes(p: &Program) -> Result<Shapes> {
 }
 
 /// Sizes from a type: constants, and `<volume>_d<k>` for `?` (recorded as a
-/// placeholder when `placeholders` is given). `None` for index values.
+/// placeholder when `placeholders` is given, unless `subst` gives its size).
+/// `None` for index values.
 fn from_type(
     ty: &Type,
     volume: &str,
     params: &mut BTreeSet<String>,
     placeholders: Option<&mut BTreeSet<String>>,
+    subst: &BTreeMap<String, Size>,
 ) -> Option<Vec<Size>> {
     match ty {
         Type::Index => None,
@@ -355,6 +428,9 @@ fn from_type(
                     Some(c) => Size::constant(*c),
                     None => {
                         let name = format!("{volume}_d{k}");
+                        if let Some(known) = subst.get(&name) {
+                            return known.clone();
+                        }
                         params.insert(name.clone());
                         fresh.push(name.clone());
                         Size::param(&name)
@@ -493,11 +569,7 @@ pub fn loop_ranges(p: &Program, op: usize, shapes: &Shapes) -> Result<Vec<Size>>
                         continue;
                     }
                     if let Some(s) = sizes.get(pos) {
-                        let is_ph = s.as_constant().is_none()
-                            && s.terms.len() == 1
-                            && s.constant == 0
-                            && s.terms.keys().all(|n| shapes.placeholders.contains(n));
-                        if allow_placeholder || !is_ph {
+                        if allow_placeholder || shapes.placeholder_name(s).is_none() {
                             found = Some(s.clone());
                             break 'pass;
                         }

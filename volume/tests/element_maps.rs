@@ -597,8 +597,13 @@ fn dynamic_shapes_through_pad_and_matmul() {
         .parse()
         .unwrap();
     assert!(sh.domain(&b.p, pad).unwrap().is_equal(&want_pad).unwrap());
-    // the placeholder of the empty is not used for the loop range
-    assert!(sh.placeholders.contains("e_d0"));
+    // the placeholder of the empty is not used for the loop range, and is unified
+    // with it: the init has the result's rows
+    let want_e: Set = "[x_d0] -> { e[i, j] : 0 <= i < x_d0 + 3 and 0 <= j < 5 }"
+        .parse()
+        .unwrap();
+    assert!(sh.domain(&b.p, e).unwrap().is_equal(&want_e).unwrap());
+    assert_eq!(sh.params, ["x_d0"]);
     assert!(sh.sizes(n).is_none());
     // the pad's map is parametric too
     let m = op_element_map(&b.p, 1, &sh).unwrap();

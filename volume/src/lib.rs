@@ -7,11 +7,12 @@
 //! edge, corner), shape inference and tiling maps, all on top of the exact set and
 //! map algebra of `presburger`.
 //!
-//! Layers: [`ir`] the program representation; [`mlir`] the reader of the MLIR
-//! subset; [`shape`] feed-forward shape inference; [`element_map`] the element map
+//! Layers: [`volumes`] volumes, hyperrectangles, arrays and slices (Def. 4.1–4.9);
+//! [`ir`] the program representation; [`mlir`] the reader of the MLIR subset; [`shape`] feed-forward shape inference; [`element_map`] the element map
 //! of each operation; [`program`] lenient composition into the program's map;
 //! [`regions`] facts and region partitioning; [`tiling`] tiling maps, interior tiles
-//! and slice matching.
+//! and slice matching; [`model`] all of it end to end, from MLIR text to regions
+//! and tiles (what `poly volume` prints).
 #![forbid(unsafe_code)]
 
 pub mod element_map;
@@ -23,6 +24,7 @@ pub mod program;
 pub mod regions;
 pub mod shape;
 pub mod tiling;
+pub mod volumes;
 
 pub use error::{Error, Result};
 pub use ir::Program;

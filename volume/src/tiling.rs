@@ -388,7 +388,7 @@ impl fmt::Display for Slice {
 }
 
 /// `row·(1, params)` as text (`32Q2 - 1`, `-Q3 + 4`, `0`).
-fn aff_to_string(row: &[Int], params: &[String]) -> String {
+pub(crate) fn aff_to_string(row: &[Int], params: &[String]) -> String {
     let mut s = String::new();
     for (p, c) in params.iter().zip(&row[1..]) {
         if c.is_zero() {

@@ -11,7 +11,10 @@ fn set(s: &str) -> Set {
 }
 
 fn model() -> Model {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/dynamic_pad_matmul.mlir");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/dynamic_pad_matmul.mlir"
+    );
     let text = std::fs::read_to_string(path).expect("example exists");
     Model::from_mlir(&text, &Options::default()).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -24,7 +27,9 @@ fn domains_are_in_terms_of_the_dynamic_size() {
         .is_equal(&set("[x_d0] -> { x[i, j] : 0 <= i < x_d0 and 0 <= j < 3 }"))
         .unwrap());
     assert!(dom("p")
-        .is_equal(&set("[x_d0] -> { p[i, j] : 0 <= i < x_d0 + 3 and 0 <= j < 3 }"))
+        .is_equal(&set(
+            "[x_d0] -> { p[i, j] : 0 <= i < x_d0 + 3 and 0 <= j < 3 }"
+        ))
         .unwrap());
     // the init's `?` (tensor.empty(%n)) must equal the matmul's row count
     for v in ["e", "c", "r"] {
@@ -62,7 +67,9 @@ fn the_program_map_reads_the_input_rows_shifted_by_the_padding() {
     let r = m.regions(out).unwrap();
     assert!(r
         .dense
-        .is_equal(&set("[x_d0] -> { r[i, j] : 1 <= i <= x_d0 and 0 <= j < 5 }"))
+        .is_equal(&set(
+            "[x_d0] -> { r[i, j] : 1 <= i <= x_d0 and 0 <= j < 5 }"
+        ))
         .unwrap());
     assert!(r.static_only.is_equal(&r.constant).unwrap());
 }

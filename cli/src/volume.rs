@@ -219,9 +219,20 @@ fn report(model: &Model, a: &Args) -> Result<String, volume::Error> {
         ("corner", &r.corners),
     ];
     for (name, s) in regions {
+        let hull = if s.is_empty()? {
+            String::new()
+        } else {
+            match s.box_hull() {
+                Ok(h) => format!("; box hull {h}"),
+                Err(presburger::Error::Unsupported(_)) => {
+                    "; its box hull's bounds are not affine in the parameters".into()
+                }
+                Err(e) => return Err(e.into()),
+            }
+        };
         let _ = writeln!(
             o,
-            "  {name}: {}",
+            "  {name}: {}{hull}",
             describe(s).map_err(volume::Error::Invalid)?
         );
     }

@@ -8,8 +8,9 @@
 //! map algebra of `presburger`.
 //!
 //! Layers: [`volumes`] volumes, hyperrectangles, arrays and slices (Def. 4.1–4.9);
-//! [`ir`] the program representation; [`mlir`] the reader of the MLIR subset; [`shape`] feed-forward shape inference; [`element_map`] the element map
-//! of each operation; [`program`] lenient composition into the program's map;
+//! [`ir`] the program representation; [`mlir`] the reader of the MLIR subset;
+//! [`shape`] feed-forward shape inference; [`element_map`] the element map of each
+//! operation; [`program`] lenient composition into the program's map;
 //! [`regions`] facts and region partitioning; [`tiling`] tiling maps, interior tiles
 //! and slice matching; [`model`] all of it end to end, from MLIR text to regions
 //! and tiles (what `poly volume` prints).

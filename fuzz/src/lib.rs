@@ -775,7 +775,8 @@ fn ints(p: &[i64]) -> Vec<Int> {
 }
 
 /// A bounded set (every dimension in -4..=4) against enumeration: `is_empty`,
-/// `sample`, `lexmin`, `lexmax` for each parameter value in -1..=2.
+/// `sample`, `lexmin`, `lexmax` and the projection out of each dimension, for each
+/// parameter value in -1..=2.
 pub fn check_emptiness(text: &str) -> Result<(), String> {
     let Ok(s) = text.parse::<Set>() else {
         return Ok(());
@@ -800,6 +801,20 @@ pub fn check_emptiness(text: &str) -> Result<(), String> {
             return Err(format!(
                 "lexmin/lexmax {lo:?}/{hi:?} wrong for {text} at {pv:?}"
             ));
+        }
+        for k in 0..f.space().n_out() {
+            let proj = f
+                .project_out(DimKind::Out, k, 1)
+                .map_err(|e| format!("{text}: project_out {k}: {e}"))?;
+            let want: Points = pts
+                .iter()
+                .map(|p| [&p[..k], &p[k + 1..]].concat())
+                .collect();
+            if enumerate(&proj, &[]) != want {
+                return Err(format!(
+                    "projecting out dimension {k} of {text} at {pv:?} gives {proj}"
+                ));
+            }
         }
     }
     Ok(())

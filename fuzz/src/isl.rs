@@ -21,6 +21,9 @@ extern "C" {
     fn isl_ctx_alloc() -> *mut IslCtx;
     fn isl_ctx_free(ctx: *mut IslCtx);
     fn isl_options_set_on_error(ctx: *mut IslCtx, val: c_int) -> c_int;
+    fn isl_ctx_set_max_operations(ctx: *mut IslCtx, max: std::ffi::c_ulong);
+    fn isl_ctx_reset_operations(ctx: *mut IslCtx);
+    fn isl_ctx_reset_error(ctx: *mut IslCtx);
     fn isl_union_set_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslUnionSet;
     fn isl_union_set_copy(s: *mut IslUnionSet) -> *mut IslUnionSet;
     fn isl_union_set_free(s: *mut IslUnionSet) -> *mut IslUnionSet;
@@ -39,23 +42,47 @@ extern "C" {
 
 const ISL_ON_ERROR_CONTINUE: c_int = 1;
 
+/// isl operations one call may take by default (see [`Ctx::new`]).
+pub const DEFAULT_MAX_OPERATIONS: u64 = 500_000;
+
 /// An isl context.
 pub struct Ctx(*mut IslCtx);
 
 impl Ctx {
-    /// A new context that reports errors by returning null (no abort).
+    /// A new context that reports errors by returning null (no abort). Every call
+    /// gets a quota of isl operations ([`DEFAULT_MAX_OPERATIONS`], or the
+    /// `ISL_MAX_OPS` environment variable; 0 for none): some of our results are
+    /// unions of many pieces with divisions, which isl can take minutes to compare,
+    /// and a call over its quota fails (the comparison is then skipped).
     pub fn new() -> Ctx {
         // SAFETY: plain constructor of the C library.
         let ctx = unsafe { isl_ctx_alloc() };
         assert!(!ctx.is_null(), "isl_ctx_alloc failed");
+        let max = std::env::var("ISL_MAX_OPS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(DEFAULT_MAX_OPERATIONS);
         // SAFETY: ctx is valid.
-        unsafe { isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE) };
+        unsafe {
+            isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+            isl_ctx_set_max_operations(ctx, max as std::ffi::c_ulong);
+        }
         Ctx(ctx)
+    }
+
+    /// A fresh operation quota (and no pending error) for the next call.
+    fn fresh(&self) {
+        // SAFETY: valid context.
+        unsafe {
+            isl_ctx_reset_operations(self.0);
+            isl_ctx_reset_error(self.0);
+        }
     }
 
     /// Parses a union set; `None` when isl rejects the text.
     pub fn union_set(&self, text: &str) -> Option<USet<'_>> {
         let c = CString::new(text).ok()?;
+        self.fresh();
         // SAFETY: valid context and NUL-terminated string.
         let p = unsafe { isl_union_set_read_from_str(self.0, c.as_ptr()) };
         (!p.is_null()).then_some(USet(p, self))
@@ -64,6 +91,7 @@ impl Ctx {
     /// Emptiness of a union map given as text; `None` when isl rejects it.
     pub fn union_map_is_empty(&self, text: &str) -> Option<bool> {
         let c = CString::new(text).ok()?;
+        self.fresh();
         // SAFETY: as above; the map is freed before returning.
         unsafe {
             let p = isl_union_map_read_from_str(self.0, c.as_ptr());
@@ -112,31 +140,37 @@ impl USet<'_> {
     }
 
     pub fn is_empty(&self) -> Option<bool> {
+        self.1.fresh();
         // SAFETY: valid object, not consumed.
         boolean(unsafe { isl_union_set_is_empty(self.0) })
     }
 
     pub fn is_subset(&self, other: &USet) -> Option<bool> {
+        self.1.fresh();
         // SAFETY: valid objects, not consumed.
         boolean(unsafe { isl_union_set_is_subset(self.0, other.0) })
     }
 
     pub fn is_equal(&self, other: &USet) -> Option<bool> {
+        self.1.fresh();
         // SAFETY: valid objects, not consumed.
         boolean(unsafe { isl_union_set_is_equal(self.0, other.0) })
     }
 
     pub fn subtract(&self, other: &USet) -> Option<Self> {
+        self.1.fresh();
         // SAFETY: the call takes the two copies.
         self.wrap(unsafe { isl_union_set_subtract(self.copy(), other.copy()) })
     }
 
     pub fn coalesce(&self) -> Option<Self> {
+        self.1.fresh();
         // SAFETY: the call takes the copy.
         self.wrap(unsafe { isl_union_set_coalesce(self.copy()) })
     }
 
     pub fn lexmin(&self) -> Option<Self> {
+        self.1.fresh();
         // SAFETY: the call takes the copy.
         self.wrap(unsafe { isl_union_set_lexmin(self.copy()) })
     }

@@ -178,17 +178,48 @@ impl Tally {
                 .mismatches
                 .push(format!("{what}: ours {a}, isl {b} for {ctx}")),
             (ours, theirs) => {
-                self.skipped += 1;
                 let side = match (ours, theirs) {
                     (None, None) => "both",
                     (None, _) => "ours",
                     _ => "isl",
                 };
-                *self
-                    .skip_reasons
-                    .entry(format!("{what} ({side})"))
-                    .or_default() += 1;
+                self.skip(format!("{what} ({side})"));
             }
+        }
+    }
+
+    fn skip(&mut self, reason: String) {
+        self.skipped += 1;
+        *self.skip_reasons.entry(reason).or_default() += 1;
+    }
+
+    /// Our answer, or `None` with the operation skipped for the kind of error
+    /// (running out of budget is a skip, never a mismatch).
+    fn ours<T>(&mut self, what: &str, r: presburger::Result<T>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let kind = match e {
+                    presburger::Error::Budget(_) => "budget",
+                    presburger::Error::Unsupported(_) => "unsupported",
+                    _ => "error",
+                };
+                self.skip(format!("{what} (ours: {kind})"));
+                None
+            }
+        }
+    }
+
+    /// Compares a boolean answer of ours (when we have one) with isl's.
+    fn check_ours(
+        &mut self,
+        what: &str,
+        ours: presburger::Result<bool>,
+        theirs: Option<bool>,
+        ctx: &str,
+    ) {
+        if let Some(v) = self.ours(what, ours) {
+            self.check(what, Some(v), theirs, ctx);
         }
     }
 }
@@ -196,35 +227,44 @@ impl Tally {
 /// Compares our answers with isl's on the sets `a` and `b` (isl text): emptiness,
 /// inclusion, equality, subtraction and coalescing (results compared by isl's own
 /// equality on our printed output), lexmin of non-parametric sets, and our parsing
-/// of isl's printed form.
+/// of isl's printed form. An error on our side (e.g. our budget running out) or on
+/// isl's (e.g. its operation quota, see [`isl::Ctx::new`]) is a skip with its reason.
 pub fn compare(ctx: &isl::Ctx, a: &str, b: &str, tally: &mut Tally) {
     let (Ok(x), Ok(y)) = (a.parse::<UnionSet>(), b.parse::<UnionSet>()) else {
-        tally.skipped += 1;
+        tally.skip("parse (ours)".into());
         return;
     };
     let (Some(ix), Some(iy)) = (ctx.union_set(a), ctx.union_set(b)) else {
-        tally.skipped += 1;
+        tally.skip("parse (isl)".into());
         return;
     };
     let pair = format!("A = {a}, B = {b}");
-    tally.check("is_empty", x.is_empty().ok(), ix.is_empty(), &pair);
-    tally.check("is_subset", x.is_subset(&y).ok(), ix.is_subset(&iy), &pair);
-    tally.check("is_equal", x.is_equal(&y).ok(), ix.is_equal(&iy), &pair);
+    tally.check_ours("is_empty", x.is_empty(), ix.is_empty(), &pair);
+    tally.check_ours("is_subset", x.is_subset(&y), ix.is_subset(&iy), &pair);
+    tally.check_ours("is_equal", x.is_equal(&y), ix.is_equal(&iy), &pair);
     // our result, printed and read by isl, must equal isl's result
-    let same_as = |ours: Option<String>, theirs: Option<isl::USet>| -> Option<bool> {
-        let ours = ctx.union_set(&ours?)?;
+    let same_as = |ours: String, theirs: Option<isl::USet>| -> Option<bool> {
+        let ours = ctx.union_set(&ours)?;
         ours.is_equal(&theirs?)
     };
-    let d = x.subtract(&y).ok().map(|d| d.to_string());
-    tally.check("subtract", same_as(d, ix.subtract(&iy)), Some(true), &pair);
-    let c = x.coalesce().ok().map(|c| c.to_string());
-    tally.check("coalesce", same_as(c, ix.coalesce()), Some(true), &pair);
+    if let Some(d) = tally.ours("subtract", x.subtract(&y)) {
+        match same_as(d.to_string(), ix.subtract(&iy)) {
+            Some(r) => tally.check("subtract", Some(r), Some(true), &pair),
+            None => tally.skip("subtract (isl)".into()),
+        }
+    }
+    if let Some(c) = tally.ours("coalesce", x.coalesce()) {
+        match same_as(c.to_string(), ix.coalesce()) {
+            Some(r) => tally.check("coalesce", Some(r), Some(true), &pair),
+            None => tally.skip("coalesce (isl)".into()),
+        }
+    }
     // isl's printed form reads back with our parser as an equal set
     let printed = ix.to_text();
-    let back = printed.parse::<UnionSet>().ok();
-    tally.check(
+    let back = printed.parse::<UnionSet>().and_then(|b| b.is_equal(&x));
+    tally.check_ours(
         "parse isl output",
-        back.and_then(|b| b.is_equal(&x).ok()),
+        back,
         Some(true),
         &format!("{pair}, isl printed {printed}"),
     );
@@ -234,20 +274,23 @@ pub fn compare(ctx: &isl::Ctx, a: &str, b: &str, tally: &mut Tally) {
         match s.lexmin() {
             Ok(p) => {
                 let ours = match p {
-                    Some(p) => Set::from_point(s.space(), &p).ok().map(|q| q.to_string()),
-                    None => Some(
-                        Set::empty(s.space().clone())
-                            .map(|e| e.to_string())
-                            .unwrap_or_default(),
-                    ),
+                    Some(p) => Set::from_point(s.space(), &p).map(|q| q.to_string()),
+                    None => Set::empty(s.space().clone()).map(|e| e.to_string()),
                 };
-                tally.check("lexmin", same_as(ours, ix.lexmin()), Some(true), &pair);
+                if let Some(ours) = tally.ours("lexmin", ours) {
+                    match same_as(ours, ix.lexmin()) {
+                        Some(r) => tally.check("lexmin", Some(r), Some(true), &pair),
+                        None => tally.skip("lexmin (isl)".into()),
+                    }
+                }
             }
             Err(presburger::Error::Unbounded(_)) => {
                 // isl's lexmin of an unbounded set is not a point set; skip
-                tally.skipped += 1;
+                tally.skip("lexmin (unbounded)".into());
             }
-            Err(_) => tally.skipped += 1,
+            Err(e) => {
+                tally.ours::<()>("lexmin", Err(e));
+            }
         }
     }
 }

@@ -43,7 +43,7 @@ extern "C" {
 const ISL_ON_ERROR_CONTINUE: c_int = 1;
 
 /// isl operations one call may take by default (see [`Ctx::new`]).
-pub const DEFAULT_MAX_OPERATIONS: u64 = 500_000;
+pub const DEFAULT_MAX_OPERATIONS: u64 = 250_000;
 
 /// An isl context.
 pub struct Ctx(*mut IslCtx);

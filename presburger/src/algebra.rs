@@ -504,6 +504,19 @@ impl Disjunction {
         self.is_empty_with(&mut Budget::default())
     }
 
+    /// Drops the rationally redundant inequalities of every disjunct (one simplex
+    /// each, see [`Conjunction::remove_redundancies`]), and with them the divisions
+    /// only they used: the result of a subtraction is read by people and by other
+    /// tools, for which shorter disjuncts are cheaper.
+    fn tidy_parts(&mut self, budget: &mut Budget) -> Result<()> {
+        for p in &mut self.parts {
+            budget.spend(1 + p.ineqs.len())?;
+            p.remove_redundancies();
+        }
+        self.simplify();
+        Ok(())
+    }
+
     pub(crate) fn is_empty_with(&self, budget: &mut Budget) -> Result<bool> {
         for c in &self.parts {
             if !c.is_empty_with(budget)? {
@@ -639,10 +652,13 @@ macro_rules! algebra_api {
 
             /// As `subtract`, spending from `budget`.
             pub fn subtract_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<$t> {
-                self.0
+                let mut d = self
+                    .0
                     .subtract(&other.0, budget)
-                    .map($t)
-                    .map_err(|e| budget_context("subtraction", e))
+                    .map_err(|e| budget_context("subtraction", e))?;
+                d.tidy_parts(budget)
+                    .map_err(|e| budget_context("subtraction", e))?;
+                Ok($t(d))
             }
 
             /// Everything in the space (all parameter values) that is not in `self`.
@@ -652,10 +668,12 @@ macro_rules! algebra_api {
 
             /// As `complement`, spending from `budget`.
             pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                Disjunction::universe(self.0.space.clone())
+                let mut d = Disjunction::universe(self.0.space.clone())
                     .subtract(&self.0, budget)
-                    .map($t)
-                    .map_err(|e| budget_context("complement", e))
+                    .map_err(|e| budget_context("complement", e))?;
+                d.tidy_parts(budget)
+                    .map_err(|e| budget_context("complement", e))?;
+                Ok($t(d))
             }
 
             /// True when every point of `self` is in `other`.

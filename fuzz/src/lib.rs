@@ -226,7 +226,7 @@ impl Tally {
 
 /// Compares our answers with isl's on the sets `a` and `b` (isl text): emptiness,
 /// inclusion, equality, subtraction and coalescing (results compared by isl's own
-/// equality on our printed output), lexmin of non-parametric sets, and our parsing
+/// equality on our printed output; a coalesced set with the input), lexmin of non-parametric sets, and our parsing
 /// of isl's printed form. An error on our side (e.g. our budget running out) or on
 /// isl's (e.g. its operation quota, see [`isl::Ctx::new`]) is a skip with its reason.
 pub fn compare(ctx: &isl::Ctx, a: &str, b: &str, tally: &mut Tally) {
@@ -254,7 +254,11 @@ pub fn compare(ctx: &isl::Ctx, a: &str, b: &str, tally: &mut Tally) {
         }
     }
     if let Some(c) = tally.ours("coalesce", x.coalesce()) {
-        match same_as(c.to_string(), ix.coalesce()) {
+        // against the input itself, freshly parsed: isl's own coalescing is wrong on
+        // some inputs (e.g. `{ [x0] : (-4 <= x0 <= 4 and exists e : 2x0 = 4e + 1) or
+        // (-4 <= x0 <= 4 and exists e : 2x0 = 3e + 1) or (-4 <= x0 <= -3) }`, where
+        // isl 0.25 adds x0 = 0 and also rewrites the shared input object in place)
+        match same_as(c.to_string(), ctx.union_set(a)) {
             Some(r) => tally.check("coalesce", Some(r), Some(true), &pair),
             None => tally.skip("coalesce (isl)".into()),
         }

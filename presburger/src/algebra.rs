@@ -18,7 +18,19 @@
 //!
 //! Empty pieces are dropped with the exact emptiness test. Those tests are
 //! independent, so they run in parallel (rayon) once there are a few of them, as do
-//! the subtractions from the several disjuncts of a union.
+//! the subtractions from the several disjuncts of a union. A disjunct of `A` with no
+//! integer point in common with `B` is kept whole (rather than cut into the pieces
+//! `A and not c_j`), and rows of `B` implied by the definition of one of its
+//! divisions are skipped: both keep the answer exact and the number of pieces low.
+//! The pieces of a subtraction or complement finally lose their rationally
+//! redundant inequalities.
+//!
+//! Work limit: every top-level operation here (subtract, complement, is_subset,
+//! is_equal, coalesce) spends from one [`Budget`] shared by all its emptiness tests,
+//! rewritings of existentials and merge attempts, also across the parallel tests
+//! ([`Budget::share`]). The default is [`ALGEBRA_DEFAULT_STEPS`]; the
+//! `_with_budget` variants take another. Running out is [`Error::Budget`], never a
+//! wrong answer.
 //!
 //! Coalescing (after isl's `isl_map_coalesce`, in its basic form): a disjunct
 //! contained in another is dropped, and two disjuncts are replaced by the conjunction
@@ -371,8 +383,9 @@ fn subtract_conj(
         .iter()
         .filter(|r| {
             !b.divs.iter().enumerate().any(|(l, d)| {
-                d.as_ref()
-                    .is_some_and(|d| !r[nv + l].is_zero() && implied_by_div(r, d, nv + l))
+                d.as_ref().is_some_and(|d| {
+                    d.num.len() == r.len() && !r[nv + l].is_zero() && implied_by_div(r, d, nv + l)
+                })
             })
         })
         .map(map_row)
@@ -756,15 +769,14 @@ macro_rules! union_algebra_api {
             /// As `is_subset`, spending from `budget`.
             pub fn is_subset_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
                 for a in &self.$field {
-                    let d = match other.member_like(a.space()) {
-                        Some(b) => a.subtract_with_budget(b, budget)?,
-                        None => a.clone(),
+                    let rest = match other.member_like(a.space()) {
+                        Some(b) => a.0.subtract(&b.0, budget),
+                        None => Ok(a.0.clone()),
                     };
-                    if !d
-                        .0
-                        .is_empty_with(budget)
-                        .map_err(|e| budget_context("inclusion test", e))?
-                    {
+                    let empty = rest
+                        .and_then(|d| d.is_empty_with(budget))
+                        .map_err(|e| budget_context("inclusion test", e))?;
+                    if !empty {
                         return Ok(false);
                     }
                 }

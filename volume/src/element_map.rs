@@ -93,8 +93,8 @@ fn indexing_map_text(params: &[String], m: &AffineMap, ranges: Option<&[Size]>) 
 ///   ranges ([`loop_ranges`]), `M_X = U_j U_k (I_Rj^-1 ∩_rg dom X) ∘ I_Ok`, i.e.
 ///   `{ R_j[I_Rj(x)] -> O_k[I_Ok(x)] : x in dom X }` with `x` existentially
 ///   quantified (computed as `I_Rj^-1` composed with `I_Ok`). `R_j` depends on every
-///   `ins` operand and on its own `outs` operand only when the body reads it
-///   (`reads_output[j]`). Each value `U` captured by the body adds the pessimistic
+///   `ins` operand and on each `outs` operand whose value the body reads
+///   (`reads_output`; the body is opaque, so a result may combine any of them). Each value `U` captured by the body adds the pessimistic
 ///   `{ dom R_j -> dom U }` (end of Sec. 4.2.1).
 /// - `tensor.pad` (App. A.2.6): `{ R[r] -> A[r - lo] : lo <= r < lo + size(A) }`
 ///   union, for each dimension `d` and side with a nonzero padding, one disjunct
@@ -158,11 +158,12 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
                 .parse()?;
                 let inv = ir.reverse();
                 for k in 0..n {
-                    let is_own_out = k == l.n_inputs + j;
-                    let is_other_out = k >= l.n_inputs && !is_own_out;
-                    if is_other_out
-                        || (is_own_out && !l.reads_output.get(j).copied().unwrap_or(true))
-                    {
+                    // the body is opaque: every result depends on every `outs`
+                    // operand whose current value the body reads (an argmax's
+                    // index result reads the running maximum too)
+                    let out_read =
+                        |k: usize| l.reads_output.get(k - l.n_inputs).copied().unwrap_or(true);
+                    if k >= l.n_inputs && !out_read(k) {
                         continue;
                     }
                     let ik: Map = indexing_map_text(&params, &l.indexing_maps[k], None).parse()?;
@@ -246,7 +247,10 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
             let (src, r) = (operand(0)?, result(0)?);
             check_slice(p, op, value_rank(p, src)?, offsets, sizes, strides, dropped)?;
             let pi = slice_map(&params, offsets, sizes, strides, dropped)?;
-            out.add(rename(&pi, vol(r)?, vol(src)?))?;
+            // within the source's domain: with a dynamic source the slice may not
+            // fit for every size, and only elements that exist are read
+            let pi = rename(&pi, vol(r)?, vol(src)?).intersect_range(&shapes.domain(p, src)?)?;
+            out.add(pi)?;
         }
         OpKind::InsertSlice {
             offsets,
@@ -270,8 +274,11 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
                 vol(src)?,
                 vol(r)?,
             );
-            let image = pi.range();
             let dr = shapes.domain(p, r)?;
+            // only the positions that exist in the result (a dynamic destination
+            // may be smaller than the slice for some sizes)
+            let pi = pi.intersect_range(&dr)?;
+            let image = pi.range();
             let dd = dr.set_tuple_name(Some(vol(dest)?));
             let id = Map::from_domain_and_range(&dr, &dd)?;
             // keep only the diagonal r -> r

@@ -58,6 +58,15 @@ pub struct Model {
     /// The program's element map, from the live-outs to the leaves of the use-def
     /// graph (live-ins, constants, and values whose elements depend on nothing).
     pub map: UnionMap,
+    /// The program's map with each `tensor.pad`'s padding edge sent to a volume of
+    /// its own, `<pad result>_padding[]`, instead of the padding value (paper Sec.
+    /// 5.4: "assigning each def-use edge a unique volume identifier"). The
+    /// constant region is read off it, so a padding value that is used elsewhere
+    /// too (an argument, a shared constant) or computed by other ops still marks
+    /// exactly the padded elements.
+    pub padding_map: UnionMap,
+    /// The marker volumes of `padding_map`, one per `tensor.pad`.
+    pub padding_markers: Vec<String>,
 }
 
 /// The answer to a tiling question (Sec. 5.2, Algorithm 2).
@@ -110,11 +119,15 @@ impl Model {
             outs = outs.union(&UnionSet::from(shapes.domain(&program, v)?))?;
         }
         let map = program_map(&outs, &op_maps)?;
+        let (marked, padding_markers) = mark_padding(&program, &shapes, &op_maps)?;
+        let padding_map = program_map(&outs, &marked)?;
         Ok(Model {
             program,
             shapes,
             op_maps,
             map,
+            padding_map,
+            padding_markers,
         })
     }
 
@@ -159,9 +172,7 @@ impl Model {
             .intersect_domain(&UnionSet::from(self.domain(out)?))?)
     }
 
-    /// The values that fill padding: the yielded operand of every `tensor.pad`
-    /// (after cloning, each pad has its own). The "constant" fact of Sec. 5.2 is
-    /// applied to these, so the constant region is where padding reaches the output.
+    /// The values that fill padding: the yielded operand of every `tensor.pad`.
     pub fn padding_values(&self) -> Vec<ValueId> {
         let mut v: Vec<ValueId> = self
             .program
@@ -184,16 +195,18 @@ impl Model {
     }
 
     /// The regions of live-out `out` (Sec. 5.3): the constant region `I_c` (elements
-    /// that depend on a padding value), dense, static, edges and corners.
+    /// that depend on padding, through the padding edges of [`Model::padding_map`]),
+    /// dense, static, edges and corners.
     pub fn regions(&self, out: ValueId) -> Result<Regions> {
-        let constants = self.union_of_domains(&self.padding_values())?;
+        let mut markers = UnionSet::empty(self.shapes.params.clone());
+        for m in &self.padding_markers {
+            markers = markers.union(&format!("{{ {m}[] }}").parse::<UnionSet>()?)?;
+        }
         let live_ins = self.union_of_domains(&self.program.args)?;
-        partition(
-            &self.domain(out)?,
-            &self.output_map(out)?,
-            &constants,
-            &live_ins,
-        )
+        let map = self
+            .padding_map
+            .intersect_domain(&UnionSet::from(self.domain(out)?))?;
+        partition(&self.domain(out)?, &map, &markers, &live_ins)
     }
 
     /// Tiles live-out `out` with `tiles` (pairs of dimension and tile size) and
@@ -251,6 +264,45 @@ impl Model {
             written,
         })
     }
+}
+
+/// The element maps with the padding edge of every `tensor.pad` redirected to a
+/// marker volume `<result>_padding[]` of its own (a unique identifier per def-use
+/// edge, Sec. 5.4), and the markers' names.
+fn mark_padding(
+    p: &Program,
+    shapes: &Shapes,
+    op_maps: &[UnionMap],
+) -> Result<(Vec<UnionMap>, Vec<String>)> {
+    let taken: std::collections::BTreeSet<&str> =
+        p.values.iter().map(|v| v.volume.as_str()).collect();
+    let mut markers = Vec::new();
+    let mut marked = Vec::with_capacity(op_maps.len());
+    for (op, m) in p.ops.iter().zip(op_maps) {
+        let (OpKind::Pad { .. }, Some(&v), Some(&r)) =
+            (&op.kind, op.operands.get(1), op.results.first())
+        else {
+            marked.push(m.clone());
+            continue;
+        };
+        let mut name = format!("{}_padding", p.value(r).volume);
+        while taken.contains(name.as_str()) || markers.contains(&name) {
+            name.push('_');
+        }
+        let marker: Set = format!("{{ {name}[] }}").parse()?;
+        let value = p.value(v).volume.as_str();
+        let mut u = UnionMap::empty(shapes.params.clone());
+        for member in m.members() {
+            if member.space().range_tuple().name.as_deref() == Some(value) {
+                u.add(Map::from_domain_and_range(&member.domain(), &marker)?)?;
+            } else {
+                u.add(member.clone())?;
+            }
+        }
+        marked.push(u);
+        markers.push(name);
+    }
+    Ok((marked, markers))
 }
 
 /// The number of integer points of a set without parameters, or `None` when it

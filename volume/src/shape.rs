@@ -74,6 +74,27 @@ impl Size {
         self.add(&Size::constant(c))
     }
 
+    /// The size with each parameter `subst` names replaced by its size.
+    pub fn substitute(&self, subst: &BTreeMap<String, Size>) -> Result<Size> {
+        let mut r = Size::constant(self.constant);
+        for (p, c) in &self.terms {
+            let term = match subst.get(p) {
+                Some(v) => v.clone(),
+                None => Size::param(p),
+            };
+            let scaled = Size {
+                constant: term.constant.checked_mul(*c).ok_or_else(overflow)?,
+                terms: term
+                    .terms
+                    .iter()
+                    .map(|(q, d)| Ok((q.clone(), d.checked_mul(*c).ok_or_else(overflow)?)))
+                    .collect::<Result<_>>()?,
+            };
+            r = r.add(&scaled)?;
+        }
+        Ok(r)
+    }
+
     /// The parameters it uses.
     pub fn params(&self) -> impl Iterator<Item = &String> {
         self.terms.keys()
@@ -220,14 +241,28 @@ pub fn infer_shapes(p: &Program) -> Result<Shapes> {
     loop {
         let sh = infer_once(p, &subst)?;
         let found = placeholder_equalities(p, &sh)?;
-        let fresh: Vec<(String, Size)> = found
-            .into_iter()
-            .filter(|(ph, _)| !subst.contains_key(ph))
-            .collect();
-        if fresh.is_empty() {
+        let mut changed = false;
+        for (ph, size) in found {
+            if subst.contains_key(&ph) {
+                continue;
+            }
+            // keep the substitution resolved: its values name no substituted
+            // placeholder, and a placeholder equal to an expression of itself
+            // tells nothing
+            let size = size.substitute(&subst)?;
+            if size.terms.contains_key(&ph) {
+                continue;
+            }
+            let one = BTreeMap::from([(ph.clone(), size.clone())]);
+            for v in subst.values_mut() {
+                *v = v.substitute(&one)?;
+            }
+            subst.insert(ph, size);
+            changed = true;
+        }
+        if !changed {
             return Ok(sh);
         }
-        subst.extend(fresh);
     }
 }
 
@@ -543,7 +578,8 @@ pub(crate) fn check_slice(
 /// The loop ranges of the `linalg` op `op`, as MLIR computes them
 /// (`LinalgOp::getStaticLoopRanges` / `createLoopRanges`): for each loop dim `d`,
 /// the size of the first operand (the `ins`, then the `outs`) whose indexing map
-/// has exactly `d` as a result, at that position. Sizes that are placeholder
+/// has exactly `d` as a result, at that position, preferring constant sizes (a
+/// static size asserts the dynamic ones it meets). Sizes that are placeholder
 /// parameters ([`Shapes::placeholders`]) are used only when no other operand gives
 /// the range. The iteration domain is the box of these ranges (paper Sec. 4.2.1,
 /// where dom X is implied by the operands' domains).
@@ -559,7 +595,9 @@ pub fn loop_ranges(p: &Program, op: usize, shapes: &Shapes) -> Result<Vec<Size>>
     let mut ranges = Vec::with_capacity(n_loops);
     for d in 0..n_loops {
         let mut found: Option<Size> = None;
-        'pass: for allow_placeholder in [false, true] {
+        // constants first (a static size in a type is what the program asserts),
+        // then inferred sizes, then placeholders
+        'pass: for pass in 0..3 {
             for (k, map) in l.indexing_maps.iter().enumerate() {
                 let Some(sizes) = shapes.sizes(o.operands[k]) else {
                     continue;
@@ -569,7 +607,12 @@ pub fn loop_ranges(p: &Program, op: usize, shapes: &Shapes) -> Result<Vec<Size>>
                         continue;
                     }
                     if let Some(s) = sizes.get(pos) {
-                        if allow_placeholder || shapes.placeholder_name(s).is_none() {
+                        let fits = match pass {
+                            0 => s.as_constant().is_some(),
+                            1 => shapes.placeholder_name(s).is_none(),
+                            _ => true,
+                        };
+                        if fits {
                             found = Some(s.clone());
                             break 'pass;
                         }

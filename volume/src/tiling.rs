@@ -442,6 +442,10 @@ fn fm_project(rows: &[Vec<Int>], keep: usize, extra: usize) -> Option<Vec<Vec<In
                 zero.push(r);
             }
         }
+        // the combination would exceed the row limit: give up before building it
+        if zero.len() + pos.len() * neg.len() > 4000 {
+            return None;
+        }
         for p in &pos {
             for q in &neg {
                 let (a, b) = (q[c].abs(), p[c].clone());
@@ -464,9 +468,6 @@ fn fm_project(rows: &[Vec<Int>], keep: usize, extra: usize) -> Option<Vec<Vec<In
                     zero.push(r);
                 }
             }
-        }
-        if zero.len() > 4000 {
-            return None;
         }
         cur = zero;
     }

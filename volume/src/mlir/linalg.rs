@@ -551,7 +551,7 @@ fn max_index(e: &AffineExpr, sizes: &[Option<i64>], depth: usize) -> Option<i128
         AffineExpr::Dim(l) => sizes.get(*l).copied().flatten().map(|s| i128::from(s) - 1),
         AffineExpr::Const(c) => Some(i128::from(*c)),
         AffineExpr::Add(a, b) => {
-            Some(max_index(a, sizes, depth + 1)? + max_index(b, sizes, depth + 1)?)
+            max_index(a, sizes, depth + 1)?.checked_add(max_index(b, sizes, depth + 1)?)
         }
         AffineExpr::Mul(a, b) => match (a.as_ref(), b.as_ref()) {
             (x, AffineExpr::Const(c)) | (AffineExpr::Const(c), x) if *c >= 0 => {

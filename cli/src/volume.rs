@@ -273,13 +273,7 @@ fn report(model: &Model, a: &Args) -> Result<String, volume::Error> {
             }
             match s {
                 Some(s) => {
-                    let _ = writeln!(
-                        o,
-                        "slice {leaf}: offsets [{}] sizes [{}] strides [{}]",
-                        s.offsets.join(", "),
-                        s.sizes.join(", "),
-                        s.strides.join(", ")
-                    );
+                    let _ = writeln!(o, "slice {leaf}: {s}");
                     let _ = writeln!(o, "  {which} reads {leaf}: {}", slice_words(s));
                 }
                 None => {
@@ -288,14 +282,7 @@ fn report(model: &Model, a: &Args) -> Result<String, volume::Error> {
             }
         }
         if let Some(w) = &t.written {
-            let _ = writeln!(
-                o,
-                "written {}_tile: offsets [{}] sizes [{}] strides [{}]",
-                v.volume,
-                w.offsets.join(", "),
-                w.sizes.join(", "),
-                w.strides.join(", ")
-            );
+            let _ = writeln!(o, "written {}_tile: {w}", v.volume);
         }
     }
     Ok(o)

@@ -10,17 +10,10 @@ use presburger::{DimKind, Map, Set, Space, Tuple, UnionMap};
 
 use crate::error::{Error, Result};
 use crate::ir::{AffineMap, OpKind, Program, ValueId};
-use crate::shape::{check_linalg, check_slice, loop_ranges, Shapes, Size};
-
-fn op_err(p: &Program, op: usize, msg: String) -> Error {
-    match p.ops.get(op) {
-        Some(o) => Error::Invalid(format!("line {}: {}: {msg}", o.line, o.name)),
-        None => Error::Invalid(msg),
-    }
-}
+use crate::shape::{check_linalg, check_slice, loop_ranges, op_err, Shapes, Size};
 
 /// Renames the domain tuple of `m` to `dom` and the range tuple to `rng`.
-fn rename(m: &Map, dom: &str, rng: &str) -> Map {
+pub(crate) fn rename(m: &Map, dom: &str, rng: &str) -> Map {
     m.reverse()
         .set_tuple_name(Some(dom))
         .reverse()
@@ -303,7 +296,7 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
 /// The slice view `Π` (paper Def. 4.9, App. A.2.1) as
 /// `{ T[i] -> S[offset + stride * x] : 0 <= i < size }`, where `x` is `i` with a 0
 /// inserted at each dropped (unit) dimension.
-fn slice_map(
+pub(crate) fn slice_map(
     params: &[String],
     offsets: &[i64],
     sizes: &[i64],

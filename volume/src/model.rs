@@ -306,21 +306,26 @@ fn mark_padding(
 }
 
 /// The number of integer points of a set without parameters, or `None` when it
-/// has parameters, is unbounded, or is not a union of boxes and has more than
-/// `limit` points. Boxes are counted by the product of their extents; other pieces
+/// has parameters, is unbounded, or its pieces that are not boxes have more than
+/// `limit` points together. Boxes are counted by the product of their extents; other pieces
 /// by enumeration.
 pub fn count_points(set: &Set, limit: usize) -> Result<Option<u128>> {
     if set.space().n_param() > 0 || !set.is_bounded()? {
         return Ok(None);
     }
     let mut total: u128 = 0;
+    // the enumeration limit holds for all pieces together
+    let mut left = limit;
     for piece in disjoint_pieces(set)? {
         let n = match box_extents(&piece)? {
             Some(ext) => ext.iter().try_fold(1u128, |acc, &(lo, hi)| {
                 acc.checked_mul((hi - lo + 1) as u128)
             }),
-            None => match piece.points(limit) {
-                Ok(pts) => Some(pts.len() as u128),
+            None => match piece.points(left) {
+                Ok(pts) => {
+                    left -= pts.len();
+                    Some(pts.len() as u128)
+                }
                 Err(presburger::Error::Budget(_)) => None,
                 Err(e) => return Err(e.into()),
             },

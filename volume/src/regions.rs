@@ -104,11 +104,7 @@ pub fn maximal_pieces(set: &Set, domain: &Set) -> Result<Vec<Set>> {
     let mut pieces: Vec<Set> = Vec::new();
     for b in set.coalesce()?.basics() {
         let c = b.conjunction();
-        let mut rows: Vec<Vec<Int>> = c.inequalities().to_vec();
-        for e in c.equalities() {
-            rows.push(e.clone());
-            rows.push(e.iter().map(|x| -x).collect());
-        }
+        let rows = inequality_rows(c);
         let mut keep = vec![true; rows.len()];
         for k in 0..rows.len() {
             keep[k] = false;
@@ -139,9 +135,20 @@ pub fn maximal_pieces(set: &Set, domain: &Set) -> Result<Vec<Set>> {
     Ok(out)
 }
 
+/// The constraints of `c` as inequalities only: its inequalities, then each
+/// equality as two opposite inequalities.
+pub(crate) fn inequality_rows(c: &Conjunction) -> Vec<Vec<Int>> {
+    let mut rows: Vec<Vec<Int>> = c.inequalities().to_vec();
+    for e in c.equalities() {
+        rows.push(e.clone());
+        rows.push(e.iter().map(|x| -x).collect());
+    }
+    rows
+}
+
 /// The conjunction with the locals of `c` and the rows of `rows` marked in `keep`
 /// (all as inequalities).
-fn build(c: &Conjunction, rows: &[Vec<Int>], keep: &[bool]) -> Result<Set> {
+pub(crate) fn build(c: &Conjunction, rows: &[Vec<Int>], keep: &[bool]) -> Result<Set> {
     let mut n = Conjunction::universe(c.space().clone());
     for d in c.divs() {
         n.add_local(d.clone())?;

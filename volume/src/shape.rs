@@ -195,7 +195,8 @@ pub(crate) fn box_set(params: &[String], name: &str, sizes: &[Size]) -> Result<S
     Ok(text.parse::<Set>()?.set_tuple_name(Some(name)))
 }
 
-fn op_err(p: &Program, op: usize, msg: String) -> Error {
+/// An `Error::Invalid` naming the op's line and name.
+pub(crate) fn op_err(p: &Program, op: usize, msg: String) -> Error {
     match p.ops.get(op) {
         Some(o) => Error::Invalid(format!("line {}: {}: {msg}", o.line, o.name)),
         None => Error::Invalid(msg),

@@ -14,6 +14,7 @@
 //! compared directly; [`tiles_as_params`] turns one into a parameter-only set.
 
 use crate::error::{Error, Result};
+use crate::regions::{build, inequality_rows};
 use presburger::{BasicSet, Conjunction, DimKind, Int, Map, Set, UnionMap};
 use std::fmt;
 
@@ -320,11 +321,7 @@ pub fn unclipped(footprint: &Set, input_domain: &Set) -> Result<Set> {
     let dom = input_domain.intersect(&Set::universe(footprint.space().clone())?)?;
     for b in footprint.basics() {
         let c = b.conjunction();
-        let mut rows: Vec<Vec<Int>> = c.inequalities().to_vec();
-        for e in c.equalities() {
-            rows.push(e.clone());
-            rows.push(e.iter().map(|x| -x).collect());
-        }
+        let rows = inequality_rows(c);
         let mut keep = vec![true; rows.len()];
         for k in 0..rows.len() {
             keep[k] = false;
@@ -353,19 +350,6 @@ fn single_row(c: &Conjunction, row: &[Int]) -> Result<Option<Set>> {
     Ok(Some(Set::from(BasicSet::from_conjunction(n)?)))
 }
 
-fn build(c: &Conjunction, rows: &[Vec<Int>], keep: &[bool]) -> Result<Set> {
-    let mut n = Conjunction::universe(c.space().clone());
-    for d in c.divs() {
-        n.add_local(d.clone())?;
-    }
-    for (r, &k) in rows.iter().zip(keep) {
-        if k {
-            n.add_ineq(r.clone())?;
-        }
-    }
-    Ok(Set::from(BasicSet::from_conjunction(n)?))
-}
-
 /// Offsets, sizes and strides of a slice (paper Def. 4.9), each an affine
 /// expression of the parameters (the tile indices), printed as `32Q2 - 1`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -379,7 +363,7 @@ impl fmt::Display for Slice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "[{}] [{}] [{}]",
+            "offsets [{}] sizes [{}] strides [{}]",
             self.offsets.join(", "),
             self.sizes.join(", "),
             self.strides.join(", ")
@@ -514,11 +498,7 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
     let (np, n) = (sp.n_param(), sp.n_out());
     let basic = set.basics().next().map(|b| b.conjunction().clone());
     let Some(conj) = basic else { return Ok(None) };
-    let mut rows: Vec<Vec<Int>> = conj.inequalities().to_vec();
-    for e in conj.equalities() {
-        rows.push(e.clone());
-        rows.push(e.iter().map(|x| -x).collect());
-    }
+    let rows = inequality_rows(&conj);
     let nv = 1 + np + n;
     // per dimension: candidate (offset, size, stride) rows
     let mut cands: Vec<Vec<Candidate>> = Vec::new();

@@ -10,6 +10,7 @@
 //! slice is the view `i ↦ offset + i ⊙ stride` (Def. 4.9), which is also the
 //! element map of `tensor.extract_slice` (A.2.1).
 
+use crate::element_map::{rename, slice_map};
 use crate::error::{Error, Result};
 use crate::tiling::aff_to_string;
 use presburger::{Int, Map, Set};
@@ -124,21 +125,11 @@ pub fn slice_view(
             "a slice needs as many offsets and strides as sizes".into(),
         ));
     }
-    let idx: Vec<String> = (0..sizes.len()).map(|k| format!("i{k}")).collect();
-    let img: Vec<String> = (0..sizes.len())
-        .map(|k| format!("{} + {}i{k}", offsets[k], strides[k]))
-        .collect();
-    let bounds: Vec<String> = (0..sizes.len())
-        .map(|k| format!("0 <= i{k} < {}", sizes[k]))
-        .collect();
-    let text = format!(
-        "{{ {sub}[{}] -> {sup}[{}]{}{} }}",
-        idx.join(", "),
-        img.join(", "),
-        if bounds.is_empty() { "" } else { " : " },
-        bounds.join(" and ")
-    );
-    Ok(text.parse()?)
+    Ok(rename(
+        &slice_map(&[], offsets, sizes, strides, &[])?,
+        sub,
+        sup,
+    ))
 }
 
 #[cfg(test)]

@@ -307,8 +307,8 @@ fn mark_padding(
 
 /// The number of integer points of a set without parameters, or `None` when it
 /// has parameters, is unbounded, or its pieces that are not boxes have more than
-/// `limit` points together. Boxes are counted by the product of their extents; other pieces
-/// by enumeration.
+/// `limit` points together. Boxes are counted by the product of their extents,
+/// other pieces by enumeration.
 pub fn count_points(set: &Set, limit: usize) -> Result<Option<u128>> {
     if set.space().n_param() > 0 || !set.is_bounded()? {
         return Ok(None);

@@ -815,10 +815,26 @@ pub fn check_emptiness(text: &str) -> Result<(), String> {
                 .iter()
                 .map(|p| [&p[..k], &p[k + 1..]].concat())
                 .collect();
-            if enumerate(&proj, &[]) != want {
-                return Err(format!(
-                    "projecting out dimension {k} of {text} at {pv:?} gives {proj}"
-                ));
+            // membership by the exact solver (the projection's existentials may
+            // need witnesses beyond the enumeration's search range)
+            let n = proj.space().n_out();
+            let mut point = vec![-5i64; n];
+            loop {
+                let inside = proj
+                    .contains(&ints(&point))
+                    .map_err(|e| format!("{text}: contains: {e}"))?;
+                if inside != want.contains(&point) {
+                    return Err(format!(
+                        "projecting out dimension {k} of {text} at {pv:?} gives {proj}, \
+                         wrong at {point:?}"
+                    ));
+                }
+                // the next point of the box -5..=5
+                let Some(j) = (0..n).rev().find(|&j| point[j] < 5) else {
+                    break;
+                };
+                point[j] += 1;
+                point[j + 1..].iter_mut().for_each(|v| *v = -5);
             }
         }
     }

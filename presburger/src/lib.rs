@@ -23,28 +23,22 @@
 //! [`Error`] (with line and column for text), never a panic.
 #![forbid(unsafe_code)]
 
-pub mod algebra;
-#[cfg(test)]
-mod algebra_props;
-pub mod bounds;
 pub mod conjunction;
 pub mod error;
-pub mod gist;
 pub mod int;
-pub mod lexer;
-pub mod maps;
-pub mod omega;
-pub mod parse;
-mod print;
-pub mod project;
-pub mod sdbm_path;
+pub mod notation;
+pub mod ops;
 pub mod set;
-pub mod simplex;
-pub mod solve;
+pub mod solver;
 pub mod space;
 pub mod stats;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+
+// The modules' former paths, kept for users and for the code inside the crate.
+pub use notation::{lexer, parse};
+pub use ops::{algebra, bounds, gist, maps, project};
+pub use solver::{omega, sdbm_path, simplex, solve};
 
 pub use conjunction::{Conjunction, Div};
 pub use error::{Error, Result};

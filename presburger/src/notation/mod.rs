@@ -1,0 +1,6 @@
+//! isl notation: the lexer ([`lexer`]), the parser ([`parse`]) and the printer
+//! (`Display` on the set and map types).
+
+pub mod lexer;
+pub mod parse;
+mod print;

@@ -1,0 +1,12 @@
+//! The set and map algebra on top of the integer engine: subtraction, inclusion,
+//! equality and coalescing ([`algebra`]), relation operations ([`maps`]), gist
+//! ([`gist`]), bounds, boxes and enumeration ([`bounds`]) and exact projection
+//! ([`project`]).
+
+pub mod algebra;
+#[cfg(test)]
+mod algebra_props;
+pub mod bounds;
+pub mod gist;
+pub mod maps;
+pub mod project;

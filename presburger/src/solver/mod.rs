@@ -1,0 +1,8 @@
+//! The integer engine: an exact incremental rational simplex ([`simplex`]), integer
+//! emptiness, sampling and optima on it ([`solve`]), the SDBM fast path in front of
+//! it ([`sdbm_path`]), and the Omega test ([`omega`]).
+
+pub mod omega;
+pub mod sdbm_path;
+pub mod simplex;
+pub mod solve;

@@ -302,6 +302,7 @@ pub fn run(opts: &Options, input: impl BufRead, out: impl Write) -> Result<Stats
         sdbm_fallbacks: after.sdbm_fallbacks - before.sdbm_fallbacks,
         omega_nodes: after.omega_nodes - before.omega_nodes,
         splinters: after.splinters - before.splinters,
+        sample_nodes: after.sample_nodes - before.sample_nodes,
         big_values: after.big_values - before.big_values,
     };
     Ok(stats)

@@ -21,6 +21,8 @@ pub struct Stats {
     pub omega_nodes: u64,
     /// Splinter branches of the Omega test (the non-exact case).
     pub splinters: u64,
+    /// Nodes of the integer sampler's search (simplex + basis reduction).
+    pub sample_nodes: u64,
     /// Results of integer operations that did not fit in 64 bits.
     pub big_values: u64,
 }
@@ -31,6 +33,7 @@ static FALLBACK: AtomicU64 = AtomicU64::new(0);
 static OMEGA: AtomicU64 = AtomicU64::new(0);
 static SPLINTERS: AtomicU64 = AtomicU64::new(0);
 static BIG: AtomicU64 = AtomicU64::new(0);
+static SAMPLE: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Clone, Copy)]
 pub(crate) enum Counter {
@@ -40,6 +43,7 @@ pub(crate) enum Counter {
     OmegaNode,
     Splinter,
     BigValue,
+    SampleNode,
 }
 
 #[inline]
@@ -51,6 +55,7 @@ pub(crate) fn count(c: Counter) {
         Counter::OmegaNode => &OMEGA,
         Counter::Splinter => &SPLINTERS,
         Counter::BigValue => &BIG,
+        Counter::SampleNode => &SAMPLE,
     };
     a.fetch_add(1, Ordering::Relaxed);
 }
@@ -64,12 +69,15 @@ pub fn snapshot() -> Stats {
         omega_nodes: OMEGA.load(Ordering::Relaxed),
         splinters: SPLINTERS.load(Ordering::Relaxed),
         big_values: BIG.load(Ordering::Relaxed),
+        sample_nodes: SAMPLE.load(Ordering::Relaxed),
     }
 }
 
 /// Sets every counter to zero.
 pub fn reset() {
-    for a in [&EMPTINESS, &FAST, &FALLBACK, &OMEGA, &SPLINTERS, &BIG] {
+    for a in [
+        &EMPTINESS, &FAST, &FALLBACK, &OMEGA, &SPLINTERS, &BIG, &SAMPLE,
+    ] {
         a.store(0, Ordering::Relaxed);
     }
 }
@@ -84,10 +92,11 @@ impl std::fmt::Display for Stats {
         write!(
             f,
             "{} emptiness checks, {} by the SDBM fast path ({share:.1}%), {} SDBM fallbacks, \
-             {} Omega-test nodes, {} splinters, {} big-integer values",
+             {} sampler nodes, {} Omega-test nodes, {} splinters, {} big-integer values",
             self.emptiness_checks,
             self.sdbm_fast_path,
             self.sdbm_fallbacks,
+            self.sample_nodes,
             self.omega_nodes,
             self.splinters,
             self.big_values

@@ -2,7 +2,10 @@
 //! emptiness, sampling and optima on it ([`solve`]), the SDBM fast path in front of
 //! it ([`sdbm_path`]), and the Omega test ([`omega`]).
 
+pub(crate) mod gbr;
+pub(crate) mod lattice;
 pub mod omega;
+pub mod sample;
 pub mod sdbm_path;
 pub mod simplex;
 pub mod solve;

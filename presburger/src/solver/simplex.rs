@@ -468,6 +468,49 @@ impl Simplex {
         self.optimize(obj, 1)
     }
 
+    /// Maximises `obj·(1,x)` like [`Simplex::maximize`] and, at an optimum, also
+    /// gives the dual value of each equality in `eqs` (constraint indices): how
+    /// fast the optimum grows when that equality `e·(1,x) = 0` is relaxed to
+    /// `e·(1,x) = t`, i.e. `d opt / d t` at `t = 0`. It is the coefficient of the
+    /// equality's (dead) column in the optimal objective row; an equality that is
+    /// not a column (found implied when it was added) gets 0. By LP duality the
+    /// optimum under the equality equals the optimum without it of
+    /// `obj - dual·e`. Used by generalized basis reduction
+    /// ([`crate::solver::gbr`]). Panics on a wrong length or index.
+    pub fn maximize_with_duals(&mut self, obj: &[Int], eqs: &[usize]) -> (LpResult, Vec<Rational>) {
+        for &k in eqs {
+            self.check_con(k);
+        }
+        let built = self.express(obj);
+        if self.empty {
+            return (LpResult::Empty, Vec::new());
+        }
+        let r = self.push_temp(built);
+        let res = match self.optimize_row(r, 1, Stop::Never) {
+            Outcome::Optimal => {
+                let duals = eqs
+                    .iter()
+                    .map(|&k| match self.cons[k].pos {
+                        Pos::Col(j) => {
+                            Rational::new(self.rows[r][COL0 + j].clone(), self.rows[r][DEN].clone())
+                        }
+                        Pos::Row(_) => Rational::zero(),
+                    })
+                    .collect();
+                (
+                    LpResult::Optimum {
+                        value: self.row_value(r),
+                        point: self.sample_point().unwrap_or_default(),
+                    },
+                    duals,
+                )
+            }
+            Outcome::Unbounded | Outcome::Stopped => (LpResult::Unbounded, Vec::new()),
+        };
+        self.pop_temp();
+        res
+    }
+
     /// Lexicographic minimisation: minimises `objs[0]`, then `objs[1]` over the
     /// optimal face of `objs[0]`, and so on. The value is the optimum of the last
     /// objective and the point is optimal for all of them. `Unbounded` as soon

@@ -4,9 +4,10 @@
 //! Every query works on the full column space of a conjunction (parameters,
 //! dimensions and locals are all integer variables), so a set with parameters is
 //! empty exactly when no parameter value gives it an integer point, and existentials
-//! are honoured exactly. The engine is the Omega test ([`crate::omega`]) after the
-//! structural simplification of [`Conjunction::simplify`] (which already catches
-//! gcd-infeasible equalities and crossing bounds).
+//! are honoured exactly. The engine is the integer sampler on the simplex with
+//! generalized basis reduction ([`crate::solver::sample`]) behind the SDBM fast path;
+//! the Omega test ([`crate::omega`]) stays as an independent oracle
+//! ([`Conjunction::sample_omega`]).
 //!
 //! Optima (`lexmin`, `min` of an affine expression) combine three exact steps: the
 //! rational simplex gives a bound (`ceil` of the rational minimum; an unbounded LP on
@@ -18,7 +19,7 @@
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::omega::{integer_sample, Budget};
+use crate::omega::Budget;
 use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::simplex::{LpResult, Simplex};
 
@@ -51,14 +52,24 @@ impl Conjunction {
         self.sample_via(crate::sdbm_path::EmptinessPath::Auto, budget)
     }
 
-    /// As [`Conjunction::sample_full`], always with the general algorithm (the Omega
-    /// test).
+    /// As [`Conjunction::sample_full`], always with the general algorithm: the
+    /// integer sampler on the simplex with basis reduction ([`crate::solver::sample`]).
     pub fn sample_general(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         let n = self.n_col() - 1;
         if self.is_trivially_universe() {
             return Ok(Some(vec![Int::ZERO; n]));
         }
-        integer_sample(n, self.eqs.clone(), self.ineqs.clone(), budget)
+        crate::solver::sample::integer_sample(n, &self.eqs, &self.ineqs, budget)
+    }
+
+    /// As [`Conjunction::sample_general`] with the Omega test ([`crate::omega`]), the
+    /// independent algorithm kept as a test oracle.
+    pub fn sample_omega(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+        let n = self.n_col() - 1;
+        if self.is_trivially_universe() {
+            return Ok(Some(vec![Int::ZERO; n]));
+        }
+        crate::omega::integer_sample(n, self.eqs.clone(), self.ineqs.clone(), budget)
     }
 
     /// True when the conjunction has no integer point (any parameter value).

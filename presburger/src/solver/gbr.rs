@@ -21,6 +21,10 @@
 //! Rutherford, Scarf and Shallcross, "An implementation of the generalized basis
 //! reduction algorithm for integer programming", ORSA J. on Computing 5(2), 1993.
 //!
+//! The reduction stops early once `F_level(b_level) < 1`: the sampler then has at
+//! most one value to try for that direction, and on very thin bodies the full
+//! reduction would go on shrinking sub-unit widths one swap at a time.
+//!
 //! The integer sampler ([`crate::solver::sample`]) branches on the values of
 //! `b_1·x`; after reduction that direction spans few integer values, which is
 //! what keeps the search small on thin sets (Lenstra's idea: H. W. Lenstra,
@@ -88,6 +92,12 @@ pub(crate) fn reduce(
         let Some(f_i) = width(&mut g, &basis[i]) else {
             return Ok(()); // not bounded along b_i: leave the basis as it is
         };
+        if i == level && f_i < Rational::from(Int::ONE) {
+            // The first direction spans at most one integer value: that is all the
+            // search needs from this level (on thin bodies, going on would shrink
+            // widths far below 1 one swap at a time).
+            return Ok(());
+        }
         // F_{i+1}(b_{i+1}) and the multiplier of b_i·(u - v) = 0
         let snap = g.snapshot();
         let id = g.n_con();

@@ -168,6 +168,7 @@ fn lex_of_parts<'a>(
     parts: impl Iterator<Item = &'a Conjunction>,
     maximize: bool,
     what: &str,
+    budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
     let mut alive: Vec<Conjunction> = Vec::new();
     for c in parts {
@@ -192,9 +193,7 @@ fn lex_of_parts<'a>(
         for c in &alive {
             let mut aff = vec![Int::ZERO; c.n_col()];
             aff[off + k] = Int::ONE;
-            let v = c
-                .optimize_point(&aff, maximize, &mut Budget::default())?
-                .map(|(v, _)| v);
+            let v = c.optimize_point(&aff, maximize, budget)?.map(|(v, _)| v);
             if let Some(v) = &v {
                 let better = match &best {
                     None => true,
@@ -226,9 +225,12 @@ fn lex_of_parts<'a>(
     Ok(Some(out))
 }
 
-fn sample_of_parts<'a>(parts: impl Iterator<Item = &'a Conjunction>) -> Result<Option<Vec<Int>>> {
+fn sample_of_parts<'a>(
+    parts: impl Iterator<Item = &'a Conjunction>,
+    budget: &mut Budget,
+) -> Result<Option<Vec<Int>>> {
     for c in parts {
-        if let Some(mut p) = c.sample_full(&mut Budget::default())? {
+        if let Some(mut p) = c.sample_full(budget)? {
             p.truncate(c.space().n_var());
             return Ok(Some(p));
         }
@@ -236,13 +238,14 @@ fn sample_of_parts<'a>(parts: impl Iterator<Item = &'a Conjunction>) -> Result<O
     Ok(None)
 }
 
-fn empty_parts<'a>(mut parts: impl Iterator<Item = &'a Conjunction>) -> Result<bool> {
-    parts.try_fold(true, |acc, c| {
-        Ok(acc && c.is_empty_with(&mut Budget::default())?)
-    })
+fn empty_parts<'a>(
+    mut parts: impl Iterator<Item = &'a Conjunction>,
+    budget: &mut Budget,
+) -> Result<bool> {
+    parts.try_fold(true, |acc, c| Ok(acc && c.is_empty_with(budget)?))
 }
 
-fn contains_in(c: &Conjunction, point: &[Int]) -> Result<bool> {
+fn contains_in(c: &Conjunction, point: &[Int], budget: &mut Budget) -> Result<bool> {
     let nv = c.space().n_var();
     if point.len() != nv {
         return Err(Error::Invalid(format!(
@@ -257,7 +260,7 @@ fn contains_in(c: &Conjunction, point: &[Int]) -> Result<bool> {
         row[0] = -v;
         d.eqs.push(row);
     }
-    Ok(!d.is_empty_with(&mut Budget::default())?)
+    Ok(!d.is_empty_with(budget)?)
 }
 
 impl BasicSet {
@@ -274,34 +277,44 @@ impl BasicSet {
 
     /// An integer point: parameter values followed by set dimensions; `None` if empty.
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(std::iter::once(&self.0))
+        sample_of_parts(std::iter::once(&self.0), &mut Budget::default())
     }
 
     /// True when the point (parameter values, then set dimensions) belongs to the set.
     pub fn contains(&self, point: &[Int]) -> Result<bool> {
-        contains_in(&self.0, point)
+        contains_in(&self.0, point, &mut Budget::default())
     }
 
     /// The lexicographically smallest point (set dimensions) of a set without
     /// parameters; `None` if empty, `Error::Unbounded` if there is none.
     pub fn lexmin(&self) -> Result<Option<Vec<Int>>> {
-        lex_of_parts(std::iter::once(&self.0), false, "lexmin")
+        lex_of_parts(
+            std::iter::once(&self.0),
+            false,
+            "lexmin",
+            &mut Budget::default(),
+        )
     }
 
     /// The lexicographically largest point, as [`BasicSet::lexmin`].
     pub fn lexmax(&self) -> Result<Option<Vec<Int>>> {
-        lex_of_parts(std::iter::once(&self.0), true, "lexmax")
+        lex_of_parts(
+            std::iter::once(&self.0),
+            true,
+            "lexmax",
+            &mut Budget::default(),
+        )
     }
 
     /// The integer minimum of `aff·(1, params, dims)` over the set (parameters are
     /// variables too); `None` if empty, `Error::Unbounded` if not attained.
     pub fn min(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(std::iter::once(&self.0), aff, false)
+        opt_over(std::iter::once(&self.0), aff, false, &mut Budget::default())
     }
 
     /// The integer maximum, as [`BasicSet::min`].
     pub fn max(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(std::iter::once(&self.0), aff, true)
+        opt_over(std::iter::once(&self.0), aff, true, &mut Budget::default())
     }
 }
 
@@ -311,6 +324,7 @@ fn opt_over<'a>(
     parts: impl Iterator<Item = &'a Conjunction>,
     aff: &[Int],
     maximize: bool,
+    budget: &mut Budget,
 ) -> Result<Option<Int>> {
     let mut best: Option<Int> = None;
     for c in parts {
@@ -324,7 +338,7 @@ fn opt_over<'a>(
         }
         let mut full = aff.to_vec();
         full.resize(c.n_col(), Int::ZERO);
-        if let Some(v) = c.optimize(&full, maximize, &mut Budget::default())? {
+        if let Some(v) = c.optimize(&full, maximize, budget)? {
             best = Some(match best {
                 None => v,
                 Some(b) if maximize => b.max_of(v),
@@ -363,18 +377,19 @@ impl Set {
 
     /// True when no disjunct has an integer point.
     pub fn is_empty(&self) -> Result<bool> {
-        empty_parts(self.0.parts.iter())
+        empty_parts(self.0.parts.iter(), &mut Budget::default())
     }
 
     /// As [`BasicSet::sample`].
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(self.0.parts.iter())
+        sample_of_parts(self.0.parts.iter(), &mut Budget::default())
     }
 
     /// As [`BasicSet::contains`].
     pub fn contains(&self, point: &[Int]) -> Result<bool> {
+        let mut budget = Budget::default();
         for c in &self.0.parts {
-            if contains_in(c, point)? {
+            if contains_in(c, point, &mut budget)? {
                 return Ok(true);
             }
         }
@@ -391,7 +406,7 @@ impl Set {
                 "lexmin of a set with parameters: fix the parameters first".into(),
             ));
         }
-        lex_of_parts(self.0.parts.iter(), false, "lexmin")
+        lex_of_parts(self.0.parts.iter(), false, "lexmin", &mut Budget::default())
     }
 
     /// As [`BasicSet::lexmax`], over all disjuncts.
@@ -401,17 +416,17 @@ impl Set {
                 "lexmax of a set with parameters: fix the parameters first".into(),
             ));
         }
-        lex_of_parts(self.0.parts.iter(), true, "lexmax")
+        lex_of_parts(self.0.parts.iter(), true, "lexmax", &mut Budget::default())
     }
 
     /// As [`BasicSet::min`], over all disjuncts.
     pub fn min(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(self.0.parts.iter(), aff, false)
+        opt_over(self.0.parts.iter(), aff, false, &mut Budget::default())
     }
 
     /// As [`BasicSet::max`], over all disjuncts.
     pub fn max(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(self.0.parts.iter(), aff, true)
+        opt_over(self.0.parts.iter(), aff, true, &mut Budget::default())
     }
 }
 
@@ -423,19 +438,19 @@ impl BasicMap {
 
     /// An integer pair: parameters, input dimensions, output dimensions.
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(std::iter::once(&self.0))
+        sample_of_parts(std::iter::once(&self.0), &mut Budget::default())
     }
 }
 
 impl Map {
     /// True when no disjunct has an integer pair.
     pub fn is_empty(&self) -> Result<bool> {
-        empty_parts(self.0.parts.iter())
+        empty_parts(self.0.parts.iter(), &mut Budget::default())
     }
 
     /// As [`BasicMap::sample`].
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(self.0.parts.iter())
+        sample_of_parts(self.0.parts.iter(), &mut Budget::default())
     }
 }
 

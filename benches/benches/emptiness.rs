@@ -5,7 +5,11 @@
 //!   iteration;
 //! - `emptiness/integer_gap/NAME`: rationally non-empty sets without integer points;
 //! - `emptiness/dependences/NAME`: dependence polyhedra of gemm, lu and jacobi-2d;
-//! - `emptiness/tiled/NAME`: tiled domains with strides 8 and 32.
+//! - `emptiness/tiled/NAME`: tiled domains with strides 8 and 32;
+//! - `general_path/{sampler,omega}/FAMILY`: each family whole (random_small has 200
+//!   sets here), on the general path only (no SDBM fast path), once with the
+//!   integer sampler (simplex + generalized basis reduction, the engine) and once
+//!   with the Omega test (the oracle it replaced), in the same run.
 //!
 //! Run with `cargo bench -p benches --bench emptiness` (a filter narrows it, e.g.
 //! `-- emptiness/tiled`). Sets are parsed outside the timed loop. Before timing, each
@@ -14,6 +18,7 @@
 
 use benches::{dependences, integer_gap, random_small, tiled, Problem};
 use criterion::{criterion_group, criterion_main, Criterion};
+use presburger::Budget;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -63,6 +68,48 @@ fn tiled_family(c: &mut Criterion) {
     per_set(c, "tiled", tiled());
 }
 
+/// The general path alone, sampler against Omega test, on whole families.
+fn general_path(c: &mut Criterion) {
+    let families: [(&str, Vec<Problem>); 4] = [
+        ("random_small", random_small(200, 7)),
+        ("integer_gap", integer_gap()),
+        ("dependences", dependences()),
+        ("tiled", tiled()),
+    ];
+    let mut group = c.benchmark_group("general_path");
+    for (family, problems) in &families {
+        for (name, set, empty) in problems {
+            let conj = set.conjunction();
+            let ours = conj
+                .sample_general(&mut Budget::default())
+                .map(|p| p.is_none());
+            let omega = conj
+                .sample_omega(&mut Budget::default())
+                .map(|p| p.is_none());
+            if ours.as_ref().ok() != Some(empty) || omega.as_ref().ok() != Some(empty) {
+                eprintln!(
+                    "warning: {family}/{name}: sampler {ours:?}, omega {omega:?}, expected {empty}"
+                );
+            }
+        }
+        group.bench_function(format!("sampler/{family}"), |b| {
+            b.iter(|| {
+                for (_, set, _) in problems {
+                    let _ = black_box(set.conjunction().sample_general(&mut Budget::default()));
+                }
+            })
+        });
+        group.bench_function(format!("omega/{family}"), |b| {
+            b.iter(|| {
+                for (_, set, _) in problems {
+                    let _ = black_box(set.conjunction().sample_omega(&mut Budget::default()));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
 fn config() -> Criterion {
     // 31 benchmarks at about 2.5 s each (each iteration is well under a millisecond):
     // the suite stays around a minute and a half
@@ -75,6 +122,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = emptiness;
     config = config();
-    targets = random_small_family, integer_gap_family, dependences_family, tiled_family
+    targets = random_small_family, integer_gap_family, dependences_family, tiled_family, general_path
 }
 criterion_main!(emptiness);

@@ -32,7 +32,7 @@
 
 use crate::error::Result;
 use crate::int::Int;
-use crate::omega::Budget;
+use crate::solver::budget::Budget;
 use crate::solver::simplex::{LpResult, Rational, Simplex};
 
 /// The polyhedron `P` given as rows over `d` variables (constant first;

@@ -2,6 +2,7 @@
 //! emptiness, sampling and optima on it ([`solve`]), the SDBM fast path in front of
 //! it ([`sdbm_path`]), and the Omega test ([`omega`]).
 
+pub mod budget;
 pub(crate) mod gbr;
 pub(crate) mod lattice;
 pub mod omega;

@@ -37,93 +37,11 @@
 //! upper bounds allow when it has no lower bound, 0 when it has neither).
 
 use crate::conjunction::{merge_parallel, normalize_eq, normalize_ineq, Row};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::int::Int;
 use crate::simplex::Simplex;
+pub use crate::solver::budget::Budget;
 use crate::stats::{self, Counter};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-
-/// A limit on the work of an integer query, counted in rows built and recursive
-/// calls. Running out makes the query return [`Error::Budget`].
-///
-/// A budget can be *shared* ([`Budget::share`]): the shared handles draw from one
-/// pool of steps, so that the independent sub-queries of one operation (run in
-/// parallel, e.g. the emptiness tests of a subtraction) are bounded together.
-/// Cloning a shared budget gives another handle on the same pool.
-#[derive(Debug, Clone)]
-pub struct Budget {
-    remaining: u64,
-    pool: Option<Arc<AtomicU64>>,
-}
-
-impl Budget {
-    /// The default: ten million steps (about two seconds of work on this project's
-    /// 2-core machine). Compiler-sized problems need far less; bounded systems of
-    /// about ten variables with large gaps can need a million or more.
-    pub const DEFAULT_STEPS: u64 = 10_000_000;
-
-    /// A budget of `steps` units of work.
-    pub fn new(steps: u64) -> Budget {
-        Budget {
-            remaining: steps,
-            pool: None,
-        }
-    }
-
-    /// What is left.
-    pub fn remaining(&self) -> u64 {
-        match &self.pool {
-            Some(p) => p.load(Ordering::Relaxed),
-            None => self.remaining,
-        }
-    }
-
-    /// Another handle on this budget's steps, usable on another thread: from now on
-    /// `self` and every handle spend from one pool.
-    pub fn share(&mut self) -> Budget {
-        let pool = self
-            .pool
-            .get_or_insert_with(|| Arc::new(AtomicU64::new(self.remaining)))
-            .clone();
-        Budget {
-            remaining: 0,
-            pool: Some(pool),
-        }
-    }
-
-    pub(crate) fn spend(&mut self, n: usize) -> Result<()> {
-        let n = n as u64;
-        let ok = match &self.pool {
-            Some(p) => p
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| r.checked_sub(n))
-                .is_ok(),
-            None => match self.remaining.checked_sub(n) {
-                Some(r) => {
-                    self.remaining = r;
-                    true
-                }
-                None => false,
-            },
-        };
-        if !ok {
-            match &self.pool {
-                Some(p) => p.store(0, Ordering::Relaxed),
-                None => self.remaining = 0,
-            }
-            return Err(Error::Budget(
-                "the integer solver exceeded its work budget; raise it with Budget::new".into(),
-            ));
-        }
-        Ok(())
-    }
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget::new(Budget::DEFAULT_STEPS)
-    }
-}
 
 /// An integer point of `{ x in Z^n : eqs·(1,x) = 0, ineqs·(1,x) >= 0 }`, or `None`.
 /// Rows have `1 + n` entries, the constant first.

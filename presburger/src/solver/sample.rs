@@ -43,7 +43,7 @@
 use crate::conjunction::Row;
 use crate::error::{Error, Result};
 use crate::int::{gcd_all, Int};
-use crate::omega::Budget;
+use crate::solver::budget::Budget;
 use crate::solver::gbr;
 use crate::solver::lattice::{column_echelon, compress_equalities, times};
 use crate::solver::simplex::{LpResult, Rational, Simplex};

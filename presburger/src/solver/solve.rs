@@ -19,9 +19,9 @@
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::omega::Budget;
 use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::simplex::{LpResult, Simplex};
+use crate::solver::budget::Budget;
 
 impl Conjunction {
     /// The exact simplex over all columns (locals included) with the equalities,

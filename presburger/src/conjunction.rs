@@ -17,7 +17,9 @@
 use crate::error::{Error, Result};
 use crate::int::{gcd_all, Int};
 use crate::space::{DimKind, Space};
+use smallvec::SmallVec;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A constraint row: column 0 is the constant, then one coefficient per variable.
 pub type Row = Vec<Int>;
@@ -421,78 +423,128 @@ impl Conjunction {
     /// A pass ends by restoring the defining inequalities of divisions, from which
     /// another pass may derive more, so passes repeat until nothing changes (at most
     /// a few times; each pass alone is exact, so stopping early is only less tidy).
+    ///
+    /// A pass tells when another one could not change anything (see
+    /// [`Conjunction::simplify_inner`]); then the passes stop without the copy and
+    /// comparison that detect a fixed point otherwise (the copy is only made before a
+    /// pass that follows such an uncertain one). The cost of a pass is near-linear in
+    /// the number of rows for a fixed number of columns: every step is a sweep over
+    /// the rows per equality, local or division (at most the number of columns), a
+    /// hash-based grouping of parallel rows, or a sort.
     pub fn simplify(&mut self) {
         const MAX_PASSES: usize = 4;
+        let mut before = None;
         for _ in 0..MAX_PASSES {
-            let before = (self.divs.clone(), self.eqs.clone(), self.ineqs.clone());
-            if self.simplify_inner().is_err() {
-                self.set_empty();
-                return;
+            match self.simplify_inner() {
+                Err(()) => {
+                    self.set_empty();
+                    return;
+                }
+                Ok(true) => return,
+                Ok(false) => {}
             }
-            if before.0 == self.divs && before.1 == self.eqs && before.2 == self.ineqs {
-                return;
+            if let Some((divs, eqs, ineqs)) = &before {
+                if *divs == self.divs && *eqs == self.eqs && *ineqs == self.ineqs {
+                    return;
+                }
             }
+            before = Some((self.divs.clone(), self.eqs.clone(), self.ineqs.clone()));
         }
     }
 
-    fn simplify_inner(&mut self) -> std::result::Result<(), ()> {
+    /// One pass of [`Conjunction::simplify`].
+    ///
+    /// Rows are normalised when they are new: `fresh` holds the first equality and
+    /// inequality that may not be normalised yet. Gaussian elimination leaves every
+    /// row normalised and merging only picks rows, so after them only the equalities
+    /// they add are new; a substitution of a local touches any row, so everything is
+    /// normalised again after it (normalising a normalised row changes nothing, so
+    /// this only saves the work).
+    ///
+    /// Returns `Ok(true)` when another pass would leave the conjunction as it is:
+    /// the loop below stops at a state that it maps to itself, and of the steps
+    /// after it only new division definitions (from equalities), a new order of the
+    /// locals (which moves the pivots of the equalities), restored division
+    /// inequalities and division definitions that are not reduced (a substitution
+    /// does not reduce them) give a later pass something to do; dropping unused
+    /// locals reaches its own fixed point and sorting does not matter to the loop.
+    /// Without locals none of these can happen.
+    fn simplify_inner(&mut self) -> std::result::Result<bool, ()> {
         self.normalize_divs();
+        let mut fresh = (0, 0);
         loop {
-            self.normalize_rows()?;
+            self.normalize_rows_from(fresh.0, fresh.1)?;
             // before Gaussian elimination, which may scale unit coefficients away
             if self.eliminate_unit_locals() {
+                fresh = (0, 0);
                 continue;
             }
             self.gauss()?;
-            self.normalize_rows()?;
             let before = self.eqs.len();
             self.merge_ineqs()?;
             if self.eqs.len() != before {
+                fresh = (before, self.ineqs.len());
                 continue;
             }
-            if self.affine_divs_to_equalities()
-                || self.eliminate_unit_locals()
-                || self.merge_equal_divs()
-            {
+            if self.affine_divs_to_equalities() {
+                fresh = (before, self.ineqs.len());
+                continue;
+            }
+            if self.eliminate_unit_locals() || self.merge_equal_divs() {
+                fresh = (0, 0);
                 continue;
             }
             break;
         }
         self.remove_unused_locals();
-        self.divs_from_equalities();
-        self.canonical_local_order();
-        self.restore_div_constraints();
-        self.eqs.sort();
-        self.ineqs.sort();
-        Ok(())
+        let new_defs = self.divs_from_equalities();
+        let reordered = self.canonical_local_order();
+        // rows are distinct here (merged inequalities, reduced equalities), and equal
+        // rows are interchangeable anyway: an unstable sort gives the same result
+        self.ineqs.sort_unstable();
+        let restored = self.restore_div_constraints();
+        self.eqs.sort_unstable();
+        let reduced_divs = self
+            .divs
+            .iter()
+            .flatten()
+            .all(|d| gcd_all(d.num.iter()).gcd(&d.den).is_one());
+        Ok(!new_defs && !reordered && !restored && reduced_divs)
     }
 
     /// Ends simplification with the defining inequalities of every division present
     /// verbatim (they are implied, so adding them changes nothing). The printer leaves
     /// them out and the parser adds them back, so printed text reads back to the
-    /// same rows.
-    fn restore_div_constraints(&mut self) {
+    /// same rows. Expects the inequalities sorted (a missing row is found by binary
+    /// search) and leaves them sorted. Returns whether it added a row.
+    fn restore_div_constraints(&mut self) -> bool {
         let first_local = 1 + self.space.n_var();
+        let mut missing = Vec::new();
         for l in 0..self.divs.len() {
             let Some(d) = &self.divs[l] else { continue };
-            let (mut lo, mut hi) = div_constraints(d, first_local + l);
-            for mut r in [lo.clone(), hi.clone()] {
+            let (lo, hi) = div_constraints(d, first_local + l);
+            for mut r in [lo, hi] {
                 normalize_ineq(&mut r);
-                if !self.ineqs.contains(&r) {
-                    self.ineqs.push(r);
+                if self.ineqs.binary_search(&r).is_err() {
+                    missing.push(r);
                 }
             }
-            normalize_ineq(&mut lo);
-            normalize_ineq(&mut hi);
         }
+        if missing.is_empty() {
+            return false;
+        }
+        self.ineqs.extend(missing);
+        self.ineqs.sort_unstable();
+        true
     }
 
     /// A plain local `l` whose last equality coefficient sits in an equality
     /// `a·l + rest = 0` (no later local in it) equals `floor(-rest / a)`: the equality
     /// makes `-rest` a multiple of `a`. Records that definition (as isl detects
-    /// divisions from equalities).
-    fn divs_from_equalities(&mut self) {
+    /// divisions from equalities). Returns whether it recorded one.
+    fn divs_from_equalities(&mut self) -> bool {
         let first_local = 1 + self.space.n_var();
+        let mut found_any = false;
         for l in 0..self.n_local() {
             if self.divs[l].is_some() {
                 continue;
@@ -514,8 +566,10 @@ impl Conjunction {
                     d.den = d.den.exact_div(&g);
                 }
                 self.divs[l] = Some(d);
+                found_any = true;
             }
         }
+        found_any
     }
 
     /// Puts the locals in a canonical order, so that equal conjunctions built in
@@ -523,12 +577,13 @@ impl Conjunction {
     /// definitions in which, among the locals whose definition only uses placed
     /// columns, divisions come first, smallest definition first (over the non-local
     /// columns, then the new positions of the locals they use, then the denominator),
-    /// and plain existentials keep their relative order.
-    fn canonical_local_order(&mut self) {
+    /// and plain existentials keep their relative order. Returns whether the order
+    /// changed.
+    fn canonical_local_order(&mut self) -> bool {
         let first_local = 1 + self.space.n_var();
         let n = self.n_local();
         if n < 2 {
-            return;
+            return false;
         }
         let mut new_pos: Vec<Option<usize>> = vec![None; n];
         let mut order = Vec::with_capacity(n);
@@ -563,18 +618,19 @@ impl Conjunction {
                     best = Some((key, l));
                 }
             }
-            let Some((_, l)) = best else { return };
+            let Some((_, l)) = best else { return false };
             new_pos[l] = Some(order.len());
             order.push(l);
         }
         if order.iter().enumerate().all(|(k, &l)| k == l) {
-            return;
+            return false;
         }
         let mut colmap: Vec<usize> = (0..self.n_col()).collect();
         for (l, p) in new_pos.iter().enumerate() {
             colmap[first_local + l] = first_local + p.unwrap_or(l);
         }
         *self = self.remap(self.space.clone(), n, &colmap);
+        true
     }
 
     /// Reduces each division definition by the gcd of numerator and denominator.
@@ -592,41 +648,34 @@ impl Conjunction {
         }
     }
 
-    fn normalize_rows(&mut self) -> std::result::Result<(), ()> {
-        let mut err = false;
-        self.eqs.retain_mut(|r| match normalize_eq(r) {
-            Some(true) => false,
-            Some(false) => {
-                err = true;
-                false
-            }
-            None => true,
-        });
-        self.ineqs.retain_mut(|r| match normalize_ineq(r) {
-            Some(true) => false,
-            Some(false) => {
-                err = true;
-                false
-            }
-            None => true,
-        });
-        if err {
-            Err(())
-        } else {
-            Ok(())
-        }
+    /// Normalises the equalities from `eq_from` on and the inequalities from
+    /// `ineq_from` on (the earlier ones are normalised already), dropping those that
+    /// always hold; `Err` when one never holds.
+    fn normalize_rows_from(
+        &mut self,
+        eq_from: usize,
+        ineq_from: usize,
+    ) -> std::result::Result<(), ()> {
+        normalize_tail(&mut self.eqs, eq_from, normalize_eq)?;
+        normalize_tail(&mut self.ineqs, ineq_from, normalize_ineq)
     }
 
     /// Exact Gaussian elimination: each equality eliminates its pivot (last non-zero
     /// column) from every other row; inequalities are scaled by the positive pivot
     /// coefficient first, which keeps their direction, and the equality stays in the
     /// system, so the set of integer points does not change.
+    ///
+    /// Every row it changes is normalised, and rows that become constant (and hold)
+    /// are dropped at the end in one sweep, so redundant equalities cost a sweep
+    /// each only until they are reduced to zero, not a removal from the middle.
     fn gauss(&mut self) -> std::result::Result<(), ()> {
         let mut k = 0;
+        let (mut zero_eqs, mut const_ineqs) = (false, false);
         while k < self.eqs.len() {
             match normalize_eq(&mut self.eqs[k]) {
                 Some(true) => {
-                    self.eqs.remove(k);
+                    zero_eqs = true;
+                    k += 1;
                     continue;
                 }
                 Some(false) => return Err(()),
@@ -652,8 +701,10 @@ impl Conjunction {
                 if !r[p].is_zero() {
                     let b = r[p].clone();
                     combine(r, a, &b, &pivot);
-                    if normalize_ineq(r) == Some(false) {
-                        return Err(());
+                    match normalize_ineq(r) {
+                        Some(false) => return Err(()),
+                        Some(true) => const_ineqs = true,
+                        None => {}
                     }
                 }
             }
@@ -676,6 +727,13 @@ impl Conjunction {
                 }
             }
             k += 1;
+        }
+        let non_constant = |r: &Row| r[1..].iter().any(|v| !v.is_zero());
+        if zero_eqs {
+            self.eqs.retain(non_constant);
+        }
+        if const_ineqs {
+            self.ineqs.retain(non_constant);
         }
         Ok(())
     }
@@ -770,17 +828,33 @@ impl Conjunction {
 
     /// Two locals with the same division definition are the same value: rewrite the
     /// later one as the earlier one.
+    ///
+    /// The pair found is the first local whose definition occurred before, with that
+    /// first occurrence; few locals are compared pairwise, many through a hash map.
     fn merge_equal_divs(&mut self) -> bool {
+        const PAIRWISE: usize = 8;
         let first_local = 1 + self.space.n_var();
-        let mut seen: HashMap<&Div, usize> = HashMap::new();
         let mut pair = None;
-        for (l, d) in self.divs.iter().enumerate() {
-            if let Some(d) = d {
-                if let Some(&k) = seen.get(d) {
-                    pair = Some((k, l));
-                    break;
+        if self.divs.len() <= PAIRWISE {
+            'found: for (l, d) in self.divs.iter().enumerate() {
+                let Some(d) = d else { continue };
+                for k in 0..l {
+                    if self.divs[k].as_ref() == Some(d) {
+                        pair = Some((k, l));
+                        break 'found;
+                    }
                 }
-                seen.insert(d, l);
+            }
+        } else {
+            let mut seen: HashMap<&Div, usize, BuildRowHasher> = HashMap::default();
+            for (l, d) in self.divs.iter().enumerate() {
+                if let Some(d) = d {
+                    if let Some(&k) = seen.get(d) {
+                        pair = Some((k, l));
+                        break;
+                    }
+                    seen.insert(d, l);
+                }
             }
         }
         let Some((keep, drop)) = pair else {
@@ -820,18 +894,16 @@ impl Conjunction {
             if referenced || self.eqs.iter().any(|r| !r[col].is_zero()) {
                 continue;
             }
-            let users: Vec<usize> = (0..self.ineqs.len())
-                .filter(|&i| !self.ineqs[i][col].is_zero())
-                .collect();
-            let removable = users.is_empty()
-                || self.divs[l].as_ref().is_some_and(|d| {
-                    users
-                        .iter()
-                        .all(|&i| implied_by_div(&self.ineqs[i], d, col))
-                });
+            let mut users = self.ineqs.iter().filter(|r| !r[col].is_zero()).peekable();
+            let unused = users.peek().is_none();
+            let removable = unused
+                || self.divs[l]
+                    .as_ref()
+                    .is_some_and(|d| users.all(|r| implied_by_div(r, d, col)));
             if removable {
-                for &i in users.iter().rev() {
-                    self.ineqs.remove(i);
+                // the users are exactly the inequalities that use the column
+                if !unused {
+                    self.ineqs.retain(|r| r[col].is_zero());
                 }
                 self.remove_local(l);
             }
@@ -860,54 +932,261 @@ impl Conjunction {
     }
 }
 
+/// Normalises `rows[from..]` with `norm` in place, dropping the rows that always
+/// hold (order kept); `Err` when one never holds.
+fn normalize_tail(
+    rows: &mut Vec<Row>,
+    from: usize,
+    norm: fn(&mut Row) -> Option<bool>,
+) -> std::result::Result<(), ()> {
+    let mut w = from;
+    for r in from..rows.len() {
+        match norm(&mut rows[r]) {
+            Some(true) => {}
+            Some(false) => return Err(()),
+            None => {
+                rows.swap(w, r);
+                w += 1;
+            }
+        }
+    }
+    rows.truncate(w);
+    Ok(())
+}
+
+/// A small, fast, non-cryptographic hasher for rows of integers (the
+/// multiply-and-rotate scheme of rustc's "Fx" hash, written here): each word is
+/// mixed in with one rotation, one xor and one multiplication. The default SipHash
+/// costs more than the rest of a small simplification; a hash-flooding attack on
+/// these maps would only make one simplification slow, not wrong.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct RowHasher(u64);
+
+impl RowHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for RowHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        // the multiplication leaves the low bits weakest; hash tables index by them
+        self.0.rotate_left(26)
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+
+    #[inline]
+    fn write_i64(&mut self, v: i64) {
+        self.add(v as u64);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+
+    #[inline]
+    fn write_isize(&mut self, v: isize) {
+        self.add(v as u64);
+    }
+}
+
+/// Hash-map builder for [`RowHasher`].
+pub(crate) type BuildRowHasher = BuildHasherDefault<RowHasher>;
+
+/// The value `s·v` modulo 2⁶⁴ (`s = -1` when `flip`): the same word for equal values
+/// whatever their representation (`-i64::MIN` is big, and so is its word's source).
+#[inline]
+fn signed_word(v: &Int, flip: bool) -> u64 {
+    match v {
+        Int::Small(x) => {
+            let w = *x as u64;
+            if flip {
+                w.wrapping_neg()
+            } else {
+                w
+            }
+        }
+        Int::Big(b) => {
+            let lo = b.iter_u64_digits().next().unwrap_or(0);
+            if (b.sign() == num_bigint::Sign::Minus) != flip {
+                lo.wrapping_neg()
+            } else {
+                lo
+            }
+        }
+    }
+}
+
+/// `a == -b` without building `-b` in the common case.
+#[inline]
+fn is_negation(a: &Int, b: &Int) -> bool {
+    match (a, b) {
+        (Int::Small(x), Int::Small(y)) => i128::from(*x) == -i128::from(*y),
+        _ => *a == -b,
+    }
+}
+
+/// The direction of an inequality up to its sign: the coefficients (row without the
+/// constant), multiplied by -1 when `flip`. Rows are flipped when their first
+/// non-zero coefficient is negative, so a row and its opposite get equal keys;
+/// hashing and comparison read the row in place (no key is built).
+#[derive(Clone, Copy)]
+struct Direction<'a> {
+    coefs: &'a [Int],
+    flip: bool,
+}
+
+impl<'a> Direction<'a> {
+    fn of(row: &'a [Int]) -> Direction<'a> {
+        let coefs = &row[1..];
+        let flip = coefs
+            .iter()
+            .find(|v| !v.is_zero())
+            .is_some_and(Int::is_negative);
+        Direction { coefs, flip }
+    }
+}
+
+impl PartialEq for Direction<'_> {
+    fn eq(&self, o: &Self) -> bool {
+        self.coefs.len() == o.coefs.len()
+            && if self.flip == o.flip {
+                self.coefs == o.coefs
+            } else {
+                self.coefs
+                    .iter()
+                    .zip(o.coefs)
+                    .all(|(a, b)| is_negation(a, b))
+            }
+    }
+}
+
+impl Eq for Direction<'_> {}
+
+impl Hash for Direction<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for v in self.coefs {
+            state.write_u64(signed_word(v, self.flip));
+        }
+    }
+}
+
 /// Merges normalised inequalities: of parallel ones (same coefficients) keeps the
 /// tightest, turns a pair `a + c >= 0`, `-a - c >= 0` into the equality `a + c = 0`,
 /// and returns `None` for a pair that leaves no room (`a + c1 >= 0`, `-a + c2 >= 0`
 /// with `c1 + c2 < 0`). Returns the new equalities and the remaining inequalities, in
-/// their first order of appearance.
-pub(crate) fn merge_parallel(ineqs: Vec<Row>) -> Option<(Vec<Row>, Vec<Row>)> {
-    let mut best: HashMap<Vec<Int>, Int> = HashMap::with_capacity(ineqs.len());
-    let mut order: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len());
-    for mut r in ineqs {
-        let c = std::mem::take(&mut r[0]);
-        let key = r.split_off(1);
-        match best.get_mut(&key) {
-            Some(old) => {
-                if c < *old {
-                    *old = c;
+/// their first order of appearance: an equality where the first row of its pair
+/// appeared (written with that row's coefficients), an inequality where the first
+/// row of its coefficients appeared.
+///
+/// The idea: a row and its opposite fall in one group, keyed by the direction up to
+/// sign ([`Direction`], hashed with [`RowHasher`] straight from the row), and each
+/// group remembers per sign the first row and the tightest row; nothing is allocated
+/// per row and the rows are moved, not copied, to the result. A handful of rows is
+/// grouped by comparing with every group found so far instead of hashing.
+pub(crate) fn merge_parallel(mut ineqs: Vec<Row>) -> Option<(Vec<Row>, Vec<Row>)> {
+    /// Per sign (index 0: as found first-positive, 1: flipped): (first row, tightest row).
+    type Sides = [Option<(usize, usize)>; 2];
+    const PAIRWISE: usize = 16;
+    let n = ineqs.len();
+    let mut groups: SmallVec<[Sides; PAIRWISE]> = SmallVec::with_capacity(n);
+    // (group, side) in the order in which each side first appeared
+    let mut order: SmallVec<[(usize, usize); PAIRWISE]> = SmallVec::with_capacity(n);
+    {
+        // few rows: the groups' directions with their hashes, scanned in turn
+        let mut reps: SmallVec<[(u64, Direction); PAIRWISE]> = SmallVec::new();
+        let mut map: HashMap<Direction, usize, BuildRowHasher> = HashMap::default();
+        if n > PAIRWISE {
+            map.reserve(n);
+        }
+        for i in 0..n {
+            let dir = Direction::of(&ineqs[i]);
+            let g = if n <= PAIRWISE {
+                let mut h = RowHasher::default();
+                dir.hash(&mut h);
+                let h = h.finish();
+                match reps.iter().position(|(hr, r)| *hr == h && *r == dir) {
+                    Some(g) => g,
+                    None => {
+                        reps.push((h, dir));
+                        groups.push([None, None]);
+                        reps.len() - 1
+                    }
                 }
-            }
-            None => {
-                order.push(key.clone());
-                best.insert(key, c);
+            } else {
+                let next = groups.len();
+                let g = *map.entry(dir).or_insert(next);
+                if g == next {
+                    groups.push([None, None]);
+                }
+                g
+            };
+            let side = usize::from(dir.flip);
+            match &mut groups[g][side] {
+                None => {
+                    groups[g][side] = Some((i, i));
+                    order.push((g, side));
+                }
+                Some((_, best)) => {
+                    if ineqs[i][0] < ineqs[*best][0] {
+                        *best = i;
+                    }
+                }
             }
         }
     }
     let mut eqs = Vec::new();
     let mut out = Vec::with_capacity(order.len());
-    let mut paired: std::collections::HashSet<Vec<Int>> = Default::default();
-    for key in order {
-        if paired.contains(&key) {
+    // whether the pair of sides of a group was looked at (and kept as inequalities)
+    let mut looked_at: SmallVec<[bool; PAIRWISE]> = smallvec::smallvec![false; groups.len()];
+    for (g, side) in order {
+        let Some((_, best)) = groups[g][side] else {
             continue;
-        }
-        let c = best[&key].clone();
-        let neg: Vec<Int> = key.iter().map(|v| -v).collect();
-        if let Some(c2) = best.get(&neg) {
-            let s = &c + c2;
-            if s.is_negative() {
-                return None;
+        };
+        if !looked_at[g] {
+            looked_at[g] = true;
+            // a row without coefficients is its own opposite
+            let other = if ineqs[best][1..].iter().all(Int::is_zero) {
+                Some(best)
+            } else {
+                groups[g][1 - side].map(|(_, b)| b)
+            };
+            if let Some(o) = other {
+                let s = &ineqs[best][0] + &ineqs[o][0];
+                if s.is_negative() {
+                    return None;
+                }
+                if s.is_zero() {
+                    // the opposite side's first row comes later: it is skipped
+                    groups[g] = [None, None];
+                    eqs.push(std::mem::take(&mut ineqs[best]));
+                    continue;
+                }
             }
-            if s.is_zero() {
-                paired.insert(neg);
-                let mut row = vec![c];
-                row.extend(key);
-                eqs.push(row);
-                continue;
-            }
         }
-        let mut row = vec![c];
-        row.extend(key);
-        out.push(row);
+        out.push(std::mem::take(&mut ineqs[best]));
     }
     Some((eqs, out))
 }
@@ -954,6 +1233,7 @@ pub(crate) fn div_constraints(d: &Div, col: usize) -> (Row, Row) {
 mod tests {
     use super::*;
     use crate::space::Tuple;
+    use proptest::prelude::*;
 
     fn space1() -> Space {
         Space::set(vec![], Tuple::new(None, &["i"]))
@@ -1048,5 +1328,215 @@ mod tests {
         c.simplify();
         assert_eq!(c.eqs, vec![row(&[-2, 1, 0]), row(&[-1, 0, 1])]);
         assert!(c.ineqs.is_empty());
+    }
+
+    /// The straightforward merge: a map from the coefficient vector to the tightest
+    /// constant, then a look-up of each negated vector (the implementation
+    /// `merge_parallel` replaced, kept here as the reference).
+    fn reference_merge_parallel(ineqs: Vec<Row>) -> Option<(Vec<Row>, Vec<Row>)> {
+        let mut best: HashMap<Vec<Int>, Int> = HashMap::new();
+        let mut order: Vec<Vec<Int>> = Vec::new();
+        for mut r in ineqs {
+            let c = std::mem::take(&mut r[0]);
+            let key = r.split_off(1);
+            match best.get_mut(&key) {
+                Some(old) => {
+                    if c < *old {
+                        *old = c;
+                    }
+                }
+                None => {
+                    order.push(key.clone());
+                    best.insert(key, c);
+                }
+            }
+        }
+        let mut eqs = Vec::new();
+        let mut out = Vec::new();
+        let mut paired: std::collections::HashSet<Vec<Int>> = Default::default();
+        for key in order {
+            if paired.contains(&key) {
+                continue;
+            }
+            let c = best[&key].clone();
+            let neg: Vec<Int> = key.iter().map(|v| -v).collect();
+            if let Some(c2) = best.get(&neg) {
+                let s = &c + c2;
+                if s.is_negative() {
+                    return None;
+                }
+                if s.is_zero() {
+                    paired.insert(neg);
+                    eqs.push([vec![c], key].concat());
+                    continue;
+                }
+            }
+            out.push([vec![c], key].concat());
+        }
+        Some((eqs, out))
+    }
+
+    fn big(v: i128) -> Int {
+        Int::from(v)
+    }
+
+    #[test]
+    fn merge_parallel_equal_parallel_opposite_and_big() {
+        let two63 = 1i128 << 63;
+        let cases: Vec<Vec<Row>> = vec![
+            // duplicates keep the tightest, in first order
+            vec![
+                row(&[5, 1, 2]),
+                row(&[3, 1, 2]),
+                row(&[0, 0, 1]),
+                row(&[7, 1, 2]),
+            ],
+            // an opposite pair with a zero sum is an equality, written as the first
+            vec![row(&[0, 1]), row(&[-2, 1]), row(&[3, -1]), row(&[-3, 1])],
+            // opposite with room, and opposite without room
+            vec![row(&[4, 1, -1]), row(&[-1, -1, 1])],
+            vec![row(&[4, 1, -1]), row(&[-5, -1, 1])],
+            // a row without coefficients is its own opposite
+            vec![row(&[0, 0, 0]), row(&[1, 2, 3])],
+            vec![row(&[2, 0, 0])],
+            vec![row(&[-1, 0, 0]), row(&[1, 2, 3])],
+            // i64::MIN (small) against 2^63 (big): opposite coefficients
+            vec![
+                vec![big(5), big(-two63)],
+                vec![big(-5), big(two63)],
+                vec![big(1), big(two63)],
+            ],
+            // beyond i64 on both sides, equal and opposite
+            vec![
+                vec![big(1 << 70), big(3 << 64), big(-(1 << 66))],
+                vec![big(2), big(3 << 64), big(-(1 << 66))],
+                vec![big(-2), big(-(3 << 64)), big(1 << 66)],
+                vec![big(9), big(i64::MAX as i128), big(i64::MIN as i128)],
+                vec![big(-9), big(-(i64::MAX as i128)), big(two63)],
+            ],
+            vec![],
+        ];
+        for rows in cases {
+            let want = reference_merge_parallel(rows.clone());
+            let got = merge_parallel(rows.clone());
+            assert_eq!(got, want, "rows {rows:?}");
+        }
+        // a few concrete answers
+        let (e, i) = merge_parallel(vec![row(&[5, 1, 2]), row(&[3, 1, 2])]).unwrap();
+        assert!(e.is_empty());
+        assert_eq!(i, vec![row(&[3, 1, 2])]);
+        let (e, i) =
+            merge_parallel(vec![vec![big(5), big(-two63)], vec![big(-5), big(two63)]]).unwrap();
+        assert_eq!(e, vec![vec![big(5), big(-two63)]]);
+        assert!(i.is_empty());
+        assert_eq!(merge_parallel(vec![row(&[4, 1]), row(&[-5, -1])]), None);
+    }
+
+    /// Coefficients and constants near the ends of the small form and beyond.
+    fn value() -> impl Strategy<Value = Int> {
+        prop_oneof![
+            6 => (-3i64..=3).prop_map(Int::from),
+            1 => prop_oneof![
+                Just(i64::MIN as i128),
+                Just(i64::MAX as i128),
+                Just(1i128 << 63),
+                Just(-(1i128 << 63) - 1),
+                Just(1i128 << 90),
+                Just(-(1i128 << 90)),
+            ]
+            .prop_map(Int::from),
+        ]
+    }
+
+    /// Rows built from a few directions: multiples (1, -1, 2, -2) of them with
+    /// independent constants, so equal, parallel and opposite rows are frequent.
+    fn parallel_rows() -> impl Strategy<Value = Vec<Row>> {
+        (1usize..4, 1usize..4).prop_flat_map(|(width, n_dirs)| {
+            let dirs = proptest::collection::vec(proptest::collection::vec(value(), width), n_dirs);
+            (
+                dirs,
+                proptest::collection::vec((0usize..4, 0usize..4, value(), -4i64..=4), 0..24),
+            )
+                .prop_map(|(dirs, picks)| {
+                    picks
+                        .into_iter()
+                        .map(|(d, m, c, dc)| {
+                            let k = [1i64, -1, 2, -2][m];
+                            let mut r = vec![c + dc];
+                            r.extend(dirs[d % dirs.len()].iter().map(|v| v * k));
+                            r
+                        })
+                        .collect()
+                })
+        })
+    }
+
+    /// A conjunction without locals over 3 variables with the given rows.
+    fn conj3(eqs: Vec<Row>, ineqs: Vec<Row>) -> Conjunction {
+        let s = Space::set(vec![], Tuple::new(None, &["a", "b", "c"]));
+        let mut c = Conjunction::universe(s);
+        for r in eqs {
+            c.add_eq(r).unwrap();
+        }
+        for r in ineqs {
+            c.add_ineq(r).unwrap();
+        }
+        c
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// The hashed grouping gives exactly the reference's equalities, inequalities
+        /// and order (also on rows that are not normalised).
+        #[test]
+        fn merge_parallel_matches_the_reference(rows in parallel_rows()) {
+            prop_assert_eq!(merge_parallel(rows.clone()), reference_merge_parallel(rows));
+        }
+
+        /// Without locals one pass is final: another pass changes nothing (this is
+        /// what lets `simplify` stop after one pass, without a copy).
+        #[test]
+        fn one_pass_without_locals_is_final(
+            eqs in proptest::collection::vec(proptest::collection::vec(-3i64..=3, 4), 0..3),
+            ineqs in proptest::collection::vec(proptest::collection::vec(-3i64..=3, 4), 0..10),
+        ) {
+            let mut c = conj3(
+                eqs.iter().map(|r| row(r)).collect(),
+                ineqs.iter().map(|r| row(r)).collect(),
+            );
+            c.simplify();
+            let once = (c.eqs.clone(), c.ineqs.clone());
+            let fin = c.simplify_inner();
+            prop_assert!(fin != Ok(false));
+            if fin.is_ok() {
+                prop_assert_eq!((c.eqs.clone(), c.ineqs.clone()), once);
+            } else {
+                prop_assert!(c.is_trivially_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn many_redundant_equalities_and_rows() {
+        // 20,000 copies of two equalities and of a few inequalities simplify to the
+        // same rows as one copy (the copies are reduced to zero and dropped together)
+        let eqs = [row(&[-1, 1, -1, 0]), row(&[0, 0, 1, -2])];
+        let ineqs = [
+            row(&[10, -1, 0, 0]),
+            row(&[0, 0, 0, 1]),
+            row(&[30, -2, 0, 1]),
+        ];
+        let mut one = conj3(eqs.to_vec(), ineqs.to_vec());
+        one.simplify();
+        let n = 20_000;
+        let mut many = conj3(
+            eqs.iter().cycle().take(2 * n).cloned().collect(),
+            ineqs.iter().cycle().take(3 * n).cloned().collect(),
+        );
+        many.simplify();
+        assert_eq!(many.eqs, one.eqs);
+        assert_eq!(many.ineqs, one.ineqs);
+        assert_eq!(one.eqs.len(), 2);
     }
 }

@@ -64,14 +64,55 @@ pub enum Object {
 pub fn parse_object(text: &str) -> Result<Object> {
     let toks = tokenize(text)?;
     let mut p = Parser::new(toks);
-    let obj = p.object()?;
-    if p.peek() != &Tok::Eof {
-        return Err(p.err_here(&format!(
-            "unexpected {} after the end of the object",
-            p.peek().describe()
-        )));
-    }
+    let parts = p.object_parts()?;
+    let obj = union_of_parts(p.params.clone(), parts)?;
+    p.expect_end()?;
     Ok(obj)
+}
+
+/// One `;`-separated part of a text as the parser builds it: its space and its
+/// disjuncts (see [`parse_parts`]).
+pub type Part = (Space, Vec<Conjunction>);
+
+/// The parts of a set or map in isl notation as the parser builds them, before they
+/// are simplified and gathered into a union: the parameters, and per part (`;`
+/// separated) its space and its disjuncts, one [`Conjunction`] per disjunct of the
+/// formula's disjunctive normal form, with the constraints in the order of the text
+/// (no structural simplification, and a visibly empty disjunct is kept). The meaning
+/// is that of [`parse_object`]; the errors are the same except those of forming the
+/// union. Meant for measuring the parser apart from the simplification, and for
+/// looking at what a text becomes.
+pub fn parse_parts(text: &str) -> Result<(Vec<String>, Vec<Part>)> {
+    let toks = tokenize(text)?;
+    let mut p = Parser::new(toks);
+    p.simplify = false;
+    let parts = p.object_parts()?;
+    p.expect_end()?;
+    Ok((p.params, parts))
+}
+
+/// The union of the parsed parts (all sets or all maps).
+fn union_of_parts(params: Vec<String>, parts: Vec<Part>) -> Result<Object> {
+    let is_map = parts.first().is_some_and(|(s, _)| !s.is_set());
+    if is_map {
+        let mut u = UnionMap::empty(params);
+        for (space, conjs) in parts {
+            u.add(Map(crate::set::Disjunction {
+                space,
+                parts: conjs,
+            }))?;
+        }
+        Ok(Object::Map(u))
+    } else {
+        let mut u = UnionSet::empty(params);
+        for (space, conjs) in parts {
+            u.add(Set(crate::set::Disjunction {
+                space,
+                parts: conjs,
+            }))?;
+        }
+        Ok(Object::Set(u))
+    }
 }
 
 /// A linear expression over the parser's variables.
@@ -124,6 +165,35 @@ impl Lin {
             coefs,
         }
         .trim()
+    }
+
+    /// `self + sign·o`, reusing `self`'s storage.
+    fn add_in_place(mut self, o: &Lin, sign: i64) -> Lin {
+        if self.coefs.len() < o.coefs.len() {
+            self.coefs.resize(o.coefs.len(), Int::ZERO);
+        }
+        for (a, b) in self.coefs.iter_mut().zip(&o.coefs) {
+            if !b.is_zero() {
+                *a += b * sign;
+            }
+        }
+        if !o.c.is_zero() {
+            self.c += &o.c * sign;
+        }
+        self.trim()
+    }
+
+    /// `k·self`, reusing `self`'s storage.
+    fn scale_in_place(mut self, k: &Int) -> Lin {
+        if !k.is_one() {
+            self.c = &self.c * k;
+            for v in &mut self.coefs {
+                if !v.is_zero() {
+                    *v = &*v * k;
+                }
+            }
+        }
+        self.trim()
     }
 
     fn scale(&self, k: &Int) -> Lin {
@@ -220,6 +290,8 @@ struct Parser {
     n_dims: usize,
     div_cache: HashMap<(Lin, Int), usize>,
     tuple_constraints: Vec<F>,
+    /// Whether each disjunct is simplified (and dropped when visibly empty).
+    simplify: bool,
 }
 
 enum Atom {
@@ -239,10 +311,22 @@ impl Parser {
             n_dims: 0,
             div_cache: HashMap::new(),
             tuple_constraints: Vec::new(),
+            simplify: true,
         }
     }
 
     // ----- token helpers -------------------------------------------------------
+
+    /// Fails unless all the text has been read.
+    fn expect_end(&self) -> Result<()> {
+        if self.peek() != &Tok::Eof {
+            return Err(self.err_here(&format!(
+                "unexpected {} after the end of the object",
+                self.peek().describe()
+            )));
+        }
+        Ok(())
+    }
 
     fn peek(&self) -> &Tok {
         &self.toks[self.pos.min(self.toks.len() - 1)].tok
@@ -252,12 +336,11 @@ impl Parser {
         &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
     }
 
-    fn advance(&mut self) -> Tok {
-        let t = self.peek().clone();
+    /// Moves past the current token (staying on the final `Eof`).
+    fn advance(&mut self) {
         if self.pos < self.toks.len() - 1 {
             self.pos += 1;
         }
-        t
     }
 
     fn eat(&mut self, t: &Tok) -> bool {
@@ -324,14 +407,26 @@ impl Parser {
         }
     }
 
+    /// Goes back to a snapshot (after a failed attempt to read a parenthesised
+    /// formula or a nested tuple). The cached divisions created since are forgotten:
+    /// each of them is the definition of one of the variables created since (a
+    /// division's cache entry and its variable are made together), so only those
+    /// are looked at, and backtracking costs what the attempt created, not the size
+    /// of the cache.
     fn restore(&mut self, s: Snapshot) {
         self.pos = s.pos;
+        for id in s.n_vars..self.vars.len() {
+            if let Some(key) = &self.vars[id].div {
+                if self.div_cache.get(key) == Some(&id) {
+                    self.div_cache.remove(key);
+                }
+            }
+        }
         self.vars.truncate(s.n_vars);
         self.scope.truncate(s.n_scope);
         self.n_dims = s.n_dims;
         self.tuple_constraints.truncate(s.n_tuple_constraints);
-        let n = s.n_vars;
-        self.div_cache.retain(|_, v| *v < n);
+        debug_assert!(self.div_cache.values().all(|&v| v < s.n_vars));
     }
 
     fn lookup(&self, name: &str) -> Option<usize> {
@@ -362,7 +457,8 @@ impl Parser {
 
     // ----- objects -------------------------------------------------------------
 
-    fn object(&mut self) -> Result<Object> {
+    /// The parameters (kept in `self.params`) and the parts of an object.
+    fn object_parts(&mut self) -> Result<Vec<Part>> {
         if self.peek() == &Tok::LBracket {
             self.advance();
             if self.peek() != &Tok::RBracket {
@@ -381,7 +477,7 @@ impl Parser {
             self.expect(&Tok::Arrow)?;
         }
         self.expect(&Tok::LBrace)?;
-        let mut parts: Vec<(Space, Vec<Conjunction>)> = Vec::new();
+        let mut parts: Vec<Part> = Vec::new();
         if self.peek() != &Tok::RBrace {
             loop {
                 let (line, col) = {
@@ -404,29 +500,10 @@ impl Parser {
             }
         }
         self.expect(&Tok::RBrace)?;
-        let is_map = parts.first().is_some_and(|(s, _)| !s.is_set());
-        if is_map {
-            let mut u = UnionMap::empty(self.params.clone());
-            for (space, conjs) in parts {
-                u.add(Map(crate::set::Disjunction {
-                    space,
-                    parts: conjs,
-                }))?;
-            }
-            Ok(Object::Map(u))
-        } else {
-            let mut u = UnionSet::empty(self.params.clone());
-            for (space, conjs) in parts {
-                u.add(Set(crate::set::Disjunction {
-                    space,
-                    parts: conjs,
-                }))?;
-            }
-            Ok(Object::Set(u))
-        }
+        Ok(parts)
     }
 
-    fn part(&mut self) -> Result<(Space, Vec<Conjunction>)> {
+    fn part(&mut self) -> Result<Part> {
         self.vars.clear();
         self.scope.clear();
         self.div_cache.clear();
@@ -454,7 +531,7 @@ impl Parser {
         let mut all = std::mem::take(&mut self.tuple_constraints);
         all.push(formula);
         let f = F::And(all);
-        let disjuncts = self.dnf(&f, false)?;
+        let disjuncts = self.dnf(f, false)?;
         let space = match domain {
             Some(d) => Space::map(self.params.clone(), d, range),
             None => Space::set(self.params.clone(), range),
@@ -462,6 +539,10 @@ impl Parser {
         let mut conjs = Vec::with_capacity(disjuncts.len());
         for d in disjuncts {
             let mut c = self.build(&space, &d)?;
+            if !self.simplify {
+                conjs.push(c);
+                continue;
+            }
             c.simplify();
             if !c.is_trivially_empty() {
                 conjs.push(c);
@@ -714,7 +795,12 @@ impl Parser {
                 }
             }
         }
-        Ok(F::And(conj))
+        // a single comparison stands for itself (`and` of one formula is that formula)
+        Ok(if conj.len() == 1 {
+            conj.pop().unwrap_or(F::True)
+        } else {
+            F::And(conj)
+        })
     }
 
     fn expr_list(&mut self) -> Result<Vec<Piecewise>> {
@@ -744,7 +830,7 @@ impl Parser {
             };
             self.advance();
             let rhs = self.term()?;
-            acc = self.combine(acc, rhs, |a, b| Ok(a.add(b, sign)))?;
+            acc = self.combine(acc, rhs, |a, b| Ok(a.add_in_place(&b, sign)))?;
         }
         Ok(acc)
     }
@@ -768,9 +854,9 @@ impl Parser {
                 let rhs = self.signed_factor()?;
                 acc = self.combine(acc, rhs, |a, b| {
                     if a.is_const() {
-                        Ok(b.scale(&a.c))
+                        Ok(b.scale_in_place(&a.c))
                     } else if b.is_const() {
-                        Ok(a.scale(&b.c))
+                        Ok(a.scale_in_place(&b.c))
                     } else {
                         Err(Error::parse(
                             line,
@@ -825,6 +911,15 @@ impl Parser {
     }
 
     fn factor(&mut self) -> Result<Piecewise> {
+        // a plain variable, the most common factor, without copying its name
+        if let Tok::Ident(s) = self.peek() {
+            if self.peek_at(1) != &Tok::LParen && !KEYWORDS.contains(&s.as_str()) {
+                if let Some(id) = self.lookup(s) {
+                    self.advance();
+                    return Ok(vec![(F::True, Lin::var(id))]);
+                }
+            }
+        }
         match self.peek().clone() {
             Tok::Num(n) => {
                 self.advance();
@@ -943,21 +1038,31 @@ impl Parser {
         Ok(acc)
     }
 
+    /// The piecewise expression `f(a, b)`: one piece per pair of pieces, under both
+    /// conditions. Two single pieces (no `min`/`max` around) are combined in place.
     fn combine(
         &self,
-        a: Piecewise,
-        b: Piecewise,
-        f: impl Fn(&Lin, &Lin) -> Result<Lin>,
+        mut a: Piecewise,
+        mut b: Piecewise,
+        f: impl Fn(Lin, Lin) -> Result<Lin>,
     ) -> Result<Piecewise> {
         if a.len() * b.len() > MAX_PIECES {
             return Err(self.err_here(&format!(
                 "min/max expression with more than {MAX_PIECES} pieces"
             )));
         }
+        if let ([(ca, la)], 1) = (a.as_mut_slice(), b.len()) {
+            if let Some((cb, lb)) = b.pop() {
+                let l = f(std::mem::take(la), lb)?;
+                *la = l;
+                *ca = F::and(std::mem::replace(ca, F::True), cb);
+                return Ok(a);
+            }
+        }
         let mut out = Vec::with_capacity(a.len() * b.len());
         for (ca, la) in &a {
             for (cb, lb) in &b {
-                out.push((F::and(ca.clone(), cb.clone()), f(la, lb)?));
+                out.push((F::and(ca.clone(), cb.clone()), f(la.clone(), lb.clone())?));
             }
         }
         Ok(out)
@@ -997,13 +1102,16 @@ impl Parser {
 
     // ----- normal form ---------------------------------------------------------
 
-    fn dnf(&mut self, f: &F, neg: bool) -> Result<Vec<Vec<Atom>>> {
+    /// The disjunctive normal form of `f` (of `not f` when `neg`): disjuncts in order,
+    /// each a list of atoms in the order of the text. The formula is consumed, so
+    /// its expressions move into the atoms.
+    fn dnf(&mut self, f: F, neg: bool) -> Result<Vec<Vec<Atom>>> {
         Ok(match (f, neg) {
             (F::True, false) | (F::False, true) => vec![vec![]],
             (F::True, true) | (F::False, false) => vec![],
-            (F::Ge(l), false) => vec![vec![Atom::Ge(l.clone())]],
+            (F::Ge(l), false) => vec![vec![Atom::Ge(l)]],
             (F::Ge(l), true) => vec![vec![Atom::Ge(l.scale(&Int::from(-1)).plus_const(-1))]],
-            (F::Eq(l), false) => vec![vec![Atom::Eq(l.clone())]],
+            (F::Eq(l), false) => vec![vec![Atom::Eq(l)]],
             (F::Eq(l), true) => vec![
                 vec![Atom::Ge(l.plus_const(-1))],
                 vec![Atom::Ge(l.scale(&Int::from(-1)).plus_const(-1))],
@@ -1011,6 +1119,18 @@ impl Parser {
             (F::And(xs), false) | (F::Or(xs), true) => {
                 let mut acc: Vec<Vec<Atom>> = vec![vec![]];
                 for x in xs {
+                    // an atom is appended as it is (the same as its one-disjunct form)
+                    let x = match (x, neg) {
+                        (F::Ge(l), false) => {
+                            append_atom(&mut acc, Atom::Ge(l));
+                            continue;
+                        }
+                        (F::Eq(l), false) => {
+                            append_atom(&mut acc, Atom::Eq(l));
+                            continue;
+                        }
+                        (x, _) => x,
+                    };
                     let d = self.dnf(x, neg)?;
                     if d.is_empty() {
                         return Ok(vec![]);
@@ -1018,16 +1138,7 @@ impl Parser {
                     if acc.len() * d.len() > MAX_DISJUNCTS {
                         return Err(self.budget_error());
                     }
-                    let mut next = Vec::with_capacity(acc.len() * d.len());
-                    for a in &acc {
-                        for b in &d {
-                            let mut c: Vec<Atom> = Vec::with_capacity(a.len() + b.len());
-                            c.extend(a.iter().map(Atom::clone_atom));
-                            c.extend(b.iter().map(Atom::clone_atom));
-                            next.push(c);
-                        }
-                    }
-                    acc = next;
+                    acc = and_dnf(acc, d);
                 }
                 acc
             }
@@ -1041,11 +1152,11 @@ impl Parser {
                 }
                 acc
             }
-            (F::Not(x), n) => self.dnf(x, !n)?,
-            (F::Exists(_, body), false) => self.dnf(body, false)?,
+            (F::Not(x), n) => self.dnf(*x, !n)?,
+            (F::Exists(_, body), false) => self.dnf(*body, false)?,
             (F::Exists(vars, body), true) => {
-                let rewritten = self.eliminate_negated_exists(vars, body)?;
-                self.dnf(&rewritten, true)?
+                let rewritten = self.eliminate_negated_exists(&vars, *body)?;
+                self.dnf(rewritten, true)?
             }
         })
     }
@@ -1065,9 +1176,9 @@ impl Parser {
     /// `floor(-rest / a)`, a function of the outer variables, and the equality becomes
     /// the divisibility condition. A variable that a disjunct does not use is dropped.
     /// Anything else needs set complement and is refused.
-    fn eliminate_negated_exists(&mut self, vars: &[usize], body: &F) -> Result<F> {
+    fn eliminate_negated_exists(&mut self, vars: &[usize], body: F) -> Result<F> {
         let mut quantified = vars.to_vec();
-        collect_positive_exists(body, &mut quantified);
+        collect_positive_exists(&body, &mut quantified);
         let unsupported = || {
             Error::Unsupported(
                 "an existential variable under 'not' that no equality determines; \
@@ -1222,6 +1333,52 @@ impl Atom {
             Atom::Ge(l) => Atom::Ge(l.clone()),
             Atom::Eq(l) => Atom::Eq(l.clone()),
         }
+    }
+}
+
+/// The disjunctive normal form of `A and B` from those of `A` (`acc`) and `B` (`d`):
+/// every disjunct of `acc` followed by every disjunct of `d`, in the order
+/// `(a1 b1), (a1 b2), .., (a2 b1), ..`, each with the atoms of `a` before those of `b`.
+///
+/// The common case of a long conjunction is a `d` with a single disjunct: it is
+/// appended to the disjuncts of `acc` in place (moved into the last one, copied into
+/// the others), so a conjunction of `n` atoms is collected in `O(n)` instead of
+/// copying the atoms collected so far for every new conjunct (`n²/2` copies).
+fn and_dnf(mut acc: Vec<Vec<Atom>>, mut d: Vec<Vec<Atom>>) -> Vec<Vec<Atom>> {
+    if d.len() == 1 {
+        let b = d.pop().unwrap_or_default();
+        if let Some((last, rest)) = acc.split_last_mut() {
+            for a in rest {
+                a.extend(b.iter().map(Atom::clone_atom));
+            }
+            if last.is_empty() {
+                *last = b;
+            } else {
+                last.extend(b);
+            }
+        }
+        return acc;
+    }
+    let mut next = Vec::with_capacity(acc.len() * d.len());
+    for a in &acc {
+        for b in &d {
+            let mut c: Vec<Atom> = Vec::with_capacity(a.len() + b.len());
+            c.extend(a.iter().map(Atom::clone_atom));
+            c.extend(b.iter().map(Atom::clone_atom));
+            next.push(c);
+        }
+    }
+    next
+}
+
+/// Appends one atom to every disjunct (`acc` and the atom: the one-disjunct case of
+/// [`and_dnf`]).
+fn append_atom(acc: &mut [Vec<Atom>], atom: Atom) {
+    if let Some((last, rest)) = acc.split_last_mut() {
+        for a in rest {
+            a.push(atom.clone_atom());
+        }
+        last.push(atom);
     }
 }
 

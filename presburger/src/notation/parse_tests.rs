@@ -464,3 +464,116 @@ proptest! {
         prop_assert_eq!(map_points(&m, &b), want);
     }
 }
+
+// ----- long conjunctions: linear collection, same meaning as a short equivalent -----
+
+/// The `t`-th of a cycle of constraints over `[i, j]`, each implied by the short
+/// form below (`0 <= i <= 20`, `0 <= j <= 30`, `i + j <= 40`, `j - i <= 25`) and
+/// the tightest of its kind when `t < 4`.
+fn long_constraint(t: usize) -> String {
+    let slack = (t * 7919) % 1000;
+    let slack = if t < 4 { 0 } else { slack };
+    match t % 4 {
+        0 => format!("i >= -{slack} and i <= 20 + {slack}"),
+        1 => format!("-{slack} <= j <= 30 + {slack}"),
+        2 => format!("i + j <= 40 + {slack}"),
+        _ => format!("{} + {slack} >= j - i", 25),
+    }
+}
+
+#[test]
+fn long_conjunction_parses_to_all_its_constraints() {
+    // 25,000 atoms of the first two kinds and 25,000 of the other two
+    let atoms = |t: usize| if t % 4 < 2 { 2 } else { 1 };
+    let mut parts = Vec::new();
+    let mut n_atoms = 0;
+    let mut t = 0;
+    while n_atoms < 50_000 {
+        parts.push(long_constraint(t));
+        n_atoms += atoms(t);
+        t += 1;
+    }
+    assert_eq!(n_atoms, 50_000);
+    let text = format!("{{ [i, j] : {} }}", parts.join(" and "));
+    // as built: one part, one disjunct, every constraint as a row, in text order
+    let (params, built) = parse_parts(&text).unwrap();
+    assert!(params.is_empty());
+    assert_eq!(built.len(), 1);
+    assert_eq!(built[0].1.len(), 1);
+    let c = &built[0].1[0];
+    assert_eq!(c.equalities().len(), 0);
+    assert_eq!(c.inequalities().len(), 50_000);
+    assert_eq!(c.inequalities()[0], vec![Int::ZERO, Int::ONE, Int::ZERO]); // i >= 0
+                                                                           // simplified: the same set as the short form
+    let long = set(&text);
+    let short = set("{ [i, j] : 0 <= i <= 20 and 0 <= j <= 30 and i + j <= 40 and j - i <= 25 }");
+    assert!(long.plain_is_equal(&short), "{long}");
+    assert_eq!(pts(&long, &[], -2, 42), pts(&short, &[], -2, 42));
+    assert_eq!(long.to_string(), short.to_string());
+}
+
+#[test]
+fn long_conjunction_around_a_disjunction_keeps_the_atom_order() {
+    // `C1 and (i = 0 or i = 1) and C2 ... Cn`: two disjuncts, each with every atom,
+    // in text order (the disjunction's equality in second place)
+    let n = 2_000;
+    let rest: Vec<String> = (0..n).map(|t| format!("j <= {}", 100 + t)).collect();
+    let text = format!(
+        "{{ [i, j] : j >= 0 and (i = 0 or i = 1) and {} }}",
+        rest.join(" and ")
+    );
+    let (_, built) = parse_parts(&text).unwrap();
+    let disjuncts = &built[0].1;
+    assert_eq!(disjuncts.len(), 2);
+    for (k, d) in disjuncts.iter().enumerate() {
+        assert_eq!(d.equalities().len(), 1);
+        assert_eq!(d.equalities()[0][0], Int::from(-(k as i64)), "i = {k}");
+        assert_eq!(d.inequalities().len(), n + 1);
+        assert_eq!(d.inequalities()[1][0], Int::from(100));
+        assert_eq!(d.inequalities()[n][0], Int::from(100 + n as i64 - 1));
+    }
+    let s = set(&text);
+    assert_eq!(
+        pts(&s, &[], -1, 3),
+        filter(2, -1, 3, |p| (p[0] == 0 || p[0] == 1) && p[1] >= 0)
+    );
+    // a negated long conjunction is a long disjunction (one atom each): refused
+    // past the budget with the usual message
+    let many: Vec<String> = (0..MAX_DISJUNCTS + 1)
+        .map(|t| format!("j <= {t}"))
+        .collect();
+    let neg = format!("{{ [i, j] : not ({}) }}", many.join(" and "));
+    match parse_object(&neg) {
+        Err(e) => assert_eq!(
+            e.to_string(),
+            Error::Budget(format!(
+                "the formula expands to more than {MAX_DISJUNCTS} disjuncts"
+            ))
+            .to_string()
+        ),
+        Ok(_) => panic!("a negated conjunction of {} atoms parsed", many.len()),
+    }
+}
+
+#[test]
+fn backtracking_forgets_only_the_divisions_it_made() {
+    // a parenthesised group is first tried as a formula, then re-read as an
+    // expression; divisions made by the failed attempt are forgotten, earlier ones
+    // stay shared
+    let s = set(
+        "{ [i] : floor(i/2) >= 0 and (floor(i/2) + floor(i/3)) <= 4 and \
+                 (floor(i/3) - 1) >= floor(i/2) - 3 }",
+    );
+    let want = filter(1, -5, 30, |p| {
+        let (a, b) = (Integer::div_floor(&p[0], &2), Integer::div_floor(&p[0], &3));
+        a >= 0 && a + b <= 4 && b + 2 >= a
+    });
+    assert_eq!(pts(&s, &[], -5, 30), want);
+    let (_, built) = parse_parts(
+        "{ [i] : floor(i/2) >= 0 and (floor(i/2) + floor(i/3)) <= 4 and \
+         (floor(i/3) - 1) >= floor(i/2) - 3 }",
+    )
+    .unwrap();
+    // two distinct divisions, each a local once
+    assert_eq!(built[0].1[0].n_local(), 2);
+}

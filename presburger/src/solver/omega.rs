@@ -443,7 +443,7 @@ mod tests {
     fn budget_runs_out_with_an_error() {
         let ineqs = rows(&[&[-1, 3, -3], &[2, -3, 3]]);
         let r = integer_sample(2, vec![], ineqs, &mut Budget::new(1));
-        assert!(matches!(r, Err(Error::Budget(_))));
+        assert!(matches!(r, Err(crate::Error::Budget(_))));
     }
 
     fn brute(n: usize, eqs: &[Row], ineqs: &[Row], r: i64) -> bool {

@@ -1437,6 +1437,159 @@ mod tests {
             .unwrap());
     }
 
+    /// A difference that is rationally non-empty but has no integer point: only the
+    /// integer test at the leaf of the search can decide the inclusion. `A` has the
+    /// points with `x mod 3` in `{0, 2}` (for `x = 3k + 1` no integer `y` has
+    /// `x <= 3y <= x + 1`); the leaf `x mod 3 = 1` has rational points.
+    #[test]
+    fn inclusion_needs_the_leaf_integer_test() {
+        let a = set("{ [x, y] : 0 <= x <= 10 and x <= 3y <= x + 1 }");
+        let b = set("{ [x, y] : (exists e : x = 3e) or (exists e : x = 3e + 2) }");
+        // the search itself: one leaf, rationally non-empty, integer-empty
+        let mut budget = algebra_budget();
+        let subs = Subtrahend::new(&b.0, &mut budget).unwrap();
+        assert_eq!(a.0.parts.len(), 1);
+        let mut region = Region::new(&a.0.parts[0]).expect("A is rationally non-empty");
+        let mut leaves = Vec::new();
+        let stopped = region
+            .search(
+                &subs.pieces,
+                &mut |r, _| {
+                    leaves.push(r.conjunction());
+                    Ok(false)
+                },
+                &mut budget,
+            )
+            .unwrap();
+        assert!(!stopped);
+        assert_eq!(leaves.len(), 1, "{leaves:?}");
+        assert!(leaves[0].rational_tableau().is_some());
+        assert!(leaves[0].is_empty_with(&mut budget).unwrap());
+        // and the operations
+        assert!(a.is_subset(&b).unwrap());
+        assert!(a.subtract(&b).unwrap().is_empty().unwrap());
+        assert!(a.is_equal(&a.intersect(&b).unwrap()).unwrap());
+        assert!(!b.is_subset(&a).unwrap());
+        let odd = set("{ [x, y] : exists e : x = 3e + 1 }");
+        assert!(a.is_disjoint(&odd).unwrap());
+        assert!(!b.is_disjoint(&a).unwrap());
+    }
+
+    /// Shortcuts of the inclusion and equality tests: structurally equal unions are
+    /// equal without a search; a sample point outside the other side ends the test.
+    #[test]
+    fn inclusion_shortcuts() {
+        let a = set("[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i and exists e : i + j = 4e }");
+        assert!(a.is_equal(&a.clone()).unwrap());
+        assert!(a.is_subset(&a).unwrap());
+        let b = set("[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i and exists e : i + j = 2e }");
+        assert!(a.is_subset(&b).unwrap());
+        assert!(!b.is_subset(&a).unwrap());
+        assert!(!a.is_equal(&b).unwrap());
+        assert!(!a.is_disjoint(&b).unwrap());
+        let empty = set("[N] -> { [i, j] : 1 = 0 }");
+        assert!(empty.is_subset(&a).unwrap());
+        assert!(!a.is_subset(&empty).unwrap());
+        assert!(a.is_disjoint(&empty).unwrap());
+        // unions of sets: members without a counterpart must be empty
+        let u: UnionSet = "{ A[i] : 0 <= i <= 3; B[j] : 1 = 0 }".parse().unwrap();
+        let v: UnionSet = "{ A[i] : 0 <= i <= 3 }".parse().unwrap();
+        assert!(u.is_equal(&v).unwrap() && v.is_equal(&u).unwrap());
+        let w: UnionSet = "{ A[i] : 0 <= i <= 3; B[j] : j = 0 }".parse().unwrap();
+        assert!(!w.is_equal(&v).unwrap() && !v.is_equal(&w).unwrap());
+        assert!(v.is_subset(&w).unwrap() && !w.is_subset(&v).unwrap());
+        assert!(!v.is_disjoint(&w).unwrap());
+    }
+
+    /// Every budget from 1 step up gives `Err(Budget)` or the right answer, for every
+    /// operation on unions with existentials and parameters; large enough budgets
+    /// give the answer.
+    #[test]
+    fn budgets_from_one_up() {
+        let pairs = [
+            (
+                "[N] -> { [i, j] : 0 <= i <= N and 0 <= j <= 6 and (i + j) mod 3 = 1 }",
+                "[N] -> { [i, j] : (exists e : i = 2e and j <= N) or j >= 5 }",
+            ),
+            (
+                "[N] -> { [i, j] : (0 <= i, j <= 8 and exists e : 2e <= i + j <= 2e + 1 \
+                 and 3e >= j) or (i = j and 0 <= i <= N) }",
+                "[N] -> { [i, j] : (exists e : i + j = 3e and i <= N) or (i >= 4 and \
+                 exists f : 2f >= i and 3f >= j and f <= 4) }",
+            ),
+        ];
+        for (a, b) in pairs {
+            let (a, b) = (set(a), set(b));
+            let diff = a.subtract(&b).unwrap();
+            let comp = b.complement().unwrap();
+            let (sub, sup) = (a.is_subset(&b).unwrap(), b.is_subset(&a).unwrap());
+            let (eq, disj) = (a.is_equal(&b).unwrap(), a.is_disjoint(&b).unwrap());
+            let ok = |r: Result<bool>, want: bool, what: &str, steps: u64| match r {
+                Ok(v) => {
+                    assert_eq!(v, want, "{what} with {steps} steps");
+                    true
+                }
+                Err(Error::Budget(_)) => false,
+                Err(e) => panic!("{what} with {steps} steps: {e}"),
+            };
+            let mut steps = 1u64;
+            loop {
+                let mut done = true;
+                let with = || Budget::new(steps);
+                done &= ok(
+                    a.subtract_with_budget(&b, &mut with())
+                        .map(|d| d.is_equal(&diff).unwrap()),
+                    true,
+                    "subtract",
+                    steps,
+                );
+                done &= ok(
+                    b.complement_with_budget(&mut with())
+                        .map(|c| c.is_equal(&comp).unwrap()),
+                    true,
+                    "complement",
+                    steps,
+                );
+                done &= ok(
+                    a.is_subset_with_budget(&b, &mut with()),
+                    sub,
+                    "is_subset",
+                    steps,
+                );
+                done &= ok(
+                    b.is_subset_with_budget(&a, &mut with()),
+                    sup,
+                    "is_subset",
+                    steps,
+                );
+                done &= ok(
+                    a.is_equal_with_budget(&b, &mut with()),
+                    eq,
+                    "is_equal",
+                    steps,
+                );
+                done &= ok(
+                    a.is_disjoint_with_budget(&b, &mut with()),
+                    disj,
+                    "is_disjoint",
+                    steps,
+                );
+                if steps == 1 {
+                    assert!(!done, "one step cannot be enough");
+                }
+                if done {
+                    break;
+                }
+                assert!(steps < 10_000_000, "never enough");
+                steps = if steps < 200 {
+                    steps + 1
+                } else {
+                    steps + steps / 8
+                };
+            }
+        }
+    }
+
     /// With a tiny overall budget every operation answers `Err(Budget)` or the right
     /// answer, never a wrong one; the smallest budget always runs out.
     #[test]

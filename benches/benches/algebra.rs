@@ -4,18 +4,25 @@
 //!   slabs, and a triangle minus a union of diagonals;
 //! - `algebra/coalesce/*`: unions of adjacent intervals and boxes that merge, and a
 //!   union that does not;
-//! - `algebra/is_equal/*`: a union against its coalesced form.
+//! - `algebra/is_equal/*`: a union against its coalesced form;
+//! - `algebra/is_subset/*`: dependence relations inside the lexicographic order
+//!   (gemm, a 2-d stencil, both directions of a tiled gemm dependence), tiled domains
+//!   inside their untiled domain, and a strided set that is not inside another.
 //!
 //! Run with `cargo bench -p benches --bench algebra`; `RAYON_NUM_THREADS=1` gives
 //! the single-threaded figures (the emptiness tests of subtraction run in parallel).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use presburger::Set;
+use presburger::{Map, Set};
 use std::hint::black_box;
 use std::time::Duration;
 
 fn set(s: &str) -> Set {
     s.parse().expect("benchmark set parses")
+}
+
+fn map(s: &str) -> Map {
+    s.parse().expect("benchmark map parses")
 }
 
 /// A union of `k` horizontal slabs of height 2 with gaps of 1.
@@ -89,6 +96,54 @@ fn is_equal(c: &mut Criterion) {
     g.finish();
 }
 
+fn is_subset(c: &mut Criterion) {
+    let mut g = c.benchmark_group("algebra/is_subset");
+    let lex3 = map(
+        "{ [i, j, k] -> [i', j', k'] : i < i' or (i = i' and j < j') or \
+         (i = i' and j = j' and k < k') }",
+    );
+    let gemm = map(
+        "[N] -> { [i, j, k] -> [i', j', k'] : 0 <= i, j, k < N and 0 <= i', j', k' < N and \
+         i' = i and j' = j and k < k' }",
+    );
+    g.bench_function("gemm_dep_in_lex", |b| {
+        b.iter(|| assert!(black_box(gemm.is_subset(&lex3).expect("is_subset"))))
+    });
+    let jacobi = map(
+        "[N, T] -> { [t, i, j] -> [t', i', j'] : 0 <= t < T and 1 <= i, j <= N - 2 and \
+         0 <= t' < T and 1 <= i', j' <= N - 2 and t' = t + 1 and -1 <= i' - i <= 1 and \
+         -1 <= j' - j <= 1 }",
+    );
+    g.bench_function("jacobi_dep_in_lex", |b| {
+        b.iter(|| assert!(black_box(jacobi.is_subset(&lex3).expect("is_subset"))))
+    });
+    let tiled_dep = map(
+        "[N] -> { [i, j, k] -> [i', j', k'] : 0 <= i, j, k < N and 0 <= i', j', k' < N and \
+         i' = i and j' = j and k < k' and exists a, b : 8a <= k <= 8a + 7 and \
+         8b <= k' <= 8b + 7 and a <= b }",
+    );
+    g.bench_function("tiled_gemm_dep_in_lex", |b| {
+        b.iter(|| assert!(black_box(tiled_dep.is_subset(&lex3).expect("is_subset"))))
+    });
+    let tiled = set(
+        "[N] -> { [ti, tj, i, j] : exists a, b : ti = 8a and tj = 8b and 0 <= ti < N and \
+         0 <= tj < N and ti <= i < ti + 8 and tj <= j < tj + 8 and i < N and j < N }",
+    );
+    let untiled = set(
+        "[N] -> { [ti, tj, i, j] : 0 <= i < N and 0 <= j < N and i - 7 <= ti <= i and \
+         j - 7 <= tj <= j }",
+    );
+    g.bench_function("tiles_in_domain", |b| {
+        b.iter(|| assert!(black_box(tiled.is_subset(&untiled).expect("is_subset"))))
+    });
+    let by6 = set("{ [i, j] : 0 <= i < 60 and 0 <= j <= i and exists e : i = 6e }");
+    let by4 = set("{ [i, j] : exists e : i = 4e or j >= 1 }");
+    g.bench_function("stride_not_in_union", |b| {
+        b.iter(|| assert!(!black_box(by6.is_subset(&by4).expect("is_subset"))))
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -99,6 +154,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = algebra;
     config = config();
-    targets = subtract, coalesce, is_equal
+    targets = subtract, coalesce, is_equal, is_subset
 }
 criterion_main!(algebra);

@@ -16,18 +16,38 @@
 //!    disjoint union of `A and c_1 and ... and c_{j-1} and not c_j` for `j = 1..k`,
 //!    where `not (e >= 0)` is `e <= -1` and `not (e = 0)` is `e >= 1 or e <= -1`.
 //!
-//! Empty pieces are dropped with the exact emptiness test. Those tests are
-//! independent, so they run in parallel (rayon) once there are a few of them, as do
-//! the subtractions from the several disjuncts of a union. A disjunct of `A` with no
-//! integer point in common with `B` is kept whole (rather than cut into the pieces
-//! `A and not c_j`), and rows of `B` implied by the definition of one of its
-//! divisions are skipped: both keep the answer exact and the number of pieces low.
-//! The pieces of a subtraction or complement finally lose their rationally
-//! redundant inequalities.
+//! Step 2 for a union `B_1 ∪ ... ∪ B_m` is a depth-first search on one exact
+//! rational tableau per conjunction `A_i` of the minuend (`Region::search`; the
+//! same idea as `basic_map_collect_diff` in isl's `isl_map_subtract.c` and
+//! `getSetDifference` of MLIR's `PresburgerRelation`): a piece `A_i and ... and
+//! not c_j` goes on to `B_{j+1}` only when the tableau says it is rationally
+//! non-empty, a constraint implied where the search stands gives no piece at all,
+//! a region rationally disjoint from `B_j` is not cut by it, and what is left inside
+//! `B_j` is pruned. All of this is rational, on one tableau with snapshots and
+//! rollbacks; the integer test ([`Conjunction::is_empty_with`]) runs only at the
+//! leaves (the pieces of `A_i - B`), and only the leaves become conjunctions. On
+//! dependence relations and tiled domains almost every constraint of `B` is implied
+//! where the search stands, so almost no piece is ever built.
+//!
+//! - `subtract`, `complement`: the leaves with integer points, without the
+//!   inequalities the tableau finds implied at the leaf.
+//! - `is_subset` (`A ⊆ B`): first one integer sample per conjunction of `A` (a
+//!   sample outside `B` answers at once; membership in `B` is evaluation, its
+//!   locals being divisions), then the search, which stops at the first leaf with an
+//!   integer point.
+//! - `is_equal`: plain (structural) equality first, then the samples of both sides,
+//!   then both inclusions.
+//! - `is_disjoint`: every pair of conjunctions, rationally on the tableau of the
+//!   conjunction of `A` (with the other's rows added and rolled back), and with the
+//!   integer test only for the pairs that intersect rationally.
+//!
+//! The conjunctions of the minuend are independent, so their searches run in
+//! parallel (rayon) once there are a few of them.
 //!
 //! Work limit: every top-level operation here (subtract, complement, is_subset,
-//! is_equal, coalesce) spends from one [`Budget`] shared by all its emptiness tests,
-//! rewritings of existentials and merge attempts, also across the parallel tests
+//! is_equal, is_disjoint, coalesce) spends from one [`Budget`] shared by all its
+//! tableau steps (one per decision plus one per pivot), emptiness tests, rewritings
+//! of existentials and merge attempts, also across the parallel searches
 //! ([`Budget::share`]). The default is [`ALGEBRA_DEFAULT_STEPS`]; the
 //! `_with_budget` variants take another. Running out is [`Error::Budget`], never a
 //! wrong answer.
@@ -35,13 +55,15 @@
 //! Coalescing (after isl's `isl_map_coalesce`, in its basic form): a disjunct
 //! contained in another is dropped, and two disjuncts are replaced by the conjunction
 //! of the constraints of each that hold on the other, when that conjunction has no
-//! integer point outside both (checked exactly by subtraction).
+//! integer point outside both (checked exactly by the inclusion test).
 
-use crate::conjunction::{implied_by_div, Conjunction, Div, Row};
+use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
+use crate::project::irredundant;
 use crate::set::{Disjunction, Map, Set, UnionMap, UnionSet};
+use crate::simplex::{LpResult, Rational, Simplex, Snapshot};
 use rayon::prelude::*;
 
 /// Most conjunctions the rewriting of existentials into divisions may create.
@@ -330,126 +352,514 @@ fn forget_definitions_using_plain_locals(c: &mut Conjunction) {
     }
 }
 
-/// `a - b` for conjunctions of the same space, as a list of disjoint conjunctions
-/// (empty ones dropped). `b` must have division definitions for all its locals.
-///
-/// Two shortcuts keep the result small and the work low, both exact:
-/// - when `a` and `b` have no common integer point, the answer is `a` itself (one
-///   piece, instead of the pieces `a and not c_j` that would cover it);
-/// - an inequality of `b` that follows from the definition of one of `b`'s
-///   divisions alone holds on `a'` too (where the same division is defined), so it
-///   gives no piece and is skipped.
-fn subtract_conj(
-    a: &Conjunction,
-    b: &Conjunction,
-    budget: &mut Budget,
-) -> Result<Vec<Conjunction>> {
-    // a' = a plus b's divisions as new locals; b's rows in a' columns
-    let nv = 1 + a.space.n_var();
-    let shift = a.n_local();
-    let mut base = a.clone();
-    let first_new = base.n_col();
-    for d in &b.divs {
-        let Some(d) = d else {
-            return Err(Error::Invalid(
-                "internal: subtrahend local without definition".into(),
-            ));
-        };
-        let mut num = vec![Int::ZERO; base.n_col() + 1];
-        for (k, v) in d.num.iter().enumerate() {
-            if !v.is_zero() {
-                let col = if k < nv { k } else { first_new + (k - nv) };
-                num[col] = v.clone();
-            }
-        }
-        base.add_local(Some(Div {
-            num,
-            den: d.den.clone(),
-        }))?;
-    }
-    let n_col = base.n_col();
-    let map_row = |r: &Row| {
-        let mut out = vec![Int::ZERO; n_col];
-        for (k, v) in r.iter().enumerate() {
-            if !v.is_zero() {
-                out[if k < nv { k } else { k + shift }] = v.clone();
-            }
-        }
-        out
-    };
-    let b_eqs: Vec<Row> = b.eqs.iter().map(map_row).collect();
-    let b_ineqs: Vec<Row> = b
-        .ineqs
-        .iter()
-        .filter(|r| {
-            !b.divs.iter().enumerate().any(|(l, d)| {
-                d.as_ref().is_some_and(|d| {
+// ------------------------------------------------------------------ the search
+
+/// One conjunction of a subtrahend, ready for the search: every local is a division
+/// (see [`explicit_locals`]). The rows that can fail are its equalities and the
+/// inequalities that do not follow from the definition of one of its divisions (an
+/// inequality that does holds wherever the division is defined, so it never cuts a
+/// piece and is left out).
+struct Piece {
+    /// The definitions of the locals, in column order.
+    divs: Vec<Div>,
+    eqs: Vec<Row>,
+    ineqs: Vec<Row>,
+}
+
+impl Piece {
+    fn new(c: &Conjunction) -> Result<Piece> {
+        let nv = 1 + c.space.n_var();
+        let divs = c
+            .divs
+            .iter()
+            .map(|d| {
+                d.clone().ok_or_else(|| {
+                    Error::Invalid("internal: subtrahend local without definition".into())
+                })
+            })
+            .collect::<Result<Vec<Div>>>()?;
+        let ineqs = c
+            .ineqs
+            .iter()
+            .filter(|r| {
+                !divs.iter().enumerate().any(|(l, d)| {
                     d.num.len() == r.len() && !r[nv + l].is_zero() && implied_by_div(r, d, nv + l)
                 })
             })
+            .cloned()
+            .collect();
+        Ok(Piece {
+            divs,
+            eqs: c.eqs.clone(),
+            ineqs,
         })
-        .map(map_row)
-        .collect();
-    budget.spend(1 + b_eqs.len() + b_ineqs.len())?;
-    // disjoint: a - b = a
-    let mut both = base.clone();
-    both.eqs.extend(b_eqs.iter().cloned());
-    both.ineqs.extend(b_ineqs.iter().cloned());
-    both.simplify();
-    if both.is_trivially_empty() || both.is_empty_with(budget)? {
-        return Ok(vec![a.clone()]);
     }
-    // Build every candidate piece (cheap), then test their emptiness in parallel:
-    // the tests are independent and dominate the cost.
-    let mut candidates = Vec::with_capacity(2 * b_eqs.len() + b_ineqs.len());
-    let mut acc = base;
-    let negate = |r: &Row| -> Row {
-        let mut n: Row = r.iter().map(|v| -v).collect();
-        n[0] -= 1;
-        n
-    };
-    for r in b_eqs {
-        let mut above = acc.clone();
-        let mut ge = r.clone();
-        ge[0] -= 1; // r >= 1
-        above.ineqs.push(ge);
-        candidates.push(above);
-        let mut below = acc.clone();
-        below.ineqs.push(negate(&r)); // r <= -1
-        candidates.push(below);
-        acc.eqs.push(r);
-    }
-    for r in b_ineqs {
-        let mut out = acc.clone();
-        out.ineqs.push(negate(&r));
-        candidates.push(out);
-        acc.ineqs.push(r);
-    }
-    let keep = |mut p: Conjunction, budget: &mut Budget| -> Result<Option<Conjunction>> {
-        p.simplify();
-        if p.is_trivially_empty() || p.is_empty_with(budget)? {
-            Ok(None)
-        } else {
-            Ok(Some(p))
+
+    /// True when the point (parameter values, then dimensions) is in the
+    /// conjunction: its locals are functions of the point, so membership is
+    /// evaluation.
+    fn contains(&self, point: &[Int]) -> bool {
+        let mut vals = point.to_vec();
+        for d in &self.divs {
+            vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
         }
-    };
-    let kept: Vec<Option<Conjunction>> = if candidates.len() >= PARALLEL_MIN {
-        let shared = budget.share();
-        candidates
-            .into_par_iter()
-            .map(|p| keep(p, &mut shared.clone()))
-            .collect::<Result<_>>()?
-    } else {
-        candidates
-            .into_iter()
-            .map(|p| keep(p, budget))
-            .collect::<Result<_>>()?
-    };
-    Ok(kept.into_iter().flatten().collect())
+        self.eqs
+            .iter()
+            .all(|e| Conjunction::eval_row(e, &vals).is_zero())
+            && self
+                .ineqs
+                .iter()
+                .all(|r| !Conjunction::eval_row(r, &vals).is_negative())
+    }
 }
 
-/// Below this many independent pieces, work stays on the calling thread.
+/// A union as the subtracted side of the search: its conjunctions with every local
+/// written as a division ([`explicit_locals_with`]).
+struct Subtrahend {
+    pieces: Vec<Piece>,
+}
+
+impl Subtrahend {
+    fn new(b: &Disjunction, budget: &mut Budget) -> Result<Subtrahend> {
+        let mut pieces = Vec::with_capacity(b.parts.len());
+        for c in &b.parts {
+            for e in explicit_locals_with(c, budget)? {
+                pieces.push(Piece::new(&e)?);
+            }
+        }
+        Ok(Subtrahend { pieces })
+    }
+
+    fn contains(&self, point: &[Int]) -> bool {
+        self.pieces.iter().any(|p| p.contains(point))
+    }
+}
+
+/// Where the search is: the minuend conjunction `a` and the rows added on the way
+/// down, as one exact rational tableau (for the decisions) and as rows (for the
+/// leaves, which become conjunctions).
+struct Region<'a> {
+    /// The minuend conjunction; all its rows are in the tableau.
+    a: &'a Conjunction,
+    tab: Simplex,
+    /// The constraint index in `tab` of the first inequality of `a`.
+    first: usize,
+    /// Columns of a row (constant included): those of `a`, then the divisions added.
+    n_col: usize,
+    /// The definitions of the locals added after those of `a`.
+    divs: Vec<Div>,
+    /// The inequalities added on the way down, with their constraint index in
+    /// `tab`; a row made before a division was added is shorter (the missing
+    /// entries are zero).
+    rows: Vec<(Row, usize)>,
+    /// Pivots of the tableau already charged to the budget.
+    paid: u64,
+}
+
+/// A point of the search to come back to ([`Region::reset`]).
+#[derive(Clone, Copy)]
+struct Mark {
+    snap: Snapshot,
+    n_col: usize,
+    n_div: usize,
+    n_row: usize,
+}
+
+/// `not (row >= 0)` over the integers: `-row - 1 >= 0`.
+fn negation(row: &Row) -> Row {
+    let mut n: Row = row.iter().map(|v| -v).collect();
+    n[0] -= 1;
+    n
+}
+
+/// Equal rows up to trailing zeros.
+fn same_padded(a: &Row, b: &Row) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    long[..short.len()] == short[..] && long[short.len()..].iter().all(Int::is_zero)
+}
+
+impl<'a> Region<'a> {
+    /// The whole of `a`, or `None` when `a` is rationally empty.
+    fn new(a: &'a Conjunction) -> Option<Region<'a>> {
+        let (tab, first) = a.rational_tableau()?;
+        Some(Region {
+            a,
+            paid: tab.pivots(),
+            tab,
+            first,
+            n_col: a.n_col(),
+            divs: Vec::new(),
+            rows: Vec::new(),
+        })
+    }
+
+    fn mark(&self) -> Mark {
+        Mark {
+            snap: self.tab.snapshot(),
+            n_col: self.n_col,
+            n_div: self.divs.len(),
+            n_row: self.rows.len(),
+        }
+    }
+
+    fn reset(&mut self, m: Mark) {
+        self.tab.rollback(m.snap);
+        self.n_col = m.n_col;
+        self.divs.truncate(m.n_div);
+        self.rows.truncate(m.n_row);
+    }
+
+    /// Spends one step, plus one per tableau pivot since the last charge.
+    fn charge(&mut self, budget: &mut Budget) -> Result<()> {
+        let p = self.tab.pivots();
+        let n = p.saturating_sub(self.paid);
+        self.paid = p;
+        budget.spend(1 + usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    fn push(&mut self, row: Row) {
+        let con = self.tab.add_ineq(&row);
+        self.rows.push((row, con));
+    }
+
+    /// The column of the division `floor(num / den)` (`num` over the current
+    /// columns): a local of `a` or an added one with that definition, else a new
+    /// column with its two defining inequalities.
+    fn div_col(&mut self, mut num: Row, den: &Int) -> usize {
+        let first_local = 1 + self.a.space.n_var();
+        let a_cols = self.a.n_col();
+        let found = self
+            .a
+            .divs
+            .iter()
+            .enumerate()
+            .find(|(_, d)| {
+                d.as_ref()
+                    .is_some_and(|d| d.den == *den && same_padded(&d.num, &num))
+            })
+            .map(|(l, _)| first_local + l)
+            .or_else(|| {
+                self.divs
+                    .iter()
+                    .position(|d| d.den == *den && same_padded(&d.num, &num))
+                    .map(|k| a_cols + k)
+            });
+        if let Some(col) = found {
+            return col;
+        }
+        let col = self.n_col;
+        self.tab.add_var();
+        self.n_col += 1;
+        num.resize(col + 1, Int::ZERO);
+        let d = Div {
+            num,
+            den: den.clone(),
+        };
+        let (lo, hi) = div_constraints(&d, col);
+        self.push(lo);
+        self.push(hi);
+        self.divs.push(d);
+        col
+    }
+
+    /// The equalities and inequalities of `p` over the current columns, after
+    /// giving each division of `p` a column.
+    fn enter(&mut self, p: &Piece) -> (Vec<Row>, Vec<Row>) {
+        let nv = 1 + self.a.space.n_var();
+        let map = |r: &Row, cols: &[usize], n_col: usize| -> Row {
+            let mut out = vec![Int::ZERO; n_col];
+            for (k, v) in r.iter().enumerate() {
+                if !v.is_zero() {
+                    out[if k < nv { k } else { cols[k - nv] }] += v;
+                }
+            }
+            out
+        };
+        let mut cols = Vec::with_capacity(p.divs.len());
+        for d in &p.divs {
+            let num = map(&d.num, &cols, self.n_col);
+            cols.push(self.div_col(num, &d.den));
+        }
+        let eqs = p.eqs.iter().map(|r| map(r, &cols, self.n_col)).collect();
+        let ineqs = p.ineqs.iter().map(|r| map(r, &cols, self.n_col)).collect();
+        (eqs, ineqs)
+    }
+
+    /// The current region as a conjunction (not simplified).
+    fn conjunction(&self) -> Conjunction {
+        let ineqs = self
+            .a
+            .ineqs
+            .iter()
+            .chain(self.rows.iter().map(|(r, _)| r))
+            .cloned()
+            .collect();
+        self.with_ineqs(ineqs)
+    }
+
+    /// The current region as a conjunction without the inequalities that the others
+    /// imply (decided on the tableau, see [`irredundant`]); simplified.
+    fn tidy_conjunction(&mut self, budget: &mut Budget) -> Result<Conjunction> {
+        let snap = self.tab.snapshot();
+        let first = self.first;
+        let rows = self
+            .a
+            .ineqs
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (first + k, r.clone()))
+            .chain(self.rows.iter().map(|(r, con)| (*con, r.clone())))
+            .collect::<Vec<_>>();
+        let ineqs = irredundant(&mut self.tab, rows);
+        self.tab.rollback(snap);
+        self.charge(budget)?;
+        let mut c = self.with_ineqs(ineqs);
+        c.simplify();
+        Ok(c)
+    }
+
+    /// The conjunction of `a`'s divisions and equalities, the added divisions, and
+    /// `ineqs` (rows padded to the current columns).
+    fn with_ineqs(&self, ineqs: Vec<Row>) -> Conjunction {
+        let pad = |r: &Row| {
+            let mut r = r.clone();
+            r.resize(self.n_col, Int::ZERO);
+            r
+        };
+        let div = |d: &Div| Div {
+            num: pad(&d.num),
+            den: d.den.clone(),
+        };
+        let mut divs: Vec<Option<Div>> = self.a.divs.iter().map(|d| d.as_ref().map(div)).collect();
+        divs.extend(self.divs.iter().map(|d| Some(div(d))));
+        Conjunction {
+            space: self.a.space.clone(),
+            divs,
+            eqs: self.a.eqs.iter().map(pad).collect(),
+            ineqs: ineqs.iter().map(pad).collect(),
+        }
+    }
+
+    /// Depth-first search for the pieces of `region − (subs[0] ∪ subs[1] ∪ ...)`.
+    ///
+    /// For the first conjunction `B` of `subs`, each constraint `c` of `B` in turn
+    /// (an equality as its two inequalities):
+    /// - if its minimum over the region is `>= 0`, it is implied: skip it;
+    /// - if the minimum is `> -1`, `c <= -1` has no rational point, so `c` holds at
+    ///   every integer point: add it;
+    /// - otherwise the part with `c <= -1` is outside `B` and goes on to the rest of
+    ///   `subs` (recursively, then rolled back), and the search goes on in the part
+    ///   with `c >= 0`.
+    ///
+    /// Once all of `B`'s constraints are added, what is left lies inside `B` and is
+    /// pruned; so is a region that becomes rationally empty. A region rationally
+    /// disjoint from `B` goes on whole (not cut by `B`'s constraints). When `subs` is
+    /// exhausted the region is a *leaf*: a piece of the difference, rationally
+    /// non-empty, disjoint from the other leaves, and not yet tested for integer
+    /// points. `leaf` gets each (as the region, to be read as a conjunction); the
+    /// search stops (and returns true) as soon as `leaf` returns true.
+    fn search(
+        &mut self,
+        subs: &[Piece],
+        leaf: &mut dyn FnMut(&mut Region, &mut Budget) -> Result<bool>,
+        budget: &mut Budget,
+    ) -> Result<bool> {
+        let Some((p, rest)) = subs.split_first() else {
+            return leaf(self, budget);
+        };
+        budget.spend(1 + p.eqs.len() + p.ineqs.len())?;
+        let mark = self.mark();
+        let (eqs, ineqs) = self.enter(p);
+        // rationally disjoint from p: nothing to cut
+        let inner = self.tab.snapshot();
+        for e in &eqs {
+            self.tab.add_eq(e);
+        }
+        for r in &ineqs {
+            if self.tab.is_empty() {
+                break;
+            }
+            self.tab.add_ineq(r);
+        }
+        let disjoint = self.tab.is_empty();
+        self.tab.rollback(inner);
+        self.charge(budget)?;
+        if disjoint {
+            self.reset(mark);
+            return self.search(rest, leaf, budget);
+        }
+        let sides = eqs
+            .into_iter()
+            .flat_map(|e| {
+                let minus: Row = e.iter().map(|v| -v).collect();
+                [e, minus]
+            })
+            .chain(ineqs);
+        for c in sides {
+            let min = self.tab.minimize(&c);
+            self.charge(budget)?;
+            match min {
+                LpResult::Optimum { value, .. } if value.signum() >= 0 => continue,
+                LpResult::Optimum { value, .. } if value > Rational::from(-1) => {
+                    self.push(c);
+                    continue;
+                }
+                LpResult::Empty => break,
+                _ => {}
+            }
+            let at = self.mark();
+            self.push(negation(&c));
+            let stop = self.search(rest, leaf, budget)?;
+            self.reset(at);
+            if stop {
+                self.reset(mark);
+                return Ok(true);
+            }
+            self.push(c);
+            if self.tab.is_empty() {
+                break;
+            }
+        }
+        self.reset(mark);
+        Ok(false)
+    }
+}
+
+/// Below this many independent tasks (minuend conjunctions, or pieces to test for
+/// integer points), work stays on the calling thread.
 const PARALLEL_MIN: usize = 4;
+
+/// `f` on every item, on several threads when there are enough items (all drawing
+/// from one shared budget), else in order.
+fn map_tasks<T: Send, U: Send>(
+    items: Vec<T>,
+    budget: &mut Budget,
+    f: impl Fn(T, &mut Budget) -> Result<U> + Sync + Send,
+) -> Result<Vec<U>> {
+    if items.len() >= PARALLEL_MIN {
+        let shared = budget.share();
+        items
+            .into_par_iter()
+            .map(|x| f(x, &mut shared.clone()))
+            .collect()
+    } else {
+        items.into_iter().map(|x| f(x, budget)).collect()
+    }
+}
+
+/// True when `f` holds for every item; the first item where it does not (or an
+/// error) ends the work, also across threads when the items are tested in
+/// parallel (as in [`map_tasks`]).
+fn all_tasks<T: Sync>(
+    items: &[T],
+    budget: &mut Budget,
+    f: impl Fn(&T, &mut Budget) -> Result<bool> + Sync + Send,
+) -> Result<bool> {
+    if items.len() >= PARALLEL_MIN {
+        let shared = budget.share();
+        match items
+            .par_iter()
+            .map(|x| f(x, &mut shared.clone()))
+            .find_any(|r| !matches!(r, Ok(true)))
+        {
+            None => Ok(true),
+            Some(r) => r,
+        }
+    } else {
+        for x in items {
+            if !f(x, budget)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The pieces of `a − subs` for each conjunction `a` of `parts`: the leaves of the
+/// search ([`Region::search`]) that have an integer point, without the inequalities
+/// that the others imply (read off the search's tableau at the leaf), simplified.
+fn difference(
+    parts: &[Conjunction],
+    subs: &Subtrahend,
+    budget: &mut Budget,
+) -> Result<Vec<Conjunction>> {
+    let pieces = map_tasks(parts.iter().collect(), budget, |a, budget| {
+        let mut out = Vec::new();
+        if let Some(mut region) = Region::new(a) {
+            region.search(
+                &subs.pieces,
+                &mut |region, budget| {
+                    let p = region.tidy_conjunction(budget)?;
+                    if !p.is_trivially_empty() && !p.is_empty_with(budget)? {
+                        out.push(p);
+                    }
+                    Ok(false)
+                },
+                budget,
+            )?;
+        }
+        Ok(out)
+    })?;
+    Ok(pieces.into_iter().flatten().collect())
+}
+
+/// True when every conjunction of `parts` lies inside `subs`: the search for each
+/// stops at its first leaf with an integer point.
+fn inside(parts: &[&Conjunction], subs: &Subtrahend, budget: &mut Budget) -> Result<bool> {
+    all_tasks(parts, budget, |a, budget| {
+        let Some(mut region) = Region::new(a) else {
+            return Ok(true);
+        };
+        let found = region.search(
+            &subs.pieces,
+            &mut |region, budget| {
+                let mut p = region.conjunction();
+                p.simplify();
+                Ok(!p.is_trivially_empty() && !p.is_empty_with(budget)?)
+            },
+            budget,
+        )?;
+        Ok(!found)
+    })
+}
+
+/// The conjunctions of `d` that have an integer point, each with one (its first
+/// `n_var` entries are the parameters and dimensions).
+fn sampled<'d>(
+    d: &'d Disjunction,
+    budget: &mut Budget,
+) -> Result<Vec<(&'d Conjunction, Vec<Int>)>> {
+    let mut out = Vec::with_capacity(d.parts.len());
+    for c in &d.parts {
+        if c.is_trivially_empty() {
+            continue;
+        }
+        if let Some(p) = c.sample_full(budget)? {
+            out.push((c, p));
+        }
+    }
+    Ok(out)
+}
+
+/// True when the sample of every conjunction is in `subs` (when one is not, the
+/// union of the conjunctions is not inside `subs`).
+fn samples_inside(parts: &[(&Conjunction, Vec<Int>)], subs: &Subtrahend, nv: usize) -> bool {
+    parts.iter().all(|(_, p)| subs.contains(&p[..nv]))
+}
+
+/// Both with the parameters of both (in the same order), after checking that the
+/// tuples agree.
+fn aligned(a: &Disjunction, b: &Disjunction, what: &str) -> Result<(Disjunction, Disjunction)> {
+    if !a.space.same_tuples(&b.space) {
+        return Err(Error::SpaceMismatch(format!(
+            "{what} of objects in different spaces ({} and {})",
+            a.space.tuple_key(),
+            b.space.tuple_key()
+        )));
+    }
+    let params = crate::set::merged_params(a.space.params(), b.space.params());
+    Ok((a.align_params(&params), b.align_params(&params)))
+}
 
 /// The overall work limit of one subtraction, complement, inclusion or equality test,
 /// or coalescing, when no budget is given: every emptiness test, rewriting of
@@ -473,61 +883,19 @@ pub(crate) fn budget_context(what: &str, e: Error) -> Error {
 }
 
 impl Disjunction {
+    /// `self − other`: the leaves with integer points of the search for every
+    /// conjunction of `self` against the conjunctions of `other` (module doc).
+    /// The pieces from one conjunction of `self` are disjoint, simplified, and
+    /// without rationally redundant inequalities (the result is read by people and
+    /// by other tools, for which shorter disjuncts are cheaper).
     pub(crate) fn subtract(&self, other: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
-        if !self.space.same_tuples(&other.space) {
-            return Err(Error::SpaceMismatch(format!(
-                "subtraction of objects in different spaces ({} and {})",
-                self.space.tuple_key(),
-                other.space.tuple_key()
-            )));
-        }
-        let params = crate::set::merged_params(self.space.params(), other.space.params());
-        let a = self.align_params(&params);
-        let b = other.align_params(&params);
-        let mut current = a.parts.clone();
-        for bc in &b.parts {
-            for be in explicit_locals_with(bc, budget)? {
-                let pieces: Vec<Vec<Conjunction>> = if current.len() >= PARALLEL_MIN {
-                    let shared = budget.share();
-                    current
-                        .par_iter()
-                        .map(|p| subtract_conj(p, &be, &mut shared.clone()))
-                        .collect::<Result<_>>()?
-                } else {
-                    current
-                        .iter()
-                        .map(|p| subtract_conj(p, &be, budget))
-                        .collect::<Result<_>>()?
-                };
-                current = pieces.into_iter().flatten().collect();
-                if current.is_empty() {
-                    break;
-                }
-            }
-        }
-        let mut d = Disjunction {
-            space: a.space.clone(),
-            parts: current,
-        };
-        d.simplify();
-        Ok(d)
-    }
-
-    pub(crate) fn is_empty(&self) -> Result<bool> {
-        self.is_empty_with(&mut Budget::default())
-    }
-
-    /// Drops the rationally redundant inequalities of every disjunct (one simplex
-    /// each, see [`Conjunction::remove_redundancies`]), and with them the divisions
-    /// only they used: the result of a subtraction is read by people and by other
-    /// tools, for which shorter disjuncts are cheaper.
-    fn tidy_parts(&mut self, budget: &mut Budget) -> Result<()> {
-        for p in &mut self.parts {
-            budget.spend(1 + p.ineqs.len())?;
-            p.remove_redundancies();
-        }
-        self.simplify();
-        Ok(())
+        let (a, b) = aligned(self, other, "subtraction")?;
+        let subs = Subtrahend::new(&b, budget)?;
+        let parts = difference(&a.parts, &subs, budget)?;
+        Ok(Disjunction {
+            space: a.space,
+            parts,
+        })
     }
 
     pub(crate) fn is_empty_with(&self, budget: &mut Budget) -> Result<bool> {
@@ -539,8 +907,92 @@ impl Disjunction {
         Ok(true)
     }
 
+    /// `self ⊆ other`: false at once when a sample point of a conjunction of
+    /// `self` is outside `other`; otherwise the search of every conjunction of
+    /// `self` against `other` until a leaf with an integer point.
     pub(crate) fn is_subset(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
-        self.subtract(other, budget)?.is_empty_with(budget)
+        let (a, b) = aligned(self, other, "inclusion test")?;
+        let xa = sampled(&a, budget)?;
+        let subs = Subtrahend::new(&b, budget)?;
+        if !samples_inside(&xa, &subs, a.space.n_var()) {
+            return Ok(false);
+        }
+        let parts: Vec<&Conjunction> = xa.iter().map(|(c, _)| *c).collect();
+        inside(&parts, &subs, budget)
+    }
+
+    /// Same points: true at once for the same conjunctions; false at once when a
+    /// sample of a conjunction of one side is outside the other; otherwise both
+    /// inclusions by the search.
+    pub(crate) fn is_equal(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+        let (a, b) = aligned(self, other, "equality test")?;
+        if a.plain_is_equal(&b) {
+            return Ok(true);
+        }
+        let nv = a.space.n_var();
+        let xa = sampled(&a, budget)?;
+        let sb = Subtrahend::new(&b, budget)?;
+        if !samples_inside(&xa, &sb, nv) {
+            return Ok(false);
+        }
+        let xb = sampled(&b, budget)?;
+        let sa = Subtrahend::new(&a, budget)?;
+        if !samples_inside(&xb, &sa, nv) {
+            return Ok(false);
+        }
+        let pa: Vec<&Conjunction> = xa.iter().map(|(c, _)| *c).collect();
+        let pb: Vec<&Conjunction> = xb.iter().map(|(c, _)| *c).collect();
+        Ok(inside(&pa, &sb, budget)? && inside(&pb, &sa, budget)?)
+    }
+
+    /// No common point: for every pair of conjunctions, their intersection is
+    /// rationally empty (decided on the tableau of the conjunction of `self`, with
+    /// the other's rows added and rolled back) or has no integer point.
+    pub(crate) fn is_disjoint(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+        let (a, b) = aligned(self, other, "disjointness test")?;
+        let nv = 1 + a.space.n_var();
+        let parts: Vec<&Conjunction> = a.parts.iter().collect();
+        all_tasks(&parts, budget, |x, budget| {
+            let Some(mut region) = Region::new(x) else {
+                return Ok(true);
+            };
+            for y in &b.parts {
+                budget.spend(1 + y.eqs.len() + y.ineqs.len())?;
+                let mark = region.mark();
+                let first = region.n_col;
+                for _ in 0..y.n_local() {
+                    region.tab.add_var();
+                }
+                let map = |r: &Row| -> Row {
+                    let mut out = vec![Int::ZERO; first + y.n_local()];
+                    for (k, v) in r.iter().enumerate() {
+                        out[if k < nv { k } else { first + k - nv }] = v.clone();
+                    }
+                    out
+                };
+                for e in &y.eqs {
+                    region.tab.add_eq(&map(e));
+                }
+                for r in &y.ineqs {
+                    if region.tab.is_empty() {
+                        break;
+                    }
+                    region.tab.add_ineq(&map(r));
+                }
+                let empty = region.tab.is_empty();
+                region.reset(mark);
+                region.charge(budget)?;
+                if empty {
+                    continue;
+                }
+                let mut both = x.intersect(y)?;
+                both.simplify();
+                if !both.is_trivially_empty() && !both.is_empty_with(budget)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        })
     }
 
     /// Coalescing: drop disjuncts contained in others; merge pairs whose union is a
@@ -645,7 +1097,7 @@ fn try_merge(
         space: space.clone(),
         parts: vec![a.clone(), b.clone()],
     };
-    if h.subtract(&both, budget)?.is_empty_with(budget)? {
+    if h.is_subset(&both, budget)? {
         hull.simplify();
         Ok(Some(hull))
     } else {
@@ -665,13 +1117,10 @@ macro_rules! algebra_api {
 
             /// As `subtract`, spending from `budget`.
             pub fn subtract_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<$t> {
-                let mut d = self
-                    .0
+                self.0
                     .subtract(&other.0, budget)
-                    .map_err(|e| budget_context("subtraction", e))?;
-                d.tidy_parts(budget)
-                    .map_err(|e| budget_context("subtraction", e))?;
-                Ok($t(d))
+                    .map($t)
+                    .map_err(|e| budget_context("subtraction", e))
             }
 
             /// Everything in the space (all parameter values) that is not in `self`.
@@ -681,12 +1130,10 @@ macro_rules! algebra_api {
 
             /// As `complement`, spending from `budget`.
             pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                let mut d = Disjunction::universe(self.0.space.clone())
+                Disjunction::universe(self.0.space.clone())
                     .subtract(&self.0, budget)
-                    .map_err(|e| budget_context("complement", e))?;
-                d.tidy_parts(budget)
-                    .map_err(|e| budget_context("complement", e))?;
-                Ok($t(d))
+                    .map($t)
+                    .map_err(|e| budget_context("complement", e))
             }
 
             /// True when every point of `self` is in `other`.
@@ -708,13 +1155,21 @@ macro_rules! algebra_api {
 
             /// As `is_equal`, spending from `budget` (both inclusions together).
             pub fn is_equal_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                Ok(self.is_subset_with_budget(other, budget)?
-                    && other.is_subset_with_budget(self, budget)?)
+                self.0
+                    .is_equal(&other.0, budget)
+                    .map_err(|e| budget_context("equality test", e))
             }
 
             /// True when no point is in both.
             pub fn is_disjoint(&self, other: &$t) -> Result<bool> {
-                self.intersect(other)?.is_empty()
+                self.is_disjoint_with_budget(other, &mut algebra_budget())
+            }
+
+            /// As `is_disjoint`, spending from `budget`.
+            pub fn is_disjoint_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
+                self.0
+                    .is_disjoint(&other.0, budget)
+                    .map_err(|e| budget_context("disjointness test", e))
             }
 
             /// The same points with fewer disjuncts where possible (see
@@ -769,14 +1224,12 @@ macro_rules! union_algebra_api {
             /// As `is_subset`, spending from `budget`.
             pub fn is_subset_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
                 for a in &self.$field {
-                    let rest = match other.member_like(a.space()) {
-                        Some(b) => a.0.subtract(&b.0, budget),
-                        None => Ok(a.0.clone()),
-                    };
-                    let empty = rest
-                        .and_then(|d| d.is_empty_with(budget))
-                        .map_err(|e| budget_context("inclusion test", e))?;
-                    if !empty {
+                    let inside = match other.member_like(a.space()) {
+                        Some(b) => a.0.is_subset(&b.0, budget),
+                        None => a.0.is_empty_with(budget),
+                    }
+                    .map_err(|e| budget_context("inclusion test", e))?;
+                    if !inside {
                         return Ok(false);
                     }
                 }
@@ -788,15 +1241,48 @@ macro_rules! union_algebra_api {
                 self.is_equal_with_budget(other, &mut algebra_budget())
             }
 
-            /// As `is_equal`, spending from `budget` (both inclusions together).
+            /// As `is_equal`, spending from `budget`: space by space, a member
+            /// without a counterpart must be empty.
             pub fn is_equal_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                Ok(self.is_subset_with_budget(other, budget)?
-                    && other.is_subset_with_budget(self, budget)?)
+                let mut same = || -> Result<bool> {
+                    for a in &self.$field {
+                        let eq = match other.member_like(a.space()) {
+                            Some(b) => a.0.is_equal(&b.0, budget)?,
+                            None => a.0.is_empty_with(budget)?,
+                        };
+                        if !eq {
+                            return Ok(false);
+                        }
+                    }
+                    for b in &other.$field {
+                        if self.member_like(b.space()).is_none() && !b.0.is_empty_with(budget)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                };
+                same().map_err(|e| budget_context("equality test", e))
             }
 
             /// True when no point is in both.
             pub fn is_disjoint(&self, other: &$t) -> Result<bool> {
-                self.intersect(other)?.is_empty()
+                self.is_disjoint_with_budget(other, &mut algebra_budget())
+            }
+
+            /// As `is_disjoint`, spending from `budget`.
+            pub fn is_disjoint_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
+                for a in &self.$field {
+                    if let Some(b) = other.member_like(a.space()) {
+                        if !a
+                            .0
+                            .is_disjoint(&b.0, budget)
+                            .map_err(|e| budget_context("disjointness test", e))?
+                        {
+                            return Ok(false);
+                        }
+                    }
+                }
+                Ok(true)
             }
 
             /// Every member coalesced, with one budget for the whole.
@@ -949,6 +1435,159 @@ mod tests {
         assert!(a
             .is_equal(&d.union(&a.intersect(&b).unwrap()).unwrap())
             .unwrap());
+    }
+
+    /// A difference that is rationally non-empty but has no integer point: only the
+    /// integer test at the leaf of the search can decide the inclusion. `A` has the
+    /// points with `x mod 3` in `{0, 2}` (for `x = 3k + 1` no integer `y` has
+    /// `x <= 3y <= x + 1`); the leaf `x mod 3 = 1` has rational points.
+    #[test]
+    fn inclusion_needs_the_leaf_integer_test() {
+        let a = set("{ [x, y] : 0 <= x <= 10 and x <= 3y <= x + 1 }");
+        let b = set("{ [x, y] : (exists e : x = 3e) or (exists e : x = 3e + 2) }");
+        // the search itself: one leaf, rationally non-empty, integer-empty
+        let mut budget = algebra_budget();
+        let subs = Subtrahend::new(&b.0, &mut budget).unwrap();
+        assert_eq!(a.0.parts.len(), 1);
+        let mut region = Region::new(&a.0.parts[0]).expect("A is rationally non-empty");
+        let mut leaves = Vec::new();
+        let stopped = region
+            .search(
+                &subs.pieces,
+                &mut |r, _| {
+                    leaves.push(r.conjunction());
+                    Ok(false)
+                },
+                &mut budget,
+            )
+            .unwrap();
+        assert!(!stopped);
+        assert_eq!(leaves.len(), 1, "{leaves:?}");
+        assert!(leaves[0].rational_tableau().is_some());
+        assert!(leaves[0].is_empty_with(&mut budget).unwrap());
+        // and the operations
+        assert!(a.is_subset(&b).unwrap());
+        assert!(a.subtract(&b).unwrap().is_empty().unwrap());
+        assert!(a.is_equal(&a.intersect(&b).unwrap()).unwrap());
+        assert!(!b.is_subset(&a).unwrap());
+        let odd = set("{ [x, y] : exists e : x = 3e + 1 }");
+        assert!(a.is_disjoint(&odd).unwrap());
+        assert!(!b.is_disjoint(&a).unwrap());
+    }
+
+    /// Shortcuts of the inclusion and equality tests: structurally equal unions are
+    /// equal without a search; a sample point outside the other side ends the test.
+    #[test]
+    fn inclusion_shortcuts() {
+        let a = set("[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i and exists e : i + j = 4e }");
+        assert!(a.is_equal(&a.clone()).unwrap());
+        assert!(a.is_subset(&a).unwrap());
+        let b = set("[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i and exists e : i + j = 2e }");
+        assert!(a.is_subset(&b).unwrap());
+        assert!(!b.is_subset(&a).unwrap());
+        assert!(!a.is_equal(&b).unwrap());
+        assert!(!a.is_disjoint(&b).unwrap());
+        let empty = set("[N] -> { [i, j] : 1 = 0 }");
+        assert!(empty.is_subset(&a).unwrap());
+        assert!(!a.is_subset(&empty).unwrap());
+        assert!(a.is_disjoint(&empty).unwrap());
+        // unions of sets: members without a counterpart must be empty
+        let u: UnionSet = "{ A[i] : 0 <= i <= 3; B[j] : 1 = 0 }".parse().unwrap();
+        let v: UnionSet = "{ A[i] : 0 <= i <= 3 }".parse().unwrap();
+        assert!(u.is_equal(&v).unwrap() && v.is_equal(&u).unwrap());
+        let w: UnionSet = "{ A[i] : 0 <= i <= 3; B[j] : j = 0 }".parse().unwrap();
+        assert!(!w.is_equal(&v).unwrap() && !v.is_equal(&w).unwrap());
+        assert!(v.is_subset(&w).unwrap() && !w.is_subset(&v).unwrap());
+        assert!(!v.is_disjoint(&w).unwrap());
+    }
+
+    /// Every budget from 1 step up gives `Err(Budget)` or the right answer, for every
+    /// operation on unions with existentials and parameters; large enough budgets
+    /// give the answer.
+    #[test]
+    fn budgets_from_one_up() {
+        let pairs = [
+            (
+                "[N] -> { [i, j] : 0 <= i <= N and 0 <= j <= 6 and (i + j) mod 3 = 1 }",
+                "[N] -> { [i, j] : (exists e : i = 2e and j <= N) or j >= 5 }",
+            ),
+            (
+                "[N] -> { [i, j] : (0 <= i, j <= 8 and exists e : 2e <= i + j <= 2e + 1 \
+                 and 3e >= j) or (i = j and 0 <= i <= N) }",
+                "[N] -> { [i, j] : (exists e : i + j = 3e and i <= N) or (i >= 4 and \
+                 exists f : 2f >= i and 3f >= j and f <= 4) }",
+            ),
+        ];
+        for (a, b) in pairs {
+            let (a, b) = (set(a), set(b));
+            let diff = a.subtract(&b).unwrap();
+            let comp = b.complement().unwrap();
+            let (sub, sup) = (a.is_subset(&b).unwrap(), b.is_subset(&a).unwrap());
+            let (eq, disj) = (a.is_equal(&b).unwrap(), a.is_disjoint(&b).unwrap());
+            let ok = |r: Result<bool>, want: bool, what: &str, steps: u64| match r {
+                Ok(v) => {
+                    assert_eq!(v, want, "{what} with {steps} steps");
+                    true
+                }
+                Err(Error::Budget(_)) => false,
+                Err(e) => panic!("{what} with {steps} steps: {e}"),
+            };
+            let mut steps = 1u64;
+            loop {
+                let mut done = true;
+                let with = || Budget::new(steps);
+                done &= ok(
+                    a.subtract_with_budget(&b, &mut with())
+                        .map(|d| d.is_equal(&diff).unwrap()),
+                    true,
+                    "subtract",
+                    steps,
+                );
+                done &= ok(
+                    b.complement_with_budget(&mut with())
+                        .map(|c| c.is_equal(&comp).unwrap()),
+                    true,
+                    "complement",
+                    steps,
+                );
+                done &= ok(
+                    a.is_subset_with_budget(&b, &mut with()),
+                    sub,
+                    "is_subset",
+                    steps,
+                );
+                done &= ok(
+                    b.is_subset_with_budget(&a, &mut with()),
+                    sup,
+                    "is_subset",
+                    steps,
+                );
+                done &= ok(
+                    a.is_equal_with_budget(&b, &mut with()),
+                    eq,
+                    "is_equal",
+                    steps,
+                );
+                done &= ok(
+                    a.is_disjoint_with_budget(&b, &mut with()),
+                    disj,
+                    "is_disjoint",
+                    steps,
+                );
+                if steps == 1 {
+                    assert!(!done, "one step cannot be enough");
+                }
+                if done {
+                    break;
+                }
+                assert!(steps < 10_000_000, "never enough");
+                steps = if steps < 200 {
+                    steps + 1
+                } else {
+                    steps + steps / 8
+                };
+            }
+        }
     }
 
     /// With a tiny overall budget every operation answers `Err(Budget)` or the right

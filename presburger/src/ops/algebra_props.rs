@@ -75,6 +75,76 @@ fn arb_union(d: usize, with_param: bool) -> impl Strategy<Value = String> {
     })
 }
 
+/// A random union of 1–4 conjunctions over `[x0, .., x{d-1}]` (each in -3..=3) and
+/// the parameter `N`, bounded to `-1 <= N <= 2` so that enumerating those values
+/// decides every question exactly; a conjunction may have an existential of three
+/// kinds: a stride (`lin = m·e + r`), a window (`m·e <= lin + r <= m·e + 1`), or a
+/// local with two lower bounds and an upper bound (which the subtraction must split
+/// into divisions, see `explicit_locals`).
+fn arb_bounded_union(d: usize) -> impl Strategy<Value = String> {
+    let names: Vec<String> = (0..d).map(|k| format!("x{k}")).collect();
+    let nv = d + 1;
+    let con = (
+        prop::collection::vec(-2i64..=2, nv),
+        -3i64..=3,
+        prop::bool::weighted(0.2),
+    );
+    let local = prop::option::weighted(
+        0.5,
+        (
+            prop::collection::vec(-1i64..=1, nv),
+            prop::collection::vec(-1i64..=1, nv),
+            2i64..=3,
+            0i64..=2,
+            0u8..3,
+        ),
+    );
+    let conj = (prop::collection::vec(con, 0..4), local);
+    prop::collection::vec(conj, 1..=4).prop_map(move |cs| {
+        let mut vars = names.clone();
+        vars.push("N".into());
+        let lin = |coefs: &[i64]| {
+            let mut t = String::from("0");
+            for (c, v) in coefs.iter().zip(&vars) {
+                t.push_str(&format!(" + {c}{v}"));
+            }
+            t
+        };
+        let ds: Vec<String> = cs
+            .iter()
+            .map(|(cons, local)| {
+                let mut parts: Vec<String> =
+                    names.iter().map(|n| format!("-3 <= {n} <= 3")).collect();
+                parts.push("-1 <= N <= 2".into());
+                for (coefs, c, eq) in cons {
+                    parts.push(format!(
+                        "{} {} {c}",
+                        lin(coefs),
+                        if *eq { "=" } else { ">=" }
+                    ));
+                }
+                let body = parts.join(" and ");
+                match local {
+                    Some((l1, _, m, r, 0)) => {
+                        format!("(exists e : {} = {m}e + {r} and {body})", lin(l1))
+                    }
+                    Some((l1, _, m, r, 1)) => format!(
+                        "(exists e : {m}e <= {} + {r} <= {m}e + 1 and {body})",
+                        lin(l1)
+                    ),
+                    Some((l1, l2, m, r, _)) => format!(
+                        "(exists e : 2e >= {} and {m}e >= {} and e <= {r} and {body})",
+                        lin(l1),
+                        lin(l2)
+                    ),
+                    None => format!("({body})"),
+                }
+            })
+            .collect();
+        format!("[N] -> {{ [{}] : {} }}", names.join(", "), ds.join(" or "))
+    })
+}
+
 fn param_values(with_param: bool) -> Vec<Vec<i64>> {
     if with_param {
         (-1..=2).map(|n| vec![n]).collect()
@@ -244,5 +314,40 @@ proptest! {
             })).collect();
             prop_assert_eq!(mpts(&rp, &pv), want);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The tableau search (subtract, complement, is_subset, is_equal, is_disjoint)
+    /// against enumeration, on unions of 1–4 conjunctions with existentials and a
+    /// bounded parameter (so that the answers over all parameter values are
+    /// decided by the enumeration), and against each other.
+    #[test]
+    fn search_matches_enumeration(
+        (a, b) in (1usize..=2).prop_flat_map(|d| (arb_bounded_union(d), arb_bounded_union(d)))
+    ) {
+        let (x, y): (Set, Set) = (a.parse().unwrap(), b.parse().unwrap());
+        let diff = x.subtract(&y).unwrap();
+        let comp = y.complement().unwrap();
+        let (mut sub, mut sup, mut disj) = (true, true, true);
+        for pv in param_values(true) {
+            let (px, py) = (pts(&x, &pv), pts(&y, &pv));
+            prop_assert_eq!(pts(&diff, &pv), px.difference(&py).cloned().collect::<Points>(), "{} - {} = {}", a, b, diff);
+            let all = pts(&Set::universe(y.space().clone()).unwrap(), &pv);
+            prop_assert_eq!(pts(&comp, &pv), all.difference(&py).cloned().collect::<Points>(), "complement of {}", b);
+            sub &= px.is_subset(&py);
+            sup &= py.is_subset(&px);
+            disj &= px.is_disjoint(&py);
+        }
+        prop_assert_eq!(x.is_subset(&y).unwrap(), sub, "{} in {}", a, b);
+        prop_assert_eq!(y.is_subset(&x).unwrap(), sup, "{} in {}", b, a);
+        prop_assert_eq!(x.is_equal(&y).unwrap(), sub && sup, "{} = {}", a, b);
+        prop_assert_eq!(x.is_disjoint(&y).unwrap(), disj, "{} disjoint {}", a, b);
+        prop_assert_eq!(diff.is_empty().unwrap(), sub);
+        prop_assert!(diff.is_subset(&x).unwrap() && diff.is_disjoint(&y).unwrap());
+        prop_assert!(comp.is_disjoint(&y).unwrap());
+        prop_assert!(x.is_equal(&diff.union(&x.intersect(&y).unwrap()).unwrap()).unwrap());
     }
 }

@@ -14,10 +14,17 @@
 //! if one conjunction without locals remains whose only lower (upper) bound on the
 //! dimension has coefficient 1, that bound is the answer, else the answer is not a
 //! single affine expression and an error says so.
+//!
+//! Work limit: each query (`is_bounded`, `dim_min`, `dim_max`, `box_hull`,
+//! `points`) spends from one budget of
+//! [`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for all its
+//! integer tests and optima; the `_with_budget` variants take the caller's.
 
+use crate::algebra::algebra_budget;
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
+use crate::omega::Budget;
 use crate::set::Set;
 use crate::simplex::{LpResult, Simplex};
 use crate::space::DimKind;
@@ -59,11 +66,39 @@ impl Conjunction {
     }
 }
 
+/// The integer optimum of `aff·(1, params, dims)` over the union of `parts`
+/// (`None` when all are empty), spending from `budget`.
+fn opt_over_parts(
+    parts: &[Conjunction],
+    aff: &[Int],
+    maximize: bool,
+    budget: &mut Budget,
+) -> Result<Option<Int>> {
+    let mut best: Option<Int> = None;
+    for c in parts {
+        let mut full = aff.to_vec();
+        full.resize(c.n_col(), Int::ZERO);
+        if let Some(v) = c.optimize(&full, maximize, budget)? {
+            best = Some(match best {
+                None => v,
+                Some(b) if maximize => b.max_of(v),
+                Some(b) => b.min_of(v),
+            });
+        }
+    }
+    Ok(best)
+}
+
 impl Set {
     /// True when the set is finite for every parameter value.
     pub fn is_bounded(&self) -> Result<bool> {
+        self.is_bounded_with_budget(&mut algebra_budget())
+    }
+
+    /// As `is_bounded`, spending from `budget`.
+    pub fn is_bounded_with_budget(&self, budget: &mut Budget) -> Result<bool> {
         for c in &self.0.parts {
-            if !c.is_empty_with(&mut crate::omega::Budget::default())? && !c.cone_is_bounded() {
+            if !c.is_empty_with(budget)? && !c.cone_is_bounded() {
                 return Ok(false);
             }
         }
@@ -74,33 +109,39 @@ impl Set {
     /// `row·(1, params)`; `None` for an empty set. `Error::Unbounded` when there is
     /// no minimum, `Error::Unsupported` when it is not one affine expression.
     pub fn dim_min(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_opt(pos, false)
+        self.dim_opt(pos, false, &mut algebra_budget())
     }
 
     /// The largest value of dimension `pos`, as [`Set::dim_min`].
     pub fn dim_max(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_opt(pos, true)
+        self.dim_opt(pos, true, &mut algebra_budget())
     }
 
-    fn dim_opt(&self, pos: usize, maximize: bool) -> Result<Option<Row>> {
+    /// As `dim_min`, spending from `budget`.
+    pub fn dim_min_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
+        self.dim_opt(pos, false, budget)
+    }
+
+    /// As `dim_max`, spending from `budget`.
+    pub fn dim_max_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
+        self.dim_opt(pos, true, budget)
+    }
+
+    fn dim_opt(&self, pos: usize, maximize: bool, budget: &mut Budget) -> Result<Option<Row>> {
         let sp = &self.0.space;
         sp.check_range(DimKind::Out, pos, 1)?;
         let np = sp.n_param();
         if np == 0 {
             let mut aff = vec![Int::ZERO; 1 + sp.n_out()];
             aff[1 + pos] = Int::ONE;
-            let v = if maximize {
-                self.max(&aff)?
-            } else {
-                self.min(&aff)?
-            };
+            let v = opt_over_parts(&self.0.parts, &aff, maximize, budget)?;
             return Ok(v.map(|v| vec![v]));
         }
         // project onto (params, dim pos)
         let n = sp.n_out();
         let mut p = self.project_out_exact(DimKind::Out, pos + 1, n - pos - 1)?;
         p = p.project_out_exact(DimKind::Out, 0, pos)?;
-        let p = p.coalesce()?;
+        let p = p.coalesce_with_budget(budget)?;
         let parts = &p.0.parts;
         if parts.is_empty() {
             return Ok(None);
@@ -146,15 +187,20 @@ impl Set {
     /// The smallest box (conjunction of bounds on single dimensions, affine in the
     /// parameters) containing the set. Sides without a bound are left open.
     pub fn box_hull(&self) -> Result<Set> {
+        self.box_hull_with_budget(&mut algebra_budget())
+    }
+
+    /// As `box_hull`, spending from `budget`.
+    pub fn box_hull_with_budget(&self, budget: &mut Budget) -> Result<Set> {
         let sp = self.0.space.clone();
         let (np, n) = (sp.n_param(), sp.n_out());
         let mut c = Conjunction::universe(sp.clone());
-        if self.is_empty()? {
+        if self.0.is_empty_with(budget)? {
             return Set::empty(sp);
         }
         for k in 0..n {
             for maximize in [false, true] {
-                let b = match self.dim_opt(k, maximize) {
+                let b = match self.dim_opt(k, maximize, budget) {
                     Ok(Some(b)) => b,
                     Ok(None) => return Set::empty(sp),
                     Err(Error::Unbounded(_)) => continue,
@@ -175,10 +221,16 @@ impl Set {
     /// All points (set dimensions) of a bounded set without parameters, in
     /// lexicographic order; an error when there are more than `limit`.
     pub fn points(&self, limit: usize) -> Result<Vec<Vec<Int>>> {
+        self.points_with_budget(limit, &mut algebra_budget())
+    }
+
+    /// As `points`, spending from `budget` (all the emptiness tests and optima of
+    /// the enumeration).
+    pub fn points_with_budget(&self, limit: usize, budget: &mut Budget) -> Result<Vec<Vec<Int>>> {
         if self.0.space.n_param() > 0 {
             return Err(Error::Unsupported("points of a set with parameters".into()));
         }
-        if !self.is_bounded()? {
+        if !self.is_bounded_with_budget(budget)? {
             return Err(Error::Unbounded(
                 "the set has infinitely many points".into(),
             ));
@@ -186,16 +238,22 @@ impl Set {
         let mut out = Vec::new();
         // the enumeration checks emptiness per coordinate; a set without coordinates
         // has none to check, so its emptiness is asked here
-        if self.0.space.n_out() == 0 && self.is_empty()? {
+        if self.0.space.n_out() == 0 && self.0.is_empty_with(budget)? {
             return Ok(out);
         }
         let mut prefix = Vec::new();
-        enumerate(self, &mut prefix, &mut out, limit)?;
+        enumerate(self, &mut prefix, &mut out, limit, budget)?;
         Ok(out)
     }
 }
 
-fn enumerate(s: &Set, prefix: &mut Vec<Int>, out: &mut Vec<Vec<Int>>, limit: usize) -> Result<()> {
+fn enumerate(
+    s: &Set,
+    prefix: &mut Vec<Int>,
+    out: &mut Vec<Vec<Int>>,
+    limit: usize,
+    budget: &mut Budget,
+) -> Result<()> {
     let n = s.0.space.n_out();
     if prefix.len() == n {
         if out.len() >= limit {
@@ -213,14 +271,21 @@ fn enumerate(s: &Set, prefix: &mut Vec<Int>, out: &mut Vec<Vec<Int>>, limit: usi
     }
     let mut aff = vec![Int::ZERO; 1 + n];
     aff[1 + k] = Int::ONE;
-    let (Some(lo), Some(hi)) = (fixed.min(&aff)?, fixed.max(&aff)?) else {
+    let (Some(lo), Some(hi)) = (
+        opt_over_parts(&fixed.0.parts, &aff, false, budget)?,
+        opt_over_parts(&fixed.0.parts, &aff, true, budget)?,
+    ) else {
         return Ok(());
     };
     let mut v = lo;
     while v <= hi {
-        if !fixed.fix(DimKind::Out, k, v.clone())?.is_empty()? {
+        if !fixed
+            .fix(DimKind::Out, k, v.clone())?
+            .0
+            .is_empty_with(budget)?
+        {
             prefix.push(v.clone());
-            enumerate(s, prefix, out, limit)?;
+            enumerate(s, prefix, out, limit, budget)?;
             prefix.pop();
         }
         v += 1;

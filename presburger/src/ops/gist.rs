@@ -10,10 +10,14 @@
 //!   that the context `C` and the remaining constraints imply, so that
 //!   `gist(S, C) ∩ C = S ∩ C` while `gist(S, C)` is usually much shorter. A
 //!   constraint `c` is implied when `C ∩ rest ∩ not c` has no integer point (decided
-//!   exactly).
+//!   exactly, by the disjointness test of [`crate::algebra`] with the context).
+//!   One budget per call, shared by all these tests (`gist_with_budget` takes the
+//!   caller's).
 
+use crate::algebra::{algebra_budget, budget_context};
 use crate::conjunction::{Conjunction, Row};
 use crate::error::Result;
+use crate::omega::Budget;
 use crate::set::{Disjunction, Map, Set};
 
 impl Conjunction {
@@ -59,7 +63,7 @@ impl Disjunction {
         }
     }
 
-    pub(crate) fn gist(&self, context: &Disjunction) -> Result<Disjunction> {
+    pub(crate) fn gist(&self, context: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
         let params = crate::set::merged_params(self.space.params(), context.space.params());
         let s = self.align_params(&params);
         let ctx = context.align_params(&params);
@@ -88,7 +92,7 @@ impl Disjunction {
                             space: s.space.clone(),
                             parts: vec![probe],
                         };
-                        if !probe.intersect(&ctx)?.is_empty()? {
+                        if !probe.is_disjoint(&ctx, budget)? {
                             all_empty = false;
                             break;
                         }
@@ -131,8 +135,17 @@ macro_rules! gist_api {
             /// `self` simplified in the context `context`: the result `g` satisfies
             /// `g ∩ context = self ∩ context` and has no constraint that the context
             /// implies (see [`crate::gist`]).
+            /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the tests.
             pub fn gist(&self, context: &$t) -> Result<$t> {
-                Ok($t(self.0.gist(&context.0)?))
+                self.gist_with_budget(context, &mut algebra_budget())
+            }
+
+            /// As `gist`, spending from `budget`.
+            pub fn gist_with_budget(&self, context: &$t, budget: &mut Budget) -> Result<$t> {
+                self.0
+                    .gist(&context.0, budget)
+                    .map($t)
+                    .map_err(|e| budget_context("gist", e))
             }
 
             /// Implicit equalities made explicit in every conjunction.
@@ -146,15 +159,21 @@ macro_rules! gist_api {
             }
 
             /// Implicit equalities, redundant constraints and eliminable locals
-            /// removed from every conjunction; empty conjunctions dropped.
+            /// removed from every conjunction; empty conjunctions dropped. One
+            /// budget of [`Budget::DEFAULT_STEPS`] for all the emptiness tests.
             pub fn simplify_full(&self) -> Result<$t> {
+                self.simplify_full_with_budget(&mut Budget::default())
+            }
+
+            /// As `simplify_full`, spending from `budget`.
+            pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<$t> {
                 let mut d = self.0.clone();
                 let mut parts = Vec::with_capacity(d.parts.len());
                 for mut c in d.parts.drain(..) {
                     c.detect_equalities();
                     c.eliminate_locals_exactly();
                     c.remove_redundancies();
-                    if !c.is_empty_with(&mut crate::omega::Budget::default())? {
+                    if !c.is_empty_with(budget)? {
                         parts.push(c);
                     }
                 }

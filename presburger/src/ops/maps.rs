@@ -5,6 +5,7 @@
 use crate::conjunction::Conjunction;
 use crate::error::{Error, Result};
 use crate::int::Int;
+use crate::omega::Budget;
 use crate::set::{merged_params, Disjunction, Map, Set};
 use crate::space::{Space, Tuple, TupleBody};
 
@@ -178,8 +179,15 @@ impl Map {
         lex_order(space, Ordering::Ge)
     }
 
-    /// The pairs whose input is not in `set`.
+    /// The pairs whose input is not in `set` (one budget of
+    /// [`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for the
+    /// complement of `set`).
     pub fn subtract_domain(&self, set: &Set) -> Result<Map> {
+        self.subtract_domain_with_budget(set, &mut crate::algebra::algebra_budget())
+    }
+
+    /// As `subtract_domain`, spending from `budget`.
+    pub fn subtract_domain_with_budget(&self, set: &Set, budget: &mut Budget) -> Result<Map> {
         let dom = self
             .0
             .space
@@ -190,12 +198,20 @@ impl Map {
                 "the set does not live in the domain of the map".into(),
             ));
         }
-        self.intersect_domain(&set.complement()?)
+        self.intersect_domain(&set.complement_with_budget(budget)?)
     }
 
     /// The pairs whose output is not in `set`.
     pub fn subtract_range(&self, set: &Set) -> Result<Map> {
-        Ok(self.reverse().subtract_domain(set)?.reverse())
+        self.subtract_range_with_budget(set, &mut crate::algebra::algebra_budget())
+    }
+
+    /// As `subtract_range`, spending from `budget`.
+    pub fn subtract_range_with_budget(&self, set: &Set, budget: &mut Budget) -> Result<Map> {
+        Ok(self
+            .reverse()
+            .subtract_domain_with_budget(set, budget)?
+            .reverse())
     }
 
     /// The inputs with an image in `set`: `{ x : exists y in set : x -> y }` (for a

@@ -28,6 +28,7 @@
 use crate::conjunction::{combine, Conjunction, Row};
 use crate::error::Result;
 use crate::set::{BasicMap, BasicSet, Map, Set};
+use crate::simplex::Simplex;
 use crate::space::DimKind;
 
 /// Largest number of rows one Fourier–Motzkin step may create in `project_out`.
@@ -98,19 +99,34 @@ impl Conjunction {
             *self = Conjunction::empty(self.space.clone());
             return;
         };
-        let mut keep = Vec::with_capacity(self.ineqs.len());
-        for (k, r) in self.ineqs.iter().enumerate() {
-            let con = first + k;
-            if s.is_redundant(con) {
-                s.mark_redundant(con);
-            } else {
-                keep.push(r.clone());
-            }
-        }
-        self.ineqs = keep;
+        let ineqs = std::mem::take(&mut self.ineqs);
+        self.ineqs = irredundant(
+            &mut s,
+            ineqs.into_iter().enumerate().map(|(k, r)| (first + k, r)),
+        );
         // keep the defining inequalities of divisions (the printer relies on them)
         self.simplify();
     }
+}
+
+/// The inequalities (given with their constraint index in `tab`) that the other
+/// constraints of `tab` do not imply over the rationals, in order: each one in turn
+/// is tested and, when implied, marked redundant in `tab` so that the later tests
+/// ignore it (the set stays the same, so dropping all the marked ones is exact).
+/// `tab` keeps the marks (roll it back to undo them).
+pub(crate) fn irredundant(
+    tab: &mut Simplex,
+    rows: impl IntoIterator<Item = (usize, Row)>,
+) -> Vec<Row> {
+    let mut keep = Vec::new();
+    for (con, r) in rows {
+        if tab.is_redundant(con) {
+            tab.mark_redundant(con);
+        } else {
+            keep.push(r);
+        }
+    }
+    keep
 }
 
 macro_rules! projection_api {

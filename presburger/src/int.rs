@@ -358,39 +358,71 @@ impl FromStr for Int {
     }
 }
 
+// The arithmetic: the small case is inlined at the call site, the big case (rare)
+// is a separate cold function, so a row operation on small values is a few
+// machine instructions per entry.
+
+#[inline]
 fn add_ref(a: &Int, b: &Int) -> Int {
     if let (Int::Small(x), Int::Small(y)) = (a, b) {
         if let Some(v) = x.checked_add(*y) {
             return Int::Small(v);
         }
     }
+    add_big(a, b)
+}
+
+#[cold]
+#[inline(never)]
+fn add_big(a: &Int, b: &Int) -> Int {
     Int::from_big(a.to_big() + b.to_big())
 }
 
+#[inline]
 fn sub_ref(a: &Int, b: &Int) -> Int {
     if let (Int::Small(x), Int::Small(y)) = (a, b) {
         if let Some(v) = x.checked_sub(*y) {
             return Int::Small(v);
         }
     }
+    sub_big(a, b)
+}
+
+#[cold]
+#[inline(never)]
+fn sub_big(a: &Int, b: &Int) -> Int {
     Int::from_big(a.to_big() - b.to_big())
 }
 
+#[inline]
 fn mul_ref(a: &Int, b: &Int) -> Int {
     if let (Int::Small(x), Int::Small(y)) = (a, b) {
         if let Some(v) = x.checked_mul(*y) {
             return Int::Small(v);
         }
     }
+    mul_big(a, b)
+}
+
+#[cold]
+#[inline(never)]
+fn mul_big(a: &Int, b: &Int) -> Int {
     Int::from_big(a.to_big() * b.to_big())
 }
 
+#[inline]
 fn neg_ref(a: &Int) -> Int {
     match a {
-        Int::Small(v) => match v.checked_neg() {
-            Some(n) => Int::Small(n),
-            None => Int::from_big(-BigInt::from(*v)),
-        },
+        Int::Small(v) if *v != i64::MIN => Int::Small(-v),
+        _ => neg_big(a),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn neg_big(a: &Int) -> Int {
+    match a {
+        Int::Small(v) => Int::from_big(-BigInt::from(*v)),
         Int::Big(b) => Int::from_big(-(**b).clone()),
     }
 }

@@ -36,6 +36,7 @@ use crate::int::Int;
 use crate::lexer::{tokenize, Spanned, Tok};
 use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::space::{Space, Tuple, TupleBody};
+use smallvec::{smallvec, SmallVec};
 use std::collections::HashMap;
 use std::str::FromStr;
 
@@ -204,6 +205,12 @@ impl Lin {
         .trim()
     }
 
+    /// `self + k`, reusing `self`'s storage.
+    fn add_const(mut self, k: i64) -> Lin {
+        self.c += k;
+        self
+    }
+
     fn plus_const(&self, k: i64) -> Lin {
         Lin {
             c: &self.c + k,
@@ -247,7 +254,12 @@ impl F {
     }
 }
 
-type Piecewise = Vec<(F, Lin)>;
+/// A piecewise affine expression: (condition, value) pairs. Only `min`/`max` make
+/// more than one piece, so one piece is stored inline.
+type Piecewise = SmallVec<[(F, Lin); 1]>;
+
+/// The expressions of one side of a comparison (`i, j < N` compares both).
+type ExprList = SmallVec<[Piecewise; 1]>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum VarKind {
@@ -777,8 +789,9 @@ impl Parser {
     }
 
     fn comparison(&mut self) -> Result<F> {
-        let mut lists = vec![self.expr_list()?];
-        let mut ops = Vec::new();
+        // `a op b` is by far the most common form: no heap storage for the lists
+        let mut lists: SmallVec<[ExprList; 2]> = smallvec![self.expr_list()?];
+        let mut ops: SmallVec<[Cmp; 1]> = SmallVec::new();
         while let Some(op) = self.cmp_op() {
             self.advance();
             ops.push(op);
@@ -787,7 +800,7 @@ impl Parser {
         if ops.is_empty() {
             return Err(self.expected("a comparison (<, <=, >, >=, =, !=)"));
         }
-        let mut conj = Vec::new();
+        let mut conj: SmallVec<[F; 1]> = SmallVec::new();
         for (k, op) in ops.iter().enumerate() {
             for a in &lists[k] {
                 for b in &lists[k + 1] {
@@ -799,12 +812,12 @@ impl Parser {
         Ok(if conj.len() == 1 {
             conj.pop().unwrap_or(F::True)
         } else {
-            F::And(conj)
+            F::And(conj.into_vec())
         })
     }
 
-    fn expr_list(&mut self) -> Result<Vec<Piecewise>> {
-        let mut v = vec![self.expr()?];
+    fn expr_list(&mut self) -> Result<ExprList> {
+        let mut v: ExprList = smallvec![self.expr()?];
         while self.eat(&Tok::Comma) {
             v.push(self.expr()?);
         }
@@ -868,7 +881,7 @@ impl Parser {
             } else if self.is_kw("mod") || self.peek() == &Tok::Percent {
                 self.advance();
                 let m = self.positive_constant("the modulus")?;
-                let mut out = Vec::with_capacity(acc.len());
+                let mut out = Piecewise::with_capacity(acc.len());
                 for (cond, l) in acc {
                     let q = self.make_div(l.clone(), m.clone());
                     out.push((cond, l.add(&q.scale(&m), -1)));
@@ -902,10 +915,11 @@ impl Parser {
             self.enter()?;
             let r = self.signed_factor();
             self.leave();
-            return Ok(r?
-                .into_iter()
-                .map(|(c, l)| (c, l.scale(&Int::from(-1))))
-                .collect());
+            let mut r = r?;
+            for (_, l) in &mut r {
+                *l = std::mem::take(l).scale_in_place(&Int::from(-1));
+            }
+            return Ok(r);
         }
         self.factor()
     }
@@ -916,14 +930,14 @@ impl Parser {
             if self.peek_at(1) != &Tok::LParen && !KEYWORDS.contains(&s.as_str()) {
                 if let Some(id) = self.lookup(s) {
                     self.advance();
-                    return Ok(vec![(F::True, Lin::var(id))]);
+                    return Ok(smallvec![(F::True, Lin::var(id))]);
                 }
             }
         }
         match self.peek().clone() {
             Tok::Num(n) => {
                 self.advance();
-                Ok(vec![(F::True, Lin::constant(n))])
+                Ok(smallvec![(F::True, Lin::constant(n))])
             }
             Tok::LParen => {
                 self.advance();
@@ -956,7 +970,7 @@ impl Parser {
                     _ => match self.lookup(&s) {
                         Some(id) => {
                             self.advance();
-                            Ok(vec![(F::True, Lin::var(id))])
+                            Ok(smallvec![(F::True, Lin::var(id))])
                         }
                         None => Err(self.err_here(&format!("unknown variable '{s}'"))),
                     },
@@ -987,7 +1001,7 @@ impl Parser {
             Int::ONE
         };
         self.expect(close)?;
-        let mut out = Vec::with_capacity(e.len());
+        let mut out = Piecewise::with_capacity(e.len());
         for (cond, l) in e {
             // floor(l / d) with d < 0 is floor(-l / -d); ceil(x) = -floor(-x)
             let (l, den) = if den.is_negative() {
@@ -1014,7 +1028,7 @@ impl Parser {
         self.expect(&Tok::RParen)?;
         let mut acc = args.remove(0);
         for b in args {
-            let mut out = Vec::new();
+            let mut out = Piecewise::new();
             for (ca, la) in &acc {
                 for (cb, lb) in &b {
                     // is_min: pick a when a <= b, else b (and symmetrically for max)
@@ -1059,7 +1073,7 @@ impl Parser {
                 return Ok(a);
             }
         }
-        let mut out = Vec::with_capacity(a.len() * b.len());
+        let mut out = Piecewise::with_capacity(a.len() * b.len());
         for (ca, la) in &a {
             for (cb, lb) in &b {
                 out.push((F::and(ca.clone(), cb.clone()), f(la.clone(), lb.clone())?));
@@ -1408,16 +1422,18 @@ fn compare(a: &Piecewise, op: Cmp, b: &Piecewise) -> F {
     let mut alts = Vec::with_capacity(a.len() * b.len());
     for (ca, la) in a {
         for (cb, lb) in b {
-            let d = la.add(lb, -1); // a - b
+            // b - a and a - b, each built in one copy of an operand
+            let b_minus_a = || lb.clone().add_in_place(la, -1);
+            let a_minus_b = || la.clone().add_in_place(lb, -1);
             let atom = match op {
-                Cmp::Le => F::Ge(d.scale(&Int::from(-1))),
-                Cmp::Lt => F::Ge(d.scale(&Int::from(-1)).plus_const(-1)),
-                Cmp::Ge => F::Ge(d),
-                Cmp::Gt => F::Ge(d.plus_const(-1)),
-                Cmp::Eq => F::Eq(d),
+                Cmp::Le => F::Ge(b_minus_a()),
+                Cmp::Lt => F::Ge(b_minus_a().add_const(-1)),
+                Cmp::Ge => F::Ge(a_minus_b()),
+                Cmp::Gt => F::Ge(a_minus_b().add_const(-1)),
+                Cmp::Eq => F::Eq(a_minus_b()),
                 Cmp::Ne => F::Or(vec![
-                    F::Ge(d.plus_const(-1)),
-                    F::Ge(d.scale(&Int::from(-1)).plus_const(-1)),
+                    F::Ge(a_minus_b().add_const(-1)),
+                    F::Ge(b_minus_a().add_const(-1)),
                 ]),
             };
             alts.push(F::and(F::and(ca.clone(), cb.clone()), atom));

@@ -424,10 +424,11 @@ impl Conjunction {
     /// another pass may derive more, so passes repeat until nothing changes (at most
     /// a few times; each pass alone is exact, so stopping early is only less tidy).
     ///
-    /// A pass tells when another one could not change anything (see
-    /// [`Conjunction::simplify_inner`]); then the passes stop without the copy and
-    /// comparison that detect a fixed point otherwise (the copy is only made before a
-    /// pass that follows such an uncertain one). The cost of a pass is near-linear in
+    /// A pass tells when another one could not change anything (always so without
+    /// locals; with locals, when it found no new division definition, kept the order
+    /// of the locals and restored no division inequality); then the passes stop
+    /// without the copy and comparison that detect a fixed point otherwise (the copy
+    /// is only made before a pass that follows such an uncertain one). The cost of a pass is near-linear in
     /// the number of rows for a fixed number of columns: every step is a sweep over
     /// the rows per equality, local or division (at most the number of columns), a
     /// hash-based grouping of parallel rows, or a sort.

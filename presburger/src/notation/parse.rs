@@ -29,6 +29,11 @@
 //! (`not exists e : i = 2e` is `i != 2 floor(i/2)`), and is refused otherwise until
 //! set complement exists. Nesting depth, pieces and disjuncts are bounded, so no
 //! input overflows the stack or blows up silently.
+//!
+//! Cost: linear in the length of a conjunction. The normal form appends a conjunct
+//! that has one disjunct (an atom, a comparison) to the disjuncts collected so far
+//! in place, so only a real disjunction copies atoms (one copy per disjunct it
+//! multiplies); expressions are consumed by the normal form rather than copied.
 
 use crate::conjunction::{Conjunction, Div};
 use crate::error::{Error, Result};

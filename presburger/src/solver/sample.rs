@@ -18,9 +18,11 @@
 //!    Shallcross 1993): with a basis `b_1, .., b_k` of the lattice, branch on the
 //!    integer values of `b_1·z` between its rational minimum and maximum, fix it
 //!    with an equality (snapshot/rollback on the one tableau), and go on with
-//!    `b_2`. When a direction spans more than one integer value, the remaining
-//!    basis is first reduced by generalized basis reduction
-//!    ([`crate::solver::gbr`]), which makes `b_i` a thin direction of the set. Every
+//!    `b_2`. When a direction spans more than one integer value, the narrowest of
+//!    the remaining basis directions is taken instead; when even that one spans
+//!    three values or more, the remaining basis is first reduced by generalized
+//!    basis reduction ([`crate::solver::gbr`]), which makes `b_i` a thin direction
+//!    of the set. Every
 //!    node first checks whether the tableau's vertex, or its rounding, is already
 //!    an integer point.
 //! 5. *Unbounded sets* (found when a direction's LP is unbounded): the implicit
@@ -328,7 +330,7 @@ impl<'b> Search<'b> {
         row
     }
 
-    /// The integer range `ceil(min) ..= floor(max)` of direction `level`.
+    /// The integer range `ceil(min) ..= floor(max)` of basis direction `level`.
     fn range(&mut self, level: usize) -> std::result::Result<(Int, Int), Halt> {
         let obj = self.dir_row(level, Int::ZERO);
         let lo = match self.tab.minimize(&obj) {
@@ -361,6 +363,27 @@ impl<'b> Search<'b> {
             return Ok(None);
         }
         if lo < hi && level + 1 < self.k {
+            // The narrowest of the remaining basis directions first: when one spans
+            // at most two values, branch on it and skip the reduction, whose LPs on
+            // the doubled tableau cost far more than these.
+            let mut best = (&hi - &lo, level);
+            let mut best_range = (lo.clone(), hi.clone());
+            for j in level + 1..self.k {
+                let (l, h) = self.range(j)?;
+                if l > h {
+                    return Ok(None);
+                }
+                if &h - &l < best.0 {
+                    best = (&h - &l, j);
+                    best_range = (l, h);
+                }
+            }
+            if best.1 != level {
+                self.basis.swap(level, best.1);
+                (lo, hi) = best_range;
+            }
+        }
+        if &hi - &lo >= Int::from(2) && level + 1 < self.k {
             gbr::reduce(
                 &self.rows,
                 &self.fixed,

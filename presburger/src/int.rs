@@ -133,7 +133,17 @@ impl Int {
                     Err(_) => Int::from_big(BigInt::from(g)),
                 }
             }
-            _ => big_gcd(self.to_big(), other.to_big()),
+            (Int::Big(b), Int::Small(s)) | (Int::Small(s), Int::Big(b)) => {
+                // one remainder by a machine word, then the machine gcd
+                let s = s.unsigned_abs();
+                if s == 0 {
+                    return Int::from_big(b.magnitude().clone().into());
+                }
+                let r = b.magnitude() % s;
+                let r = u64::try_from(&r).unwrap_or(0);
+                Int::from(s.gcd(&r))
+            }
+            (Int::Big(a), Int::Big(b)) => big_gcd(a.magnitude(), b.magnitude()),
         }
     }
 
@@ -176,6 +186,8 @@ impl Int {
             (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
                 Int::Small(a / b)
             }
+            (Int::Big(a), Int::Small(b)) => Int::from_big(&**a / *b),
+            (Int::Big(a), Int::Big(b)) => Int::from_big(&**a / &**b),
             _ => Int::from_big(self.to_big() / d.to_big()),
         }
     }
@@ -507,19 +519,24 @@ impl std::iter::Sum for Int {
     }
 }
 
-/// The gcd of two integers of which at least one is big, by Euclid's algorithm
-/// with remainders until both fit in 64 bits, then the machine gcd. (num-bigint's
+/// The gcd of two big magnitudes, by Euclid's algorithm with remainders until the
+/// smaller fits in 64 bits, then one remainder and the machine gcd. (num-bigint's
 /// own gcd is the binary algorithm, whose shifts and subtractions cost one round
 /// per bit: on a 400-bit and a small number it was most of a simplex run.)
-fn big_gcd(a: BigInt, b: BigInt) -> Int {
+fn big_gcd(a: &num_bigint::BigUint, b: &num_bigint::BigUint) -> Int {
     use num_traits::Zero;
-    let (mut a, mut b) = (a.magnitude().clone(), b.magnitude().clone());
+    let (mut a, mut b) = if a >= b {
+        (a.clone(), b.clone())
+    } else {
+        (b.clone(), a.clone())
+    };
     loop {
         if b.is_zero() {
             return Int::from_big(BigInt::from(a));
         }
-        if let (Some(x), Some(y)) = (u64::try_from(&a).ok(), u64::try_from(&b).ok()) {
-            return Int::from(x.gcd(&y));
+        if let Ok(y) = u64::try_from(&b) {
+            let r = &a % y;
+            return Int::from(y.gcd(&u64::try_from(&r).unwrap_or(0)));
         }
         let r = &a % &b;
         a = b;
@@ -528,14 +545,29 @@ fn big_gcd(a: BigInt, b: BigInt) -> Int {
 }
 
 /// The gcd of a sequence of integers (0 for an empty or all-zero sequence).
+///
+/// Machine-word values are folded in first: once the running gcd is a machine
+/// word, every big value costs one remainder by it instead of a Euclid run on two
+/// big numbers (which dominated simplex pivots on big coefficients).
 pub fn gcd_all<'a>(values: impl IntoIterator<Item = &'a Int>) -> Int {
     let mut g = Int::ZERO;
+    let mut bigs: smallvec::SmallVec<[&Int; 8]> = smallvec::SmallVec::new();
     for v in values {
-        if !v.is_zero() {
-            g = g.gcd(v);
-            if g.is_one() {
-                break;
+        match v {
+            Int::Small(0) => {}
+            Int::Small(_) => {
+                g = g.gcd(v);
+                if g.is_one() {
+                    return g;
+                }
             }
+            Int::Big(_) => bigs.push(v),
+        }
+    }
+    for v in bigs {
+        g = g.gcd(v);
+        if g.is_one() {
+            break;
         }
     }
     g

@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let n = INPUTS.fetch_add(1, Ordering::Relaxed) + 1;
     let c = COMPARED.fetch_add(tally.compared, Ordering::Relaxed) + tally.compared;
     let s = SKIPPED.fetch_add(tally.skipped, Ordering::Relaxed) + tally.skipped;
-    if n % 1000 == 0 {
+    if n.is_multiple_of(1000) {
         eprintln!("isl_differential totals: {n} inputs, {c} comparisons, {s} skipped");
     }
 });

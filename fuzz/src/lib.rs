@@ -1,7 +1,10 @@
 //! Verification helpers shared by the fuzz targets and the replay tests: a small
 //! deterministic generator of isl-notation sets, and a differential checker that
-//! compares our answers with isl's (through the system library, see [`isl`]).
+//! compares our answers with isl's (through the system library, see [`isl`]); and
+//! the problem families of the benchmark against isl ([`families`], used by
+//! `src/bin/vs_isl.rs`).
 
+pub mod families;
 pub mod isl;
 pub mod roundtrip;
 

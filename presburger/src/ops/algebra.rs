@@ -496,7 +496,7 @@ impl<'a> Region<'a> {
         let (tab, first) = a.rational_tableau()?;
         Some(Region {
             a,
-            paid: tab.pivots(),
+            paid: 0,
             tab,
             first,
             n_col: a.n_col(),
@@ -717,69 +717,143 @@ impl<'a> Region<'a> {
         leaf: &mut dyn FnMut(&mut Region, &mut Budget) -> Result<bool>,
         budget: &mut Budget,
     ) -> Result<bool> {
-        let Some((p, rest)) = subs.split_first() else {
-            return leaf(self, budget);
-        };
-        budget.spend(1 + p.eqs.len() + p.ineqs.len())?;
-        let mark = self.mark();
-        let (eqs, ineqs) = self.enter(p);
-        // rationally disjoint from p: nothing to cut
-        let inner = self.tab.snapshot();
-        for e in &eqs {
-            self.tab.add_eq(e);
-        }
-        for r in &ineqs {
-            if self.tab.is_empty() {
-                break;
-            }
-            self.tab.add_ineq(r);
-        }
-        let disjoint = self.tab.is_empty();
-        self.tab.rollback(inner);
-        self.charge(budget)?;
-        if disjoint {
-            self.reset(mark);
-            return self.search(rest, leaf, budget);
-        }
-        let sides = eqs
-            .into_iter()
-            .flat_map(|e| {
-                let minus: Row = e.iter().map(|v| -v).collect();
-                [e, minus]
-            })
-            .chain(ineqs);
-        for c in sides {
-            let min = self.tab.minimize(&c);
-            self.charge(budget)?;
-            match min {
-                LpResult::Optimum { value, .. } if value.signum() >= 0 => continue,
-                LpResult::Optimum { value, .. } if value > Rational::from(-1) => {
-                    self.push(c);
-                    continue;
+        // Depth-first with an explicit stack (one frame per conjunction of `subs`
+        // that cuts the current region), so that long unions cannot overflow the
+        // thread's stack. `next` is the index in `subs` where the search goes on.
+        let mut stack: Vec<Cut> = Vec::new();
+        let mut next = 0;
+        loop {
+            // go down: pass over the conjunctions rationally disjoint from the
+            // region; a leaf, or a frame for the first one that meets it
+            match self.meet(&subs[next..], budget)? {
+                None => {
+                    if leaf(self, budget)? {
+                        if let Some(bottom) = stack.first() {
+                            self.reset(bottom.mark);
+                        }
+                        return Ok(true);
+                    }
                 }
-                LpResult::Empty => break,
-                _ => {}
+                Some((skipped, mark, sides)) => stack.push(Cut {
+                    mark,
+                    rest: next + skipped + 1,
+                    sides,
+                    k: 0,
+                    child: None,
+                }),
             }
-            let at = self.mark();
-            self.push(negation(&c));
-            let stop = self.search(rest, leaf, budget)?;
-            self.reset(at);
-            if stop {
+            // go on in the innermost frame: to its next cut (then down again), or to
+            // its end (then pop it and go on in the one above)
+            loop {
+                let Some(top) = stack.last_mut() else {
+                    return Ok(false);
+                };
+                if let Some(at) = top.child.take() {
+                    // back from the part with `not c`: continue in the part with `c`
+                    self.reset(at);
+                    self.push(top.sides[top.k].clone());
+                    top.k += if self.tab.is_empty() {
+                        top.sides.len()
+                    } else {
+                        1
+                    };
+                }
+                let mut cut = false;
+                while top.k < top.sides.len() {
+                    let c = &top.sides[top.k];
+                    let min = self.tab.minimize(c);
+                    self.charge(budget)?;
+                    match min {
+                        LpResult::Optimum { value, .. } if value.signum() >= 0 => top.k += 1,
+                        LpResult::Optimum { value, .. } if value > Rational::from(-1) => {
+                            let c = c.clone();
+                            self.push(c);
+                            top.k += 1;
+                        }
+                        LpResult::Empty => top.k = top.sides.len(),
+                        _ => {
+                            top.child = Some(self.mark());
+                            let n = negation(c);
+                            self.push(n);
+                            cut = true;
+                            break;
+                        }
+                    }
+                }
+                if cut {
+                    next = top.rest;
+                    break;
+                }
+                // all of the conjunction's constraints hold: the rest is inside it
+                let mark = top.mark;
+                stack.pop();
                 self.reset(mark);
-                return Ok(true);
-            }
-            self.push(c);
-            if self.tab.is_empty() {
-                break;
             }
         }
-        self.reset(mark);
-        Ok(false)
+    }
+
+    /// The first conjunction of `subs` that the region meets rationally: how many
+    /// were passed over (rationally disjoint from the region), the mark to reset to
+    /// when done with it, and its constraints as inequalities over the region's
+    /// columns (an equality as its two sides; its divisions have columns from now
+    /// on). `None` when the region meets none of them: it is a leaf.
+    fn meet(
+        &mut self,
+        subs: &[Piece],
+        budget: &mut Budget,
+    ) -> Result<Option<(usize, Mark, Vec<Row>)>> {
+        for (skipped, p) in subs.iter().enumerate() {
+            budget.spend(1 + p.eqs.len() + p.ineqs.len())?;
+            let mark = self.mark();
+            let (eqs, ineqs) = self.enter(p);
+            let inner = self.tab.snapshot();
+            for e in &eqs {
+                self.tab.add_eq(e);
+            }
+            for r in &ineqs {
+                if self.tab.is_empty() {
+                    break;
+                }
+                self.tab.add_ineq(r);
+            }
+            let disjoint = self.tab.is_empty();
+            self.tab.rollback(inner);
+            self.charge(budget)?;
+            if disjoint {
+                self.reset(mark);
+                continue;
+            }
+            let sides = eqs
+                .into_iter()
+                .flat_map(|e| {
+                    let minus: Row = e.iter().map(|v| -v).collect();
+                    [e, minus]
+                })
+                .chain(ineqs)
+                .collect();
+            return Ok(Some((skipped, mark, sides)));
+        }
+        Ok(None)
     }
 }
 
-/// Below this many independent tasks (minuend conjunctions, or pieces to test for
-/// integer points), work stays on the calling thread.
+/// A frame of [`Region::search`]: a conjunction of the subtrahend that cuts the
+/// region.
+struct Cut {
+    /// Where the region was before the conjunction's divisions were added.
+    mark: Mark,
+    /// The index (in the subtrahend) of the next conjunction.
+    rest: usize,
+    /// The constraints of the conjunction, as inequalities.
+    sides: Vec<Row>,
+    /// The next constraint to look at (or the one whose negation is being searched).
+    k: usize,
+    /// While the part with `not sides[k]` is searched: where to come back to.
+    child: Option<Mark>,
+}
+
+/// Below this many independent tasks (the conjunctions of a minuend), work stays
+/// on the calling thread.
 const PARALLEL_MIN: usize = 4;
 
 /// `f` on every item, on several threads when there are enough items (all drawing
@@ -992,7 +1066,8 @@ impl Disjunction {
 
     /// No common point: for every pair of conjunctions, their intersection is
     /// rationally empty (decided on the tableau of the conjunction of `self`, with
-    /// the other's rows added and rolled back) or has no integer point.
+    /// the other's rows added and rolled back) or has no integer point (an integral
+    /// vertex of that tableau is one, otherwise the integer test decides).
     pub(crate) fn is_disjoint(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         let (a, b) = aligned(self, other, "disjointness test")?;
         let nv = 1 + a.space.n_var();
@@ -1025,14 +1100,15 @@ impl Disjunction {
                     region.tab.add_ineq(&map(r));
                 }
                 let empty = region.tab.is_empty();
+                // an integral vertex is a common integer point
+                let witness = !empty
+                    && region
+                        .tab
+                        .sample_point()
+                        .is_some_and(|p| p.iter().all(Rational::is_integer));
                 region.reset(mark);
                 region.charge(budget)?;
-                if empty {
-                    continue;
-                }
-                let mut both = x.intersect(y)?;
-                both.simplify();
-                if !both.is_trivially_empty() && !both.is_empty_with(budget)? {
+                if witness || (!empty && !x.intersect(y)?.is_empty_with(budget)?) {
                     return Ok(false);
                 }
             }
@@ -1528,6 +1604,23 @@ mod tests {
         assert!(!w.is_equal(&v).unwrap() && !v.is_equal(&w).unwrap());
         assert!(v.is_subset(&w).unwrap() && !w.is_subset(&v).unwrap());
         assert!(!v.is_disjoint(&w).unwrap());
+    }
+
+    /// A long union whose conjunctions each cut the part left outside the previous
+    /// ones: the search goes 4000 levels deep (an explicit stack, not recursion).
+    #[test]
+    fn long_unions_do_not_overflow_the_stack() {
+        let m = 4000;
+        let parts: Vec<String> = (1..=m).map(|j| format!("x >= {}", 1 - j)).collect();
+        let b = set(&format!("{{ [x] : {} }}", parts.join(" or ")));
+        assert_eq!(b.n_basic(), m as usize);
+        let a = set("{ [x] : -6000 <= x <= 6000 }");
+        let d = a.subtract(&b).unwrap();
+        assert!(
+            d.is_equal(&set("{ [x] : -6000 <= x <= -4000 }")).unwrap(),
+            "{d}"
+        );
+        assert!(!a.is_subset(&b).unwrap());
     }
 
     /// Every budget from 1 step up gives `Err(Budget)` or the right answer, for every

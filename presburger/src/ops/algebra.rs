@@ -42,8 +42,9 @@
 //! - `is_equal`: plain (structural) equality first, then the samples of both sides,
 //!   then both inclusions.
 //! - `is_disjoint`: every pair of conjunctions, rationally on the tableau of the
-//!   conjunction of `A` (with the other's rows added and rolled back), and with the
-//!   integer test only for the pairs that intersect rationally.
+//!   conjunction of `A` (with the other's rows added and rolled back); a pair that
+//!   intersects rationally is decided by an integral vertex (a common point) or
+//!   else by the integer test.
 //!
 //! The conjunctions of the minuend are independent, so their searches run in
 //! parallel (rayon) once there are a few of them.
@@ -59,7 +60,9 @@
 //! Coalescing (after isl's `isl_map_coalesce`, in its basic form): a disjunct
 //! contained in another is dropped, and two disjuncts are replaced by the conjunction
 //! of the constraints of each that hold on the other, when that conjunction has no
-//! integer point outside both (checked exactly by the inclusion test).
+//! integer point outside both (checked exactly by the inclusion test). Whether a
+//! constraint holds on the other disjunct is decided on that disjunct's tableau
+//! (`Region::holds`), with the integer test only when the tableau cannot tell.
 
 use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
 use crate::error::{Error, Result};
@@ -627,15 +630,18 @@ impl<'a> Region<'a> {
         Ok(true)
     }
 
-    /// An integer point of `a` (all its columns, locals included) when the current
-    /// vertex of the tableau is one: the vertex is a rational point of the
-    /// region, so an integral vertex is an integer point. No solver call.
+    /// An integer point of the region when the current vertex of the tableau is
+    /// one (the vertex is a rational point of the region, and the added divisions
+    /// are integers exactly at their floors), given by its values on the columns of
+    /// `a` (locals included). No solver call.
     fn integer_vertex(&self) -> Option<Vec<Int>> {
         let point = self.tab.sample_point()?;
-        point[..self.a.n_col() - 1]
+        let mut all: Vec<Int> = point
             .iter()
             .map(|v| v.is_integer().then(|| v.floor()))
-            .collect()
+            .collect::<Option<_>>()?;
+        all.truncate(self.a.n_col() - 1);
+        Some(all)
     }
 
     /// The current region as a conjunction (not simplified).
@@ -1101,11 +1107,7 @@ impl Disjunction {
                 }
                 let empty = region.tab.is_empty();
                 // an integral vertex is a common integer point
-                let witness = !empty
-                    && region
-                        .tab
-                        .sample_point()
-                        .is_some_and(|p| p.iter().all(Rational::is_integer));
+                let witness = !empty && region.integer_vertex().is_some();
                 region.reset(mark);
                 region.charge(budget)?;
                 if witness || (!empty && !x.intersect(y)?.is_empty_with(budget)?) {

@@ -27,6 +27,7 @@ use crate::int::Int;
 use crate::omega::Budget;
 use crate::set::Set;
 use crate::simplex::{LpResult, Simplex};
+use crate::solve::opt_over;
 use crate::space::DimKind;
 
 impl Conjunction {
@@ -64,29 +65,6 @@ impl Conjunction {
         }
         true
     }
-}
-
-/// The integer optimum of `aff·(1, params, dims)` over the union of `parts`
-/// (`None` when all are empty), spending from `budget`.
-fn opt_over_parts(
-    parts: &[Conjunction],
-    aff: &[Int],
-    maximize: bool,
-    budget: &mut Budget,
-) -> Result<Option<Int>> {
-    let mut best: Option<Int> = None;
-    for c in parts {
-        let mut full = aff.to_vec();
-        full.resize(c.n_col(), Int::ZERO);
-        if let Some(v) = c.optimize(&full, maximize, budget)? {
-            best = Some(match best {
-                None => v,
-                Some(b) if maximize => b.max_of(v),
-                Some(b) => b.min_of(v),
-            });
-        }
-    }
-    Ok(best)
 }
 
 impl Set {
@@ -134,7 +112,7 @@ impl Set {
         if np == 0 {
             let mut aff = vec![Int::ZERO; 1 + sp.n_out()];
             aff[1 + pos] = Int::ONE;
-            let v = opt_over_parts(&self.0.parts, &aff, maximize, budget)?;
+            let v = opt_over(self.0.parts.iter(), &aff, maximize, budget)?;
             return Ok(v.map(|v| vec![v]));
         }
         // project onto (params, dim pos)
@@ -272,8 +250,8 @@ fn enumerate(
     let mut aff = vec![Int::ZERO; 1 + n];
     aff[1 + k] = Int::ONE;
     let (Some(lo), Some(hi)) = (
-        opt_over_parts(&fixed.0.parts, &aff, false, budget)?,
-        opt_over_parts(&fixed.0.parts, &aff, true, budget)?,
+        opt_over(fixed.0.parts.iter(), &aff, false, budget)?,
+        opt_over(fixed.0.parts.iter(), &aff, true, budget)?,
     ) else {
         return Ok(());
     };

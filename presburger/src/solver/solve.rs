@@ -319,8 +319,8 @@ impl BasicSet {
 }
 
 /// The optimum of `aff` (over params and dims; locals get 0 coefficients) over the
-/// union of `parts`.
-fn opt_over<'a>(
+/// union of `parts` (`None` when all are empty), spending from `budget`.
+pub(crate) fn opt_over<'a>(
     parts: impl Iterator<Item = &'a Conjunction>,
     aff: &[Int],
     maximize: bool,

@@ -442,7 +442,10 @@ proptest! {
         prop_assert_eq!(&got, &want, "{}\nparsed as {}", text, s);
         let printed = s.to_string();
         let back: Set = printed.parse().map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
-        prop_assert!(back.plain_is_equal(&s), "{}\nreprinted {}", printed, back);
+        // The same set (exactly, by the set algebra). Not always the same rows:
+        // simplification is not idempotent on some unions from negations (the
+        // reparsed text can reveal more equalities), which the committed seed shows.
+        prop_assert!(back.plain_is_equal(&s) || back.is_equal(&s).unwrap_or(false), "{}\nreprinted {}", printed, back);
         prop_assert_eq!(pts(&back, &[n], -4, 4), want);
     }
 
@@ -457,7 +460,7 @@ proptest! {
         };
         let printed = m.to_string();
         let back: Map = printed.parse().map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
-        prop_assert!(back.plain_is_equal(&m), "{}\nreprinted {}", printed, back);
+        prop_assert!(back.plain_is_equal(&m) || back.is_equal(&m).unwrap_or(false), "{}\nreprinted {}", printed, back);
         let b = PBox::new(vec![1], -3, 3);
         prop_assert_eq!(map_points(&back, &b), map_points(&m, &b));
         let want = filter(2, -3, 3, |p| f_eval(&f, &[1, p[0], p[1]]));

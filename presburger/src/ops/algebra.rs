@@ -957,11 +957,29 @@ fn roots(d: &Disjunction) -> Vec<Region<'_>> {
 /// False when an integer point of one of the regions is outside `subs` (then the
 /// union of the regions is not inside `subs`); true otherwise. The point of a
 /// region is the vertex of its tableau when that is integral (see
-/// [`Region::integer_vertex`]).
-fn samples_inside(roots: &[Region], subs: &Subtrahend, nv: usize) -> bool {
-    roots
-        .iter()
-        .all(|r| r.integer_vertex().is_none_or(|p| subs.contains(&p[..nv])))
+/// [`Region::integer_vertex`]), else an integer sample of its conjunction. The
+/// sample costs a solver call, but on sets with fractional vertices (random
+/// systems, big coefficients) it answers many non-inclusions that the search would
+/// only find after integer tests at many leaves (measured with `vs_isl`: 13
+/// timeouts of 50 on `random` without it, 8 with it).
+fn samples_inside(
+    roots: &[Region],
+    subs: &Subtrahend,
+    nv: usize,
+    budget: &mut Budget,
+) -> Result<bool> {
+    for r in roots {
+        let point = match r.integer_vertex() {
+            Some(p) => Some(p),
+            None => r.a.sample_full(budget)?,
+        };
+        if let Some(p) = point {
+            if !subs.contains(&p[..nv]) {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// Both with the parameters of both (in the same order), after checking that the
@@ -1042,7 +1060,7 @@ impl Disjunction {
         let (a, b) = aligned(self, other, "inclusion test")?;
         let ra = roots(&a);
         let subs = Subtrahend::new(&b, budget)?;
-        if !samples_inside(&ra, &subs, a.space.n_var()) {
+        if !samples_inside(&ra, &subs, a.space.n_var(), budget)? {
             return Ok(false);
         }
         inside(ra, &subs, budget)
@@ -1059,12 +1077,12 @@ impl Disjunction {
         let nv = a.space.n_var();
         let ra = roots(&a);
         let sb = Subtrahend::new(&b, budget)?;
-        if !samples_inside(&ra, &sb, nv) {
+        if !samples_inside(&ra, &sb, nv, budget)? {
             return Ok(false);
         }
         let rb = roots(&b);
         let sa = Subtrahend::new(&a, budget)?;
-        if !samples_inside(&rb, &sa, nv) {
+        if !samples_inside(&rb, &sa, nv, budget)? {
             return Ok(false);
         }
         Ok(inside(ra, &sb, budget)? && inside(rb, &sa, budget)?)

@@ -19,7 +19,7 @@
 //! parse`; before the criterion groups it prints plain wall-clock figures for
 //! 200,000 constraints (best of 3), parse and simplify separately and together.
 
-use benches::XorShift;
+use benches::{affine, XorShift};
 use criterion::{criterion_group, BatchSize, BenchmarkId, Criterion};
 use presburger::{BasicSet, Conjunction};
 use std::hint::black_box;
@@ -36,35 +36,6 @@ struct Constraint {
     c: i64,
     eq: bool,
     form: u8,
-}
-
-/// The isl text of `a·x + c`.
-fn affine(a: &[i64], c: i64) -> String {
-    let mut s = String::new();
-    for (k, &v) in a.iter().enumerate() {
-        if v == 0 {
-            continue;
-        }
-        let mag = v.unsigned_abs();
-        let coeff = if mag == 1 {
-            String::new()
-        } else {
-            mag.to_string()
-        };
-        match (s.is_empty(), v < 0) {
-            (true, false) => s += &format!("{coeff}x{k}"),
-            (true, true) => s += &format!("-{coeff}x{k}"),
-            (false, false) => s += &format!(" + {coeff}x{k}"),
-            (false, true) => s += &format!(" - {coeff}x{k}"),
-        }
-    }
-    match (s.is_empty(), c) {
-        (true, c) => s = c.to_string(),
-        (false, 0) => {}
-        (false, c) if c > 0 => s += &format!(" + {c}"),
-        (false, c) => s += &format!(" - {}", c.unsigned_abs()),
-    }
-    s
 }
 
 /// `n` constraints through a planted point (see the module comment).

@@ -58,7 +58,7 @@ impl XorShift {
 }
 
 /// The isl text of the affine expression `a·x + c` over the variables `x0, x1, ...`.
-fn affine(a: &[i64], c: i64) -> String {
+pub fn affine(a: &[i64], c: i64) -> String {
     let mut s = String::new();
     for (k, &v) in a.iter().enumerate() {
         if v == 0 {

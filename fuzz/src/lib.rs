@@ -373,17 +373,21 @@ pub enum Verdict {
     Skip(String),
 }
 
-/// The reason to skip for an error of our library.
-pub fn ours_failed(e: &presburger::Error) -> Verdict {
-    let kind = match e {
+/// A short name for the kind of an error of our library.
+pub fn error_kind(e: &presburger::Error) -> &'static str {
+    match e {
         presburger::Error::Budget(_) => "budget",
         presburger::Error::Unsupported(_) => "unsupported",
         presburger::Error::Unbounded(_) => "unbounded",
         presburger::Error::Parse { .. } => "parse",
         presburger::Error::SpaceMismatch(_) => "space mismatch",
         presburger::Error::Invalid(_) => "invalid",
-    };
-    Verdict::Skip(format!("ours: {kind}"))
+    }
+}
+
+/// The reason to skip for an error of our library.
+pub fn ours_failed(e: &presburger::Error) -> Verdict {
+    Verdict::Skip(format!("ours: {}", error_kind(e)))
 }
 
 /// The reason to skip for a failure of isl: its operation limit or another error.

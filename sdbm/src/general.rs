@@ -2,8 +2,7 @@
 //!
 //! Source: "Strided Difference Bound Matrices", Section 3.3 (`SolveSDBM` in
 //! Figure 1, Lemma 8 = the Cook–Gerards–Schrijver–Tardos proximity bound
-//! generalised to congruences, Lemma 9 = Δ = 1 for DBMs);
-//! `shared/design/sdbm-notes.md`, "General SDBM satisfiability".
+//! generalised to congruences, Lemma 9 = Δ = 1 for DBMs).
 //!
 //! Idea:
 //! 1. (Accelerator, not in the paper's algorithm) run path closure + GCD

@@ -2,7 +2,7 @@
 //!
 //! Source: "Strided Difference Bound Matrices", Section 3.2 (Lemma 6, the
 //! HSDBM projection lemma; Corollary 4; Theorem 3.1 and `SolveHSDBM` in
-//! Figure 1); `shared/design/sdbm-notes.md`, "HSDBM satisfiability".
+//! Figure 1).
 //!
 //! Idea: on the variable-bound-free form (vertex 0 free, divisor `L = max m_i`),
 //! alternate Floyd–Warshall path closure and GCD tightening until a fixpoint

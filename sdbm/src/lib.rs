@@ -17,12 +17,10 @@
 //! NP-hard), canonical normal forms, and the abstract-domain operations:
 //! intersection, equality, inclusion and join. It is the fast path that
 //! `presburger` asks before running its simplex, and it knows nothing of
-//! `presburger` (see `shared/design/ARCHITECTURE.md`).
+//! `presburger` (see `docs/ARCHITECTURE.md` at the root of the repository).
 //!
-//! Source: "Strided Difference Bound Matrices" (the paper text is in
-//! `shared/papers/strided-difference-bound-matrices.txt`; its formulas are
-//! restored in `shared/design/sdbm-notes.md`). Each algorithm's documentation
-//! names the section it follows.
+//! Source: the paper "Strided Difference Bound Matrices". Each algorithm's
+//! documentation names the section, lemma or figure it follows.
 //!
 //! # Arithmetic and the `TooLarge` contract
 //!

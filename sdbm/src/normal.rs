@@ -1,9 +1,7 @@
 //! Normal forms and the join.
 //!
 //! Source: "Strided Difference Bound Matrices", Section 4 (inequality and
-//! congruence normalization, Lemmas 10–12) and Section 5 (operations);
-//! `shared/design/sdbm-notes.md`, "Normal forms and the abstract-domain
-//! operations". See [`Sdbm::normalize`] and [`Sdbm::join`] for the algorithms;
+//! congruence normalization, Lemmas 10–12) and Section 5 (operations). See [`Sdbm::normalize`] and [`Sdbm::join`] for the algorithms;
 //! the comments below give the arguments the code relies on.
 
 use crate::arith::{add, gcd, modulo, neg, sub, to_i64};

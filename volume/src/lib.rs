@@ -1,5 +1,5 @@
 //! The volume model of tensor programs (IMPACT'23, "Modelling linear algebra
-//! kernels as polyhedral volume operations", in `shared/papers/volume-model-impact23.txt`).
+//! kernels as polyhedral volume operations").
 //!
 //! Volumes (index domains, hyperrectangles, views and slices), the volume element
 //! maps of MLIR `linalg`/`tensor` operations, programs as SSA DAGs composed

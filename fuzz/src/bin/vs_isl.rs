@@ -17,7 +17,7 @@
 use presburger::UnionSet;
 use presburger_fuzz::families::Family;
 use presburger_fuzz::isl::{Ctx, USet};
-use presburger_fuzz::Rng;
+use presburger_fuzz::{error_kind, Rng};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -128,17 +128,6 @@ struct Record {
     /// The answer was true (`is_empty`, `is_subset`, `is_equal`), or the
     /// difference is empty (`subtract`, by isl).
     yes: bool,
-}
-
-fn error_kind(e: &presburger::Error) -> &'static str {
-    match e {
-        presburger::Error::Budget(_) => "budget",
-        presburger::Error::Unsupported(_) => "unsupported",
-        presburger::Error::Unbounded(_) => "unbounded",
-        presburger::Error::Parse { .. } => "parse",
-        presburger::Error::SpaceMismatch(_) => "space mismatch",
-        presburger::Error::Invalid(_) => "invalid",
-    }
 }
 
 fn parse_ours(text: &str) -> UnionSet {

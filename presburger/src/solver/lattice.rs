@@ -50,6 +50,21 @@ pub(crate) fn times(a: &[Int], u: &[Vec<Int>]) -> Vec<Int> {
     out
 }
 
+/// `m · v` for a matrix given by its rows.
+pub(crate) fn mat_vec(m: &[Vec<Int>], v: &[Int]) -> Vec<Int> {
+    m.iter()
+        .map(|row| {
+            let mut s = Int::ZERO;
+            for (a, b) in row.iter().zip(v) {
+                if !a.is_zero() && !b.is_zero() {
+                    s += a * b;
+                }
+            }
+            s
+        })
+        .collect()
+}
+
 /// `col_dst -= q * col_src` on the matrix `u`.
 fn col_axpy(u: &mut [Vec<Int>], dst: usize, src: usize, q: &Int) {
     for row in u.iter_mut() {
@@ -162,19 +177,11 @@ impl Compression {
 
     /// The point `x0 + V z`.
     pub fn point(&self, z: &[Int]) -> Vec<Int> {
-        self.x0
-            .iter()
-            .zip(&self.v)
-            .map(|(x, vr)| {
-                let mut s = x.clone();
-                for (a, b) in vr.iter().zip(z) {
-                    if !a.is_zero() && !b.is_zero() {
-                        s += a * b;
-                    }
-                }
-                s
-            })
-            .collect()
+        let mut p = mat_vec(&self.v, z);
+        for (a, x) in p.iter_mut().zip(&self.x0) {
+            *a += x;
+        }
+        p
     }
 }
 
@@ -205,17 +212,7 @@ pub(crate) fn compress_equalities(eqs: &[Row], d: usize) -> Option<Compression> 
         }
     }
     debug_assert_eq!(y.len(), rank);
-    let x0 = (0..d)
-        .map(|row| {
-            let mut s = Int::ZERO;
-            for (q, yq) in y.iter().enumerate() {
-                if !u[row][q].is_zero() && !yq.is_zero() {
-                    s += &u[row][q] * yq;
-                }
-            }
-            s
-        })
-        .collect();
+    let x0 = mat_vec(&u, &y); // the columns beyond `rank` meet no entry of `y`
     let v = u.into_iter().map(|row| row[rank..].to_vec()).collect();
     Some(Compression { x0, v })
 }

@@ -47,7 +47,7 @@ use crate::error::{Error, Result};
 use crate::int::{gcd_all, Int};
 use crate::solver::budget::Budget;
 use crate::solver::gbr;
-use crate::solver::lattice::{column_echelon, compress_equalities, times};
+use crate::solver::lattice::{column_echelon, compress_equalities, mat_vec, times};
 use crate::solver::simplex::{LpResult, Rational, Simplex};
 use crate::stats::{self, Counter};
 
@@ -256,20 +256,7 @@ fn sample_group(rows: &[Row], d: usize, budget: &mut Budget) -> Result<Option<Ve
         })
         .collect();
     match Search::new(trows, d, k, budget).run() {
-        Ok(Some(t)) => Ok(Some(
-            ech.u
-                .iter()
-                .map(|urow| {
-                    let mut s = Int::ZERO;
-                    for (a, b) in urow.iter().zip(&t) {
-                        if !a.is_zero() && !b.is_zero() {
-                            s += a * b;
-                        }
-                    }
-                    s
-                })
-                .collect(),
-        )),
+        Ok(Some(t)) => Ok(Some(mat_vec(&ech.u, &t))),
         Ok(None) => Ok(None),
         Err(Halt::Fail(e)) => Err(e),
         Err(Halt::Unbounded) => Err(Error::Invalid(

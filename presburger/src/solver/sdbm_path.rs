@@ -18,8 +18,8 @@
 //! completed with the values of the congruence locals and checked against every
 //! constraint before it is returned.
 //!
-//! Source: "Strided Difference Bound Matrices" (in `shared/papers`), and
-//! `shared/design/sdbm-notes.md`.
+//! Source: the paper "Strided Difference Bound Matrices" (the `sdbm` crate's
+//! documentation names the sections it follows).
 
 use crate::conjunction::{implied_by_div, Conjunction, Row};
 use crate::error::{Error, Result};

@@ -481,34 +481,7 @@ impl Simplex {
         for &k in eqs {
             self.check_con(k);
         }
-        let built = self.express(obj);
-        if self.empty {
-            return (LpResult::Empty, Vec::new());
-        }
-        let r = self.push_temp(built);
-        let res = match self.optimize_row(r, 1, Stop::Never) {
-            Outcome::Optimal => {
-                let duals = eqs
-                    .iter()
-                    .map(|&k| match self.cons[k].pos {
-                        Pos::Col(j) => {
-                            Rational::new(self.rows[r][COL0 + j].clone(), self.rows[r][DEN].clone())
-                        }
-                        Pos::Row(_) => Rational::zero(),
-                    })
-                    .collect();
-                (
-                    LpResult::Optimum {
-                        value: self.row_value(r),
-                        point: self.sample_point().unwrap_or_default(),
-                    },
-                    duals,
-                )
-            }
-            Outcome::Unbounded | Outcome::Stopped => (LpResult::Unbounded, Vec::new()),
-        };
-        self.pop_temp();
-        res
+        self.optimize_with_duals(obj, 1, eqs)
     }
 
     /// Lexicographic minimisation: minimises `objs[0]`, then `objs[1]` over the
@@ -776,17 +749,39 @@ impl Simplex {
     }
 
     fn optimize(&mut self, obj: &[Int], sign: i32) -> LpResult {
+        self.optimize_with_duals(obj, sign, &[]).0
+    }
+
+    /// Optimises `obj` in direction `sign`; at an optimum also the coefficient of
+    /// each equality of `eqs` (its dead column) in the final objective row, 0 for
+    /// one that is not a column (see [`Simplex::maximize_with_duals`]).
+    fn optimize_with_duals(
+        &mut self,
+        obj: &[Int],
+        sign: i32,
+        eqs: &[usize],
+    ) -> (LpResult, Vec<Rational>) {
         let built = self.express(obj);
         if self.empty {
-            return LpResult::Empty;
+            return (LpResult::Empty, Vec::new());
         }
         let r = self.push_temp(built);
         let res = match self.optimize_row(r, sign, Stop::Never) {
-            Outcome::Optimal => LpResult::Optimum {
-                value: self.row_value(r),
-                point: self.sample_point().unwrap_or_default(),
-            },
-            Outcome::Unbounded | Outcome::Stopped => LpResult::Unbounded,
+            Outcome::Optimal => {
+                let duals = eqs
+                    .iter()
+                    .map(|&k| match self.cons[k].pos {
+                        Pos::Col(j) => {
+                            Rational::new(self.rows[r][COL0 + j].clone(), self.rows[r][DEN].clone())
+                        }
+                        Pos::Row(_) => Rational::zero(),
+                    })
+                    .collect();
+                let value = self.row_value(r);
+                let point = self.sample_point().unwrap_or_default();
+                (LpResult::Optimum { value, point }, duals)
+            }
+            Outcome::Unbounded | Outcome::Stopped => (LpResult::Unbounded, Vec::new()),
         };
         self.pop_temp();
         res

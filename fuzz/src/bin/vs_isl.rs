@@ -1,6 +1,6 @@
 //! Side-by-side timing of our library and isl on the same generated problems:
 //!
-//!     cargo run --release --bin vs_isl -- [FAMILY...] [--op OP] [--count N] [--seed S] [--worst K] [--cap-ms MS] [--verbose]
+//!     cargo run --release --bin vs_isl -- [FAMILY...] [--op OP] [--count N] [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump]
 //!
 //! Families: see `presburger_fuzz::families` (default: all). OP: `is_empty`
 //! (default), `is_subset`, `is_equal`, `subtract`. Both sides parse every problem
@@ -25,8 +25,10 @@ use std::time::{Duration, Instant};
 
 /// isl's operation limit per timed call (and per check of a subtraction).
 const ISL_MAX_OPERATIONS: u64 = 10_000_000;
-/// Calls faster than this are repeated on fresh copies and the median is kept.
-const REPEAT_BELOW: Duration = Duration::from_micros(2);
+/// Calls faster than this are repeated on fresh copies and the median is kept
+/// (the same rule on both sides: a single cold call against a warm median would
+/// favour whichever side is faster than the threshold).
+const REPEAT_BELOW: Duration = Duration::from_micros(200);
 const REPEATS: usize = 5;
 /// The default cap on each side's time per problem.
 const DEFAULT_CAP_MS: u64 = 1000;
@@ -575,15 +577,20 @@ fn row(name: &str, recs: &[&Record]) -> Vec<String> {
     ]
 }
 
-/// The parse times of a family (not in the main table), and the median ratio.
+/// The parse times of a family (not in the main table), the median ratio, and
+/// the totals of parsing and the operation together (isl does part of its work
+/// while reading: it simplifies, and may find a set empty, before the operation
+/// is called).
 fn parse_row(name: &str, recs: &[&Record]) -> Vec<String> {
     // a timed-out call has no parse time
-    let recs: Vec<(Duration, Duration)> = recs
+    let recs: Vec<(Duration, Duration, Duration, Duration)> = recs
         .iter()
-        .filter_map(|r| Some((r.ours_parse?, r.isl_parse?)))
+        .filter_map(|r| Some((r.ours_parse?, r.isl_parse?, r.ours, r.isl)))
         .collect();
     let o = stats(recs.iter().map(|r| us(r.0)).collect());
     let i = stats(recs.iter().map(|r| us(r.1)).collect());
+    let o_both = stats(recs.iter().map(|r| us(r.0 + r.2)).collect());
+    let i_both = stats(recs.iter().map(|r| us(r.1 + r.3)).collect());
     vec![
         name.to_string(),
         recs.len().to_string(),
@@ -592,10 +599,13 @@ fn parse_row(name: &str, recs: &[&Record]) -> Vec<String> {
         fmt_num(i.total),
         fmt_num(i.median),
         fmt_num(o.median / i.median),
+        fmt_num(o_both.total),
+        fmt_num(i_both.total),
+        fmt_num(o_both.total / i_both.total),
     ]
 }
 
-const PARSE_HEADER: [&str; 7] = [
+const PARSE_HEADER: [&str; 10] = [
     "parsing",
     "n",
     "ours total",
@@ -603,6 +613,9 @@ const PARSE_HEADER: [&str; 7] = [
     "isl total",
     "median",
     "median x",
+    "ours parse+op",
+    "isl parse+op",
+    "total x",
 ];
 
 fn print_table(head: &[&str], rows: &[Vec<String>]) {
@@ -645,11 +658,35 @@ fn print_problem(r: &Record) {
     );
 }
 
+/// The problems of a run, family by family: one generator per family, so
+/// choosing families does not change the problems.
+fn problems(
+    families: &[Family],
+    op: Op,
+    seed: u64,
+    count: Option<usize>,
+) -> Vec<(Family, String, Option<String>)> {
+    let mut out = Vec::new();
+    for &family in families {
+        let index = Family::ALL.iter().position(|&f| f == family).unwrap() as u64;
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(index + 1));
+        for _ in 0..count.unwrap_or(default_count(family)) {
+            if op == Op::IsEmpty {
+                out.push((family, family.problem(&mut rng), None));
+            } else {
+                let (a, b) = family.pair(&mut rng);
+                out.push((family, a, Some(b)));
+            }
+        }
+    }
+    out
+}
+
 fn usage() -> ! {
     let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
     eprintln!(
         "usage: vs_isl [FAMILY...] [--op is_empty|is_subset|is_equal|subtract] [--count N] \
-         [--seed S] [--worst K] [--cap-ms MS] [--verbose]\nfamilies: {}",
+         [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump]\nfamilies: {}",
         names.join(" ")
     );
     std::process::exit(2)
@@ -668,6 +705,7 @@ fn main() {
     let mut worst = 0usize;
     let mut cap_ms = DEFAULT_CAP_MS;
     let mut verbose = false;
+    let mut dump = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -685,12 +723,23 @@ fn main() {
             "--worst" => worst = value().parse().unwrap_or_else(|_| usage()),
             "--cap-ms" => cap_ms = value().parse().unwrap_or_else(|_| usage()),
             "-v" | "--verbose" => verbose = true,
+            "--dump" => dump = true,
             "-h" | "--help" => usage(),
             f => families.push(Family::from_name(f).unwrap_or_else(|| usage())),
         }
     }
     if families.is_empty() {
         families = Family::ALL.to_vec();
+    }
+    let problems = problems(&families, op, seed, count);
+    if dump {
+        // the problems only, one per line (`FAMILY \t OP \t A \t B`), for
+        // `cargo run --release -p benches --bin replay` under a profiler
+        for (family, a, b) in &problems {
+            let b = b.as_deref().unwrap_or("");
+            println!("{}\t{}\t{a}\t{b}", family.name(), op.name());
+        }
+        return;
     }
     let cap = (cap_ms > 0).then(|| Duration::from_millis(cap_ms));
     let counts: Vec<String> = families
@@ -712,30 +761,20 @@ fn main() {
     let start = Instant::now();
     let mut workers = (Worker::start("ours"), Worker::start("isl"));
     let mut records = Vec::new();
-    for &family in &families {
-        // one generator per family, so choosing families does not change problems
-        let index = Family::ALL.iter().position(|&f| f == family).unwrap() as u64;
-        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(index + 1));
-        for k in 0..count.unwrap_or(default_count(family)) {
-            let (a, b) = if op == Op::IsEmpty {
-                (family.problem(&mut rng), None)
-            } else {
-                let (a, b) = family.pair(&mut rng);
-                (a, Some(b))
-            };
-            let r = run_one(&mut workers, cap, op, family, &a, b.as_deref());
-            if verbose {
-                eprintln!(
-                    "{} #{k}: ours {} µs ({}), isl {} µs ({})",
-                    family.name(),
-                    fmt_num(us(r.ours)),
-                    r.ours_answer,
-                    fmt_num(us(r.isl)),
-                    r.isl_answer
-                );
-            }
-            records.push(r);
+    for (k, (family, a, b)) in problems.iter().enumerate() {
+        let family = *family;
+        let r = run_one(&mut workers, cap, op, family, a, b.as_deref());
+        if verbose {
+            eprintln!(
+                "{} #{k}: ours {} µs ({}), isl {} µs ({})",
+                family.name(),
+                fmt_num(us(r.ours)),
+                r.ours_answer,
+                fmt_num(us(r.isl)),
+                r.isl_answer
+            );
         }
+        records.push(r);
     }
     let mut rows = Vec::new();
     for &family in &families {
@@ -780,7 +819,10 @@ fn main() {
             "subtractions not checked (isl stopped or its check ran out of time): {unchecked}"
         );
     }
-    println!("\nparsing both inputs (not in the times above; without the timed-out problems):");
+    println!(
+        "\nparsing both inputs (not in the times above; without the timed-out problems), \
+         and parsing with the operation:"
+    );
     let mut rows = Vec::new();
     for &family in &families {
         let recs: Vec<&Record> = records.iter().filter(|r| r.family == family).collect();

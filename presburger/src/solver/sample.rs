@@ -4,6 +4,11 @@
 //! path of [`crate::sdbm_path`]).
 //!
 //! The steps, each exact:
+//! 0. *Bound propagation* in machine arithmetic ([`crate::solver::propagate`]):
+//!    crossing bounds prove the set empty; otherwise a greedy dive through the
+//!    propagated box (fix a variable, propagate, go on) often lands on a point,
+//!    which is checked against every row. On small tiled and dependence pieces
+//!    this decides most calls before any tableau is built.
 //! 1. *Rational relaxation* on one tableau: when it is empty, so is the integer
 //!    set; when its vertex is integral, or rounding the vertex to the nearest
 //!    integers gives a point of the set, that point is the answer.
@@ -48,6 +53,7 @@ use crate::int::{gcd_all, Int};
 use crate::solver::budget::Budget;
 use crate::solver::gbr;
 use crate::solver::lattice::{column_echelon, compress_equalities, mat_vec, times};
+use crate::solver::propagate::Propagator;
 use crate::solver::simplex::{LpResult, Rational, Simplex};
 use crate::stats::{self, Counter};
 
@@ -60,6 +66,20 @@ pub fn integer_sample(
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
     budget.spend(1)?;
+    // 0. bound propagation, a proof of emptiness in machine arithmetic
+    let Some(mut prop) = Propagator::new(n, eqs, ineqs) else {
+        return Ok(None);
+    };
+    if !prop.run() {
+        return Ok(None);
+    }
+    if let Some(p) = prop.dive() {
+        let p: Vec<Int> = p.into_iter().map(Int::from).collect();
+        if satisfies(&p, eqs, ineqs) {
+            return Ok(Some(p));
+        }
+    }
+
     // 1. the rational relaxation
     let mut tab = Simplex::new(n);
     for e in eqs {
@@ -278,6 +298,10 @@ struct Search<'b> {
     k: usize,
     /// `k` vectors of `k` entries, a basis of `Z^k`.
     basis: Vec<Vec<Int>>,
+    /// In the greedy descent: one value per level, no reduction.
+    greedy: bool,
+    /// The greedy descent has been tried (it runs once per search).
+    tried_greedy: bool,
     budget: &'b mut Budget,
 }
 
@@ -301,6 +325,8 @@ impl<'b> Search<'b> {
             d,
             k,
             basis,
+            greedy: false,
+            tried_greedy: false,
             budget,
         }
     }
@@ -368,6 +394,29 @@ impl<'b> Search<'b> {
             if best.1 != level {
                 self.basis.swap(level, best.1);
                 (lo, hi) = best_range;
+            }
+        }
+        if self.greedy || (&hi - &lo >= Int::from(2) && level + 1 < self.k && !self.tried_greedy) {
+            // one value per level, the middle one, no reduction: on a fat set this
+            // finds a point at the cost of a few LPs; tried once per search,
+            // before the first reduction
+            let outer = !self.greedy;
+            self.tried_greedy = true;
+            self.greedy = true;
+            let mid = (&lo + &hi).floor_div(&Int::from(2));
+            let snap = self.tab.snapshot();
+            let eq = self.dir_row(level, -&mid);
+            self.tab.add_eq(&eq);
+            self.fixed.push(eq);
+            let found = self.node(level + 1);
+            self.fixed.pop();
+            self.tab.rollback(snap);
+            if outer {
+                self.greedy = false;
+            }
+            let found = found?;
+            if found.is_some() || !outer {
+                return Ok(found);
             }
         }
         if &hi - &lo >= Int::from(2) && level + 1 < self.k {

@@ -1,0 +1,70 @@
+//! Replays problems dumped by the fuzz crate's `vs_isl --dump` on our side
+//! only, repeatedly, for a profiler:
+//!
+//! ```text
+//! cd fuzz && cargo run --release --bin vs_isl -- tiled --dump > /tmp/tiled.txt
+//! cargo run --release -p benches --bin replay -- /tmp/tiled.txt [ROUNDS]
+//! perf record --call-graph dwarf target/release/replay /tmp/tiled.txt 50
+//! ```
+//!
+//! Each line is `FAMILY \t OP \t A \t B` (B empty for `is_empty`). Prints, per
+//! family, the number of problems and the total and median time of the
+//! operation alone (parsing excluded), over all rounds.
+#![forbid(unsafe_code)]
+
+use presburger::UnionSet;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let Some(path) = args.next() else {
+        eprintln!("usage: replay FILE [ROUNDS]");
+        std::process::exit(2);
+    };
+    let rounds: usize = args.next().map_or(1, |r| r.parse().expect("ROUNDS"));
+    let text = std::fs::read_to_string(&path).expect("reading the problems");
+    let mut problems = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert!(
+            f.len() == 4,
+            "line {}: expected 4 tab-separated fields",
+            n + 1
+        );
+        let parse =
+            |s: &str| -> UnionSet { s.parse().unwrap_or_else(|e| panic!("line {}: {e}", n + 1)) };
+        let b = (!f[3].is_empty()).then(|| parse(f[3]));
+        problems.push((f[0].to_string(), f[1].to_string(), parse(f[2]), b));
+    }
+    let mut times: BTreeMap<String, Vec<Duration>> = BTreeMap::new();
+    let mut errors = 0usize;
+    for _ in 0..rounds {
+        for (family, op, a, b) in &problems {
+            let t = Instant::now();
+            let ok = match (op.as_str(), b) {
+                ("is_empty", _) => a.is_empty().is_ok(),
+                ("is_subset", Some(b)) => a.is_subset(b).is_ok(),
+                ("is_equal", Some(b)) => a.is_equal(b).is_ok(),
+                ("subtract", Some(b)) => a.subtract(b).is_ok(),
+                _ => panic!("unknown operation {op}"),
+            };
+            times.entry(family.clone()).or_default().push(t.elapsed());
+            errors += usize::from(!ok);
+        }
+    }
+    println!("family         n   total µs  median µs");
+    for (family, mut v) in times {
+        v.sort();
+        let total: Duration = v.iter().sum();
+        println!(
+            "{family:<10} {:>5} {:>10.0} {:>10.2}",
+            v.len() / rounds,
+            total.as_secs_f64() * 1e6 / rounds as f64,
+            v[v.len() / 2].as_secs_f64() * 1e6
+        );
+    }
+    if errors > 0 {
+        println!("errors: {errors}");
+    }
+}

@@ -57,6 +57,38 @@ impl Int {
         }
     }
 
+    /// The value as an `i128` when it fits: every small value, and big values
+    /// below `2^127` in magnitude. The operations on big values go through this
+    /// first, so that numbers of up to about 38 digits (the subdeterminants of a
+    /// tableau on small coefficients, products of two 60-bit values) cost
+    /// machine operations and at most one allocation for the result.
+    #[inline]
+    fn wide(&self) -> Option<i128> {
+        match self {
+            Int::Small(v) => Some(*v as i128),
+            Int::Big(b) => b.to_i128(),
+        }
+    }
+
+    /// An `Int` from a `u128`, in canonical form.
+    fn from_wide_u(v: u128) -> Int {
+        match i128::try_from(v) {
+            Ok(w) => Int::from_wide(w),
+            Err(_) => Int::from_big(BigInt::from(v)),
+        }
+    }
+
+    /// An `Int` from an `i128`, in canonical form.
+    fn from_wide(v: i128) -> Int {
+        match i64::try_from(v) {
+            Ok(s) => Int::Small(s),
+            Err(_) => {
+                crate::stats::count(crate::stats::Counter::BigValue);
+                Int::Big(Box::new(BigInt::from(v)))
+            }
+        }
+    }
+
     /// The value as a big integer.
     pub fn to_big(&self) -> BigInt {
         match self {
@@ -139,11 +171,18 @@ impl Int {
                 if s == 0 {
                     return Int::from_big(b.magnitude().clone().into());
                 }
-                let r = b.magnitude() % s;
-                let r = u64::try_from(&r).unwrap_or(0);
+                let r = match b.to_i128() {
+                    Some(w) => (w.unsigned_abs() % s as u128) as u64,
+                    None => u64::try_from(&(b.magnitude() % s)).unwrap_or(0),
+                };
                 Int::from(s.gcd(&r))
             }
-            (Int::Big(a), Int::Big(b)) => big_gcd(a.magnitude(), b.magnitude()),
+            (Int::Big(a), Int::Big(b)) => match (a.to_i128(), b.to_i128()) {
+                (Some(x), Some(y)) => {
+                    Int::from_wide_u(wide_gcd(x.unsigned_abs(), y.unsigned_abs()))
+                }
+                _ => big_gcd(a.magnitude(), b.magnitude()),
+            },
         }
     }
 
@@ -162,7 +201,12 @@ impl Int {
             (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
                 Int::Small(a.div_floor(b))
             }
-            _ => Int::from_big(self.to_big().div_floor(&d.to_big())),
+            _ => match (self.wide(), d.wide()) {
+                (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
+                    Int::from_wide(Integer::div_floor(&a, &b))
+                }
+                _ => Int::from_big(self.to_big().div_floor(&d.to_big())),
+            },
         }
     }
 
@@ -172,7 +216,12 @@ impl Int {
             (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
                 Int::Small(a.div_ceil(b))
             }
-            _ => Int::from_big(Integer::div_ceil(&self.to_big(), &d.to_big())),
+            _ => match (self.wide(), d.wide()) {
+                (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
+                    Int::from_wide(Integer::div_ceil(&a, &b))
+                }
+                _ => Int::from_big(Integer::div_ceil(&self.to_big(), &d.to_big())),
+            },
         }
     }
 
@@ -186,9 +235,16 @@ impl Int {
             (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
                 Int::Small(a / b)
             }
-            (Int::Big(a), Int::Small(b)) => Int::from_big(&**a / *b),
-            (Int::Big(a), Int::Big(b)) => Int::from_big(&**a / &**b),
-            _ => Int::from_big(self.to_big() / d.to_big()),
+            _ => match (self.wide(), d.wide()) {
+                (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
+                    Int::from_wide(a / b)
+                }
+                _ => match (self, d) {
+                    (Int::Big(a), Int::Small(b)) => Int::from_big(&**a / *b),
+                    (Int::Big(a), Int::Big(b)) => Int::from_big(&**a / &**b),
+                    _ => Int::from_big(self.to_big() / d.to_big()),
+                },
+            },
         }
     }
 
@@ -198,10 +254,15 @@ impl Int {
             (Int::Small(a), Int::Small(b)) if *b != 0 && *b != -1 && *b != i64::MIN => {
                 Int::Small(a.rem_euclid(*b))
             }
-            _ => {
-                let m = m.to_big().abs();
-                Int::from_big(self.to_big().mod_floor(&m))
-            }
+            _ => match (self.wide(), m.wide()) {
+                (Some(a), Some(b)) if b != 0 && b != i128::MIN => {
+                    Int::from_wide(a.rem_euclid(b.abs()))
+                }
+                _ => {
+                    let m = m.to_big().abs();
+                    Int::from_big(self.to_big().mod_floor(&m))
+                }
+            },
         }
     }
 
@@ -231,7 +292,7 @@ impl Int {
                 return Int::Small(v);
             }
         }
-        Int::from_big(self.to_big() * a.to_big() + b.to_big() * c.to_big())
+        mul_add_mul_big(self, a, b, c)
     }
 }
 
@@ -387,7 +448,39 @@ fn add_ref(a: &Int, b: &Int) -> Int {
 #[cold]
 #[inline(never)]
 fn add_big(a: &Int, b: &Int) -> Int {
+    if let (Some(x), Some(y)) = (a.wide(), b.wide()) {
+        if let Some(v) = x.checked_add(y) {
+            return Int::from_wide(v);
+        }
+    }
     Int::from_big(a.to_big() + b.to_big())
+}
+
+#[cold]
+#[inline(never)]
+fn mul_add_mul_big(s: &Int, a: &Int, b: &Int, c: &Int) -> Int {
+    if let (Some(s), Some(a), Some(b), Some(c)) = (s.wide(), a.wide(), b.wide(), c.wide()) {
+        if let Some(v) = s
+            .checked_mul(a)
+            .zip(b.checked_mul(c))
+            .and_then(|(x, y)| x.checked_add(y))
+        {
+            return Int::from_wide(v);
+        }
+    }
+    Int::from_big(s.to_big() * a.to_big() + b.to_big() * c.to_big())
+}
+
+/// The gcd of two `u128` by Euclid's algorithm (a remainder per step; the
+/// operands of a tableau are rarely far apart in size).
+fn wide_gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
+            return x.gcd(&y) as u128;
+        }
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 #[inline]
@@ -403,6 +496,11 @@ fn sub_ref(a: &Int, b: &Int) -> Int {
 #[cold]
 #[inline(never)]
 fn sub_big(a: &Int, b: &Int) -> Int {
+    if let (Some(x), Some(y)) = (a.wide(), b.wide()) {
+        if let Some(v) = x.checked_sub(y) {
+            return Int::from_wide(v);
+        }
+    }
     Int::from_big(a.to_big() - b.to_big())
 }
 
@@ -419,6 +517,11 @@ fn mul_ref(a: &Int, b: &Int) -> Int {
 #[cold]
 #[inline(never)]
 fn mul_big(a: &Int, b: &Int) -> Int {
+    if let (Some(x), Some(y)) = (a.wide(), b.wide()) {
+        if let Some(v) = x.checked_mul(y) {
+            return Int::from_wide(v);
+        }
+    }
     Int::from_big(a.to_big() * b.to_big())
 }
 
@@ -584,6 +687,11 @@ mod tests {
         let near = prop_oneof![
             Just(i64::MIN as i128),
             Just(i64::MAX as i128),
+            // the edges of the i128 path of big values
+            Just(i128::MIN),
+            Just(i128::MAX),
+            Just(1i128 << 64),
+            Just(-(1i128 << 64)),
             Just(0i128),
             Just(1),
             Just(-1),

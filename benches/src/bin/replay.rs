@@ -23,6 +23,18 @@ fn main() {
         std::process::exit(2);
     };
     let rounds: usize = args.next().map_or(1, |r| r.parse().expect("ROUNDS"));
+    // REPLAY_STOP_MS: print the solver's counters and stop after that long (to
+    // see what a run that does not end is doing)
+    if let Some(ms) = std::env::var("REPLAY_STOP_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(ms));
+            println!("stopped after {ms} ms: {}", presburger::stats::snapshot());
+            std::process::exit(3);
+        });
+    }
     let text = std::fs::read_to_string(&path).expect("reading the problems");
     let mut problems = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -67,4 +79,5 @@ fn main() {
     if errors > 0 {
         println!("errors: {errors}");
     }
+    println!("{}", presburger::stats::snapshot());
 }

@@ -10,7 +10,10 @@
 //!    exists iff it exists at `l = max_i ceil(-f_i / a_i)`: that value satisfies all
 //!    lower bounds, and it is at most any solution, so it satisfies the upper bounds
 //!    too. So the conjunction is the union over `i` of the conjunctions with
-//!    `l = ceil(-f_i / a_i)` (a division), where lower bound `i` is the largest.
+//!    `l = ceil(-f_i / a_i)` (a division), where lower bound `i` is the largest
+//!    (symmetrically with the upper bounds and the smallest `floor`, taken when
+//!    there are fewer of them). Pieces without integer points are dropped as
+//!    they appear, since every split multiplies them.
 //! 2. With `B = { x : c_1(x, d(x)) and ... and c_k(x, d(x)) }` (the `d` divisions,
 //!    which are functions and so can be added to `A` freely), `A - B` is the
 //!    disjoint union of `A and c_1 and ... and c_{j-1} and not c_j` for `j = 1..k`,
@@ -98,7 +101,9 @@ pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<
             ));
         }
         c.eliminate_locals_exactly();
-        if c.is_trivially_empty() {
+        // a piece without integer points needs no rewriting (each split below
+        // multiplies the pieces, so empty ones are dropped as early as possible)
+        if c.is_trivially_empty() || c.is_empty_with(budget)? {
             continue;
         }
         forget_definitions_using_plain_locals(&mut c);
@@ -140,18 +145,38 @@ pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<
             continue;
         };
         let col = first_local + l;
-        let lowers: Vec<Row> = c
+        // the side with fewer bounds: `l` exists iff it exists at the largest of
+        // its lower bounds (or the smallest of its upper bounds), one piece each
+        let lowers = c.ineqs.iter().filter(|r| r[col].is_positive()).count();
+        let uppers = c.ineqs.iter().filter(|r| r[col].is_negative()).count();
+        let from_above = uppers < lowers;
+        let bounds: Vec<Row> = c
             .ineqs
             .iter()
-            .filter(|r| r[col].is_positive())
+            .filter(|r| {
+                if from_above {
+                    r[col].is_negative()
+                } else {
+                    r[col].is_positive()
+                }
+            })
             .cloned()
             .collect();
-        for lo in lowers {
-            // l = ceil(-f / a) = floor((-f + a - 1) / a) with lo = a·l + f
-            let a = lo[col].clone();
-            let mut num: Row = lo.iter().map(|v| -v).collect();
-            num[col] = Int::ZERO;
-            num[0] += &a - 1;
+        for bound in bounds {
+            // lower bound a·l + f >= 0: l = ceil(-f / a) = floor((-f + a - 1) / a);
+            // upper bound -a·l + g >= 0: l = floor(g / a)
+            let (a, num) = if from_above {
+                let a = -&bound[col];
+                let mut num = bound.clone();
+                num[col] = Int::ZERO;
+                (a, num)
+            } else {
+                let a = bound[col].clone();
+                let mut num: Row = bound.iter().map(|v| -v).collect();
+                num[col] = Int::ZERO;
+                num[0] += &a - 1;
+                (a, num)
+            };
             let mut piece = c.clone();
             let new_col = piece.add_local(Some(Div {
                 num: {
@@ -912,25 +937,23 @@ fn all_tasks<T: Send>(
 /// search ([`Region::search`]) that have an integer point, without the inequalities
 /// that the others imply (read off the search's tableau at the leaf), simplified.
 fn difference(
-    parts: &[Conjunction],
+    roots: Vec<Region>,
     subs: &Subtrahend,
     budget: &mut Budget,
 ) -> Result<Vec<Conjunction>> {
-    let pieces = map_tasks(parts.iter().collect(), budget, |a, budget| {
+    let pieces = map_tasks(roots, budget, |mut region, budget| {
         let mut out = Vec::new();
-        if let Some(mut region) = Region::new(a) {
-            region.search(
-                &subs.pieces,
-                &mut |region, budget| {
-                    let p = region.tidy_conjunction(budget)?;
-                    if !p.is_trivially_empty() && !p.is_empty_with(budget)? {
-                        out.push(p);
-                    }
-                    Ok(false)
-                },
-                budget,
-            )?;
-        }
+        region.search(
+            &subs.pieces,
+            &mut |region, budget| {
+                let p = region.tidy_conjunction(budget)?;
+                if !p.is_trivially_empty() && !p.is_empty_with(budget)? {
+                    out.push(p);
+                }
+                Ok(false)
+            },
+            budget,
+        )?;
         Ok(out)
     })?;
     Ok(pieces.into_iter().flatten().collect())
@@ -954,32 +977,38 @@ fn roots(d: &Disjunction) -> Vec<Region<'_>> {
     d.parts.iter().filter_map(Region::new).collect()
 }
 
-/// False when an integer point of one of the regions is outside `subs` (then the
-/// union of the regions is not inside `subs`); true otherwise. The point of a
-/// region is the vertex of its tableau when that is integral (see
-/// [`Region::integer_vertex`]), else an integer sample of its conjunction. The
-/// sample costs a solver call, but on sets with fractional vertices (random
-/// systems, big coefficients) it answers many non-inclusions that the search would
-/// only find after integer tests at many leaves (measured with `vs_isl`: 13
-/// timeouts of 50 on `random` without it, 8 with it).
-fn samples_inside(
-    roots: &[Region],
-    subs: &Subtrahend,
-    nv: usize,
+/// The conjunctions of `d` that have an integer point, each as the root of a
+/// search with one of its integer points (values of the parameters and
+/// dimensions). The point is the vertex of the root's tableau when that is
+/// integral (see [`Region::integer_vertex`]; it costs nothing), else an integer
+/// sample of the conjunction. The sample costs a solver call, but on sets with
+/// fractional vertices (random systems, big coefficients) it answers many
+/// non-inclusions that the search would only find after integer tests at many
+/// leaves, and it drops the conjunctions without integer points before anything
+/// is built for the other side (a subset test of an empty set is then free).
+fn sampled_roots<'d>(
+    d: &'d Disjunction,
     budget: &mut Budget,
-) -> Result<bool> {
-    for r in roots {
+) -> Result<Vec<(Region<'d>, Vec<Int>)>> {
+    let nv = d.space.n_var();
+    let mut out = Vec::with_capacity(d.parts.len());
+    for r in roots(d) {
         let point = match r.integer_vertex() {
             Some(p) => Some(p),
             None => r.a.sample_full(budget)?,
         };
-        if let Some(p) = point {
-            if !subs.contains(&p[..nv]) {
-                return Ok(false);
-            }
+        if let Some(mut p) = point {
+            p.truncate(nv);
+            out.push((r, p));
         }
     }
-    Ok(true)
+    Ok(out)
+}
+
+/// True when every sample lies in `subs` (a sample outside answers a subset
+/// test at once).
+fn samples_inside(roots: &[(Region, Vec<Int>)], subs: &Subtrahend) -> bool {
+    roots.iter().all(|(_, p)| subs.contains(p))
 }
 
 /// Both with the parameters of both (in the same order), after checking that the
@@ -1036,8 +1065,13 @@ impl Disjunction {
     /// by other tools, for which shorter disjuncts are cheaper).
     pub(crate) fn subtract(&self, other: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
         let (a, b) = aligned(self, other, "subtraction")?;
-        let subs = Subtrahend::new(&b, budget)?;
-        let parts = difference(&a.parts, &subs, budget)?;
+        let ra = sampled_roots(&a, budget)?;
+        let parts = if ra.is_empty() {
+            Vec::new()
+        } else {
+            let subs = Subtrahend::new(&b, budget)?;
+            difference(ra.into_iter().map(|(r, _)| r).collect(), &subs, budget)?
+        };
         Ok(Disjunction {
             space: a.space.clone(),
             parts,
@@ -1058,12 +1092,15 @@ impl Disjunction {
     /// conjunction of `self` against `other` until a leaf with an integer point.
     pub(crate) fn is_subset(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         let (a, b) = aligned(self, other, "inclusion test")?;
-        let ra = roots(&a);
+        let ra = sampled_roots(&a, budget)?;
+        if ra.is_empty() {
+            return Ok(true);
+        }
         let subs = Subtrahend::new(&b, budget)?;
-        if !samples_inside(&ra, &subs, a.space.n_var(), budget)? {
+        if !samples_inside(&ra, &subs) {
             return Ok(false);
         }
-        inside(ra, &subs, budget)
+        inside(ra.into_iter().map(|(r, _)| r).collect(), &subs, budget)
     }
 
     /// Same points: true at once for the same conjunctions; false at once when a
@@ -1074,17 +1111,23 @@ impl Disjunction {
         if a.plain_is_equal(&b) {
             return Ok(true);
         }
-        let nv = a.space.n_var();
-        let ra = roots(&a);
+        let ra = sampled_roots(&a, budget)?;
+        let rb = sampled_roots(&b, budget)?;
+        if ra.is_empty() || rb.is_empty() {
+            return Ok(ra.is_empty() && rb.is_empty());
+        }
         let sb = Subtrahend::new(&b, budget)?;
-        if !samples_inside(&ra, &sb, nv, budget)? {
+        if !samples_inside(&ra, &sb) {
             return Ok(false);
         }
-        let rb = roots(&b);
         let sa = Subtrahend::new(&a, budget)?;
-        if !samples_inside(&rb, &sa, nv, budget)? {
+        if !samples_inside(&rb, &sa) {
             return Ok(false);
         }
+        let (ra, rb) = (
+            ra.into_iter().map(|(r, _)| r).collect(),
+            rb.into_iter().map(|(r, _)| r).collect(),
+        );
         Ok(inside(ra, &sb, budget)? && inside(rb, &sa, budget)?)
     }
 

@@ -21,6 +21,8 @@
 //! Rutherford, Scarf and Shallcross, "An implementation of the generalized basis
 //! reduction algorithm for integer programming", ORSA J. on Computing 5(2), 1993.
 //!
+//! Work: a few budget steps per round plus one per pivot of the doubled tableau.
+//!
 //! The reduction stops early once `F_level(b_level) < 1`: the sampler then has at
 //! most one value to try for that direction, and on very thin bodies the full
 //! reduction would go on shrinking sub-unit widths one swap at a time.
@@ -87,8 +89,10 @@ pub(crate) fn reduce(
     };
     let mut fixed = Vec::new(); // snapshots before the equality of b_level.. b_{i-1}
     let mut i = level;
+    let mut paid = 0; // pivots of `g` charged so far (one step each)
     while i + 1 < k {
-        budget.spend(4)?;
+        budget.spend(4 + (g.pivots() - paid) as usize)?;
+        paid = g.pivots();
         let Some(f_i) = width(&mut g, &basis[i]) else {
             return Ok(()); // not bounded along b_i: leave the basis as it is
         };

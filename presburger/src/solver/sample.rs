@@ -65,21 +65,78 @@ pub fn integer_sample(
     ineqs: &[Row],
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
+    match first_steps(n, eqs, ineqs, budget)? {
+        Some(answer) => Ok(answer),
+        None => search_steps(n, eqs, ineqs, budget),
+    }
+}
+
+/// A division column of [`integer_sample_with_divs`]: variable `col` (0-based)
+/// is `floor(num·(1,x) / den)`.
+#[derive(Clone, Debug)]
+pub struct DivCol {
+    /// The variable that holds the division.
+    pub col: usize,
+    /// The numerator, over `(1, x)`; it uses only variables before `col`.
+    pub num: Row,
+    /// The positive denominator.
+    pub den: Int,
+}
+
+/// As [`integer_sample`] when the last variables are divisions of the others
+/// (`divs`, in increasing column order, each row set containing the two
+/// defining inequalities of each division). The search of step 4 then branches
+/// on the other variables only: once they are fixed, every division has its one
+/// value, computed by evaluation, and the rows are checked. On the pieces of a
+/// set difference, whose subtracted sides bring one division per constraint
+/// with a local, this keeps the search (and the basis reduction) in the
+/// dimension of the set instead of the number of columns. An unbounded
+/// direction among the other variables falls back to [`integer_sample`].
+pub fn integer_sample_with_divs(
+    n: usize,
+    eqs: &[Row],
+    ineqs: &[Row],
+    divs: &[DivCol],
+    budget: &mut Budget,
+) -> Result<Option<Vec<Int>>> {
+    let k = n - divs.len();
+    debug_assert!(divs.iter().enumerate().all(|(i, d)| d.col == k + i
+        && d.den.is_positive()
+        && d.num[1 + d.col..].iter().all(Int::is_zero)));
+    if let Some(answer) = first_steps(n, eqs, ineqs, budget)? {
+        return Ok(answer);
+    }
+    let mut search = Search::new(ineqs.to_vec(), eqs.to_vec(), n, k, budget);
+    search.divs = divs.to_vec();
+    match search.run() {
+        Ok(p) => Ok(p),
+        Err(Halt::Fail(e)) => Err(e),
+        Err(Halt::Unbounded) => search_steps(n, eqs, ineqs, budget),
+    }
+}
+
+/// Steps 0 and 1: `Some(answer)` when bound propagation or the rational
+/// relaxation decides, `None` to go on.
+fn first_steps(
+    n: usize,
+    eqs: &[Row],
+    ineqs: &[Row],
+    budget: &mut Budget,
+) -> Result<Option<Option<Vec<Int>>>> {
     budget.spend(1)?;
     // 0. bound propagation, a proof of emptiness in machine arithmetic
     let Some(mut prop) = Propagator::new(n, eqs, ineqs) else {
-        return Ok(None);
+        return Ok(Some(None));
     };
     if !prop.run() {
-        return Ok(None);
+        return Ok(Some(None));
     }
     if let Some(p) = prop.dive() {
         let p: Vec<Int> = p.into_iter().map(Int::from).collect();
         if satisfies(&p, eqs, ineqs) {
-            return Ok(Some(p));
+            return Ok(Some(Some(p)));
         }
     }
-
     // 1. the rational relaxation
     let mut tab = Simplex::new(n);
     for e in eqs {
@@ -88,13 +145,20 @@ pub fn integer_sample(
     for r in ineqs {
         tab.add_ineq(r);
     }
+    budget.spend(tab.pivots() as usize)?;
     if tab.is_empty() {
-        return Ok(None);
+        return Ok(Some(None));
     }
-    if let Some(p) = probe(&tab, eqs, ineqs) {
-        return Ok(Some(p));
-    }
-    drop(tab);
+    Ok(probe(&tab, eqs, ineqs).map(Some))
+}
+
+/// Steps 2 to 5.
+fn search_steps(
+    n: usize,
+    eqs: &[Row],
+    ineqs: &[Row],
+    budget: &mut Budget,
+) -> Result<Option<Vec<Int>>> {
     // 2. equalities
     let Some(comp) = compress_equalities(eqs, n) else {
         return Ok(None);
@@ -250,7 +314,7 @@ impl From<Error> for Halt {
 /// An integer point of `{ z in Z^d : rows·(1,z) >= 0 }` (steps 4 and 5).
 fn sample_group(rows: &[Row], d: usize, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
     // First as if bounded (the common case), on the original coordinates.
-    match Search::new(rows.to_vec(), d, d, budget).run() {
+    match Search::new(rows.to_vec(), Vec::new(), d, d, budget).run() {
         Ok(p) => return Ok(p),
         Err(Halt::Fail(e)) => return Err(e),
         Err(Halt::Unbounded) => {}
@@ -275,7 +339,7 @@ fn sample_group(rows: &[Row], d: usize, budget: &mut Budget) -> Result<Option<Ve
             t
         })
         .collect();
-    match Search::new(trows, d, k, budget).run() {
+    match Search::new(trows, Vec::new(), d, k, budget).run() {
         Ok(Some(t)) => Ok(Some(mat_vec(&ech.u, &t))),
         Ok(None) => Ok(None),
         Err(Halt::Fail(e)) => Err(e),
@@ -291,8 +355,16 @@ struct Search<'b> {
     tab: Simplex,
     /// The inequalities of the set (over `d` variables).
     rows: Vec<Row>,
-    /// The equalities fixing the directions of the levels above the current one.
+    /// The equalities of the set (none after compression).
+    eqs: Vec<Row>,
+    /// The equalities of the set, then those fixing the directions of the levels
+    /// above the current one.
     fixed: Vec<Row>,
+    /// Division variables `k..d`, when the search is over the others only (see
+    /// [`integer_sample_with_divs`]).
+    divs: Vec<DivCol>,
+    /// Pivots of `tab` already charged to the budget.
+    paid: u64,
     d: usize,
     /// The directions searched are over the first `k` variables.
     k: usize,
@@ -306,8 +378,17 @@ struct Search<'b> {
 }
 
 impl<'b> Search<'b> {
-    fn new(rows: Vec<Row>, d: usize, k: usize, budget: &'b mut Budget) -> Search<'b> {
+    fn new(
+        rows: Vec<Row>,
+        eqs: Vec<Row>,
+        d: usize,
+        k: usize,
+        budget: &'b mut Budget,
+    ) -> Search<'b> {
         let mut tab = Simplex::new(d);
+        for e in &eqs {
+            tab.add_eq(e);
+        }
         for r in &rows {
             tab.add_ineq(r);
         }
@@ -321,7 +402,10 @@ impl<'b> Search<'b> {
         Search {
             tab,
             rows,
-            fixed: Vec::new(),
+            fixed: eqs.clone(),
+            eqs,
+            divs: Vec::new(),
+            paid: 0,
             d,
             k,
             basis,
@@ -359,16 +443,28 @@ impl<'b> Search<'b> {
         Ok((lo, hi))
     }
 
+    /// Charges the pivots made since the last charge (one step each).
+    fn charge(&mut self) -> Result<()> {
+        let p = self.tab.pivots();
+        let fresh = p - self.paid;
+        self.paid = p;
+        self.budget.spend(fresh as usize)
+    }
+
     fn node(&mut self, level: usize) -> std::result::Result<Option<Vec<Int>>, Halt> {
         self.budget.spend(1)?;
+        self.charge()?;
         stats::count(Counter::SampleNode);
         if self.tab.is_empty() {
             return Ok(None);
         }
-        if let Some(p) = probe(&self.tab, &[], &self.rows) {
+        if let Some(p) = probe(&self.tab, &self.eqs, &self.rows) {
             return Ok(Some(p));
         }
         if level == self.k {
+            if !self.divs.is_empty() {
+                return Ok(self.complete_divs());
+            }
             return self.round_in_cone().map_err(Halt::Fail);
         }
         let (mut lo, mut hi) = self.range(level)?;
@@ -448,6 +544,32 @@ impl<'b> Search<'b> {
             v += 1;
         }
         Ok(None)
+    }
+
+    /// All `k` directions are fixed, so the first `k` variables are integers, and
+    /// the rest are divisions: their values follow by evaluation, in column
+    /// order; the point is the answer when it satisfies every row, and otherwise
+    /// no point has these first `k` values.
+    fn complete_divs(&self) -> Option<Vec<Int>> {
+        let pt = self.tab.sample_point()?;
+        let mut x: Vec<Int> = pt[..self.k]
+            .iter()
+            .map(|q| {
+                debug_assert!(q.is_integer());
+                q.floor()
+            })
+            .collect();
+        for dv in &self.divs {
+            debug_assert_eq!(dv.col, x.len());
+            let mut v = dv.num[0].clone();
+            for (a, xv) in dv.num[1..=dv.col].iter().zip(&x) {
+                if !a.is_zero() && !xv.is_zero() {
+                    v += a * xv;
+                }
+            }
+            x.push(v.floor_div(&dv.den));
+        }
+        satisfies(&x, &self.eqs, &self.rows).then_some(x)
     }
 
     /// All `k` bounded directions are fixed and the tableau is not empty: the
@@ -573,6 +695,52 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
         /// Same answer as the Omega test (bounded and unbounded systems).
+        #[test]
+        /// The search over the non-division variables gives the same answer as
+        /// the plain one on systems with one or two divisions of the others
+        /// (their defining rows included), and its point satisfies every row.
+        #[test]
+        fn divisions_agree_with_the_plain_search(
+            (n, eqs, mut ineqs) in arb_system(),
+            defs in proptest::collection::vec((proptest::collection::vec(-4i64..=4, 5), 2i64..=5), 1..=2),
+            extra in proptest::collection::vec(proptest::collection::vec(-4i64..=4, 7), 0..3),
+        ) {
+            let total = n + defs.len();
+            let widen = |r: &Row| { let mut r = r.clone(); r.resize(1 + total, Int::ZERO); r };
+            let eqs: Vec<Row> = eqs.iter().map(widen).collect();
+            ineqs = ineqs.iter().map(widen).collect();
+            let mut divs = Vec::new();
+            for (k, (num, den)) in defs.iter().enumerate() {
+                let col = n + k;
+                let mut num_row = vec![Int::ZERO; 1 + total];
+                for (j, v) in num.iter().enumerate().take(1 + col) {
+                    num_row[j] = Int::from(*v);
+                }
+                let den = Int::from(*den);
+                // 0 <= num - den·q <= den - 1
+                let mut lo = num_row.clone();
+                lo[1 + col] = -&den;
+                let mut hi: Row = lo.iter().map(|v| -v).collect();
+                hi[0] += &den - 1;
+                ineqs.push(lo);
+                ineqs.push(hi);
+                divs.push(DivCol { col, num: num_row, den });
+            }
+            for e in &extra {
+                let mut r = vec![Int::ZERO; 1 + total];
+                for (j, v) in e.iter().enumerate().take(1 + total) {
+                    r[j] = Int::from(*v);
+                }
+                ineqs.push(r);
+            }
+            let plain = integer_sample(total, &eqs, &ineqs, &mut Budget::default()).unwrap();
+            let with = integer_sample_with_divs(total, &eqs, &ineqs, &divs, &mut Budget::default()).unwrap();
+            prop_assert_eq!(plain.is_some(), with.is_some());
+            if let Some(p) = with {
+                prop_assert!(satisfies(&p, &eqs, &ineqs));
+            }
+        }
+
         #[test]
         fn agrees_with_omega((n, eqs, ineqs) in arb_system()) {
             let ours = integer_sample(n, &eqs, &ineqs, &mut Budget::default()).unwrap();

@@ -54,12 +54,62 @@ impl Conjunction {
 
     /// As [`Conjunction::sample_full`], always with the general algorithm: the
     /// integer sampler on the simplex with basis reduction ([`crate::solver::sample`]).
+    ///
+    /// Locals with a division definition go last and the search branches on the
+    /// other columns only ([`crate::solver::sample::integer_sample_with_divs`]),
+    /// when every definition uses only columns that come before it in that order.
     pub fn sample_general(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+        use crate::solver::sample::{integer_sample, integer_sample_with_divs, DivCol};
         let n = self.n_col() - 1;
         if self.is_trivially_universe() {
             return Ok(Some(vec![Int::ZERO; n]));
         }
-        crate::solver::sample::integer_sample(n, &self.eqs, &self.ineqs, budget)
+        let first = self.space.n_var();
+        let defined = |l: usize| self.divs[l].is_some();
+        if !(0..self.n_local()).any(defined) {
+            return integer_sample(n, &self.eqs, &self.ineqs, budget);
+        }
+        // new position of each variable: the others in order, then the divisions
+        let mut pos = vec![0; n];
+        let mut next = 0;
+        for (j, p) in pos.iter_mut().enumerate() {
+            if j < first || !defined(j - first) {
+                *p = next;
+                next += 1;
+            }
+        }
+        let k = next;
+        for l in (0..self.n_local()).filter(|&l| defined(l)) {
+            pos[first + l] = next;
+            next += 1;
+        }
+        let permute = |r: &Row| -> Row {
+            let mut out = vec![Int::ZERO; 1 + n];
+            out[0] = r[0].clone();
+            for (j, v) in r[1..].iter().enumerate() {
+                out[1 + pos[j]] = v.clone();
+            }
+            out
+        };
+        let mut divs = Vec::with_capacity(n - k);
+        for (l, d) in self.divs.iter().enumerate() {
+            let Some(d) = d else { continue };
+            let col = pos[first + l];
+            let num = permute(&d.num);
+            if num[1 + col..].iter().any(|v| !v.is_zero()) {
+                // a definition that uses a later division: the plain search
+                return integer_sample(n, &self.eqs, &self.ineqs, budget);
+            }
+            divs.push(DivCol {
+                col,
+                num,
+                den: d.den.clone(),
+            });
+        }
+        let eqs: Vec<Row> = self.eqs.iter().map(permute).collect();
+        let ineqs: Vec<Row> = self.ineqs.iter().map(permute).collect();
+        Ok(integer_sample_with_divs(n, &eqs, &ineqs, &divs, budget)?
+            .map(|p| pos.iter().map(|&q| p[q].clone()).collect()))
     }
 
     /// As [`Conjunction::sample_general`] with the Omega test ([`crate::omega`]), the

@@ -7,7 +7,8 @@
 //! perf record --call-graph dwarf target/release/replay /tmp/tiled.txt 50
 //! ```
 //!
-//! Each line is `FAMILY \t OP \t A \t B` (B empty for `is_empty`). Prints, per
+//! Each line is `FAMILY \t OP \t A \t B` (B empty for `is_empty` and `lexmin`;
+//! `lexmin` takes sets without parameters and skips the others). Prints, per
 //! family, the number of problems and the total and median time of the
 //! operation alone (parsing excluded), over all rounds.
 #![forbid(unsafe_code)]
@@ -47,15 +48,25 @@ fn main() {
         let parse =
             |s: &str| -> UnionSet { s.parse().unwrap_or_else(|e| panic!("line {}: {e}", n + 1)) };
         let b = (!f[3].is_empty()).then(|| parse(f[3]));
-        problems.push((f[0].to_string(), f[1].to_string(), parse(f[2]), b));
+        let a = parse(f[2]);
+        let set = if f[1] == "lexmin" {
+            match f[2].parse::<presburger::Set>() {
+                Ok(s) if !f[2].trim_start().starts_with('[') => Some(s),
+                _ => continue, // parameters, or not one space
+            }
+        } else {
+            None
+        };
+        problems.push((f[0].to_string(), f[1].to_string(), a, b, set));
     }
     let mut times: BTreeMap<String, Vec<Duration>> = BTreeMap::new();
     let mut errors = 0usize;
     for _ in 0..rounds {
-        for (family, op, a, b) in &problems {
+        for (family, op, a, b, set) in &problems {
             let t = Instant::now();
             let ok = match (op.as_str(), b) {
                 ("is_empty", _) => a.is_empty().is_ok(),
+                ("lexmin", _) => set.as_ref().is_some_and(|s| s.lexmin().is_ok()),
                 ("is_subset", Some(b)) => a.is_subset(b).is_ok(),
                 ("is_equal", Some(b)) => a.is_equal(b).is_ok(),
                 ("subtract", Some(b)) => a.subtract(b).is_ok(),

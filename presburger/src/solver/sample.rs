@@ -205,16 +205,7 @@ fn search_steps(
 
 /// True when `x` satisfies every row.
 fn satisfies(x: &[Int], eqs: &[Row], ineqs: &[Row]) -> bool {
-    let val = |r: &Row| {
-        let mut s = r[0].clone();
-        for (a, v) in r[1..].iter().zip(x) {
-            if !a.is_zero() && !v.is_zero() {
-                s += a * v;
-            }
-        }
-        s
-    };
-    eqs.iter().all(|r| val(r).is_zero()) && ineqs.iter().all(|r| !val(r).is_negative())
+    eqs.iter().all(|r| eval(r, x).is_zero()) && ineqs.iter().all(|r| !eval(r, x).is_negative())
 }
 
 /// The tableau's vertex if it is integral, else its rounding to the nearest
@@ -313,9 +304,23 @@ impl From<Error> for Halt {
 
 /// An integer point of `{ z in Z^d : rows·(1,z) >= 0 }` (steps 4 and 5).
 fn sample_group(rows: &[Row], d: usize, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+    Ok(group_search(rows, d, None, budget)?.map(|(p, _)| p))
+}
+
+/// Steps 4 and 5 on `{ z in Z^d : rows·(1,z) >= 0 }`: an integer point, or with
+/// an objective `obj·(1,z)` bounded below on the set, a point where it is
+/// smallest, with that value (0 without an objective).
+fn group_search(
+    rows: &[Row],
+    d: usize,
+    obj: Option<&Row>,
+    budget: &mut Budget,
+) -> Result<Option<(Vec<Int>, Int)>> {
     // First as if bounded (the common case), on the original coordinates.
-    match Search::new(rows.to_vec(), Vec::new(), d, d, budget).run() {
-        Ok(p) => return Ok(p),
+    let mut search = Search::new(rows.to_vec(), Vec::new(), d, d, budget);
+    search.objective = obj.cloned();
+    match search.run() {
+        Ok(p) => return Ok(search.answer(p)),
         Err(Halt::Fail(e)) => return Err(e),
         Err(Halt::Unbounded) => {}
     }
@@ -330,24 +335,134 @@ fn sample_group(rows: &[Row], d: usize, budget: &mut Budget) -> Result<Option<Ve
     let eq_rows: Vec<&[Int]> = implicit.iter().map(|&i| &rows[i][1..]).collect();
     let ech = column_echelon(&eq_rows, d);
     let k = ech.rank;
-    let trows: Vec<Row> = rows
-        .iter()
-        .map(|r| {
-            let mut t = Vec::with_capacity(1 + d);
-            t.push(r[0].clone());
-            t.extend(times(&r[1..], &ech.u));
-            t
-        })
-        .collect();
-    match Search::new(trows, Vec::new(), d, k, budget).run() {
-        Ok(Some(t)) => Ok(Some(mat_vec(&ech.u, &t))),
-        Ok(None) => Ok(None),
+    let change = |r: &Row| -> Row {
+        let mut t = Vec::with_capacity(1 + d);
+        t.push(r[0].clone());
+        t.extend(times(&r[1..], &ech.u));
+        t
+    };
+    let trows: Vec<Row> = rows.iter().map(change).collect();
+    let tobj = obj.map(change);
+    if tobj
+        .as_ref()
+        .is_some_and(|o| o[1 + k..].iter().any(|c| !c.is_zero()))
+    {
+        // (the objective is bounded on the set, so it is constant along the
+        // directions that are not bounded; the callers bound it above)
+        return Err(Error::Invalid(
+            "internal: the objective varies along an unbounded direction".into(),
+        ));
+    }
+    let mut search = Search::new(trows, Vec::new(), d, k, budget);
+    search.objective = tobj;
+    match search.run() {
+        Ok(t) => Ok(search.answer(t).map(|(t, v)| (mat_vec(&ech.u, &t), v))),
         Err(Halt::Fail(e)) => Err(e),
         Err(Halt::Unbounded) => Err(Error::Invalid(
             "internal: the integer sampler found an unbounded direction among the bounded ones"
                 .into(),
         )),
     }
+}
+
+/// The smallest integer value of `obj·(1,x)` over
+/// `{ x in Z^n : eqs·(1,x) = 0, ineqs·(1,x) >= 0 }` and a point where it is
+/// reached; `Ok(None)` when the set is empty, [`Error::Unbounded`] when the
+/// objective has no minimum.
+///
+/// One search, guided by LPs (branch and bound on the sampler's search): a
+/// first integer point gives an upper bound `u`; the rational minimum gives the
+/// lower bound `l`, and a sample on `obj = l` (often there is one) ends it
+/// early. Otherwise, with `obj <= u` added, the depth-first search of step 4 runs
+/// with the objective: every point it reaches becomes the incumbent and the
+/// cut `obj <= incumbent - 1` is added at every node from then on, so a node
+/// whose tableau becomes empty is pruned; when the search ends, the incumbent
+/// is the minimum. An unbounded set goes through the recession cone as in
+/// step 5: with `obj <= u` the objective is constant along the unbounded
+/// directions, so it depends only on the coordinates the search fixes. (Source:
+/// branch and bound, Land and Doig 1960, on the lattice search of Cook,
+/// Rutherford, Scarf and Shallcross 1993.)
+pub fn integer_minimum(
+    n: usize,
+    eqs: &[Row],
+    ineqs: &[Row],
+    obj: &Row,
+    budget: &mut Budget,
+) -> Result<Option<(Int, Vec<Int>)>> {
+    let Some(first) = integer_sample(n, eqs, ineqs, budget)? else {
+        return Ok(None);
+    };
+    let upper = eval(obj, &first);
+    let mut tab = Simplex::new(n);
+    for e in eqs {
+        tab.add_eq(e);
+    }
+    for r in ineqs {
+        tab.add_ineq(r);
+    }
+    let lower = match tab.minimize(obj) {
+        LpResult::Optimum { value, .. } => value.ceil(),
+        LpResult::Unbounded => {
+            return Err(Error::Unbounded(
+                "the minimum is not attained: the set is unbounded in that direction".into(),
+            ))
+        }
+        LpResult::Empty => return Ok(None),
+    };
+    budget.spend(tab.pivots() as usize)?;
+    drop(tab);
+    if upper == lower {
+        return Ok(Some((upper, first)));
+    }
+    // the rational bound is often reached (loop bounds, tiles): one sample on
+    // the hyperplane `obj = lower` settles it with the cheap steps of the sampler
+    let mut on_bound = eqs.to_vec();
+    let mut at: Row = obj.clone();
+    at[0] -= &lower;
+    on_bound.push(at);
+    if let Some(p) = integer_sample(n, &on_bound, ineqs, budget)? {
+        return Ok(Some((lower, p)));
+    }
+    // the search, in the coordinates where the equalities hold
+    let Some(comp) = compress_equalities(eqs, n) else {
+        return Ok(None);
+    };
+    let d = comp.n_free();
+    let mut rows: Vec<Row> = Vec::with_capacity(ineqs.len() + 1);
+    let mut cut: Row = obj.iter().map(|v| -v).collect();
+    cut[0] += &upper; // obj <= upper
+    for r in ineqs.iter().chain(std::iter::once(&cut)) {
+        let mut t = comp.apply_row(r);
+        if !tighten(&mut t) {
+            return Ok(None);
+        }
+        if t[1..].iter().any(|c| !c.is_zero()) {
+            rows.push(t);
+        }
+    }
+    let zobj = comp.apply_row(obj);
+    match group_search(&rows, d, Some(&zobj), budget)? {
+        Some((z, v)) => {
+            let x = comp.point(&z);
+            debug_assert!(satisfies(&x, eqs, ineqs) && eval(obj, &x) == v);
+            Ok(Some((v, x)))
+        }
+        // the first point satisfies the cut, so the search finds at least it
+        None => Err(Error::Invalid(
+            "internal: the minimum search lost its first point".into(),
+        )),
+    }
+}
+
+/// `row·(1,x)`.
+fn eval(row: &Row, x: &[Int]) -> Int {
+    let mut s = row[0].clone();
+    for (a, v) in row[1..].iter().zip(x) {
+        if !a.is_zero() && !v.is_zero() {
+            s += a * v;
+        }
+    }
+    s
 }
 
 /// The depth-first search of step 4 on one tableau.
@@ -365,6 +480,10 @@ struct Search<'b> {
     divs: Vec<DivCol>,
     /// Pivots of `tab` already charged to the budget.
     paid: u64,
+    /// When minimising (see [`integer_minimum`]): the objective over `(1, z)`.
+    objective: Option<Row>,
+    /// The best point found so far and its objective value.
+    best: Option<(Vec<Int>, Int)>,
     d: usize,
     /// The directions searched are over the first `k` variables.
     k: usize,
@@ -406,6 +525,8 @@ impl<'b> Search<'b> {
             eqs,
             divs: Vec::new(),
             paid: 0,
+            objective: None,
+            best: None,
             d,
             k,
             basis,
@@ -451,21 +572,68 @@ impl<'b> Search<'b> {
         self.budget.spend(fresh as usize)
     }
 
+    /// The result of a finished search: the point found (sampling) or the best
+    /// one (minimising), with its objective value (0 when sampling).
+    fn answer(&mut self, found: Option<Vec<Int>>) -> Option<(Vec<Int>, Int)> {
+        match found {
+            Some(p) => Some((p, Int::ZERO)),
+            None => self.best.take(),
+        }
+    }
+
+    /// When minimising with an incumbent: adds `obj <= best - 1` to the tableau
+    /// (rolled back with the node that added it).
+    fn add_cut(&mut self) {
+        if let (Some(obj), Some((_, best))) = (&self.objective, &self.best) {
+            let mut cut: Row = obj.iter().map(|v| -v).collect();
+            cut[0] += best - 1;
+            self.tab.add_ineq(&cut);
+        }
+    }
+
+    /// A point found at a node. Sampling: `Some(p)`, the answer. Minimising:
+    /// `None`, after keeping `p` as the incumbent when it is better (the second
+    /// value says so).
+    fn found(&mut self, p: Vec<Int>) -> (Option<Vec<Int>>, bool) {
+        let Some(obj) = &self.objective else {
+            return (Some(p), false);
+        };
+        let v = eval(obj, &p);
+        if self.best.as_ref().is_none_or(|(_, b)| v < *b) {
+            self.best = Some((p, v));
+            (None, true)
+        } else {
+            (None, false)
+        }
+    }
+
     fn node(&mut self, level: usize) -> std::result::Result<Option<Vec<Int>>, Halt> {
         self.budget.spend(1)?;
         self.charge()?;
         stats::count(Counter::SampleNode);
-        if self.tab.is_empty() {
-            return Ok(None);
-        }
-        if let Some(p) = probe(&self.tab, &self.eqs, &self.rows) {
-            return Ok(Some(p));
+        loop {
+            self.add_cut();
+            if self.tab.is_empty() {
+                return Ok(None);
+            }
+            let Some(p) = probe(&self.tab, &self.eqs, &self.rows) else {
+                break;
+            };
+            match self.found(p) {
+                (Some(p), _) => return Ok(Some(p)),
+                // a better incumbent: cut again here
+                (None, true) => continue,
+                (None, false) => break,
+            }
         }
         if level == self.k {
-            if !self.divs.is_empty() {
-                return Ok(self.complete_divs());
-            }
-            return self.round_in_cone().map_err(Halt::Fail);
+            let p = if !self.divs.is_empty() {
+                self.complete_divs()
+            } else {
+                self.round_in_cone().map_err(Halt::Fail)?
+            };
+            // (minimising: every point of this leaf has the same objective value)
+            return Ok(p.and_then(|p| self.found(p).0));
         }
         let (mut lo, mut hi) = self.range(level)?;
         if lo > hi {
@@ -631,6 +799,55 @@ mod tests {
     }
 
     #[test]
+    fn minimum_on_unbounded_sets() {
+        let min = |n: usize, ineqs: &[&[i64]], obj: &[i64]| {
+            let ineqs: Vec<Row> = ineqs.iter().map(|r| ints(r)).collect();
+            integer_minimum(n, &[], &ineqs, &ints(obj), &mut Budget::default())
+        };
+        // x >= 0, 2x + 3y >= 7, y free: min x = 0 (y = 3), the set is unbounded in y
+        let (v, p) = min(2, &[&[0, 1, 0], &[-7, 2, 3]], &[0, 1, 0])
+            .unwrap()
+            .unwrap();
+        assert_eq!(v, Int::ZERO);
+        assert!(&p[0] * &Int::from(2) + &p[1] * &Int::from(3) >= Int::from(7));
+        // 3x - 2y >= 1, x - y <= 5, x >= 0 (unbounded as x grows): min x + y is
+        // -5 at x = 0, y = -5
+        let (v, _) = min(2, &[&[-1, 3, -2], &[5, -1, 1], &[0, 1, 0]], &[0, 1, 1])
+            .unwrap()
+            .unwrap();
+        assert_eq!(v, Int::from(-5));
+        // no minimum: x <= 3 and min x
+        assert!(matches!(
+            min(1, &[&[3, -1]], &[0, 1]),
+            Err(Error::Unbounded(_))
+        ));
+        // empty
+        assert_eq!(min(1, &[&[-1, 2], &[1, -2]], &[0, 1]).unwrap(), None);
+    }
+
+    /// The minimum of a thin lattice problem: branch and bound must go past the
+    /// rational optimum by many values.
+    #[test]
+    fn minimum_far_from_the_rational_optimum() {
+        // 0 <= 999x - 1000y <= 2, 1 <= x <= 10^6: the smallest x with a y
+        let ineqs = vec![
+            ints(&[0, 999, -1000]),
+            ints(&[2, -999, 1000]),
+            ints(&[-1, 1, 0]),
+            ints(&[1_000_000, -1, 0]),
+        ];
+        let (v, p) = integer_minimum(2, &[], &ineqs, &ints(&[0, 1, 0]), &mut Budget::default())
+            .unwrap()
+            .unwrap();
+        // 999x - 1000y in [0, 2] with x >= 1: x = 998, y = 997 gives 999·998 - 1000·997 = 2
+        let brute = (1..=1000i64)
+            .find(|&x| (0..=x).any(|y| (0..=2).contains(&(999 * x - 1000 * y))))
+            .unwrap();
+        assert_eq!(v, Int::from(brute));
+        assert!(satisfies(&p, &[], &ineqs));
+    }
+
+    #[test]
     fn small_cases() {
         // 2x = 1: none
         assert!(sample(1, &[&[-1, 2]], &[]).is_none());
@@ -738,6 +955,93 @@ mod tests {
             prop_assert_eq!(plain.is_some(), with.is_some());
             if let Some(p) = with {
                 prop_assert!(satisfies(&p, &eqs, &ineqs));
+            }
+        }
+
+        /// The minimum of a random objective over a random system in a box agrees
+        /// with enumeration, and the point reaches it.
+        #[test]
+        fn minimum_agrees_with_enumeration(
+            (n, eqs, mut ineqs) in arb_system(),
+            obj in proptest::collection::vec(-5i64..=5, 5),
+        ) {
+            for j in 0..n {
+                for sign in [1i64, -1] {
+                    let mut r = vec![Int::from(5); n + 1];
+                    r[1..].iter_mut().for_each(|v| *v = Int::ZERO);
+                    r[1 + j] = Int::from(sign);
+                    ineqs.push(r);
+                }
+            }
+            let obj = ints(&obj[..=n]);
+            let mut best: Option<Int> = None;
+            let mut x = vec![-5i64; n];
+            loop {
+                let xi = ints(&x);
+                if satisfies(&xi, &eqs, &ineqs) {
+                    let v = eval(&obj, &xi);
+                    if best.as_ref().is_none_or(|b| v < *b) {
+                        best = Some(v);
+                    }
+                }
+                let mut j = 0;
+                while j < n && x[j] == 5 {
+                    x[j] = -5;
+                    j += 1;
+                }
+                if j == n {
+                    break;
+                }
+                x[j] += 1;
+            }
+            let got = integer_minimum(n, &eqs, &ineqs, &obj, &mut Budget::default()).unwrap();
+            prop_assert_eq!(got.as_ref().map(|(v, _)| v.clone()), best);
+            if let Some((v, p)) = got {
+                prop_assert!(satisfies(&p, &eqs, &ineqs));
+                prop_assert_eq!(eval(&obj, &p), v);
+            }
+        }
+
+        /// On systems that may be unbounded, the minimum agrees with a bisection
+        /// over the objective's values by integer sampling (the method this
+        /// search replaced), including "no minimum".
+        #[test]
+        fn minimum_agrees_with_bisection(
+            (n, eqs, ineqs) in arb_system(),
+            obj in proptest::collection::vec(-3i64..=3, 5),
+        ) {
+            let obj = ints(&obj[..=n]);
+            let budget = &mut Budget::default();
+            let reference = (|| -> Result<Option<Int>> {
+                let Some(p) = integer_sample(n, &eqs, &ineqs, budget)? else {
+                    return Ok(None);
+                };
+                let mut hi = eval(&obj, &p);
+                let mut tab = Simplex::new(n);
+                eqs.iter().for_each(|e| tab.add_eq(e));
+                ineqs.iter().for_each(|r| { tab.add_ineq(r); });
+                let mut lo = match tab.minimize(&obj) {
+                    LpResult::Optimum { value, .. } => value.ceil(),
+                    _ => return Err(Error::Unbounded(String::new())),
+                };
+                while lo < hi {
+                    let mid = (&lo + &hi).floor_div(&Int::from(2));
+                    let mut cut: Row = obj.iter().map(|v| -v).collect();
+                    cut[0] += &mid;
+                    let mut rows = ineqs.clone();
+                    rows.push(cut);
+                    match integer_sample(n, &eqs, &rows, budget)? {
+                        Some(p) => hi = eval(&obj, &p),
+                        None => lo = mid + 1,
+                    }
+                }
+                Ok(Some(hi))
+            })();
+            let got = integer_minimum(n, &eqs, &ineqs, &obj, &mut Budget::default());
+            match (reference, got) {
+                (Ok(r), Ok(g)) => prop_assert_eq!(r, g.map(|(v, _)| v)),
+                (Err(Error::Unbounded(_)), Err(Error::Unbounded(_))) => {}
+                (r, g) => prop_assert!(false, "reference {:?}, search {:?}", r, g),
             }
         }
 

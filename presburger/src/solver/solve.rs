@@ -20,7 +20,7 @@ use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
-use crate::simplex::{LpResult, Simplex};
+use crate::simplex::Simplex;
 use crate::solver::budget::Budget;
 
 impl Conjunction {
@@ -147,7 +147,8 @@ impl Conjunction {
     }
 
     /// As [`Conjunction::optimize`], with a point (all columns) where the optimum is
-    /// reached.
+    /// reached: one branch-and-bound search of the integer sampler
+    /// ([`crate::solver::sample::integer_minimum`]).
     fn optimize_point(
         &self,
         aff: &[Int],
@@ -160,42 +161,18 @@ impl Conjunction {
         } else {
             aff.to_vec()
         };
-        let Some(mut point) = self.sample_full(budget)? else {
+        if self.is_trivially_empty() {
             return Ok(None);
-        };
-        let eval = |p: &[Int]| Conjunction::eval_row(&obj, p);
-        let mut hi = eval(&point);
-        let Some((mut s, _)) = self.rational_tableau() else {
-            return Ok(None);
-        };
-        let mut lo = match s.minimize(&obj) {
-            LpResult::Optimum { value, .. } => value.ceil(),
-            LpResult::Unbounded => {
-                return Err(Error::Unbounded(format!(
-                    "the {} is not attained: the set is unbounded in that direction",
-                    if maximize { "maximum" } else { "minimum" }
-                )))
-            }
-            LpResult::Empty => return Ok(None),
-        };
-        // invariant: some point has obj = hi (`point`); no point has obj < lo
-        while lo < hi {
-            budget.spend(1)?;
-            let mid = (&lo + &hi).floor_div(&Int::from(2));
-            let mut c = self.clone();
-            let mut bound: Row = obj.iter().map(|v| -v).collect();
-            bound[0] += &mid; // mid - obj >= 0
-            c.ineqs.push(bound);
-            match c.sample_full(budget)? {
-                Some(p) => {
-                    hi = eval(&p);
-                    point = p;
-                }
-                None => lo = mid + 1,
-            }
         }
-        let value = if maximize { -hi } else { hi };
-        Ok(Some((value, point)))
+        let n = self.n_col() - 1;
+        match crate::solver::sample::integer_minimum(n, &self.eqs, &self.ineqs, &obj, budget) {
+            Ok(r) => Ok(r.map(|(v, p)| (if maximize { -v } else { v }, p))),
+            Err(Error::Unbounded(_)) => Err(Error::Unbounded(format!(
+                "the {} is not attained: the set is unbounded in that direction",
+                if maximize { "maximum" } else { "minimum" }
+            ))),
+            Err(e) => Err(e),
+        }
     }
 }
 

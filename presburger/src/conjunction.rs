@@ -14,6 +14,7 @@
 //! Everything here is structural: no operation needs a solver, and none changes the
 //! set of integer points (all are exact over the integers).
 
+use crate::elimination::{combine, substitute_unit};
 use crate::error::{Error, Result};
 use crate::int::{gcd_all, Int};
 use crate::space::{DimKind, Space};
@@ -84,13 +85,6 @@ pub(crate) fn normalize_eq(row: &mut Row) -> Option<bool> {
         }
     }
     None
-}
-
-/// `dst := a·dst - b·src`, the elimination step of Gaussian and Fourier–Motzkin.
-pub(crate) fn combine(dst: &mut Row, a: &Int, b: &Int, src: &Row) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = d.mul_add_mul(a, &-b, s);
-    }
 }
 
 fn last_nonzero(row: &Row) -> Option<usize> {
@@ -770,19 +764,7 @@ impl Conjunction {
             return false;
         };
         let eq = self.eqs.remove(i);
-        let a = eq[col].clone(); // ±1
-        let subst = |r: &mut Row| {
-            if !r[col].is_zero() {
-                let b = r[col].clone();
-                // r := a·r - b·eq, then divide by a (= ±1) to keep r's scale and sign.
-                combine(r, &a, &b, &eq);
-                if a.is_negative() {
-                    for v in r.iter_mut() {
-                        *v = -&*v;
-                    }
-                }
-            }
-        };
+        let subst = |r: &mut Row| substitute_unit(r, &eq, col);
         self.eqs.iter_mut().for_each(subst);
         self.ineqs.iter_mut().for_each(subst);
         let mut forget = Vec::new();

@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 pub mod conjunction;
+pub(crate) mod elimination;
 pub mod error;
 pub mod int;
 pub mod notation;

@@ -7,6 +7,7 @@
 //! back), and lower and upper bounds of one variable are chained (`0 <= i < N`).
 
 use crate::conjunction::{div_constraints, normalize_ineq, Conjunction, Row};
+use crate::elimination::substitute_unit;
 use crate::int::Int;
 use crate::lexer::{is_ident_char, is_ident_start};
 use crate::parse::KEYWORDS;
@@ -356,15 +357,7 @@ fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conju
         let sign = if e[col].is_negative() { 1 } else { -1 };
         let mut rhs: Row = e.iter().map(|v| v * sign).collect();
         rhs[col] = Int::ZERO;
-        let subst = |r: &mut Row| {
-            if !r[col].is_zero() {
-                let b = r[col].clone();
-                for (x, y) in r.iter_mut().zip(&rhs) {
-                    *x += &b * y;
-                }
-                r[col] = Int::ZERO;
-            }
-        };
+        let subst = |r: &mut Row| substitute_unit(r, &e, col);
         c.eqs.iter_mut().for_each(subst);
         c.ineqs.iter_mut().for_each(subst);
         c.divs.iter_mut().flatten().for_each(|d| subst(&mut d.num));

@@ -68,6 +68,7 @@
 //! (`Region::holds`), with the integer test only when the tableau cannot tell.
 
 use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
+use crate::elimination::{fm_pair, shift_column, splinters};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
@@ -277,14 +278,8 @@ fn resolve_local_equality(c: &mut Conjunction) -> bool {
         // Euclid step: x_k = y_k - q·y_j turns coefficient e_j into e_j mod a
         for j in others {
             let q = c.eqs[ei][j].floor_div(&a);
-            if q.is_zero() {
-                continue;
-            }
-            for r in c.eqs.iter_mut().chain(c.ineqs.iter_mut()) {
-                if !r[k].is_zero() {
-                    let t = &r[k] * &q;
-                    r[j] -= t;
-                }
+            if !q.is_zero() {
+                shift_column(c.eqs.iter_mut().chain(c.ineqs.iter_mut()), k, j, &q);
             }
         }
     }
@@ -311,14 +306,7 @@ fn omega_split(c: &Conjunction, l: usize) -> Result<Vec<Conjunction>> {
     dark.ineqs.retain(|r| r[col].is_zero());
     for lo in &lowers {
         for up in &uppers {
-            let (a, b) = (lo[col].clone(), -&up[col]);
-            let mut r: Row = lo
-                .iter()
-                .zip(up.iter())
-                .map(|(x, y)| x.mul_add_mul(&b, &a, y))
-                .collect();
-            r[0] -= (&a - 1) * (&b - 1);
-            dark.ineqs.push(r);
+            dark.ineqs.push(fm_pair(lo, up, col, true));
         }
     }
     dark.divs[l] = None;
@@ -333,26 +321,17 @@ fn omega_split(c: &Conjunction, l: usize) -> Result<Vec<Conjunction>> {
         out.push(dark);
     }
     // splinters
-    let m = uppers.iter().map(|u| -&u[col]).max().unwrap_or(Int::ONE);
-    for lo in &lowers {
-        let a = &lo[col];
-        let top = (&m * a - a - &m).floor_div(&m);
-        let mut i = Int::ZERO;
-        while i <= top {
-            let mut piece = c.clone();
-            let mut e = (*lo).clone();
-            e[0] -= &i;
-            piece.eqs.push(e);
-            piece.simplify();
-            if !piece.is_trivially_empty() {
-                out.push(piece);
-            }
-            i += 1;
-            if out.len() > MAX_EXPLICIT_PARTS {
-                return Err(Error::Budget(format!(
-                    "writing existentials as divisions needs more than {MAX_EXPLICIT_PARTS} disjuncts"
-                )));
-            }
+    for e in splinters(&lowers, &uppers, col) {
+        let mut piece = c.clone();
+        piece.eqs.push(e);
+        piece.simplify();
+        if !piece.is_trivially_empty() {
+            out.push(piece);
+        }
+        if out.len() > MAX_EXPLICIT_PARTS {
+            return Err(Error::Budget(format!(
+                "writing existentials as divisions needs more than {MAX_EXPLICIT_PARTS} disjuncts"
+            )));
         }
     }
     Ok(out)

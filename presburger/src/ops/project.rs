@@ -25,7 +25,8 @@
 //! variables, locals included) does not change when it is dropped, so neither do its
 //! integer points or their projection. The exact simplex decides it.
 
-use crate::conjunction::{combine, Conjunction, Row};
+use crate::conjunction::{Conjunction, Row};
+use crate::elimination::fm_pair;
 use crate::error::Result;
 use crate::set::{BasicMap, BasicSet, Map, Set};
 use crate::simplex::Simplex;
@@ -67,11 +68,7 @@ impl Conjunction {
                 let mut new_rows = Vec::new();
                 for lo in &lowers {
                     for up in &uppers {
-                        let (a, b) = (lo[col].clone(), -&up[col]);
-                        let mut r = (*lo).clone();
-                        // b·lo + a·up eliminates the column
-                        combine(&mut r, &b, &-a, up);
-                        new_rows.push(r);
+                        new_rows.push(fm_pair(lo, up, col, false));
                     }
                 }
                 self.ineqs.retain(|r| r[col].is_zero());

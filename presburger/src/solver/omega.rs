@@ -37,6 +37,7 @@
 //! upper bounds allow when it has no lower bound, 0 when it has neither).
 
 use crate::conjunction::{merge_parallel, normalize_eq, normalize_ineq, Row};
+use crate::elimination::{fm_pair, shift_column, splinters, substitute_unit};
 use crate::error::Result;
 use crate::int::Int;
 use crate::simplex::Simplex;
@@ -219,15 +220,7 @@ fn solve(n: usize, eqs: Vec<Row>, ineqs: Vec<Row>, b: &mut Budget) -> Result<Opt
         let mut rows = others.clone();
         for l in &lowers {
             for u in &uppers {
-                let (a, bb) = (&l[col], -&u[col]);
-                let mut r: Row = l
-                    .iter()
-                    .zip(u.iter())
-                    .map(|(x, y)| x.mul_add_mul(&bb, a, y))
-                    .collect();
-                if dark {
-                    r[0] -= (a - 1) * (&bb - 1);
-                }
+                let mut r = fm_pair(l, u, col, dark);
                 r.remove(col);
                 rows.push(r);
             }
@@ -250,19 +243,10 @@ fn solve(n: usize, eqs: Vec<Row>, ineqs: Vec<Row>, b: &mut Budget) -> Result<Opt
         return Ok(Some(lift(p)));
     }
     // Splinters: a·x = α + i for each lower bound (a·x - α >= 0 is the row).
-    let m = uppers.iter().map(|u| -&u[col]).max().unwrap_or(Int::ONE);
-    for l in &lowers {
-        let a = &l[col];
-        let top = (&m * a - a - &m).floor_div(&m);
-        let mut i = Int::ZERO;
-        while i <= top {
-            stats::count(Counter::Splinter);
-            let mut e = (*l).clone();
-            e[0] -= &i;
-            if let Some(p) = solve(n, vec![e], ineqs.clone(), b)? {
-                return Ok(Some(p));
-            }
-            i += 1;
+    for e in splinters(&lowers, &uppers, col) {
+        stats::count(Counter::Splinter);
+        if let Some(p) = solve(n, vec![e], ineqs.clone(), b)? {
+            return Ok(Some(p));
         }
     }
     Ok(None)
@@ -287,14 +271,7 @@ fn solve_equality(
     let a = e[k].clone();
     if a.abs().is_one() {
         // x_k = -a·(e - a·x_k): substitute into every other row, then drop column k.
-        let subst = |r: &mut Row| {
-            if !r[k].is_zero() {
-                let f = &r[k] * &a; // r := r - r_k·a·e  (a = ±1, so 1/a = a)
-                for (x, y) in r.iter_mut().zip(&e) {
-                    *x -= &f * y;
-                }
-            }
-        };
+        let subst = |r: &mut Row| substitute_unit(r, &e, k);
         eqs.iter_mut().for_each(subst);
         ineqs.iter_mut().for_each(subst);
         remove_col(&mut eqs, k);
@@ -315,24 +292,13 @@ fn solve_equality(
     }
     // Euclid step: x_k = y_k - q_j·y_j makes every other coefficient e_j mod a.
     let mut steps: Vec<(usize, Int)> = Vec::new();
-    let all = |eqs: &mut Vec<Row>, ineqs: &mut Vec<Row>, e: &mut Row, j: usize, q: &Int| {
-        for r in eqs
-            .iter_mut()
-            .chain(ineqs.iter_mut())
-            .chain(std::iter::once(e))
-        {
-            if !r[k].is_zero() {
-                let t = &r[k] * q;
-                r[j] -= t;
-            }
-        }
-    };
     let mut e = e;
     for j in 1..=n {
         if j != k && !e[j].is_zero() {
             let q = e[j].floor_div(&a);
             if !q.is_zero() {
-                all(&mut eqs, &mut ineqs, &mut e, j, &q);
+                let rows = eqs.iter_mut().chain(ineqs.iter_mut());
+                shift_column(rows.chain(std::iter::once(&mut e)), k, j, &q);
                 steps.push((j, q));
             }
         }

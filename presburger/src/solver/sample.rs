@@ -4,7 +4,7 @@
 //! path of [`crate::sdbm_path`]).
 //!
 //! The steps, each exact:
-//! 0. *Bound propagation* in machine arithmetic ([`crate::solver::propagate`]):
+//! 0. *Bound propagation* in machine arithmetic (`solver/propagate.rs`):
 //!    crossing bounds prove the set empty; otherwise a greedy dive through the
 //!    propagated box (fix a variable, propagate, go on) often lands on a point,
 //!    which is checked against every row. On small tiled and dependence pieces
@@ -13,7 +13,7 @@
 //!    set; when its vertex is integral, or rounding the vertex to the nearest
 //!    integers gives a point of the set, that point is the answer.
 //! 2. *Equalities* are compressed once: their integer solutions are
-//!    `x = x0 + V z` with `z` free in `Z^(n-r)` ([`crate::solver::lattice`]); a
+//!    `x = x0 + V z` with `z` free in `Z^(n-r)` (`solver/lattice.rs`); a
 //!    failed gcd condition ends it. The inequalities are rewritten over `z` and
 //!    tightened (divided by the gcd of their coefficients, the constant rounded
 //!    down).
@@ -26,14 +26,14 @@
 //!    `b_2`. When a direction spans more than one integer value, the narrowest of
 //!    the remaining basis directions is taken instead; when even that one spans
 //!    three values or more, the remaining basis is first reduced by generalized
-//!    basis reduction ([`crate::solver::gbr`]), which makes `b_i` a thin direction
+//!    basis reduction (`solver/gbr.rs`), which makes `b_i` a thin direction
 //!    of the set. Every
 //!    node first checks whether the tableau's vertex, or its rounding, is already
 //!    an integer point.
 //! 5. *Unbounded sets* (found when a direction's LP is unbounded): the implicit
 //!    equalities of the recession cone span the directions along which the set is
 //!    bounded; a unimodular change of variables makes these the first `k`
-//!    coordinates `y` ([`crate::solver::lattice::column_echelon`]). The search of
+//!    coordinates `y` (`column_echelon` in `solver/lattice.rs`). The search of
 //!    step 4 runs over `y` only. Once `y` is fixed, the rest of the set has a
 //!    full-dimensional recession cone, so it contains arbitrarily large balls and
 //!    always has integer points: one is found by shrinking each inequality by the

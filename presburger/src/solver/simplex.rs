@@ -476,7 +476,7 @@ impl Simplex {
     /// not a column (found implied when it was added) gets 0. By LP duality the
     /// optimum under the equality equals the optimum without it of
     /// `obj - dual·e`. Used by generalized basis reduction
-    /// ([`crate::solver::gbr`]). Panics on a wrong length or index.
+    /// (`solver/gbr.rs`). Panics on a wrong length or index.
     pub fn maximize_with_duals(&mut self, obj: &[Int], eqs: &[usize]) -> (LpResult, Vec<Rational>) {
         for &k in eqs {
             self.check_con(k);

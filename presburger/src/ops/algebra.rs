@@ -54,7 +54,7 @@
 //!
 //! Work limit: every top-level operation here (subtract, complement, is_subset,
 //! is_equal, is_disjoint, coalesce) spends from one [`Budget`] shared by all its
-//! tableau steps (one per decision plus one per pivot), emptiness tests, rewritings
+//! tableau steps (one per decision plus the pivot work, see `Simplex::work`), emptiness tests, rewritings
 //! of existentials and merge attempts, also across the parallel searches
 //! ([`Budget::share`]). The default is [`ALGEBRA_DEFAULT_STEPS`]; the
 //! `_with_budget` variants take another. Running out is [`Error::Budget`], never a
@@ -471,7 +471,7 @@ struct Region<'a> {
     /// `tab`; a row made before a division was added is shorter (the missing
     /// entries are zero).
     rows: Vec<(Row, usize)>,
-    /// Pivots of the tableau already charged to the budget.
+    /// Pivot work of the tableau already charged to the budget.
     paid: u64,
 }
 
@@ -530,7 +530,7 @@ impl<'a> Region<'a> {
 
     /// Spends one step, plus one per tableau pivot since the last charge.
     fn charge(&mut self, budget: &mut Budget) -> Result<()> {
-        let p = self.tab.pivots();
+        let p = self.tab.work();
         let n = p.saturating_sub(self.paid);
         self.paid = p;
         budget.spend(1 + usize::try_from(n).unwrap_or(usize::MAX))

@@ -21,7 +21,8 @@
 //! Rutherford, Scarf and Shallcross, "An implementation of the generalized basis
 //! reduction algorithm for integer programming", ORSA J. on Computing 5(2), 1993.
 //!
-//! Work: a few budget steps per round plus one per pivot of the doubled tableau.
+//! Work: a few budget steps per round plus the pivot work of the doubled tableau
+//! ([`Simplex::work`]).
 //!
 //! The reduction stops early once `F_level(b_level) < 1`: the sampler then has at
 //! most one value to try for that direction, and on very thin bodies the full
@@ -89,10 +90,10 @@ pub(crate) fn reduce(
     };
     let mut fixed = Vec::new(); // snapshots before the equality of b_level.. b_{i-1}
     let mut i = level;
-    let mut paid = 0; // pivots of `g` charged so far (one step each)
+    let mut paid = 0; // pivot work of `g` charged so far
     while i + 1 < k {
-        budget.spend(4 + (g.pivots() - paid) as usize)?;
-        paid = g.pivots();
+        budget.spend(4 + (g.work() - paid) as usize)?;
+        paid = g.work();
         let Some(f_i) = width(&mut g, &basis[i]) else {
             return Ok(()); // not bounded along b_i: leave the basis as it is
         };

@@ -145,7 +145,7 @@ fn first_steps(
     for r in ineqs {
         tab.add_ineq(r);
     }
-    budget.spend(tab.pivots() as usize)?;
+    budget.spend(tab.work() as usize)?;
     if tab.is_empty() {
         return Ok(Some(None));
     }
@@ -409,7 +409,7 @@ pub fn integer_minimum(
         }
         LpResult::Empty => return Ok(None),
     };
-    budget.spend(tab.pivots() as usize)?;
+    budget.spend(tab.work() as usize)?;
     drop(tab);
     if upper == lower {
         return Ok(Some((upper, first)));
@@ -478,7 +478,7 @@ struct Search<'b> {
     /// Division variables `k..d`, when the search is over the others only (see
     /// [`integer_sample_with_divs`]).
     divs: Vec<DivCol>,
-    /// Pivots of `tab` already charged to the budget.
+    /// Pivot work of `tab` ([`Simplex::work`]) already charged to the budget.
     paid: u64,
     /// When minimising (see [`integer_minimum`]): the objective over `(1, z)`.
     objective: Option<Row>,
@@ -564,9 +564,9 @@ impl<'b> Search<'b> {
         Ok((lo, hi))
     }
 
-    /// Charges the pivots made since the last charge (one step each).
+    /// Charges the pivot work done since the last charge.
     fn charge(&mut self) -> Result<()> {
-        let p = self.tab.pivots();
+        let p = self.tab.work();
         let fresh = p - self.paid;
         self.paid = p;
         self.budget.spend(fresh as usize)

@@ -331,6 +331,8 @@ pub struct Simplex {
     empty: bool,
     undo: Vec<Undo>,
     n_pivots: u64,
+    /// The work of the pivots so far, in budget steps (see [`Simplex::work`]).
+    work: u64,
 }
 
 /// Divides a row by the gcd of all its entries (the denominator included).
@@ -367,6 +369,7 @@ impl Simplex {
             empty: false,
             undo: Vec::new(),
             n_pivots: 0,
+            work: 0,
         }
     }
 
@@ -379,6 +382,14 @@ impl Simplex {
     /// one index sequence: an equality also takes the next index).
     pub fn n_con(&self) -> usize {
         self.cons.len()
+    }
+
+    /// The work done by the pivots so far, in budget steps: one per pivot, one
+    /// per 32 entries updated, and one per entry that is a big integer after
+    /// the update (a pivot on rows of 400-bit numbers costs a thousand times
+    /// one on machine words, and the budget should see that).
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// Number of pivots performed since creation (statistics only).
@@ -1014,16 +1025,20 @@ impl Simplex {
         let neg = p.is_negative();
         let abs_p = p.abs();
         let d_r = prow[DEN].clone();
+        let mut updated = 0u64;
+        let mut big = 0u64;
         for (i, row) in self.rows.iter_mut().enumerate() {
             if i == r || row[cc].is_zero() {
                 continue;
             }
+            updated += row.len() as u64;
             let a_ic = std::mem::take(&mut row[cc]);
             let m = if neg { a_ic.clone() } else { -&a_ic };
             row[DEN] *= &abs_p;
             for (k, (x, y)) in row.iter_mut().zip(prow.iter()).enumerate().skip(CST) {
                 if k != cc {
                     *x = x.mul_add_mul(&abs_p, &m, y);
+                    big += u64::from(!x.is_small());
                 }
             }
             let t = a_ic * &d_r;
@@ -1038,6 +1053,7 @@ impl Simplex {
         prow[cc] = if neg { -d_r } else { d_r };
         prow[DEN] = abs_p;
         normalize(&mut prow);
+        self.work += 1 + updated / 32 + big;
         self.rows[r] = prow;
         let ro = self.row_owner[r];
         let co = self.col_owner[c];

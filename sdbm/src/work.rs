@@ -176,16 +176,22 @@ impl Work {
     /// (used in debug assertions).
     pub(crate) fn satisfied_by(&self, v: &[i128]) -> bool {
         let n = self.n;
+        // no intermediate overflows: witnesses of systems with huge constants
+        // may be near the ends of i128
         for a in 0..n {
-            match v[a].checked_sub(self.r[a]) {
-                Some(x) if x.rem_euclid(self.m[a]) == 0 => {}
-                _ => return false,
+            if v[a].rem_euclid(self.m[a]) != self.r[a].rem_euclid(self.m[a]) {
+                return false;
             }
             for b in 0..n {
                 if let Some(c) = self.d[a * n + b] {
-                    match v[a].checked_sub(v[b]) {
-                        Some(x) if x <= c => {}
-                        _ => return false,
+                    // v_a - v_b <= c  <=>  v_a <= v_b + c; an overflowing sum is
+                    // above every value when c > 0 and below every value otherwise
+                    let holds = match v[b].checked_add(c) {
+                        Some(t) => v[a] <= t,
+                        None => c > 0,
+                    };
+                    if !holds {
+                        return false;
                     }
                 }
             }

@@ -1118,3 +1118,20 @@ proptest! {
         let _ = s.intersect(&t);
     }
 }
+
+/// Found by `extreme_constants_never_panic_nor_lie`: the inclusion test solves a
+/// system whose witness lies near the ends of `i128`, and the debug check of the
+/// witness overflowed while subtracting two of its values.
+#[test]
+fn witness_check_near_the_ends_of_i128() {
+    let mut s = Sdbm::new(3);
+    s.add_lower(0, i64::MAX);
+    s.add_lower(0, i64::MIN);
+    s.add_upper(1, i64::MIN);
+    let _ = s.add_congruence(2, 1 << 62, i64::MIN);
+    let _ = s.add_congruence(1, i64::MAX, i64::MIN);
+    let mut t = s.clone();
+    t.add_difference(0, 2, 0);
+    let _ = s.is_subset(&t);
+    let _ = s.intersect(&t);
+}

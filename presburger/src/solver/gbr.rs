@@ -91,11 +91,19 @@ pub(crate) fn reduce(
     let mut fixed = Vec::new(); // snapshots before the equality of b_level.. b_{i-1}
     let mut i = level;
     let mut paid = 0; // pivot work of `g` charged so far
+                      // F_i(b_i) when already known from the round before: after a step forward it
+                      // is the F_{i+1}(b_{i+1}) of that round (the new equality is the one that
+                      // problem had), after a swap without a step back the width of the new b_i
+    let mut known: Option<Rational> = None;
     while i + 1 < k {
         budget.spend(4 + (g.work() - paid) as usize)?;
         paid = g.work();
-        let Some(f_i) = width(&mut g, &basis[i]) else {
-            return Ok(()); // not bounded along b_i: leave the basis as it is
+        let f_i = match known.take() {
+            Some(f) => f,
+            None => match width(&mut g, &basis[i]) {
+                Some(f) => f,
+                None => return Ok(()), // not bounded along b_i: leave the basis as it is
+            },
         };
         if i == level && f_i < Rational::from(Int::ONE) {
             // The first direction spans at most one integer value: that is all the
@@ -109,9 +117,9 @@ pub(crate) fn reduce(
         g.add_eq(&diff(&basis[i]));
         let (res, duals) = g.maximize_with_duals(&diff(&basis[i + 1]), &[id]);
         g.rollback(snap);
-        if !matches!(res, LpResult::Optimum { .. }) {
+        let LpResult::Optimum { value: f_next, .. } = res else {
             return Ok(());
-        }
+        };
         // F_{i+1}(b_{i+1}) = F_i(b_{i+1} - dual·b_i)
         let alpha = Rational::new(-&duals[0].num, duals[0].den.clone());
         let (lo, hi) = (alpha.floor(), alpha.ceil());
@@ -150,11 +158,14 @@ pub(crate) fn reduce(
                 if let Some(s) = fixed.pop() {
                     g.rollback(s);
                 }
+            } else {
+                known = Some(f_i1);
             }
         } else {
             fixed.push(g.snapshot());
             g.add_eq(&diff(&basis[i]));
             i += 1;
+            known = Some(f_next);
         }
     }
     Ok(())

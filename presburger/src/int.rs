@@ -89,6 +89,15 @@ impl Int {
         }
     }
 
+    /// The value as a big integer, borrowed when it is one (no copy of the
+    /// digits on the big paths of the arithmetic).
+    fn big_ref(&self) -> std::borrow::Cow<'_, BigInt> {
+        match self {
+            Int::Small(v) => std::borrow::Cow::Owned(BigInt::from(*v)),
+            Int::Big(b) => std::borrow::Cow::Borrowed(&**b),
+        }
+    }
+
     /// The value as a big integer.
     pub fn to_big(&self) -> BigInt {
         match self {
@@ -205,7 +214,7 @@ impl Int {
                 (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
                     Int::from_wide(Integer::div_floor(&a, &b))
                 }
-                _ => Int::from_big(self.to_big().div_floor(&d.to_big())),
+                _ => Int::from_big(self.big_ref().div_floor(&d.big_ref())),
             },
         }
     }
@@ -220,7 +229,7 @@ impl Int {
                 (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
                     Int::from_wide(Integer::div_ceil(&a, &b))
                 }
-                _ => Int::from_big(Integer::div_ceil(&self.to_big(), &d.to_big())),
+                _ => Int::from_big(Integer::div_ceil(&*self.big_ref(), &*d.big_ref())),
             },
         }
     }
@@ -242,7 +251,7 @@ impl Int {
                 _ => match (self, d) {
                     (Int::Big(a), Int::Small(b)) => Int::from_big(&**a / *b),
                     (Int::Big(a), Int::Big(b)) => Int::from_big(&**a / &**b),
-                    _ => Int::from_big(self.to_big() / d.to_big()),
+                    _ => Int::from_big(&*self.big_ref() / &*d.big_ref()),
                 },
             },
         }
@@ -259,8 +268,8 @@ impl Int {
                     Int::from_wide(a.rem_euclid(b.abs()))
                 }
                 _ => {
-                    let m = m.to_big().abs();
-                    Int::from_big(self.to_big().mod_floor(&m))
+                    let m = m.big_ref().abs();
+                    Int::from_big(self.big_ref().mod_floor(&m))
                 }
             },
         }
@@ -453,7 +462,7 @@ fn add_big(a: &Int, b: &Int) -> Int {
             return Int::from_wide(v);
         }
     }
-    Int::from_big(a.to_big() + b.to_big())
+    Int::from_big(&*a.big_ref() + &*b.big_ref())
 }
 
 #[cold]
@@ -468,7 +477,7 @@ fn mul_add_mul_big(s: &Int, a: &Int, b: &Int, c: &Int) -> Int {
             return Int::from_wide(v);
         }
     }
-    Int::from_big(s.to_big() * a.to_big() + b.to_big() * c.to_big())
+    Int::from_big(&*s.big_ref() * &*a.big_ref() + &*b.big_ref() * &*c.big_ref())
 }
 
 /// The gcd of two `u128` by Euclid's algorithm (a remainder per step; the
@@ -501,7 +510,7 @@ fn sub_big(a: &Int, b: &Int) -> Int {
             return Int::from_wide(v);
         }
     }
-    Int::from_big(a.to_big() - b.to_big())
+    Int::from_big(&*a.big_ref() - &*b.big_ref())
 }
 
 #[inline]
@@ -522,7 +531,7 @@ fn mul_big(a: &Int, b: &Int) -> Int {
             return Int::from_wide(v);
         }
     }
-    Int::from_big(a.to_big() * b.to_big())
+    Int::from_big(&*a.big_ref() * &*b.big_ref())
 }
 
 #[inline]

@@ -31,6 +31,10 @@ use crate::int::Int;
 /// The most passes over the rows.
 const MAX_PASSES: usize = 6;
 
+/// The most term updates a dive may cost (three tries per variable, each a
+/// propagation): about a millisecond.
+const MAX_DIVE_WORK: usize = 1 << 20;
+
 /// Lower and upper integer bounds of one variable (`None`: unbounded that way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Interval {
@@ -121,8 +125,13 @@ impl Propagator {
     /// then its lower and its upper bound (a bounded side is 0 when the other is
     /// unbounded); `None` when all of them empty the box. There is no deeper
     /// backtracking: this is a heuristic in front of the exact search, and the
-    /// caller checks the point.
+    /// caller checks the point. Skipped (`None`) on systems where it would cost
+    /// more than [`MAX_DIVE_WORK`] term updates.
     pub(crate) fn dive(&mut self) -> Option<Vec<i64>> {
+        let work = 3 * MAX_PASSES * self.bounds.len() * self.terms.len();
+        if work > MAX_DIVE_WORK {
+            return None;
+        }
         for j in 0..self.bounds.len() {
             let iv = self.bounds[j];
             let tries = match (iv.lo, iv.hi) {

@@ -5,7 +5,8 @@
 //!
 //! The steps, each exact:
 //! 0. *Bound propagation* in machine arithmetic (`solver/propagate.rs`):
-//!    crossing bounds prove the set empty; otherwise a greedy dive through the
+//!    crossing bounds prove the set empty, and so do equalities without an
+//!    integer solution (step 2's test); otherwise a greedy dive through the
 //!    propagated box (fix a variable, propagate, go on) often lands on a point,
 //!    which is checked against every row. On small tiled and dependence pieces
 //!    this decides most calls before any tableau is built.
@@ -129,6 +130,10 @@ fn first_steps(
         return Ok(Some(None));
     };
     if !prop.run() {
+        return Ok(Some(None));
+    }
+    // equalities without an integer solution (a gcd that does not divide)
+    if !eqs.is_empty() && compress_equalities(eqs, n).is_none() {
         return Ok(Some(None));
     }
     if let Some(p) = prop.dive() {

@@ -1044,12 +1044,23 @@ impl Disjunction {
     /// by other tools, for which shorter disjuncts are cheaper).
     pub(crate) fn subtract(&self, other: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
         let (a, b) = aligned(self, other, "subtraction")?;
-        let ra = sampled_roots(&a, budget)?;
+        // Writing existentials of `b` as divisions can multiply its pieces: then
+        // the conjunctions of `a` without integer points are dropped first (a
+        // sample each). Otherwise the leaves' integer tests suffice.
+        let rewrites = b.parts.iter().any(|c| c.divs.iter().any(Option::is_none));
+        let ra: Vec<Region> = if rewrites {
+            sampled_roots(&a, budget)?
+                .into_iter()
+                .map(|(r, _)| r)
+                .collect()
+        } else {
+            roots(&a)
+        };
         let parts = if ra.is_empty() {
             Vec::new()
         } else {
             let subs = Subtrahend::new(&b, budget)?;
-            difference(ra.into_iter().map(|(r, _)| r).collect(), &subs, budget)?
+            difference(ra, &subs, budget)?
         };
         Ok(Disjunction {
             space: a.space.clone(),

@@ -2,8 +2,10 @@
 //!
 //! A value is held as an `i64` while it fits and as a boxed [`BigInt`] otherwise.
 //! Every operation on two small values is a checked machine operation; on overflow
-//! it redoes the operation in big integers, and a big result that fits in an `i64`
-//! is moved back to the small form. The representation is canonical (a value that
+//! it redoes the operation in `i128` when the operands and the result fit there
+//! (no digit vectors, one allocation for a result beyond `i64`), else in big
+//! integers, and a big result that fits in an `i64` is moved back to the small
+//! form. The gcd of big values is Lehmer's. The representation is canonical (a value that
 //! fits is always `Small`), so the derived `Eq` and `Hash` are value equality.
 //!
 //! # Why `Int` everywhere instead of a generic coefficient type

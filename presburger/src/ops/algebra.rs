@@ -102,9 +102,7 @@ pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<
             ));
         }
         c.eliminate_locals_exactly();
-        // a piece without integer points needs no rewriting (each split below
-        // multiplies the pieces, so empty ones are dropped as early as possible)
-        if c.is_trivially_empty() || c.is_empty_with(budget)? {
+        if c.is_trivially_empty() {
             continue;
         }
         forget_definitions_using_plain_locals(&mut c);
@@ -116,6 +114,11 @@ pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<
         }
         if resolve_local_equality(&mut c) {
             todo.push(c);
+            continue;
+        }
+        // about to split: a piece without integer points needs no rewriting
+        // (each split multiplies the pieces, so empty ones go before it)
+        if c.is_empty_with(budget)? {
             continue;
         }
         // a plain local whose rows use no other plain local

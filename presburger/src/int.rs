@@ -456,15 +456,25 @@ fn add_ref(a: &Int, b: &Int) -> Int {
     add_big(a, b)
 }
 
+/// The slow path of a binary operation: in `i128` when both operands and the
+/// result fit there, else in big integers.
+#[inline(always)]
+fn wide_or_big(
+    a: &Int,
+    b: &Int,
+    wide: fn(i128, i128) -> Option<i128>,
+    big: fn(&BigInt, &BigInt) -> BigInt,
+) -> Int {
+    if let Some(v) = a.wide().zip(b.wide()).and_then(|(x, y)| wide(x, y)) {
+        return Int::from_wide(v);
+    }
+    Int::from_big(big(&a.big_ref(), &b.big_ref()))
+}
+
 #[cold]
 #[inline(never)]
 fn add_big(a: &Int, b: &Int) -> Int {
-    if let (Some(x), Some(y)) = (a.wide(), b.wide()) {
-        if let Some(v) = x.checked_add(y) {
-            return Int::from_wide(v);
-        }
-    }
-    Int::from_big(&*a.big_ref() + &*b.big_ref())
+    wide_or_big(a, b, i128::checked_add, |x, y| x + y)
 }
 
 #[cold]
@@ -507,12 +517,7 @@ fn sub_ref(a: &Int, b: &Int) -> Int {
 #[cold]
 #[inline(never)]
 fn sub_big(a: &Int, b: &Int) -> Int {
-    if let (Some(x), Some(y)) = (a.wide(), b.wide()) {
-        if let Some(v) = x.checked_sub(y) {
-            return Int::from_wide(v);
-        }
-    }
-    Int::from_big(&*a.big_ref() - &*b.big_ref())
+    wide_or_big(a, b, i128::checked_sub, |x, y| x - y)
 }
 
 #[inline]
@@ -528,12 +533,7 @@ fn mul_ref(a: &Int, b: &Int) -> Int {
 #[cold]
 #[inline(never)]
 fn mul_big(a: &Int, b: &Int) -> Int {
-    if let (Some(x), Some(y)) = (a.wide(), b.wide()) {
-        if let Some(v) = x.checked_mul(y) {
-            return Int::from_wide(v);
-        }
-    }
-    Int::from_big(&*a.big_ref() * &*b.big_ref())
+    wide_or_big(a, b, i128::checked_mul, |x, y| x * y)
 }
 
 #[inline]

@@ -618,6 +618,23 @@ const PARSE_HEADER: [&str; 10] = [
     "total x",
 ];
 
+/// One table row per family, then the `all` row, made by `row`.
+fn family_rows(
+    families: &[Family],
+    records: &[Record],
+    row: fn(&str, &[&Record]) -> Vec<String>,
+) -> Vec<Vec<String>> {
+    let mut rows: Vec<Vec<String>> = families
+        .iter()
+        .map(|&family| {
+            let recs: Vec<&Record> = records.iter().filter(|r| r.family == family).collect();
+            row(family.name(), &recs)
+        })
+        .collect();
+    rows.push(row("all", &records.iter().collect::<Vec<_>>()));
+    rows
+}
+
 fn print_table(head: &[&str], rows: &[Vec<String>]) {
     let head: Vec<String> = head.iter().map(|s| s.to_string()).collect();
     let all: Vec<&Vec<String>> = std::iter::once(&head).chain(rows).collect();
@@ -776,13 +793,7 @@ fn main() {
         }
         records.push(r);
     }
-    let mut rows = Vec::new();
-    for &family in &families {
-        let recs: Vec<&Record> = records.iter().filter(|r| r.family == family).collect();
-        rows.push(row(family.name(), &recs));
-    }
-    rows.push(row("all", &records.iter().collect::<Vec<_>>()));
-    print_table(&HEADER, &rows);
+    print_table(&HEADER, &family_rows(&families, &records, row));
     let mut kinds: std::collections::BTreeMap<&str, usize> = Default::default();
     for r in &records {
         if let Answer::Error(k) = &r.ours_answer {
@@ -823,13 +834,7 @@ fn main() {
         "\nparsing both inputs (not in the times above; without the timed-out problems), \
          and parsing with the operation:"
     );
-    let mut rows = Vec::new();
-    for &family in &families {
-        let recs: Vec<&Record> = records.iter().filter(|r| r.family == family).collect();
-        rows.push(parse_row(family.name(), &recs));
-    }
-    rows.push(parse_row("all", &records.iter().collect::<Vec<_>>()));
-    print_table(&PARSE_HEADER, &rows);
+    print_table(&PARSE_HEADER, &family_rows(&families, &records, parse_row));
     println!("\nelapsed {:.1} s", start.elapsed().as_secs_f64());
     if worst > 0 {
         let mut by_ours: Vec<&Record> = records.iter().collect();

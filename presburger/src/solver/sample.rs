@@ -53,7 +53,7 @@ use crate::error::{Error, Result};
 use crate::int::{gcd_all, Int};
 use crate::solver::budget::Budget;
 use crate::solver::gbr;
-use crate::solver::lattice::{column_echelon, compress_equalities, mat_vec, times};
+use crate::solver::lattice::{column_echelon, compress_equalities, mat_vec, times, Compression};
 use crate::solver::propagate::Propagator;
 use crate::solver::simplex::{LpResult, Rational, Simplex};
 use crate::stats::{self, Counter};
@@ -67,8 +67,8 @@ pub fn integer_sample(
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
     match first_steps(n, eqs, ineqs, budget)? {
-        Some(answer) => Ok(answer),
-        None => search_steps(n, eqs, ineqs, budget),
+        First::Decided(answer) => Ok(answer),
+        First::Open(comp) => search_steps(n, comp, eqs, ineqs, budget),
     }
 }
 
@@ -104,42 +104,52 @@ pub fn integer_sample_with_divs(
     debug_assert!(divs.iter().enumerate().all(|(i, d)| d.col == k + i
         && d.den.is_positive()
         && d.num[1 + d.col..].iter().all(Int::is_zero)));
-    if let Some(answer) = first_steps(n, eqs, ineqs, budget)? {
-        return Ok(answer);
-    }
+    let comp = match first_steps(n, eqs, ineqs, budget)? {
+        First::Decided(answer) => return Ok(answer),
+        First::Open(comp) => comp,
+    };
     let mut search = Search::new(ineqs.to_vec(), eqs.to_vec(), n, k, budget);
     search.divs = divs.to_vec();
     match search.run() {
         Ok(p) => Ok(p),
         Err(Halt::Fail(e)) => Err(e),
-        Err(Halt::Unbounded) => search_steps(n, eqs, ineqs, budget),
+        Err(Halt::Unbounded) => search_steps(n, comp, eqs, ineqs, budget),
     }
 }
 
-/// Steps 0 and 1: `Some(answer)` when bound propagation or the rational
-/// relaxation decides, `None` to go on.
-fn first_steps(
-    n: usize,
-    eqs: &[Row],
-    ineqs: &[Row],
-    budget: &mut Budget,
-) -> Result<Option<Option<Vec<Int>>>> {
+/// What steps 0 and 1 leave.
+enum First {
+    /// The answer.
+    Decided(Option<Vec<Int>>),
+    /// Undecided; the compression of the equalities when there are any (step 2
+    /// computes it once, here, where a failed gcd condition already decides).
+    Open(Option<Compression>),
+}
+
+/// Steps 0 and 1: bound propagation (with the gcd test of the equalities) and
+/// the rational relaxation.
+fn first_steps(n: usize, eqs: &[Row], ineqs: &[Row], budget: &mut Budget) -> Result<First> {
     budget.spend(1)?;
     // 0. bound propagation, a proof of emptiness in machine arithmetic
     let Some(mut prop) = Propagator::new(n, eqs, ineqs) else {
-        return Ok(Some(None));
+        return Ok(First::Decided(None));
     };
     if !prop.run() {
-        return Ok(Some(None));
+        return Ok(First::Decided(None));
     }
     // equalities without an integer solution (a gcd that does not divide)
-    if !eqs.is_empty() && compress_equalities(eqs, n).is_none() {
-        return Ok(Some(None));
-    }
+    let comp = if eqs.is_empty() {
+        None
+    } else {
+        match compress_equalities(eqs, n) {
+            Some(c) => Some(c),
+            None => return Ok(First::Decided(None)),
+        }
+    };
     if let Some(p) = prop.dive() {
         let p: Vec<Int> = p.into_iter().map(Int::from).collect();
         if satisfies(&p, eqs, ineqs) {
-            return Ok(Some(Some(p)));
+            return Ok(First::Decided(Some(p)));
         }
     }
     // 1. the rational relaxation
@@ -152,33 +162,30 @@ fn first_steps(
     }
     budget.spend(tab.work() as usize)?;
     if tab.is_empty() {
-        return Ok(Some(None));
+        return Ok(First::Decided(None));
     }
-    Ok(probe(&tab, eqs, ineqs).map(Some))
+    Ok(match probe(&tab, eqs, ineqs) {
+        Some(p) => First::Decided(Some(p)),
+        None => First::Open(comp),
+    })
 }
 
-/// Steps 2 to 5.
+/// Steps 2 to 5; `comp` is the compression of `eqs` when step 0 made it.
 fn search_steps(
     n: usize,
+    comp: Option<Compression>,
     eqs: &[Row],
     ineqs: &[Row],
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
     // 2. equalities
-    let Some(comp) = compress_equalities(eqs, n) else {
+    let Some(comp) = comp.or_else(|| compress_equalities(eqs, n)) else {
         return Ok(None);
     };
     let d = comp.n_free();
-    let mut rows: Vec<Row> = Vec::with_capacity(ineqs.len());
-    for r in ineqs {
-        let mut t = comp.apply_row(r);
-        if !tighten(&mut t) {
-            return Ok(None);
-        }
-        if t[1..].iter().any(|c| !c.is_zero()) {
-            rows.push(t);
-        }
-    }
+    let Some(rows) = compressed_rows(&comp, ineqs.iter()) else {
+        return Ok(None);
+    };
     // 3. independent groups
     let mut z = vec![Int::ZERO; d];
     for (vars, group) in groups(&rows, d) {
@@ -206,6 +213,25 @@ fn search_steps(
         "the sampler's point violates a constraint"
     );
     Ok(Some(x))
+}
+
+/// The inequalities in the compressed coordinates, tightened, without those
+/// left constant; `None` when one of those is violated.
+fn compressed_rows<'a>(
+    comp: &Compression,
+    ineqs: impl Iterator<Item = &'a Row>,
+) -> Option<Vec<Row>> {
+    let mut rows = Vec::new();
+    for r in ineqs {
+        let mut t = comp.apply_row(r);
+        if !tighten(&mut t) {
+            return None;
+        }
+        if t[1..].iter().any(|c| !c.is_zero()) {
+            rows.push(t);
+        }
+    }
+    Some(rows)
 }
 
 /// True when `x` satisfies every row.
@@ -433,18 +459,11 @@ pub fn integer_minimum(
         return Ok(None);
     };
     let d = comp.n_free();
-    let mut rows: Vec<Row> = Vec::with_capacity(ineqs.len() + 1);
     let mut cut: Row = obj.iter().map(|v| -v).collect();
     cut[0] += &upper; // obj <= upper
-    for r in ineqs.iter().chain(std::iter::once(&cut)) {
-        let mut t = comp.apply_row(r);
-        if !tighten(&mut t) {
-            return Ok(None);
-        }
-        if t[1..].iter().any(|c| !c.is_zero()) {
-            rows.push(t);
-        }
-    }
+    let Some(rows) = compressed_rows(&comp, ineqs.iter().chain(std::iter::once(&cut))) else {
+        return Ok(None);
+    };
     let zobj = comp.apply_row(obj);
     match group_search(&rows, d, Some(&zobj), budget)? {
         Some((z, v)) => {
@@ -673,13 +692,7 @@ impl<'b> Search<'b> {
             self.tried_greedy = true;
             self.greedy = true;
             let mid = (&lo + &hi).floor_div(&Int::from(2));
-            let snap = self.tab.snapshot();
-            let eq = self.dir_row(level, -&mid);
-            self.tab.add_eq(&eq);
-            self.fixed.push(eq);
-            let found = self.node(level + 1);
-            self.fixed.pop();
-            self.tab.rollback(snap);
+            let found = self.child(level, &mid);
             if outer {
                 self.greedy = false;
             }
@@ -704,19 +717,25 @@ impl<'b> Search<'b> {
         }
         let mut v = lo;
         while v <= hi {
-            let snap = self.tab.snapshot();
-            let eq = self.dir_row(level, -&v);
-            self.tab.add_eq(&eq);
-            self.fixed.push(eq);
-            let found = self.node(level + 1);
-            self.fixed.pop();
-            self.tab.rollback(snap);
-            if let Some(p) = found? {
+            if let Some(p) = self.child(level, &v)? {
                 return Ok(Some(p));
             }
             v += 1;
         }
         Ok(None)
+    }
+
+    /// The node below `level` where its direction takes the value `v` (added as
+    /// an equality, rolled back after).
+    fn child(&mut self, level: usize, v: &Int) -> std::result::Result<Option<Vec<Int>>, Halt> {
+        let snap = self.tab.snapshot();
+        let eq = self.dir_row(level, -v);
+        self.tab.add_eq(&eq);
+        self.fixed.push(eq);
+        let found = self.node(level + 1);
+        self.fixed.pop();
+        self.tab.rollback(snap);
+        found
     }
 
     /// All `k` directions are fixed, so the first `k` variables are integers, and

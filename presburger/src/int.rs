@@ -170,11 +170,7 @@ impl Int {
     pub fn gcd(&self, other: &Int) -> Int {
         match (self, other) {
             (Int::Small(a), Int::Small(b)) => {
-                let g = a.unsigned_abs().gcd(&b.unsigned_abs());
-                match i64::try_from(g) {
-                    Ok(v) => Int::Small(v),
-                    Err(_) => Int::from_big(BigInt::from(g)),
-                }
+                Int::from(word_gcd(a.unsigned_abs(), b.unsigned_abs()))
             }
             (Int::Big(b), Int::Small(s)) | (Int::Small(s), Int::Big(b)) => {
                 // one remainder by a machine word, then the machine gcd
@@ -186,7 +182,7 @@ impl Int {
                     Some(w) => (w.unsigned_abs() % s as u128) as u64,
                     None => u64::try_from(&(b.magnitude() % s)).unwrap_or(0),
                 };
-                Int::from(s.gcd(&r))
+                Int::from(word_gcd(s, r))
             }
             (Int::Big(a), Int::Big(b)) => match (a.to_i128(), b.to_i128()) {
                 (Some(x), Some(y)) => {
@@ -492,12 +488,41 @@ fn mul_add_mul_big(s: &Int, a: &Int, b: &Int, c: &Int) -> Int {
     Int::from_big(&*s.big_ref() * &*a.big_ref() + &*b.big_ref() * &*c.big_ref())
 }
 
+/// The gcd of two machine words: one remainder to bring the larger down to
+/// the size of the smaller (the entries of a tableau row are often far apart:
+/// a small denominator against a large coefficient), then the binary algorithm
+/// (Stein; D. E. Knuth, *The Art of Computer Programming* vol. 2, 4.5.2 B),
+/// shifting out all trailing zeros at once.
+#[inline]
+fn word_gcd(a: u64, b: u64) -> u64 {
+    let (mut u, mut v) = if a < b { (a, b) } else { (b, a) };
+    if u == 0 {
+        return v;
+    }
+    v %= u;
+    if v == 0 {
+        return u;
+    }
+    let shift = (u | v).trailing_zeros();
+    u >>= u.trailing_zeros();
+    loop {
+        v >>= v.trailing_zeros();
+        if u > v {
+            std::mem::swap(&mut u, &mut v);
+        }
+        v -= u;
+        if v == 0 {
+            return u << shift;
+        }
+    }
+}
+
 /// The gcd of two `u128` by Euclid's algorithm (a remainder per step; the
 /// operands of a tableau are rarely far apart in size).
 fn wide_gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
-            return x.gcd(&y) as u128;
+            return word_gcd(x, y) as u128;
         }
         (a, b) = (b, a % b);
     }
@@ -702,20 +727,21 @@ fn big_gcd(a: &num_bigint::BigUint, b: &num_bigint::BigUint) -> Int {
 /// word, every big value costs one remainder by it instead of a Euclid run on two
 /// big numbers (which dominated simplex pivots on big coefficients).
 pub fn gcd_all<'a>(values: impl IntoIterator<Item = &'a Int>) -> Int {
-    let mut g = Int::ZERO;
+    let mut w = 0u64;
     let mut bigs: smallvec::SmallVec<[&Int; 8]> = smallvec::SmallVec::new();
     for v in values {
         match v {
             Int::Small(0) => {}
-            Int::Small(_) => {
-                g = g.gcd(v);
-                if g.is_one() {
-                    return g;
+            Int::Small(x) => {
+                w = word_gcd(w, x.unsigned_abs());
+                if w == 1 {
+                    return Int::ONE;
                 }
             }
             Int::Big(_) => bigs.push(v),
         }
     }
+    let mut g = Int::from(w);
     for v in bigs {
         g = g.gcd(v);
         if g.is_one() {
@@ -797,6 +823,14 @@ mod tests {
             prop_assert_eq!(x.cmp(&y), a.cmp(&b));
             prop_assert_eq!(x == y, a == b);
             prop_assert_eq!(x.signum(), a.signum().to_i32().unwrap());
+        }
+
+        #[test]
+        fn word_gcd_agrees_with_euclid(a in any::<u64>(), b in any::<u64>(), s in 0u32..40) {
+            // also with common powers of two, which the binary steps shift out
+            let (a, b) = (a >> s << s, b >> (s / 2) << s);
+            prop_assert_eq!(word_gcd(a, b), a.gcd(&b));
+            prop_assert_eq!(word_gcd(a % 1000, b), (a % 1000).gcd(&b));
         }
 
         #[test]

@@ -2,11 +2,12 @@
 //! deterministic generator of isl-notation sets, and a differential checker that
 //! compares our answers with isl's (through the system library, see [`isl`]); and
 //! the problem families of the benchmark against isl ([`families`], used by
-//! `src/bin/vs_isl.rs`).
+//! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`]).
 
 pub mod families;
 pub mod isl;
 pub mod roundtrip;
+pub mod unchain;
 
 pub use roundtrip::check_round_trip;
 

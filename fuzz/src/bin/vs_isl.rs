@@ -1,6 +1,6 @@
 //! Side-by-side timing of our library and isl on the same generated problems:
 //!
-//!     cargo run --release --bin vs_isl -- [FAMILY...] [--op OP] [--count N] [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump]
+//!     cargo run --release --bin vs_isl -- [FAMILY...] [--op OP] [--count N] [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained]
 //!
 //! Families: see `presburger_fuzz::families` (default: all). OP: `is_empty`
 //! (default), `is_subset`, `is_equal`, `subtract`. Both sides parse every problem
@@ -13,10 +13,18 @@
 //! call running past the cap (`--cap-ms`) can be stopped: the child is killed and
 //! restarted, and the problem counts as a `timeout` with the cap as its time. isl
 //! has an operation quota as well.
+//!
+//! isl reads each problem with its chained comparisons split
+//! (`presburger_fuzz::unchain`): isl's reader runs an integer emptiness test on
+//! every intersection of multi-constraint conjuncts, so a chained problem comes
+//! out of the parser already decided and its timed operation is a flag read.
+//! `--isl-chained` gives isl the text as written (the parse+op table is the
+//! fair comparison then).
 
 use presburger::UnionSet;
 use presburger_fuzz::families::Family;
 use presburger_fuzz::isl::{Ctx, USet};
+use presburger_fuzz::unchain::unchain;
 use presburger_fuzz::{error_kind, Rng};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -34,6 +42,9 @@ const REPEATS: usize = 5;
 const DEFAULT_CAP_MS: u64 = 1000;
 /// The time allowed to isl's check of a subtraction, in caps.
 const CHECK_CAPS: u32 = 10;
+/// Set (by `--isl-chained`) for isl's worker to read the problems as written.
+const CHAINED_ENV: &str = "VS_ISL_CHAINED";
+static ISL_CHAINED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Op {
@@ -242,7 +253,14 @@ fn isl_worker() {
     ctx.set_max_operations(ISL_MAX_OPERATIONS);
     let failed = |ctx: &Ctx| if ctx.quota_hit() { "quota" } else { "islerror" };
     let mut out = std::io::stdout().lock();
+    // see `presburger_fuzz::unchain` for why isl reads its problems unchained
+    let chained = std::env::var_os(CHAINED_ENV).is_some();
     for (op, a, b, ours) in requests() {
+        let (a, b) = if chained {
+            (a, b)
+        } else {
+            (unchain(&a), b.map(|b| unchain(&b)))
+        };
         let prep = || {
             let p = (
                 parse_isl(&ctx, &a),
@@ -329,7 +347,11 @@ struct Reply {
 impl Worker {
     fn start(side: &'static str) -> Worker {
         let exe = std::env::current_exe().expect("the path of this binary");
-        let mut child = Command::new(exe)
+        let mut cmd = Command::new(exe);
+        if ISL_CHAINED.load(std::sync::atomic::Ordering::Relaxed) {
+            cmd.env(CHAINED_ENV, "1");
+        }
+        let mut child = cmd
             .args(["--worker", side])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -703,7 +725,7 @@ fn usage() -> ! {
     let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
     eprintln!(
         "usage: vs_isl [FAMILY...] [--op is_empty|is_subset|is_equal|subtract] [--count N] \
-         [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump]\nfamilies: {}",
+         [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained]\nfamilies: {}",
         names.join(" ")
     );
     std::process::exit(2)
@@ -741,6 +763,7 @@ fn main() {
             "--cap-ms" => cap_ms = value().parse().unwrap_or_else(|_| usage()),
             "-v" | "--verbose" => verbose = true,
             "--dump" => dump = true,
+            "--isl-chained" => ISL_CHAINED.store(true, std::sync::atomic::Ordering::Relaxed),
             "-h" | "--help" => usage(),
             f => families.push(Family::from_name(f).unwrap_or_else(|| usage())),
         }

@@ -255,6 +255,21 @@ impl Int {
         }
     }
 
+    /// `(floor(self / d), self mod d)` with one division (the remainder has the
+    /// sign of `d`, as with [`Int::floor_div`]). Panics if `d` is zero.
+    pub fn div_mod_floor(&self, d: &Int) -> (Int, Int) {
+        match (self.wide(), d.wide()) {
+            (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
+                let (q, r) = Integer::div_mod_floor(&a, &b);
+                (Int::from_wide(q), Int::from_wide(r))
+            }
+            _ => {
+                let (q, r) = Integer::div_mod_floor(&*self.big_ref(), &*d.big_ref());
+                (Int::from_big(q), Int::from_big(r))
+            }
+        }
+    }
+
     /// The remainder of `self` by `m` in `0 .. |m|` (never negative). Panics if `m` is zero.
     pub fn modulo(&self, m: &Int) -> Int {
         match (self, m) {
@@ -661,33 +676,54 @@ impl std::iter::Sum for Int {
 /// The gcd of two big magnitudes by Lehmer's algorithm (D. E. Knuth, *The Art
 /// of Computer Programming* vol. 2, sec. 4.5.2, Algorithm L): the quotients of
 /// Euclid's algorithm on the numbers are mostly those of Euclid on their
-/// leading 64 bits, so a run of machine-word steps (while the two estimates of
+/// leading 62 bits, so a run of machine-word steps (while the two estimates of
 /// each quotient agree) is applied to the big numbers at once as a 2x2 matrix;
-/// when no step is certain, one full remainder. Once the smaller number fits in
-/// 128 bits, one remainder and the machine gcd finish. (num-bigint's own gcd is
-/// the binary algorithm, one round per bit; plain Euclid costs a long division
-/// per quotient: both dominated simplex pivots on rows of 400-bit numbers.)
+/// when no step is certain, or the numbers differ in length by more than a
+/// limb, one full remainder. Once the smaller number fits in 128 bits, one
+/// remainder and the machine gcd finish. The matrix steps run in place on the
+/// numbers' 64-bit limbs, with no allocation. (num-bigint's own gcd is the
+/// binary algorithm, one round per bit; plain Euclid costs a long division per
+/// quotient; and a matrix step through num-bigint's operators allocates four
+/// numbers: each of these dominated simplex pivots on rows of 700-bit numbers.)
 fn big_gcd(a: &num_bigint::BigUint, b: &num_bigint::BigUint) -> Int {
     use num_bigint::BigUint;
-    use num_traits::Zero;
     let (mut a, mut b) = if a >= b {
-        (a.clone(), b.clone())
+        (a.to_u64_digits(), b.to_u64_digits())
     } else {
-        (b.clone(), a.clone())
+        (b.to_u64_digits(), a.to_u64_digits())
     };
+    // invariant: a >= b, both without leading zero limbs
+    let to_big = |v: &[u64]| -> BigUint {
+        BigUint::from_slice(
+            &v.iter()
+                .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                .collect::<Vec<u32>>(),
+        )
+    };
+    let remainder = |a: &[u64], b: &[u64]| -> Vec<u64> { (to_big(a) % to_big(b)).to_u64_digits() };
     loop {
-        if b.is_zero() {
-            return Int::from_big(BigInt::from(a));
+        if b.is_empty() {
+            return Int::from_big(BigInt::from(to_big(&a)));
         }
-        if let Ok(y) = u128::try_from(&b) {
-            let r = u128::try_from(&(&a % &b)).unwrap_or(0);
+        if b.len() <= 2 {
+            let y = limbs_u128(&b);
+            let r = if a.len() <= 2 {
+                limbs_u128(&a) % y
+            } else {
+                limbs_u128(&remainder(&a, &b))
+            };
             return Int::from_wide_u(wide_gcd(y, r));
+        }
+        if a.len() > b.len() + 1 {
+            let r = remainder(&a, &b);
+            a = std::mem::replace(&mut b, r);
+            continue;
         }
         // the leading 62 bits of a, and b at the same scale (b > 2^128, so both
         // estimates are non-zero); with 62 bits every sum below fits an i64
-        let shift = a.bits() - 62;
-        let mut ah = u64::try_from(&(&a >> shift)).unwrap_or(0) as i64;
-        let mut bh = u64::try_from(&(&b >> shift)).unwrap_or(0) as i64;
+        let shift = 64 * a.len() as u32 - a[a.len() - 1].leading_zeros() - 62;
+        let mut ah = limbs_window(&a, shift) as i64;
+        let mut bh = limbs_window(&b, shift) as i64;
         let (mut x0, mut y0, mut x1, mut y1) = (1i64, 0i64, 0i64, 1i64);
         // invariant: the exact a, b after the steps are x0·a + y0·b, x1·a + y1·b
         while bh + x1 != 0 && bh + y1 != 0 {
@@ -701,24 +737,85 @@ fn big_gcd(a: &num_bigint::BigUint, b: &num_bigint::BigUint) -> Int {
         }
         if y0 == 0 {
             // no certain step: one division
-            let r = &a % &b;
-            a = b;
-            b = r;
-        } else {
-            // each pair of coefficients has opposite signs, and the results are >= 0
-            let lin = |x: i64, y: i64| -> BigUint {
-                let (xa, yb) = (&a * x.unsigned_abs(), &b * y.unsigned_abs());
-                if x >= 0 && y <= 0 {
-                    xa - yb
-                } else {
-                    yb - xa
-                }
-            };
-            let (na, nb) = (lin(x0, y0), lin(x1, y1));
-            a = na;
-            b = nb;
+            let r = remainder(&a, &b);
+            a = std::mem::replace(&mut b, r);
+            continue;
+        }
+        // (a, b) <- (x0·a + y0·b, x1·a + y1·b): every |coefficient| < 2^62, so
+        // each limb's sum with its carry fits an i128; both results are
+        // non-negative and at most a, so the last carries are zero
+        let (mut ca, mut cb) = (0i128, 0i128);
+        for i in 0..a.len() {
+            let (ai, bi) = (a[i] as i128, b.get(i).map_or(0, |&v| v as i128));
+            let ta = x0 as i128 * ai + y0 as i128 * bi + ca;
+            let tb = x1 as i128 * ai + y1 as i128 * bi + cb;
+            a[i] = ta as u64;
+            if i < b.len() {
+                b[i] = tb as u64;
+            } else {
+                b.push(tb as u64);
+            }
+            ca = ta >> 64;
+            cb = tb >> 64;
+        }
+        debug_assert!(ca == 0 && cb == 0, "Lehmer step left a carry");
+        for v in [&mut a, &mut b] {
+            while v.last() == Some(&0) {
+                v.pop();
+            }
+        }
+        if a.len() < b.len() || (a.len() == b.len() && a.iter().rev().lt(b.iter().rev())) {
+            std::mem::swap(&mut a, &mut b);
         }
     }
+}
+
+/// A number of at most two 64-bit limbs (least significant first).
+fn limbs_u128(v: &[u64]) -> u128 {
+    debug_assert!(v.len() <= 2);
+    v.iter()
+        .rev()
+        .fold(0u128, |acc, &l| (acc << 64) | l as u128)
+}
+
+/// The 64 bits of a limb vector starting at bit `shift` (zeros beyond the end).
+fn limbs_window(v: &[u64], shift: u32) -> u64 {
+    let (i, s) = ((shift / 64) as usize, shift % 64);
+    let lo = v.get(i).copied().unwrap_or(0) >> s;
+    let hi = if s == 0 {
+        0
+    } else {
+        v.get(i + 1).copied().unwrap_or(0) << (64 - s)
+    };
+    lo | hi
+}
+
+/// The product of the primes below 50 (it fits 63 bits).
+const SMALL_PRIMES: u64 = 2 * 3 * 5 * 7 * 11 * 13 * 17 * 19 * 23 * 29 * 31 * 37 * 41 * 43 * 47;
+
+/// The product of the primes below 50 that divide every value (1 when there
+/// is none, the product of all of them for an all-zero sequence): one
+/// remainder by a machine word per value, and no gcd of big numbers. It finds
+/// the small factors that a cheaper search for a common divisor leaves (see the
+/// simplex's row normalisation after a pivot).
+pub fn small_common_primes<'a>(values: impl IntoIterator<Item = &'a Int>) -> u64 {
+    let mut g = SMALL_PRIMES;
+    for v in values {
+        let r = match v {
+            Int::Small(x) => x.unsigned_abs() % SMALL_PRIMES,
+            Int::Big(b) => {
+                // the magnitude's limbs, most significant first, folded mod the word
+                b.magnitude().iter_u64_digits().rev().fold(0u64, |r, d| {
+                    (((r as u128) << 64 | d as u128) % SMALL_PRIMES as u128) as u64
+                })
+            }
+        };
+        g = word_gcd(g, r);
+        if g == 1 {
+            break;
+        }
+    }
+    g
 }
 
 /// The gcd of a sequence of integers (0 for an empty or all-zero sequence).
@@ -780,20 +877,26 @@ mod tests {
         ]
     }
 
-    /// Magnitudes of up to about 600 bits, some sharing a large factor.
+    /// Magnitudes of up to about 600 bits: independent, sharing a large
+    /// factor, or close to each other (long runs of small quotients).
     fn huge_pair() -> impl Strategy<Value = (BigInt, BigInt)> {
         let limbs = || proptest::collection::vec(any::<u64>(), 1..10);
-        (limbs(), limbs(), limbs(), any::<bool>()).prop_map(|(x, y, g, shared)| {
+        (limbs(), limbs(), limbs(), 0..3u8).prop_map(|(x, y, g, kind)| {
             let num = |v: &[u64]| {
                 v.iter()
                     .fold(BigInt::from(0), |acc, &l| (acc << 64) + BigInt::from(l))
             };
             let (x, y) = (num(&x), num(&y));
-            if shared {
-                let g = num(&g);
-                (x * &g, -(y * g))
-            } else {
-                (x, y)
+            match kind {
+                0 => (x, y),
+                1 => {
+                    let g = num(&g);
+                    (x * &g, -(y * g))
+                }
+                _ => {
+                    let close = &x + (&y >> 300u32) + 1;
+                    (x, close)
+                }
             }
         })
     }
@@ -834,6 +937,19 @@ mod tests {
         }
 
         #[test]
+        fn small_common_primes_divide_every_value((a, b) in huge_pair(), k in 0u64..5000) {
+            let vals = [Int::from_big(a * k), Int::from_big(b * k), Int::from(k * 6)];
+            let g = small_common_primes(vals.iter());
+            let all = gcd_all(vals.iter());
+            if all.is_zero() {
+                prop_assert_eq!(g, SMALL_PRIMES);
+            } else {
+                // g is the part of gcd(all, SMALL_PRIMES)
+                prop_assert_eq!(Int::from(g), all.gcd(&Int::from(SMALL_PRIMES)));
+            }
+        }
+
+        #[test]
         fn division_ops_agree_with_bigint(a in edge_value(), b in edge_value()) {
             prop_assume!(!b.is_zero());
             let (x, y) = (Int::from_big(a.clone()), Int::from_big(b.clone()));
@@ -847,6 +963,10 @@ mod tests {
             prop_assert_eq!(ce.to_big(), Integer::div_ceil(&a, &b));
             prop_assert_eq!(md.to_big(), a.mod_floor(&b.abs()));
             prop_assert!(!md.is_negative() && md < y.abs());
+            let (q, r) = x.div_mod_floor(&y);
+            check_canonical(&q);
+            check_canonical(&r);
+            prop_assert_eq!((q.to_big(), r.to_big()), a.div_mod_floor(&b));
             let prod = &a * &b;
             let p = Int::from_big(prod.clone());
             prop_assert_eq!(p.exact_div(&y).to_big(), a.clone());

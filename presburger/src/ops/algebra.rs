@@ -928,9 +928,13 @@ fn difference(
         region.search(
             &subs.pieces,
             &mut |region, budget| {
-                let p = region.tidy_conjunction(budget)?;
-                if !p.is_trivially_empty() && !p.is_empty_with(budget)? {
-                    out.push(p);
+                // integer points first (the tableau's vertex, else the integer
+                // test on the leaf as it stands): the inequalities of an empty
+                // leaf are not worth tidying, and tidying keeps the set
+                if region.integer_vertex().is_some()
+                    || !region.conjunction().is_empty_with(budget)?
+                {
+                    out.push(region.tidy_conjunction(budget)?);
                 }
                 Ok(false)
             },

@@ -767,37 +767,56 @@ impl<'b> Search<'b> {
     /// All `k` bounded directions are fixed and the tableau is not empty: the
     /// remaining coordinates `k..d` span a full-dimensional recession cone. Round
     /// up a rational point of the set shrunk by what rounding up can cost each
-    /// row (step 5 of the module doc).
+    /// row (step 5 of the module doc). The shrunken rows are added lazily: the
+    /// tableau's point is rounded up and checked, and only the rows that point
+    /// violates are shrunk and added before the next try (a shrunken row keeps
+    /// its original satisfied by the rounding, so each try adds new rows and the
+    /// last try, with every row shrunk, is the plain method). On big
+    /// coefficients each added row costs pivots on long numbers, and most rows
+    /// are never violated.
     fn round_in_cone(&mut self) -> Result<Option<Vec<Int>>> {
         let snap = self.tab.snapshot();
-        for r in &self.rows {
-            let mut s = r.clone();
-            for c in &r[1 + self.k..] {
-                if c.is_negative() {
-                    s[0] += c; // s0 - |c|
+        let mut added = vec![false; self.rows.len()];
+        let k = self.k;
+        let p = loop {
+            let Some(pt) = self.tab.sample_point() else {
+                self.tab.rollback(snap);
+                return Err(Error::Invalid(
+                    "internal: the integer sampler's shrunken cone is empty".into(),
+                ));
+            };
+            let p: Vec<Int> = pt
+                .iter()
+                .enumerate()
+                .map(|(j, q)| {
+                    if j < k {
+                        debug_assert!(q.is_integer());
+                        q.floor()
+                    } else {
+                        q.ceil()
+                    }
+                })
+                .collect();
+            let mut violated = false;
+            for (i, r) in self.rows.iter().enumerate() {
+                if eval(r, &p).is_negative() {
+                    debug_assert!(!added[i], "a shrunken row is violated after rounding");
+                    added[i] = true;
+                    violated = true;
+                    let mut s = r.clone();
+                    for c in &r[1 + k..] {
+                        if c.is_negative() {
+                            s[0] += c; // s0 - |c|
+                        }
+                    }
+                    self.tab.add_ineq(&s);
                 }
             }
-            self.tab.add_ineq(&s);
-        }
-        let pt = self.tab.sample_point();
-        self.tab.rollback(snap);
-        let Some(pt) = pt else {
-            return Err(Error::Invalid(
-                "internal: the integer sampler's shrunken cone is empty".into(),
-            ));
+            if !violated {
+                break p;
+            }
         };
-        let p: Vec<Int> = pt
-            .iter()
-            .enumerate()
-            .map(|(j, q)| {
-                if j < self.k {
-                    debug_assert!(q.is_integer());
-                    q.floor()
-                } else {
-                    q.ceil()
-                }
-            })
-            .collect();
+        self.tab.rollback(snap);
         debug_assert!(satisfies(&p, &[], &self.rows));
         Ok(Some(p))
     }

@@ -65,7 +65,7 @@ impl Int {
     /// tableau on small coefficients, products of two 60-bit values) cost
     /// machine operations and at most one allocation for the result.
     #[inline]
-    fn wide(&self) -> Option<i128> {
+    pub(crate) fn wide(&self) -> Option<i128> {
         match self {
             Int::Small(v) => Some(*v as i128),
             Int::Big(b) => b.to_i128(),

@@ -341,8 +341,9 @@ fn normalize(row: &mut [Int]) {
 }
 
 /// Divides a row that a pivot has just updated by a common factor of its
-/// entries, most often their gcd. A row of machine words gets the full gcd
-/// ([`normalize`]). A row with big entries would pay for a gcd of two big numbers
+/// entries, most often their gcd. A row that fits 128 bits gets the full gcd
+/// ([`normalize`]; on such rows the factor is not always within `d_r`, and
+/// rows left with a large factor grow). A row with bigger entries would pay for a gcd of two big numbers
 /// (a long Euclid run, as long as the numbers when they are coprime), so
 /// instead: the update multiplies the row by the pivot and adds a multiple of
 /// the pivot row, and, as in fraction-free (Bareiss) elimination, a large
@@ -356,7 +357,7 @@ fn normalize(row: &mut [Int]) {
 /// larger primes outside `d_r`: harmless, rows only need to stay small, not be
 /// in lowest terms.
 fn normalize_pivoted(row: &mut [Int], d_r: &Int) {
-    if row.iter().all(Int::is_small) {
+    if row.iter().all(|v| v.wide().is_some()) {
         normalize(row);
         return;
     }
@@ -385,6 +386,10 @@ fn normalize_pivoted(row: &mut [Int], d_r: &Int) {
         f = g;
     }
     divide_row(&mut row[done..], &f);
+    if row.iter().all(|v| v.wide().is_some()) {
+        normalize(row);
+        return;
+    }
     loop {
         let g = small_common_primes(row.iter());
         if g == 1 {

@@ -903,6 +903,27 @@ impl Conjunction {
         a.space.is_same(&b.space) && a.divs == b.divs && a.eqs == b.eqs && a.ineqs == b.ineqs
     }
 
+    /// Structural inclusion as the rows stand (no simplification): the same
+    /// space and locals with the same definitions, and every row of `other`
+    /// among those of `self` (an equality also as its negation), so every point
+    /// of `self` is one of `other`. `false` does not mean it is not a subset.
+    /// Costs a comparison of rows, no solver call.
+    pub fn plain_is_subset(&self, other: &Conjunction) -> bool {
+        if !self.space.is_same(&other.space)
+            || self.divs != other.divs
+            || other.eqs.len() > self.eqs.len()
+            || other.ineqs.len() > self.ineqs.len()
+        {
+            return false;
+        }
+        let negated = |r: &Row| -> Row { r.iter().map(|v| -v).collect() };
+        other
+            .eqs
+            .iter()
+            .all(|e| self.eqs.contains(e) || self.eqs.contains(&negated(e)))
+            && other.ineqs.iter().all(|r| self.ineqs.contains(r))
+    }
+
     /// Evaluates a row at a full assignment of the columns after the constant.
     pub fn eval_row(row: &Row, vals: &[Int]) -> Int {
         let mut s = row[0].clone();
@@ -1224,6 +1245,21 @@ mod tests {
 
     fn row(v: &[i64]) -> Row {
         v.iter().map(|&x| Int::from(x)).collect()
+    }
+
+    #[test]
+    fn plain_inclusion_compares_rows() {
+        let mut big = Conjunction::universe(space1());
+        big.add_eq(row(&[-4, 2])).unwrap(); // 2i - 4 = 0
+        big.add_ineq(row(&[0, 1])).unwrap();
+        big.add_ineq(row(&[7, -1])).unwrap();
+        let mut small = Conjunction::universe(space1());
+        small.add_eq(row(&[4, -2])).unwrap(); // the same equality, negated
+        small.add_ineq(row(&[7, -1])).unwrap();
+        assert!(big.plain_is_subset(&small));
+        assert!(!small.plain_is_subset(&big));
+        small.add_ineq(row(&[1, 1])).unwrap(); // not a row of `big`
+        assert!(!big.plain_is_subset(&small));
     }
 
     #[test]

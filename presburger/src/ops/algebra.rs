@@ -963,6 +963,21 @@ fn roots(d: &Disjunction) -> Vec<Region<'_>> {
     d.parts.iter().filter_map(Region::new).collect()
 }
 
+/// `d` without the conjunctions that plainly lie in a conjunction of `other`
+/// (all of its rows among theirs: [`Conjunction::plain_is_subset`]): nothing of
+/// them is left by a subtraction of `other`, and an inclusion in `other` holds
+/// for them, so they need no search. Borrowed when there is none.
+fn uncovered<'x>(d: &'x Disjunction, other: &Disjunction) -> Cow<'x, Disjunction> {
+    let covered = |c: &Conjunction| other.parts.iter().any(|o| c.plain_is_subset(o));
+    if !d.parts.iter().any(covered) {
+        return Cow::Borrowed(d);
+    }
+    Cow::Owned(Disjunction {
+        space: d.space.clone(),
+        parts: d.parts.iter().filter(|c| !covered(c)).cloned().collect(),
+    })
+}
+
 /// The conjunctions of `d` that have an integer point, each as the root of a
 /// search with one of its integer points (values of the parameters and
 /// dimensions). The point is the vertex of the root's tableau when that is
@@ -1051,6 +1066,7 @@ impl Disjunction {
     /// by other tools, for which shorter disjuncts are cheaper).
     pub(crate) fn subtract(&self, other: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
         let (a, b) = aligned(self, other, "subtraction")?;
+        let a = uncovered(&a, &b);
         // Writing existentials of `b` as divisions can multiply its pieces: then
         // the conjunctions of `a` without integer points are dropped first (a
         // sample each). Otherwise the leaves' integer tests suffice.
@@ -1084,11 +1100,14 @@ impl Disjunction {
         Ok(true)
     }
 
-    /// `self ⊆ other`: false at once when the sample point (integral vertex) of a
-    /// conjunction of `self` is outside `other`; otherwise the search of every
-    /// conjunction of `self` against `other` until a leaf with an integer point.
+    /// `self ⊆ other`: the conjunctions of `self` plainly inside one of `other`
+    /// are passed over; false at once when the sample point (integral vertex)
+    /// of another conjunction of `self` is outside `other`; otherwise the
+    /// search of each of those against `other` until a leaf with an integer
+    /// point.
     pub(crate) fn is_subset(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         let (a, b) = aligned(self, other, "inclusion test")?;
+        let a = uncovered(&a, &b);
         let ra = sampled_roots(&a, budget)?;
         if ra.is_empty() {
             return Ok(true);
@@ -1102,30 +1121,35 @@ impl Disjunction {
 
     /// Same points: true at once for the same conjunctions; false at once when a
     /// sample of a conjunction of one side is outside the other; otherwise both
-    /// inclusions by the search.
+    /// inclusions by the search, for the conjunctions not plainly inside the
+    /// other side.
     pub(crate) fn is_equal(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         let (a, b) = aligned(self, other, "equality test")?;
         if a.plain_is_equal(&b) {
             return Ok(true);
         }
-        let ra = sampled_roots(&a, budget)?;
-        let rb = sampled_roots(&b, budget)?;
-        if ra.is_empty() || rb.is_empty() {
-            return Ok(ra.is_empty() && rb.is_empty());
+        // each side's conjunctions that are neither plainly in the other side
+        // nor empty; with none left, that inclusion holds
+        let (a_rest, b_rest) = (uncovered(&a, &b), uncovered(&b, &a));
+        let ra = sampled_roots(&a_rest, budget)?;
+        let rb = sampled_roots(&b_rest, budget)?;
+        let mut checks = Vec::new();
+        for (roots, other) in [(ra, &b), (rb, &a)] {
+            if roots.is_empty() {
+                continue;
+            }
+            let subs = Subtrahend::new(other, budget)?;
+            if !samples_inside(&roots, &subs) {
+                return Ok(false);
+            }
+            checks.push((roots, subs));
         }
-        let sb = Subtrahend::new(&b, budget)?;
-        if !samples_inside(&ra, &sb) {
-            return Ok(false);
+        for (roots, subs) in checks {
+            if !inside(roots.into_iter().map(|(r, _)| r).collect(), &subs, budget)? {
+                return Ok(false);
+            }
         }
-        let sa = Subtrahend::new(&a, budget)?;
-        if !samples_inside(&rb, &sa) {
-            return Ok(false);
-        }
-        let (ra, rb) = (
-            ra.into_iter().map(|(r, _)| r).collect(),
-            rb.into_iter().map(|(r, _)| r).collect(),
-        );
-        Ok(inside(ra, &sb, budget)? && inside(rb, &sa, budget)?)
+        Ok(true)
     }
 
     /// No common point: for every pair of conjunctions, their intersection is
@@ -1479,6 +1503,32 @@ mod tests {
 
     fn set(s: &str) -> Set {
         s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    /// Conjunctions plainly inside the other side skip the search; the answers
+    /// stay those of the search (the other conjunctions still decide them).
+    #[test]
+    fn plainly_covered_conjunctions() {
+        let piece = "0 <= x <= 10 and 0 <= y <= 10 and x = y";
+        let a = set(&format!("{{ [x, y] : {piece} }}"));
+        let b = set(&format!(
+            "{{ [x, y] : {piece} and x >= 3 or {piece} and x <= 2 }}"
+        ));
+        // `a` is in `b` but in none of its conjunctions: the search decides
+        assert!(a.is_subset(&b).unwrap() && a.is_equal(&b).unwrap());
+        let wider = set(&format!("{{ [x, y] : {piece} or x = 20 and y = 20 }}"));
+        let narrower = set("{ [x, y] : 0 <= x <= 10 and x = y and 0 <= y <= 10 }");
+        assert!(narrower.is_subset(&wider).unwrap());
+        assert!(!wider.is_subset(&narrower).unwrap());
+        assert!(!wider.is_equal(&narrower).unwrap());
+        assert!(!narrower.is_equal(&wider).unwrap());
+        assert!(narrower.subtract(&wider).unwrap().is_empty().unwrap());
+        let d = wider.subtract(&narrower).unwrap();
+        assert!(d.is_equal(&set("{ [20, 20] }")).unwrap());
+        // an empty extra conjunction keeps the two sides equal
+        let with_empty = set(&format!("{{ [x, y] : {piece} or x = 2y + 1 and x = 2y }}"));
+        assert!(with_empty.is_equal(&narrower).unwrap());
+        assert!(narrower.is_equal(&with_empty).unwrap());
     }
 
     #[test]

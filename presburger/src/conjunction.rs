@@ -904,9 +904,10 @@ impl Conjunction {
     }
 
     /// Structural inclusion as the rows stand (no simplification): the same
-    /// space and locals with the same definitions, and every row of `other`
-    /// among those of `self` (an equality also as its negation), so every point
-    /// of `self` is one of `other`. `false` does not mean it is not a subset.
+    /// space and locals with the same definitions, every equality of `other`
+    /// among those of `self` (also as its negation), and every inequality of
+    /// `other` implied by one of `self` with the same coefficients
+    /// ([`implies_row`]), so every point of `self` is one of `other`. `false` does not mean it is not a subset.
     /// Costs a comparison of rows, no solver call.
     pub fn plain_is_subset(&self, other: &Conjunction) -> bool {
         if !self.space.is_same(&other.space)
@@ -921,7 +922,10 @@ impl Conjunction {
             .eqs
             .iter()
             .all(|e| self.eqs.contains(e) || self.eqs.contains(&negated(e)))
-            && other.ineqs.iter().all(|r| self.ineqs.contains(r))
+            && other
+                .ineqs
+                .iter()
+                .all(|r| self.ineqs.iter().any(|t| implies_row(t, r)))
     }
 
     /// Evaluates a row at a full assignment of the columns after the constant.
@@ -934,6 +938,13 @@ impl Conjunction {
         }
         s
     }
+}
+
+/// True when the inequality `t >= 0` implies `r >= 0` because they have the
+/// same coefficients and `t`'s constant is not larger (the same row, or a
+/// tighter parallel one).
+pub(crate) fn implies_row(t: &Row, r: &Row) -> bool {
+    t.len() == r.len() && t[1..] == r[1..] && t[0] <= r[0]
 }
 
 /// Normalises `rows[from..]` with `norm` in place, dropping the rows that always
@@ -1258,7 +1269,9 @@ mod tests {
         small.add_ineq(row(&[7, -1])).unwrap();
         assert!(big.plain_is_subset(&small));
         assert!(!small.plain_is_subset(&big));
-        small.add_ineq(row(&[1, 1])).unwrap(); // not a row of `big`
+        small.add_ineq(row(&[1, 1])).unwrap(); // i >= -1: implied by `big`'s i >= 0
+        assert!(big.plain_is_subset(&small));
+        small.add_ineq(row(&[-1, 1])).unwrap(); // i >= 1: not
         assert!(!big.plain_is_subset(&small));
     }
 

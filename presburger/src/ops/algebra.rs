@@ -67,7 +67,7 @@
 //! constraint holds on the other disjunct is decided on that disjunct's tableau
 //! (`Region::holds`), with the integer test only when the tableau cannot tell.
 
-use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
+use crate::conjunction::{div_constraints, implied_by_div, implies_row, Conjunction, Div, Row};
 use crate::elimination::{fm_pair, shift_column, splinters};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -958,6 +958,35 @@ fn inside(roots: Vec<Region>, subs: &Subtrahend, budget: &mut Budget) -> Result<
     })
 }
 
+/// True when every group's pieces lie in their side: each entry is the pieces
+/// left of some conjunctions of one side and the conjunctions of the other side
+/// to compare them with (a group of [`peel_extensions`], with that other side).
+/// The samples of all groups are checked before any search (a sample outside
+/// answers at once), then each group is searched ([`inside`]).
+fn includes_all(
+    groups: &[(Disjunction, Vec<usize>, &Disjunction)],
+    budget: &mut Budget,
+) -> Result<bool> {
+    let mut searches = Vec::with_capacity(groups.len());
+    for (pieces, rest, other) in groups {
+        let roots = sampled_roots(pieces, budget)?;
+        if roots.is_empty() {
+            continue;
+        }
+        let subs = Subtrahend::new(&some_parts(other, rest), budget)?;
+        if !samples_inside(&roots, &subs) {
+            return Ok(false);
+        }
+        searches.push((roots, subs));
+    }
+    for (roots, subs) in searches {
+        if !inside(roots.into_iter().map(|(r, _)| r).collect(), &subs, budget)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// The rationally non-empty conjunctions of `d`, each as the root of a search.
 fn roots(d: &Disjunction) -> Vec<Region<'_>> {
     d.parts.iter().filter_map(Region::new).collect()
@@ -976,6 +1005,120 @@ fn uncovered<'x>(d: &'x Disjunction, other: &Disjunction) -> Cow<'x, Disjunction
         space: d.space.clone(),
         parts: d.parts.iter().filter(|c| !covered(c)).cloned().collect(),
     })
+}
+
+/// The rows that `s` adds to `m` when `s` is `m` with more constraints on the
+/// variables alone: the same space and locals with the same definitions, every
+/// equality of `m` among those of `s` (also as its negation), every inequality
+/// of `m` implied by one of `s` with the same coefficients (a constant as
+/// small or smaller: simplification keeps only the tighter of two parallel
+/// rows), and the other rows of `s` without a local column. Then `s = m ∩ E` for the set `E`
+/// of those rows, so `m − s = m − E`: a subtraction that needs no rewriting of
+/// `s`'s existentials (a union split along a constraint on its variables, as
+/// `exists e : R and x <= 2` or `exists e : R and x >= 3` against
+/// `exists e : R`, is subtracted this way; otherwise `s`'s existentials are
+/// written as divisions first, which can multiply its pieces). `None` when `s`
+/// is not such an extension of `m`.
+fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
+    if !m.space.is_same(&s.space) || m.divs != s.divs || m.divs.is_empty() {
+        return None;
+    }
+    let nv = 1 + m.space.n_var();
+    let negated = |r: &Row| -> Row { r.iter().map(|v| -v).collect() };
+    let in_eqs = |rows: &[Row], e: &Row| rows.contains(e) || rows.contains(&negated(e));
+    if !m.eqs.iter().all(|e| in_eqs(&s.eqs, e))
+        || !m
+            .ineqs
+            .iter()
+            .all(|r| s.ineqs.iter().any(|t| implies_row(t, r)))
+    {
+        return None;
+    }
+    let eqs: Vec<Row> = s
+        .eqs
+        .iter()
+        .filter(|e| !in_eqs(&m.eqs, e))
+        .cloned()
+        .collect();
+    let ineqs: Vec<Row> = s
+        .ineqs
+        .iter()
+        .filter(|r| !m.ineqs.contains(r))
+        .cloned()
+        .collect();
+    let on_variables = |r: &Row| r[nv..].iter().all(Int::is_zero);
+    if !eqs.iter().all(on_variables) || !ineqs.iter().all(on_variables) {
+        return None;
+    }
+    let cut = |rows: Vec<Row>| -> Vec<Row> { rows.into_iter().map(|r| r[..nv].to_vec()).collect() };
+    Some(Piece {
+        divs: Vec::new(),
+        eqs: cut(eqs),
+        ineqs: cut(ineqs),
+    })
+}
+
+/// `a` with, from each of its conjunctions `m`, the conjunctions of `b` that
+/// extend it (see [`extension`]) subtracted, grouped by what is left of `b` to
+/// compare with: each group is the pieces left of some conjunctions of `a` and
+/// the indices (in `b`) of the conjunctions of `b` that do not extend them.
+/// The pieces are the rationally non-empty leaves of a search against the
+/// extensions' rows, tidied; a conjunction with no extension is left whole.
+/// When no conjunction has an extension, one group: `a` and all of `b`.
+fn peel_extensions(
+    a: &Disjunction,
+    b: &Disjunction,
+    budget: &mut Budget,
+) -> Result<Vec<(Disjunction, Vec<usize>)>> {
+    let mut groups: std::collections::BTreeMap<Vec<usize>, Vec<Conjunction>> =
+        std::collections::BTreeMap::new();
+    for m in &a.parts {
+        let mut ext = Vec::new();
+        let mut rest = Vec::new();
+        for (j, s) in b.parts.iter().enumerate() {
+            match extension(m, s) {
+                Some(p) => ext.push(p),
+                None => rest.push(j),
+            }
+        }
+        let pieces = groups.entry(rest).or_default();
+        if ext.is_empty() {
+            pieces.push(m.clone());
+            continue;
+        }
+        let Some(mut region) = Region::new(m) else {
+            continue;
+        };
+        region.search(
+            &ext,
+            &mut |region, budget| {
+                pieces.push(region.tidy_conjunction(budget)?);
+                Ok(false)
+            },
+            budget,
+        )?;
+    }
+    Ok(groups
+        .into_iter()
+        .filter(|(_, parts)| !parts.is_empty())
+        .map(|(rest, parts)| {
+            (
+                Disjunction {
+                    space: a.space.clone(),
+                    parts,
+                },
+                rest,
+            )
+        })
+        .collect())
+}
+
+/// The conjunctions of `b` at `indices`.
+fn some_parts(b: &Disjunction, indices: &[usize]) -> Disjunction {
+    Disjunction {
+        space: b.space.clone(),
+        parts: indices.iter().map(|&j| b.parts[j].clone()).collect(),
+    }
 }
 
 /// The conjunctions of `d` that have an integer point, each as the root of a
@@ -1067,24 +1210,26 @@ impl Disjunction {
     pub(crate) fn subtract(&self, other: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
         let (a, b) = aligned(self, other, "subtraction")?;
         let a = uncovered(&a, &b);
-        // Writing existentials of `b` as divisions can multiply its pieces: then
-        // the conjunctions of `a` without integer points are dropped first (a
-        // sample each). Otherwise the leaves' integer tests suffice.
-        let rewrites = b.parts.iter().any(|c| c.divs.iter().any(Option::is_none));
-        let ra: Vec<Region> = if rewrites {
-            sampled_roots(&a, budget)?
-                .into_iter()
-                .map(|(r, _)| r)
-                .collect()
-        } else {
-            roots(&a)
-        };
-        let parts = if ra.is_empty() {
-            Vec::new()
-        } else {
-            let subs = Subtrahend::new(&b, budget)?;
-            difference(ra, &subs, budget)?
-        };
+        let mut parts = Vec::new();
+        for (a, rest) in peel_extensions(&a, &b, budget)? {
+            let b = some_parts(&b, &rest);
+            // Writing existentials of `b` as divisions can multiply its pieces:
+            // then the conjunctions of `a` without integer points are dropped
+            // first (a sample each). Otherwise the leaves' integer tests suffice.
+            let rewrites = b.parts.iter().any(|c| c.divs.iter().any(Option::is_none));
+            let ra: Vec<Region> = if rewrites {
+                sampled_roots(&a, budget)?
+                    .into_iter()
+                    .map(|(r, _)| r)
+                    .collect()
+            } else {
+                roots(&a)
+            };
+            if !ra.is_empty() {
+                let subs = Subtrahend::new(&b, budget)?;
+                parts.extend(difference(ra, &subs, budget)?);
+            }
+        }
         Ok(Disjunction {
             space: a.space.clone(),
             parts,
@@ -1101,55 +1246,41 @@ impl Disjunction {
     }
 
     /// `self ⊆ other`: the conjunctions of `self` plainly inside one of `other`
-    /// are passed over; false at once when the sample point (integral vertex)
-    /// of another conjunction of `self` is outside `other`; otherwise the
-    /// search of each of those against `other` until a leaf with an integer
-    /// point.
+    /// are passed over, and the conjunctions of `other` that extend one of
+    /// `self` by constraints on the variables are subtracted from it first
+    /// ([`peel_extensions`]); false at once when the sample point (integral
+    /// vertex) of what is left is outside the rest of `other`; otherwise the
+    /// search of each piece left against the rest of `other` until a leaf with
+    /// an integer point.
     pub(crate) fn is_subset(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         let (a, b) = aligned(self, other, "inclusion test")?;
         let a = uncovered(&a, &b);
-        let ra = sampled_roots(&a, budget)?;
-        if ra.is_empty() {
-            return Ok(true);
-        }
-        let subs = Subtrahend::new(&b, budget)?;
-        if !samples_inside(&ra, &subs) {
-            return Ok(false);
-        }
-        inside(ra.into_iter().map(|(r, _)| r).collect(), &subs, budget)
+        let groups: Vec<_> = peel_extensions(&a, &b, budget)?
+            .into_iter()
+            .map(|(pieces, rest)| (pieces, rest, &*b))
+            .collect();
+        includes_all(&groups, budget)
     }
 
     /// Same points: true at once for the same conjunctions; false at once when a
     /// sample of a conjunction of one side is outside the other; otherwise both
-    /// inclusions by the search, for the conjunctions not plainly inside the
-    /// other side.
+    /// inclusions by the search, as in [`Disjunction::is_subset`].
     pub(crate) fn is_equal(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         let (a, b) = aligned(self, other, "equality test")?;
         if a.plain_is_equal(&b) {
             return Ok(true);
         }
-        // each side's conjunctions that are neither plainly in the other side
-        // nor empty; with none left, that inclusion holds
         let (a_rest, b_rest) = (uncovered(&a, &b), uncovered(&b, &a));
-        let ra = sampled_roots(&a_rest, budget)?;
-        let rb = sampled_roots(&b_rest, budget)?;
-        let mut checks = Vec::new();
-        for (roots, other) in [(ra, &b), (rb, &a)] {
-            if roots.is_empty() {
-                continue;
-            }
-            let subs = Subtrahend::new(other, budget)?;
-            if !samples_inside(&roots, &subs) {
-                return Ok(false);
-            }
-            checks.push((roots, subs));
-        }
-        for (roots, subs) in checks {
-            if !inside(roots.into_iter().map(|(r, _)| r).collect(), &subs, budget)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        let mut groups: Vec<_> = peel_extensions(&a_rest, &b, budget)?
+            .into_iter()
+            .map(|(pieces, rest)| (pieces, rest, &*b))
+            .collect();
+        groups.extend(
+            peel_extensions(&b_rest, &a, budget)?
+                .into_iter()
+                .map(|(pieces, rest)| (pieces, rest, &*a)),
+        );
+        includes_all(&groups, budget)
     }
 
     /// No common point: for every pair of conjunctions, their intersection is
@@ -1529,6 +1660,37 @@ mod tests {
         let with_empty = set(&format!("{{ [x, y] : {piece} or x = 2y + 1 and x = 2y }}"));
         assert!(with_empty.is_equal(&narrower).unwrap());
         assert!(narrower.is_equal(&with_empty).unwrap());
+    }
+
+    /// A union split along a constraint on the variables, with the same
+    /// existentials in every piece, is compared without rewriting them.
+    #[test]
+    fn pieces_that_extend_a_conjunction() {
+        let core = "exists e, f : x = 3e + 2f and 0 <= x <= 30 and 0 <= f <= 1 and e >= 0";
+        let whole = set(&format!("{{ [x] : {core} }}"));
+        let split = set(&format!(
+            "{{ [x] : {core} and x <= 10 or {core} and x >= 11 }}"
+        ));
+        let low = set(&format!("{{ [x] : {core} and x <= 10 }}"));
+        // (the shortcut applies: `low` is `whole` and a row on `x`)
+        let ext = extension(&whole.0.parts[0], &low.0.parts[0]).expect("an extension");
+        assert_eq!((ext.eqs.len(), ext.ineqs.len()), (0, 1));
+        assert!(whole.is_equal(&split).unwrap());
+        assert!(split.is_equal(&whole).unwrap());
+        assert!(whole.is_subset(&split).unwrap());
+        assert!(whole.subtract(&split).unwrap().is_empty().unwrap());
+        assert!(!whole.is_subset(&low).unwrap());
+        assert!(!whole.is_equal(&low).unwrap());
+        let d = whole.subtract(&low).unwrap();
+        assert!(d
+            .is_equal(&set(&format!("{{ [x] : {core} and x >= 11 }}")))
+            .unwrap());
+        // an extension by a constraint on an existential is not one
+        let on_e = set(&format!("{{ [x] : {core} and e <= 3 }}"));
+        let d = whole.subtract(&on_e).unwrap();
+        assert!(d
+            .is_equal(&set(&format!("{{ [x] : {core} and x >= 12 }}")))
+            .unwrap());
     }
 
     #[test]

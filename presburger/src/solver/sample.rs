@@ -715,12 +715,37 @@ impl<'b> Search<'b> {
                 return Ok(None);
             }
         }
-        let mut v = lo;
-        while v <= hi {
-            if let Some(p) = self.child(level, &v)? {
-                return Ok(Some(p));
+        if self.objective.is_some() {
+            // minimising: in increasing order (any order is exact)
+            let mut v = lo;
+            while v <= hi {
+                if let Some(p) = self.child(level, &v)? {
+                    return Ok(Some(p));
+                }
+                v += 1;
             }
-            v += 1;
+            return Ok(None);
+        }
+        // sampling: from the middle outwards. The slices of a convex set are
+        // longest in the middle; near an acute vertex they can stay shorter than
+        // the lattice spacing for many values (a 2-variable slab of width 10^10
+        // had its first 690 slices empty), which an order from the lowest value
+        // walks through one by one.
+        let mid = (&lo + &hi).floor_div(&Int::from(2));
+        let (mut up, mut down) = (mid.clone(), &mid - 1);
+        while up <= hi || down >= lo {
+            if up <= hi {
+                if let Some(p) = self.child(level, &up)? {
+                    return Ok(Some(p));
+                }
+                up += 1;
+            }
+            if down >= lo {
+                if let Some(p) = self.child(level, &down)? {
+                    return Ok(Some(p));
+                }
+                down -= 1;
+            }
         }
         Ok(None)
     }
@@ -919,6 +944,27 @@ mod tests {
     }
 
     /// A family that makes the Omega test splinter: the sampler answers it.
+    /// A wide slab whose slices near its lowest values are shorter than the
+    /// lattice spacing for hundreds of values (a leaf of a subtraction on the
+    /// benchmark's lattice family): sampling from the middle outwards finds a
+    /// point within a small budget, from the lowest value it did not.
+    #[test]
+    fn slices_are_tried_from_the_middle() {
+        let c: crate::conjunction::Conjunction =
+            "{ [x, y, z] : 10000000000047z = -9999999999976x + 10000000000014y \
+             + 2922630000007446405 and 0 <= y <= 1000000000000 and 0 <= x <= 1000000000000 and \
+             4999999999988x - 1461315000003723202 <= 5000000000007y <= 4999999999988x \
+             + 4999998538708499996276797 and x >= 99999 }"
+                .parse::<crate::set::Set>()
+                .unwrap()
+                .0
+                .parts
+                .remove(0);
+        let mut budget = Budget::new(3_000);
+        let p = c.sample_full(&mut budget).unwrap().expect("a point");
+        assert!(satisfies(&p, &c.eqs, &c.ineqs));
+    }
+
     #[test]
     fn gap_between_two_planes() {
         // 1 <= 7x + 11y + 13z <= 1 (an equality in disguise) with a box

@@ -75,6 +75,7 @@ use crate::omega::Budget;
 use crate::project::irredundant;
 use crate::set::{Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::simplex::{LpResult, Rational, Simplex, Snapshot};
+use crate::solver::solve::contains_in;
 use rayon::prelude::*;
 use std::borrow::Cow;
 
@@ -450,10 +451,6 @@ impl Subtrahend {
             }
         }
         Ok(Subtrahend { pieces })
-    }
-
-    fn contains(&self, point: &[Int]) -> bool {
-        self.pieces.iter().any(|p| p.contains(point))
     }
 }
 
@@ -961,30 +958,51 @@ fn inside(roots: Vec<Region>, subs: &Subtrahend, budget: &mut Budget) -> Result<
 /// True when every group's pieces lie in their side: each entry is the pieces
 /// left of some conjunctions of one side and the conjunctions of the other side
 /// to compare them with (a group of [`peel_extensions`], with that other side).
-/// The samples of all groups are checked before any search (a sample outside
-/// answers at once), then each group is searched ([`inside`]).
+/// The samples of all groups are tested first, by membership in the other side
+/// as it stands (a small integer test on its existentials, no rewriting of
+/// them: a sample outside answers at once, before any subtrahend is built);
+/// then each group is searched ([`inside`]).
 fn includes_all(
     groups: &[(Disjunction, Vec<usize>, &Disjunction)],
     budget: &mut Budget,
 ) -> Result<bool> {
-    let mut searches = Vec::with_capacity(groups.len());
+    let mut sampled = Vec::with_capacity(groups.len());
     for (pieces, rest, other) in groups {
         let roots = sampled_roots(pieces, budget)?;
         if roots.is_empty() {
             continue;
         }
-        let subs = Subtrahend::new(&some_parts(other, rest), budget)?;
-        if !samples_inside(&roots, &subs) {
-            return Ok(false);
+        for (_, p) in &roots {
+            if !point_in(other, p, budget)? {
+                return Ok(false);
+            }
         }
-        searches.push((roots, subs));
+        sampled.push((roots, rest, other));
     }
-    for (roots, subs) in searches {
+    for (roots, rest, other) in sampled {
+        let subs = Subtrahend::new(&some_parts(other, rest), budget)?;
         if !inside(roots.into_iter().map(|(r, _)| r).collect(), &subs, budget)? {
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+/// True when the point (parameter values, then dimensions) is in `d`: by
+/// evaluation for a conjunction whose locals are all divisions, else by an
+/// integer test on its locals with the point fixed.
+fn point_in(d: &Disjunction, point: &[Int], budget: &mut Budget) -> Result<bool> {
+    for c in &d.parts {
+        let inside = if c.divs.iter().all(Option::is_some) {
+            Piece::new(c)?.contains(point)
+        } else {
+            contains_in(c, point, budget)?
+        };
+        if inside {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The rationally non-empty conjunctions of `d`, each as the root of a search.
@@ -1147,12 +1165,6 @@ fn sampled_roots<'d>(
         }
     }
     Ok(out)
-}
-
-/// True when every sample lies in `subs` (a sample outside answers a subset
-/// test at once).
-fn samples_inside(roots: &[(Region, Vec<Int>)], subs: &Subtrahend) -> bool {
-    roots.iter().all(|(_, p)| subs.contains(p))
 }
 
 /// Both with the parameters of both (in the same order), after checking that the

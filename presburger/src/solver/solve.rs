@@ -272,7 +272,7 @@ fn empty_parts<'a>(
     parts.try_fold(true, |acc, c| Ok(acc && c.is_empty_with(budget)?))
 }
 
-fn contains_in(c: &Conjunction, point: &[Int], budget: &mut Budget) -> Result<bool> {
+pub(crate) fn contains_in(c: &Conjunction, point: &[Int], budget: &mut Budget) -> Result<bool> {
     let nv = c.space().n_var();
     if point.len() != nv {
         return Err(Error::Invalid(format!(

@@ -410,23 +410,6 @@ impl Piece {
             ineqs,
         })
     }
-
-    /// True when the point (parameter values, then dimensions) is in the
-    /// conjunction: its locals are functions of the point, so membership is
-    /// evaluation.
-    fn contains(&self, point: &[Int]) -> bool {
-        let mut vals = point.to_vec();
-        for d in &self.divs {
-            vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
-        }
-        self.eqs
-            .iter()
-            .all(|e| Conjunction::eval_row(e, &vals).is_zero())
-            && self
-                .ineqs
-                .iter()
-                .all(|r| !Conjunction::eval_row(r, &vals).is_negative())
-    }
 }
 
 /// A union as the subtracted side of the search: its conjunctions with every local
@@ -963,7 +946,7 @@ fn inside(roots: Vec<Region>, subs: &Subtrahend, budget: &mut Budget) -> Result<
 /// them: a sample outside answers at once, before any subtrahend is built);
 /// then each group is searched ([`inside`]).
 fn includes_all(
-    groups: &[(Disjunction, Vec<usize>, &Disjunction)],
+    groups: &[(Cow<Disjunction>, Vec<usize>, &Disjunction)],
     budget: &mut Budget,
 ) -> Result<bool> {
     let mut sampled = Vec::with_capacity(groups.len());
@@ -994,7 +977,16 @@ fn includes_all(
 fn point_in(d: &Disjunction, point: &[Int], budget: &mut Budget) -> Result<bool> {
     for c in &d.parts {
         let inside = if c.divs.iter().all(Option::is_some) {
-            Piece::new(c)?.contains(point)
+            let mut vals = point.to_vec();
+            for d in c.divs.iter().flatten() {
+                vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
+            }
+            c.eqs
+                .iter()
+                .all(|e| Conjunction::eval_row(e, &vals).is_zero())
+                && c.ineqs
+                    .iter()
+                    .all(|r| !Conjunction::eval_row(r, &vals).is_negative())
         } else {
             contains_in(c, point, budget)?
         };
@@ -1083,11 +1075,16 @@ fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
 /// The pieces are the rationally non-empty leaves of a search against the
 /// extensions' rows, tidied; a conjunction with no extension is left whole.
 /// When no conjunction has an extension, one group: `a` and all of `b`.
-fn peel_extensions(
-    a: &Disjunction,
+fn peel_extensions<'x>(
+    a: &'x Disjunction,
     b: &Disjunction,
     budget: &mut Budget,
-) -> Result<Vec<(Disjunction, Vec<usize>)>> {
+) -> Result<Vec<(Cow<'x, Disjunction>, Vec<usize>)>> {
+    let extended = |m: &Conjunction| b.parts.iter().any(|s| extension(m, s).is_some());
+    if !a.parts.iter().any(extended) {
+        // the common case: nothing to peel, nothing copied
+        return Ok(vec![(Cow::Borrowed(a), (0..b.parts.len()).collect())]);
+    }
     let mut groups: std::collections::BTreeMap<Vec<usize>, Vec<Conjunction>> =
         std::collections::BTreeMap::new();
     for m in &a.parts {
@@ -1121,22 +1118,26 @@ fn peel_extensions(
         .filter(|(_, parts)| !parts.is_empty())
         .map(|(rest, parts)| {
             (
-                Disjunction {
+                Cow::Owned(Disjunction {
                     space: a.space.clone(),
                     parts,
-                },
+                }),
                 rest,
             )
         })
         .collect())
 }
 
-/// The conjunctions of `b` at `indices`.
-fn some_parts(b: &Disjunction, indices: &[usize]) -> Disjunction {
-    Disjunction {
+/// The conjunctions of `b` at `indices` (increasing): `b` itself when that is
+/// all of them.
+fn some_parts<'x>(b: &'x Disjunction, indices: &[usize]) -> Cow<'x, Disjunction> {
+    if indices.len() == b.parts.len() {
+        return Cow::Borrowed(b);
+    }
+    Cow::Owned(Disjunction {
         space: b.space.clone(),
         parts: indices.iter().map(|&j| b.parts[j].clone()).collect(),
-    }
+    })
 }
 
 /// The conjunctions of `d` that have an integer point, each as the root of a

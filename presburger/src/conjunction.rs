@@ -906,8 +906,8 @@ impl Conjunction {
     /// Structural inclusion as the rows stand (no simplification): the same
     /// space and locals with the same definitions, every equality of `other`
     /// among those of `self` (also as its negation), and every inequality of
-    /// `other` implied by one of `self` with the same coefficients
-    /// ([`implies_row`]), so every point of `self` is one of `other`. `false` does not mean it is not a subset.
+    /// `other` implied by one of `self` with the same coefficients and a
+    /// constant as small or smaller, so every point of `self` is one of `other`. `false` does not mean it is not a subset.
     /// Costs a comparison of rows, no solver call.
     pub fn plain_is_subset(&self, other: &Conjunction) -> bool {
         if !self.space.is_same(&other.space)

@@ -1039,7 +1039,8 @@ fn uncovered<'x>(d: &'x Disjunction, other: &Disjunction) -> Cow<'x, Disjunction
 /// `exists e : R and x <= 2` or `exists e : R and x >= 3` against
 /// `exists e : R`, is subtracted this way; otherwise `s`'s existentials are
 /// written as divisions first, which can multiply its pieces). `None` when `s`
-/// is not such an extension of `m`.
+/// is not such an extension of `m`, and for conjunctions without locals (there
+/// is nothing to rewrite then, and the search handles `s` as it is).
 fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
     if !m.space.is_same(&s.space) || m.divs != s.divs || m.divs.is_empty() {
         return None;

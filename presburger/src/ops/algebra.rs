@@ -78,7 +78,7 @@
 //! constraint holds on the other disjunct is decided on that disjunct's tableau
 //! (`Region::holds`), with the integer test only when the tableau cannot tell.
 
-use crate::conjunction::{div_constraints, implied_by_div, implies_row, Conjunction, Div, Row};
+use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
 use crate::elimination::{fm_pair, shift_column, splinters};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -1042,20 +1042,13 @@ fn uncovered<'x>(d: &'x Disjunction, other: &Disjunction) -> Cow<'x, Disjunction
 /// is not such an extension of `m`, and for conjunctions without locals (there
 /// is nothing to rewrite then, and the search handles `s` as it is).
 fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
-    if !m.space.is_same(&s.space) || m.divs != s.divs || m.divs.is_empty() {
+    // (the conditions on `m`'s rows are those of `s` lying plainly in `m`)
+    if m.divs.is_empty() || !s.plain_is_subset(m) {
         return None;
     }
     let nv = 1 + m.space.n_var();
     let negated = |r: &Row| -> Row { r.iter().map(|v| -v).collect() };
     let in_eqs = |rows: &[Row], e: &Row| rows.contains(e) || rows.contains(&negated(e));
-    if !m.eqs.iter().all(|e| in_eqs(&s.eqs, e))
-        || !m
-            .ineqs
-            .iter()
-            .all(|r| s.ineqs.iter().any(|t| implies_row(t, r)))
-    {
-        return None;
-    }
     let eqs: Vec<Row> = s
         .eqs
         .iter()

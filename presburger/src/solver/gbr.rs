@@ -93,9 +93,10 @@ pub(crate) fn reduce(
     let mut fixed = Vec::new(); // snapshots before the equality of b_level.. b_{i-1}
     let mut i = level;
     let mut paid = 0; // pivot work of `g` charged so far
-                      // F_i(b_i) when already known from the round before: after a step forward it
-                      // is the F_{i+1}(b_{i+1}) of that round (the new equality is the one that
-                      // problem had), after a swap without a step back the width of the new b_i
+
+    // F_i(b_i) when already known from the round before: after a step forward
+    // it is the F_{i+1}(b_{i+1}) of that round (the new equality is the one that
+    // problem had), after a swap without a step back the width of the new b_i
     let mut known: Option<Rational> = None;
     while i + 1 < k {
         budget.spend(4 + (g.work() - paid) as usize)?;

@@ -1034,23 +1034,11 @@ pub(crate) type BuildRowHasher = BuildHasherDefault<RowHasher>;
 /// whatever their representation (`-i64::MIN` is big, and so is its word's source).
 #[inline]
 fn signed_word(v: &Int, flip: bool) -> u64 {
-    match v {
-        Int::Small(x) => {
-            let w = *x as u64;
-            if flip {
-                w.wrapping_neg()
-            } else {
-                w
-            }
-        }
-        Int::Big(b) => {
-            let lo = b.iter_u64_digits().next().unwrap_or(0);
-            if (b.sign() == num_bigint::Sign::Minus) != flip {
-                lo.wrapping_neg()
-            } else {
-                lo
-            }
-        }
+    let w = v.low_word();
+    if flip {
+        w.wrapping_neg()
+    } else {
+        w
     }
 }
 

@@ -1,12 +1,15 @@
 //! `Int`: the exact integer of the library.
 //!
-//! A value is held as an `i64` while it fits and as a boxed [`BigInt`] otherwise.
-//! Every operation on two small values is a checked machine operation; on overflow
-//! it redoes the operation in `i128` when the operands and the result fit there
-//! (no digit vectors, one allocation for a result beyond `i64`), else in big
-//! integers, and a big result that fits in an `i64` is moved back to the small
-//! form. The gcd of big values is Lehmer's. The representation is canonical (a value that
-//! fits is always `Small`), so the derived `Eq` and `Hash` are value equality.
+//! A value is held as an `i64` while it fits and as a boxed sign and magnitude
+//! ([`Big`]: 64-bit limbs, inline up to 256 bits) otherwise. Every operation
+//! on two small values is a checked machine operation; on overflow it redoes
+//! the operation in `i128` when the operands and the result fit there, else on
+//! the limbs (the kernels are in `nat`: schoolbook arithmetic, Knuth's
+//! division, Lehmer's gcd, with intermediate results on the stack), and a
+//! result that fits in an `i64` is moved back to the small form. The
+//! representation is canonical (a value that fits is always `Small`, a
+//! magnitude has no leading zero limb), so the derived `Eq` and `Hash` are
+//! value equality. `num-bigint` is used only to convert, print and parse.
 //!
 //! # Why `Int` everywhere instead of a generic coefficient type
 //!
@@ -25,9 +28,13 @@
 //! `benches`); the API is kept narrow enough that switching a hot kernel to a
 //! generic coefficient type later does not touch its callers.
 
-use num_bigint::BigInt;
+mod nat;
+
+use nat::Limbs;
+use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
-use num_traits::{Signed, ToPrimitive};
+use num_traits::ToPrimitive;
+use smallvec::SmallVec;
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
@@ -39,7 +46,54 @@ pub enum Int {
     /// A value that fits in an `i64`.
     Small(i64),
     /// A value that does not fit in an `i64` (never holds one that does).
-    Big(Box<BigInt>),
+    Big(Box<Big>),
+}
+
+/// The big form of an [`Int`]: a sign and a magnitude in 64-bit limbs, least
+/// significant first. Opaque: only `Int`'s operations build one.
+///
+/// Invariant: the magnitude has no leading zero limb and the value does not
+/// fit in an `i64` (so it is never zero, and `-2^63` is never held here).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Big {
+    neg: bool,
+    mag: SmallVec<[u64; 12]>,
+}
+
+impl Big {
+    /// Checks the invariant (see the type's doc).
+    fn check_invariants(&self) {
+        debug_assert!(
+            nat::is_trimmed(&self.mag) && !self.mag.is_empty(),
+            "a Big magnitude with a leading zero limb"
+        );
+        debug_assert!(
+            self.mag.len() > 1 || self.mag[0] > (i64::MAX as u64) + u64::from(self.neg),
+            "a Big holds a value that fits an i64"
+        );
+    }
+}
+
+/// A value's sign and magnitude, borrowed from a big value (a small value's
+/// one limb is copied in).
+struct Parts<'a> {
+    neg: bool,
+    word: [u64; 1],
+    big: &'a [u64],
+}
+
+impl Parts<'_> {
+    /// The magnitude (the empty slice for zero).
+    #[inline]
+    fn mag(&self) -> &[u64] {
+        if !self.big.is_empty() {
+            self.big
+        } else if self.word[0] == 0 {
+            &[]
+        } else {
+            &self.word
+        }
+    }
 }
 
 impl Int {
@@ -53,9 +107,45 @@ impl Int {
         match b.to_i64() {
             Some(v) => Int::Small(v),
             None => {
-                crate::stats::count(crate::stats::Counter::BigValue);
-                Int::Big(Box::new(b))
+                let mag: Limbs = b.magnitude().iter_u64_digits().collect();
+                Int::from_parts(b.sign() == Sign::Minus, &mag)
             }
+        }
+    }
+
+    /// The value `(-1)^neg · mag` in canonical form (`mag` a magnitude).
+    fn from_parts(neg: bool, mag: &[u64]) -> Int {
+        debug_assert!(nat::is_trimmed(mag));
+        match *mag {
+            [] => return Int::ZERO,
+            [m] if !neg && m <= i64::MAX as u64 => return Int::Small(m as i64),
+            // -2^63 is i64::MIN
+            [m] if neg && m <= 1u64 << 63 => return Int::Small((m as i64).wrapping_neg()),
+            _ => {}
+        }
+        crate::stats::count(crate::stats::Counter::BigValue);
+        let b = Big {
+            neg,
+            mag: SmallVec::from_slice(mag),
+        };
+        b.check_invariants();
+        Int::Big(Box::new(b))
+    }
+
+    /// The sign and magnitude.
+    #[inline]
+    fn parts(&self) -> Parts<'_> {
+        match self {
+            Int::Small(v) => Parts {
+                neg: *v < 0,
+                word: [v.unsigned_abs()],
+                big: &[],
+            },
+            Int::Big(b) => Parts {
+                neg: b.neg,
+                word: [0],
+                big: &b.mag,
+            },
         }
     }
 
@@ -68,35 +158,30 @@ impl Int {
     pub(crate) fn wide(&self) -> Option<i128> {
         match self {
             Int::Small(v) => Some(*v as i128),
-            Int::Big(b) => b.to_i128(),
+            Int::Big(b) if b.mag.len() <= 2 => {
+                let m = nat::to_u128(&b.mag);
+                if !b.neg && m <= i128::MAX as u128 {
+                    Some(m as i128)
+                } else if b.neg && m <= 1u128 << 127 {
+                    Some((m as i128).wrapping_neg())
+                } else {
+                    None
+                }
+            }
+            Int::Big(_) => None,
         }
     }
 
     /// An `Int` from a `u128`, in canonical form.
     fn from_wide_u(v: u128) -> Int {
-        match i128::try_from(v) {
-            Ok(w) => Int::from_wide(w),
-            Err(_) => Int::from_big(BigInt::from(v)),
-        }
+        Int::from_parts(false, &nat::from_u128(v))
     }
 
     /// An `Int` from an `i128`, in canonical form.
     fn from_wide(v: i128) -> Int {
         match i64::try_from(v) {
             Ok(s) => Int::Small(s),
-            Err(_) => {
-                crate::stats::count(crate::stats::Counter::BigValue);
-                Int::Big(Box::new(BigInt::from(v)))
-            }
-        }
-    }
-
-    /// The value as a big integer, borrowed when it is one (no copy of the
-    /// digits on the big paths of the arithmetic).
-    fn big_ref(&self) -> std::borrow::Cow<'_, BigInt> {
-        match self {
-            Int::Small(v) => std::borrow::Cow::Owned(BigInt::from(*v)),
-            Int::Big(b) => std::borrow::Cow::Borrowed(&**b),
+            Err(_) => Int::from_parts(v < 0, &nat::from_u128(v.unsigned_abs())),
         }
     }
 
@@ -104,7 +189,31 @@ impl Int {
     pub fn to_big(&self) -> BigInt {
         match self {
             Int::Small(v) => BigInt::from(*v),
-            Int::Big(b) => (**b).clone(),
+            Int::Big(b) => {
+                let digits = b
+                    .mag
+                    .iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect();
+                let sign = if b.neg { Sign::Minus } else { Sign::Plus };
+                BigInt::from_biguint(sign, BigUint::new(digits))
+            }
+        }
+    }
+
+    /// The value modulo 2^64 (two's complement: the low word of a small value
+    /// as it is stored), the same word for equal values. For hashing.
+    #[inline]
+    pub(crate) fn low_word(&self) -> u64 {
+        match self {
+            Int::Small(x) => *x as u64,
+            Int::Big(b) => {
+                if b.neg {
+                    b.mag[0].wrapping_neg()
+                } else {
+                    b.mag[0]
+                }
+            }
         }
     }
 
@@ -146,7 +255,7 @@ impl Int {
         match self {
             Int::Small(v) => v.signum() as i32,
             Int::Big(b) => {
-                if b.is_negative() {
+                if b.neg {
                     -1
                 } else {
                     1
@@ -160,9 +269,10 @@ impl Int {
         match self {
             Int::Small(v) => match v.checked_abs() {
                 Some(a) => Int::Small(a),
-                None => Int::from_big(BigInt::from(*v).abs()),
+                None => Int::from_parts(false, &[v.unsigned_abs()]),
             },
-            Int::Big(b) => Int::from_big(b.abs()),
+            Int::Big(b) if !b.neg => self.clone(),
+            Int::Big(b) => Int::from_parts(false, &b.mag),
         }
     }
 
@@ -176,20 +286,17 @@ impl Int {
                 // one remainder by a machine word, then the machine gcd
                 let s = s.unsigned_abs();
                 if s == 0 {
-                    return Int::from_big(b.magnitude().clone().into());
+                    return Int::from_parts(false, &b.mag);
                 }
-                let r = match b.to_i128() {
-                    Some(w) => (w.unsigned_abs() % s as u128) as u64,
-                    None => u64::try_from(&(b.magnitude() % s)).unwrap_or(0),
-                };
-                Int::from(word_gcd(s, r))
+                Int::from(word_gcd(s, nat::rem_word(&b.mag, s)))
             }
-            (Int::Big(a), Int::Big(b)) => match (a.to_i128(), b.to_i128()) {
-                (Some(x), Some(y)) => {
-                    Int::from_wide_u(wide_gcd(x.unsigned_abs(), y.unsigned_abs()))
+            (Int::Big(a), Int::Big(b)) => {
+                if a.mag.len() <= 2 && b.mag.len() <= 2 {
+                    Int::from_wide_u(nat::gcd_u128(nat::to_u128(&a.mag), nat::to_u128(&b.mag)))
+                } else {
+                    Int::from_parts(false, &nat::gcd(&a.mag, &b.mag))
                 }
-                _ => big_gcd(a.magnitude(), b.magnitude()),
-            },
+            }
         }
     }
 
@@ -212,7 +319,7 @@ impl Int {
                 (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
                     Int::from_wide(Integer::div_floor(&a, &b))
                 }
-                _ => Int::from_big(self.big_ref().div_floor(&d.big_ref())),
+                _ => div_round(self, d, Round::Floor).0,
             },
         }
     }
@@ -227,32 +334,44 @@ impl Int {
                 (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
                     Int::from_wide(Integer::div_ceil(&a, &b))
                 }
-                _ => Int::from_big(Integer::div_ceil(&*self.big_ref(), &*d.big_ref())),
+                _ => div_round(self, d, Round::Ceil).0,
             },
         }
     }
 
     /// `self / d` when `d` divides `self` (checked in debug builds). Panics if `d` is zero.
     pub fn exact_div(&self, d: &Int) -> Int {
-        debug_assert!(
-            self.modulo(d).is_zero(),
-            "exact_div: {d} does not divide {self}"
-        );
         match (self, d) {
             (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
+                debug_assert!(a % b == 0, "exact_div: {d} does not divide {self}");
                 Int::Small(a / b)
             }
             _ => match (self.wide(), d.wide()) {
                 (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
+                    debug_assert!(a % b == 0, "exact_div: {d} does not divide {self}");
                     Int::from_wide(a / b)
                 }
-                _ => match (self, d) {
-                    (Int::Big(a), Int::Small(b)) => Int::from_big(&**a / *b),
-                    (Int::Big(a), Int::Big(b)) => Int::from_big(&**a / &**b),
-                    _ => Int::from_big(&*self.big_ref() / &*d.big_ref()),
-                },
+                _ => {
+                    let (q, r) = div_round(self, d, Round::Trunc);
+                    debug_assert!(r.is_zero(), "exact_div: {d} does not divide {self}");
+                    q
+                }
             },
         }
+    }
+
+    /// `Some(self / d)` when `d` divides `self`, else `None` (the quotient is
+    /// built only when it is exact). Panics if `d` is zero.
+    pub fn checked_exact_div(&self, d: &Int) -> Option<Int> {
+        if let (Some(a), Some(b)) = (self.wide(), d.wide()) {
+            if b != 0 && !(a == i128::MIN && b == -1) {
+                return (a % b == 0).then(|| Int::from_wide(a / b));
+            }
+        }
+        let (pa, pd) = (self.parts(), d.parts());
+        let (mut q, mut r) = (Limbs::new(), Limbs::new());
+        nat::divrem(pa.mag(), pd.mag(), &mut q, &mut r);
+        r.is_empty().then(|| Int::from_parts(pa.neg != pd.neg, &q))
     }
 
     /// `(floor(self / d), self mod d)` with one division (the remainder has the
@@ -263,10 +382,7 @@ impl Int {
                 let (q, r) = Integer::div_mod_floor(&a, &b);
                 (Int::from_wide(q), Int::from_wide(r))
             }
-            _ => {
-                let (q, r) = Integer::div_mod_floor(&*self.big_ref(), &*d.big_ref());
-                (Int::from_big(q), Int::from_big(r))
-            }
+            _ => div_round(self, d, Round::Floor),
         }
     }
 
@@ -281,8 +397,15 @@ impl Int {
                     Int::from_wide(a.rem_euclid(b.abs()))
                 }
                 _ => {
-                    let m = m.big_ref().abs();
-                    Int::from_big(self.big_ref().mod_floor(&m))
+                    let (pa, pm) = (self.parts(), m.parts());
+                    let (mut q, mut r) = (Limbs::new(), Limbs::new());
+                    nat::divrem(pa.mag(), pm.mag(), &mut q, &mut r);
+                    if pa.neg && !r.is_empty() {
+                        nat::sub(pm.mag(), &r, &mut q);
+                        Int::from_parts(false, &q)
+                    } else {
+                        Int::from_parts(false, &r)
+                    }
                 }
             },
         }
@@ -318,6 +441,43 @@ impl Int {
     }
 }
 
+/// How [`div_round`] rounds the quotient.
+#[derive(Clone, Copy)]
+enum Round {
+    Trunc,
+    Floor,
+    Ceil,
+}
+
+/// The big path of the divisions: `(q, a - q·d)` with `q` the quotient
+/// `a / d` rounded as asked, from one division of the magnitudes. Panics if
+/// `d` is zero.
+#[cold]
+#[inline(never)]
+fn div_round(a: &Int, d: &Int, round: Round) -> (Int, Int) {
+    let (pa, pd) = (a.parts(), d.parts());
+    let (mut qm, mut rm) = (Limbs::new(), Limbs::new());
+    nat::divrem(pa.mag(), pd.mag(), &mut qm, &mut rm);
+    let qneg = pa.neg != pd.neg;
+    let away = !rm.is_empty()
+        && match round {
+            Round::Trunc => false,
+            Round::Floor => qneg,
+            Round::Ceil => !qneg,
+        };
+    if !away {
+        // truncation: the remainder has the sign of a
+        return (Int::from_parts(qneg, &qm), Int::from_parts(pa.neg, &rm));
+    }
+    // one step further from zero: |q| + 1, and the remainder moves by d to
+    // the other sign, |d| - |r|
+    let mut t = Limbs::new();
+    nat::add(&qm, &[1], &mut t);
+    let q = Int::from_parts(qneg, &t);
+    nat::sub(pd.mag(), &rm, &mut t);
+    (q, Int::from_parts(!pa.neg, &t))
+}
+
 impl Default for Int {
     fn default() -> Self {
         Int::ZERO
@@ -340,7 +500,7 @@ impl From<u64> for Int {
     fn from(v: u64) -> Self {
         match i64::try_from(v) {
             Ok(s) => Int::Small(s),
-            Err(_) => Int::from_big(BigInt::from(v)),
+            Err(_) => Int::from_parts(false, &[v]),
         }
     }
 }
@@ -353,10 +513,7 @@ impl From<usize> for Int {
 
 impl From<i128> for Int {
     fn from(v: i128) -> Self {
-        match i64::try_from(v) {
-            Ok(s) => Int::Small(s),
-            Err(_) => Int::from_big(BigInt::from(v)),
-        }
+        Int::from_wide(v)
     }
 }
 
@@ -384,20 +541,25 @@ impl Ord for Int {
             (Int::Small(a), Int::Small(b)) => a.cmp(b),
             // A big value is outside the i64 range, so its sign decides.
             (Int::Small(_), Int::Big(b)) => {
-                if b.is_negative() {
+                if b.neg {
                     Ordering::Greater
                 } else {
                     Ordering::Less
                 }
             }
             (Int::Big(a), Int::Small(_)) => {
-                if a.is_negative() {
+                if a.neg {
                     Ordering::Less
                 } else {
                     Ordering::Greater
                 }
             }
-            (Int::Big(a), Int::Big(b)) => a.cmp(b),
+            (Int::Big(a), Int::Big(b)) => match (a.neg, b.neg) {
+                (false, false) => nat::cmp(&a.mag, &b.mag),
+                (true, true) => nat::cmp(&b.mag, &a.mag),
+                (true, false) => Ordering::Less,
+                (false, true) => Ordering::Greater,
+            },
         }
     }
 }
@@ -418,7 +580,7 @@ impl fmt::Display for Int {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Int::Small(v) => fmt::Display::fmt(v, f),
-            Int::Big(b) => fmt::Display::fmt(b, f),
+            Int::Big(_) => fmt::Display::fmt(&self.to_big(), f),
         }
     }
 }
@@ -464,28 +626,28 @@ fn add_ref(a: &Int, b: &Int) -> Int {
             return Int::Small(v);
         }
     }
-    add_big(a, b)
+    add_big(a, b, false)
 }
 
-/// The slow path of a binary operation: in `i128` when both operands and the
-/// result fit there, else in big integers.
-#[inline(always)]
-fn wide_or_big(
-    a: &Int,
-    b: &Int,
-    wide: fn(i128, i128) -> Option<i128>,
-    big: fn(&BigInt, &BigInt) -> BigInt,
-) -> Int {
-    if let Some(v) = a.wide().zip(b.wide()).and_then(|(x, y)| wide(x, y)) {
-        return Int::from_wide(v);
-    }
-    Int::from_big(big(&a.big_ref(), &b.big_ref()))
-}
-
+/// The slow path of `a + b` (of `a - b` when `negate_b`): in `i128` when both
+/// operands and the result fit there, else on the limbs.
 #[cold]
 #[inline(never)]
-fn add_big(a: &Int, b: &Int) -> Int {
-    wide_or_big(a, b, i128::checked_add, |x, y| x + y)
+fn add_big(a: &Int, b: &Int, negate_b: bool) -> Int {
+    if let (Some(x), Some(y)) = (a.wide(), b.wide()) {
+        let v = if negate_b {
+            x.checked_sub(y)
+        } else {
+            x.checked_add(y)
+        };
+        if let Some(v) = v {
+            return Int::from_wide(v);
+        }
+    }
+    let (pa, pb) = (a.parts(), b.parts());
+    let mut mag = Limbs::new();
+    let neg = nat::signed_add(pa.neg, pa.mag(), pb.neg != negate_b, pb.mag(), &mut mag);
+    Int::from_parts(neg, &mag)
 }
 
 #[cold]
@@ -500,7 +662,12 @@ fn mul_add_mul_big(s: &Int, a: &Int, b: &Int, c: &Int) -> Int {
             return Int::from_wide(v);
         }
     }
-    Int::from_big(&*s.big_ref() * &*a.big_ref() + &*b.big_ref() * &*c.big_ref())
+    let (ps, pa, pb, pc) = (s.parts(), a.parts(), b.parts(), c.parts());
+    let (mut x, mut y, mut mag) = (Limbs::new(), Limbs::new(), Limbs::new());
+    nat::mul(ps.mag(), pa.mag(), &mut x);
+    nat::mul(pb.mag(), pc.mag(), &mut y);
+    let neg = nat::signed_add(ps.neg != pa.neg, &x, pb.neg != pc.neg, &y, &mut mag);
+    Int::from_parts(neg, &mag)
 }
 
 /// The gcd of two machine words: one remainder to bring the larger down to
@@ -532,18 +699,6 @@ fn word_gcd(a: u64, b: u64) -> u64 {
     }
 }
 
-/// The gcd of two `u128` by Euclid's algorithm (a remainder per step; the
-/// operands of a tableau are rarely far apart in size).
-fn wide_gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
-            return word_gcd(x, y) as u128;
-        }
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
 #[inline]
 fn sub_ref(a: &Int, b: &Int) -> Int {
     if let (Int::Small(x), Int::Small(y)) = (a, b) {
@@ -551,13 +706,7 @@ fn sub_ref(a: &Int, b: &Int) -> Int {
             return Int::Small(v);
         }
     }
-    sub_big(a, b)
-}
-
-#[cold]
-#[inline(never)]
-fn sub_big(a: &Int, b: &Int) -> Int {
-    wide_or_big(a, b, i128::checked_sub, |x, y| x - y)
+    add_big(a, b, true)
 }
 
 #[inline]
@@ -573,7 +722,13 @@ fn mul_ref(a: &Int, b: &Int) -> Int {
 #[cold]
 #[inline(never)]
 fn mul_big(a: &Int, b: &Int) -> Int {
-    wide_or_big(a, b, i128::checked_mul, |x, y| x * y)
+    if let Some(v) = a.wide().zip(b.wide()).and_then(|(x, y)| x.checked_mul(y)) {
+        return Int::from_wide(v);
+    }
+    let (pa, pb) = (a.parts(), b.parts());
+    let mut mag = Limbs::new();
+    nat::mul(pa.mag(), pb.mag(), &mut mag);
+    Int::from_parts(pa.neg != pb.neg, &mag)
 }
 
 #[inline]
@@ -587,10 +742,8 @@ fn neg_ref(a: &Int) -> Int {
 #[cold]
 #[inline(never)]
 fn neg_big(a: &Int) -> Int {
-    match a {
-        Int::Small(v) => Int::from_big(-BigInt::from(*v)),
-        Int::Big(b) => Int::from_big(-(**b).clone()),
-    }
+    let p = a.parts();
+    Int::from_parts(!p.neg, p.mag())
 }
 
 macro_rules! binop {
@@ -673,123 +826,6 @@ impl std::iter::Sum for Int {
     }
 }
 
-/// The gcd of two big magnitudes by Lehmer's algorithm (D. E. Knuth, *The Art
-/// of Computer Programming* vol. 2, sec. 4.5.2, Algorithm L): the quotients of
-/// Euclid's algorithm on the numbers are mostly those of Euclid on their
-/// leading 62 bits, so a run of machine-word steps (while the two estimates of
-/// each quotient agree) is applied to the big numbers at once as a 2x2 matrix;
-/// when no step is certain, or the numbers differ in length by more than a
-/// limb, one full remainder. Once the smaller number fits in 128 bits, one
-/// remainder and the machine gcd finish. The matrix steps run in place on the
-/// numbers' 64-bit limbs, with no allocation. (num-bigint's own gcd is the
-/// binary algorithm, one round per bit; plain Euclid costs a long division per
-/// quotient; and a matrix step through num-bigint's operators allocates four
-/// numbers: each of these dominated simplex pivots on rows of 700-bit numbers.)
-fn big_gcd(a: &num_bigint::BigUint, b: &num_bigint::BigUint) -> Int {
-    use num_bigint::BigUint;
-    let (mut a, mut b) = if a >= b {
-        (a.to_u64_digits(), b.to_u64_digits())
-    } else {
-        (b.to_u64_digits(), a.to_u64_digits())
-    };
-    // invariant: a >= b, both without leading zero limbs
-    let to_big = |v: &[u64]| -> BigUint {
-        BigUint::from_slice(
-            &v.iter()
-                .flat_map(|&l| [l as u32, (l >> 32) as u32])
-                .collect::<Vec<u32>>(),
-        )
-    };
-    let remainder = |a: &[u64], b: &[u64]| -> Vec<u64> { (to_big(a) % to_big(b)).to_u64_digits() };
-    loop {
-        if b.is_empty() {
-            return Int::from_big(BigInt::from(to_big(&a)));
-        }
-        if b.len() <= 2 {
-            let y = limbs_u128(&b);
-            let r = if a.len() <= 2 {
-                limbs_u128(&a) % y
-            } else {
-                limbs_u128(&remainder(&a, &b))
-            };
-            return Int::from_wide_u(wide_gcd(y, r));
-        }
-        if a.len() > b.len() + 1 {
-            let r = remainder(&a, &b);
-            a = std::mem::replace(&mut b, r);
-            continue;
-        }
-        // the leading 62 bits of a, and b at the same scale (b > 2^128, so both
-        // estimates are non-zero); with 62 bits every sum below fits an i64
-        let shift = 64 * a.len() as u32 - a[a.len() - 1].leading_zeros() - 62;
-        let mut ah = limbs_window(&a, shift) as i64;
-        let mut bh = limbs_window(&b, shift) as i64;
-        let (mut x0, mut y0, mut x1, mut y1) = (1i64, 0i64, 0i64, 1i64);
-        // invariant: the exact a, b after the steps are x0·a + y0·b, x1·a + y1·b
-        while bh + x1 != 0 && bh + y1 != 0 {
-            let q = (ah + x0) / (bh + x1);
-            if q != (ah + y0) / (bh + y1) {
-                break;
-            }
-            (x0, x1) = (x1, x0 - q * x1);
-            (y0, y1) = (y1, y0 - q * y1);
-            (ah, bh) = (bh, ah - q * bh);
-        }
-        if y0 == 0 {
-            // no certain step: one division
-            let r = remainder(&a, &b);
-            a = std::mem::replace(&mut b, r);
-            continue;
-        }
-        // (a, b) <- (x0·a + y0·b, x1·a + y1·b): every |coefficient| < 2^62, so
-        // each limb's sum with its carry fits an i128; both results are
-        // non-negative and at most a, so the last carries are zero
-        let (mut ca, mut cb) = (0i128, 0i128);
-        for i in 0..a.len() {
-            let (ai, bi) = (a[i] as i128, b.get(i).map_or(0, |&v| v as i128));
-            let ta = x0 as i128 * ai + y0 as i128 * bi + ca;
-            let tb = x1 as i128 * ai + y1 as i128 * bi + cb;
-            a[i] = ta as u64;
-            if i < b.len() {
-                b[i] = tb as u64;
-            } else {
-                b.push(tb as u64);
-            }
-            ca = ta >> 64;
-            cb = tb >> 64;
-        }
-        debug_assert!(ca == 0 && cb == 0, "Lehmer step left a carry");
-        for v in [&mut a, &mut b] {
-            while v.last() == Some(&0) {
-                v.pop();
-            }
-        }
-        if a.len() < b.len() || (a.len() == b.len() && a.iter().rev().lt(b.iter().rev())) {
-            std::mem::swap(&mut a, &mut b);
-        }
-    }
-}
-
-/// A number of at most two 64-bit limbs (least significant first).
-fn limbs_u128(v: &[u64]) -> u128 {
-    debug_assert!(v.len() <= 2);
-    v.iter()
-        .rev()
-        .fold(0u128, |acc, &l| (acc << 64) | l as u128)
-}
-
-/// The 64 bits of a limb vector starting at bit `shift` (zeros beyond the end).
-fn limbs_window(v: &[u64], shift: u32) -> u64 {
-    let (i, s) = ((shift / 64) as usize, shift % 64);
-    let lo = v.get(i).copied().unwrap_or(0) >> s;
-    let hi = if s == 0 {
-        0
-    } else {
-        v.get(i + 1).copied().unwrap_or(0) << (64 - s)
-    };
-    lo | hi
-}
-
 /// The product of the primes below 50 (it fits 63 bits).
 const SMALL_PRIMES: u64 = 2 * 3 * 5 * 7 * 11 * 13 * 17 * 19 * 23 * 29 * 31 * 37 * 41 * 43 * 47;
 
@@ -805,7 +841,7 @@ pub fn small_common_primes<'a>(values: impl IntoIterator<Item = &'a Int>) -> u64
             Int::Small(x) => x.unsigned_abs() % SMALL_PRIMES,
             Int::Big(b) => {
                 // the magnitude's limbs, most significant first, folded mod the word
-                b.magnitude().iter_u64_digits().rev().fold(0u64, |r, d| {
+                b.mag.iter().rev().fold(0u64, |r, &d| {
                     (((r as u128) << 64 | d as u128) % SMALL_PRIMES as u128) as u64
                 })
             }
@@ -851,7 +887,7 @@ pub fn gcd_all<'a>(values: impl IntoIterator<Item = &'a Int>) -> Int {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use num_traits::Zero;
+    use num_traits::{Signed, Zero};
     use proptest::prelude::*;
 
     /// Values that stress the boundaries of the small form.
@@ -903,7 +939,11 @@ mod tests {
 
     fn check_canonical(v: &Int) {
         if let Int::Big(b) = v {
-            assert!(b.to_i64().is_none(), "a Big holds a value that fits: {b}");
+            assert!(
+                Int::from_big(v.to_big()) == *v && v.to_i64().is_none(),
+                "a Big that is not canonical: {v}"
+            );
+            assert!(nat::is_trimmed(&b.mag) && !b.mag.is_empty());
         }
     }
 

@@ -360,20 +360,6 @@ impl Int {
         }
     }
 
-    /// `Some(self / d)` when `d` divides `self`, else `None` (the quotient is
-    /// built only when it is exact). Panics if `d` is zero.
-    pub fn checked_exact_div(&self, d: &Int) -> Option<Int> {
-        if let (Some(a), Some(b)) = (self.wide(), d.wide()) {
-            if b != 0 && !(a == i128::MIN && b == -1) {
-                return (a % b == 0).then(|| Int::from_wide(a / b));
-            }
-        }
-        let (pa, pd) = (self.parts(), d.parts());
-        let (mut q, mut r) = (Limbs::new(), Limbs::new());
-        nat::divrem(pa.mag(), pd.mag(), &mut q, &mut r);
-        r.is_empty().then(|| Int::from_parts(pa.neg != pd.neg, &q))
-    }
-
     /// `(floor(self / d), self mod d)` with one division (the remainder has the
     /// sign of `d`, as with [`Int::floor_div`]). Panics if `d` is zero.
     pub fn div_mod_floor(&self, d: &Int) -> (Int, Int) {

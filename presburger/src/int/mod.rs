@@ -427,6 +427,47 @@ impl Int {
     }
 }
 
+/// A non-zero divisor prepared once for many exact divisions, as when the
+/// simplex divides every entry of a row by one common factor: a big divisor's
+/// odd part and a 2-adic inverse are computed once, and each division is then
+/// the exact division from the low end (`nat::div_exact`), with no trial
+/// quotients.
+pub(crate) struct ExactDivisor {
+    value: Int,
+    odd: Option<nat::Odd>,
+}
+
+impl ExactDivisor {
+    /// Prepares `d`. Panics if `d` is zero.
+    pub(crate) fn new(d: &Int) -> ExactDivisor {
+        assert!(!d.is_zero(), "division by zero");
+        let odd = match d {
+            Int::Small(_) => None,
+            Int::Big(b) => Some(nat::Odd::new(&b.mag)),
+        };
+        ExactDivisor {
+            value: d.clone(),
+            odd,
+        }
+    }
+
+    /// `Some(v / d)` when `d` divides `v`, else `None`.
+    pub(crate) fn divide(&self, v: &Int) -> Option<Int> {
+        if let (Some(a), Some(b)) = (v.wide(), self.value.wide()) {
+            if !(a == i128::MIN && b == -1) {
+                return (a % b == 0).then(|| Int::from_wide(a / b));
+            }
+        }
+        let (pv, pd) = (v.parts(), self.value.parts());
+        let mut q = Limbs::new();
+        let exact = match &self.odd {
+            Some(odd) => nat::div_exact(pv.mag(), odd, &mut q),
+            None => nat::div_exact(pv.mag(), &nat::Odd::new(pd.mag()), &mut q),
+        };
+        exact.then(|| Int::from_parts(pv.neg != pd.neg, &q))
+    }
+}
+
 /// How [`div_round`] rounds the quotient.
 #[derive(Clone, Copy)]
 enum Round {
@@ -997,6 +1038,25 @@ mod tests {
             let p = Int::from_big(prod.clone());
             prop_assert_eq!(p.exact_div(&y).to_big(), a.clone());
             prop_assert!(p.is_divisible_by(&y));
+        }
+
+        #[test]
+        fn exact_divisor_agrees_with_bigint(a in edge_value(), b in edge_value(), (c, d) in huge_pair()) {
+            for (a, b) in [(a, b), (c, d)] {
+                prop_assume!(!b.is_zero());
+                let div = ExactDivisor::new(&Int::from_big(b.clone()));
+                let prod = &a * &b;
+                let got = div.divide(&Int::from_big(prod));
+                prop_assert_eq!(got.map(|q| q.to_big()), Some(a.clone()));
+                let got = div.divide(&Int::from_big(a.clone()));
+                if (&a % &b).is_zero() {
+                    let q = got.expect("exact");
+                    check_canonical(&q);
+                    prop_assert_eq!(q.to_big(), &a / &b);
+                } else {
+                    prop_assert!(got.is_none());
+                }
+            }
         }
 
         #[test]

@@ -253,6 +253,109 @@ fn shl(v: &[u64], s: u32, extra: usize, out: &mut Limbs) {
     }
 }
 
+/// A non-zero divisor prepared for exact division: its odd part and the
+/// inverse of that part's low limb modulo 2^64.
+pub(super) struct Odd {
+    odd: Limbs,
+    shift: u32,
+    inv: u64,
+}
+
+impl Odd {
+    /// Prepares the magnitude `d` (non-zero).
+    pub(super) fn new(d: &[u64]) -> Odd {
+        assert!(!d.is_empty(), "division by zero");
+        let zero_limbs = d.iter().take_while(|&&l| l == 0).count();
+        let bits = d[zero_limbs].trailing_zeros();
+        let shift = 64 * zero_limbs as u32 + bits;
+        let mut odd = Limbs::new();
+        shr_bits(d, shift, &mut odd);
+        // Newton's iteration x <- x (2 - d x) doubles the correct low bits;
+        // an odd d is its own inverse modulo 8
+        let d0 = odd[0];
+        let mut inv = d0;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(d0.wrapping_mul(inv)));
+        }
+        debug_assert_eq!(d0.wrapping_mul(inv), 1);
+        Odd { odd, shift, inv }
+    }
+}
+
+/// `q = a / d` when `d` divides `a` (and then true), else false with `q`
+/// unspecified: exact division from the low end (T. Jebelean, "An algorithm
+/// for exact division", J. Symbolic Computation 15, 1993). Each quotient limb
+/// is the current low limb times the inverse of `d`'s low limb modulo 2^64,
+/// so no trial quotient and no normalising shift is needed; `d` divides `a`
+/// exactly when nothing is left above the quotient's limbs once they are all
+/// subtracted (and no partial difference went negative: with an exact
+/// quotient every partial one is at most it).
+pub(super) fn div_exact(a: &[u64], d: &Odd, q: &mut Limbs) -> bool {
+    q.clear();
+    if a.is_empty() {
+        return true;
+    }
+    // the powers of two first
+    let (zl, zb) = ((d.shift / 64) as usize, d.shift % 64);
+    if a.len() <= zl || a[..zl].iter().any(|&l| l != 0) || a[zl].trailing_zeros() < zb {
+        return false;
+    }
+    let mut buf = Limbs::new();
+    shr_bits(a, d.shift, &mut buf);
+    let (f, k, n) = (&d.odd[..], d.odd.len(), buf.len());
+    if n < k {
+        return false;
+    }
+    let len = n - k + 1;
+    zeros(q, len);
+    let b = buf.as_mut_slice();
+    for i in 0..len {
+        let qi = b[i].wrapping_mul(d.inv);
+        q[i] = qi;
+        // b[i..] -= qi · f
+        let mut carry = 0u64;
+        let mut borrow = false;
+        for (z, &y) in b[i..i + k].iter_mut().zip(f) {
+            let p = qi as u128 * y as u128 + carry as u128;
+            carry = (p >> 64) as u64;
+            let (t, b1) = z.overflowing_sub(p as u64);
+            let (t, b2) = t.overflowing_sub(u64::from(borrow));
+            *z = t;
+            borrow = b1 || b2;
+        }
+        debug_assert_eq!(b[i], 0);
+        // the carry and the borrow run on into the limbs above
+        let mut sub = carry as u128 + u128::from(borrow);
+        for z in &mut b[i + k..] {
+            if sub == 0 {
+                break;
+            }
+            let (t, under) = z.overflowing_sub(sub as u64);
+            *z = t;
+            sub = (sub >> 64) + u128::from(under);
+        }
+        if sub != 0 {
+            // below zero: the quotient is larger than any exact one
+            return false;
+        }
+    }
+    if b[len..].iter().any(|&l| l != 0) {
+        return false;
+    }
+    trim(q);
+    true
+}
+
+/// `out = v / 2^s` (any `s`), trimmed.
+fn shr_bits(v: &[u64], s: u32, out: &mut Limbs) {
+    let limbs = (s / 64) as usize;
+    out.clear();
+    if limbs < v.len() {
+        out.extend_from_slice(&v[limbs..]);
+    }
+    shr_in_place(out, s % 64);
+}
+
 /// `v = v / 2^s` for `s < 64`, trimmed.
 fn shr_in_place(v: &mut Limbs, s: u32) {
     if s != 0 {
@@ -456,6 +559,32 @@ mod tests {
                 prop_assert!(r.is_empty());
                 prop_assert_eq!(big(&q), x.clone());
                 prop_assert_eq!(BigUint::from(rem_word(&a, b[0].max(1))), &x % b[0].max(1));
+            }
+            if !b.is_empty() {
+                // exact division: by b of a·b (true), and of a (as divrem says)
+                let odd = Odd::new(&b);
+                let mut q = dirty();
+                prop_assert!(div_exact(&p, &odd, &mut q));
+                prop_assert_eq!(big(&q), x.clone());
+                let divides = (&x % &y) == BigUint::from(0u32);
+                prop_assert_eq!(div_exact(&a, &odd, &mut q), divides);
+                if divides {
+                    prop_assert_eq!(big(&q), &x / &y);
+                }
+                // with powers of two in the divisor, and a dividend off by 2^k
+                let mut b2 = dirty();
+                shl(&b, 7, 1, &mut b2);
+                trim(&mut b2);
+                let mut p2 = dirty();
+                mul(&a, &b2, &mut p2);
+                let odd2 = Odd::new(&b2);
+                prop_assert!(div_exact(&p2, &odd2, &mut q));
+                prop_assert_eq!(big(&q), x.clone());
+                if !a.is_empty() {
+                    let mut p3 = dirty();
+                    add(&p2, &[1u64 << 3], &mut p3);
+                    prop_assert!(!div_exact(&p3, &odd2, &mut q));
+                }
             }
             let g = gcd(&a, &b);
             prop_assert!(is_trimmed(&g));

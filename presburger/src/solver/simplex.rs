@@ -93,7 +93,7 @@
 //! documentation). Nothing else panics; internal invariants are checked with
 //! `debug_assert!` only.
 
-use crate::int::{gcd_all, small_common_primes, Int};
+use crate::int::{gcd_all, small_common_primes, ExactDivisor, Int};
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -364,19 +364,20 @@ fn normalize_pivoted(row: &mut [Int], d_r: &Int) {
     // one division per entry: the quotients by `f` are kept, and when `f`
     // shrinks to a divisor `f'`, those already taken are multiplied by `f / f'`
     let mut f = d_r.abs();
+    let mut div = ExactDivisor::new(&f);
     let mut done = 0;
+    // (the loop ends with every entry divided, or with f = 1)
     while done < row.len() && !f.is_one() {
         if row[done].is_zero() {
             done += 1;
             continue;
         }
-        let (q, r) = row[done].div_mod_floor(&f);
-        if r.is_zero() {
+        if let Some(q) = div.divide(&row[done]) {
             row[done] = q;
             done += 1;
             continue;
         }
-        let g = f.gcd(&r);
+        let g = f.gcd(&row[done]);
         let up = f.exact_div(&g);
         for v in &mut row[..done] {
             if !v.is_zero() {
@@ -384,8 +385,8 @@ fn normalize_pivoted(row: &mut [Int], d_r: &Int) {
             }
         }
         f = g;
+        div = ExactDivisor::new(&f);
     }
-    divide_row(&mut row[done..], &f);
     if row.iter().all(|v| v.wide().is_some()) {
         normalize(row);
         return;

@@ -454,8 +454,19 @@ pub(super) fn gcd(a: &[u64], b: &[u64]) -> Limbs {
         let (mut x0, mut y0, mut x1, mut y1) = (1i64, 0i64, 0i64, 1i64);
         // invariant: the exact a, b after the steps are x0·a + y0·b, x1·a + y1·b
         while bh + x1 != 0 && bh + y1 != 0 {
-            let q = (ah + x0) / (bh + x1);
-            if q != (ah + y0) / (bh + y1) {
+            let (n0, d0) = (ah + x0, bh + x1);
+            let (n1, d1) = (ah + y0, bh + y1);
+            // the two quotients, the second checked by multiplication (mostly
+            // 1 or 2: one machine division per step instead of two)
+            let q = n0 / d0;
+            let same = if d1 > 0 && n1 >= 0 {
+                // q = floor(n1 / d1) <=> q·d1 <= n1 < (q + 1)·d1 (no overflow:
+                // |q|, |d1| < 2^62 and q·d1 is near n1 when it holds)
+                q >= 0 && q.checked_mul(d1).is_some_and(|m| m <= n1 && n1 - m < d1)
+            } else {
+                q == n1 / d1
+            };
+            if !same {
                 break;
             }
             (x0, x1) = (x1, x0 - q * x1);
@@ -473,16 +484,15 @@ pub(super) fn gcd(a: &[u64], b: &[u64]) -> Limbs {
         // each limb's sum with its carry fits an i128; both results are
         // non-negative and at most a, so the last carries are zero
         let (mut ca, mut cb) = (0i128, 0i128);
-        for i in 0..a.len() {
-            let (ai, bi) = (a[i] as i128, b.get(i).map_or(0, |&v| v as i128));
-            let ta = x0 as i128 * ai + y0 as i128 * bi + ca;
-            let tb = x1 as i128 * ai + y1 as i128 * bi + cb;
-            a[i] = ta as u64;
-            if i < b.len() {
-                b[i] = tb as u64;
-            } else {
-                b.push(tb as u64);
-            }
+        if b.len() < a.len() {
+            b.resize(a.len(), 0);
+        }
+        for (ai, bi) in a.iter_mut().zip(b.iter_mut()) {
+            let (av, bv) = (*ai as i128, *bi as i128);
+            let ta = x0 as i128 * av + y0 as i128 * bv + ca;
+            let tb = x1 as i128 * av + y1 as i128 * bv + cb;
+            *ai = ta as u64;
+            *bi = tb as u64;
             ca = ta >> 64;
             cb = tb >> 64;
         }

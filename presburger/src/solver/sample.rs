@@ -68,7 +68,7 @@ pub fn integer_sample(
 ) -> Result<Option<Vec<Int>>> {
     match first_steps(n, eqs, ineqs, budget)? {
         First::Decided(answer) => Ok(answer),
-        First::Open(comp) => search_steps(n, comp, eqs, ineqs, budget),
+        First::Open(comp, tab) => search_steps(n, comp, tab, eqs, ineqs, budget),
     }
 }
 
@@ -104,16 +104,17 @@ pub fn integer_sample_with_divs(
     debug_assert!(divs.iter().enumerate().all(|(i, d)| d.col == k + i
         && d.den.is_positive()
         && d.num[1 + d.col..].iter().all(Int::is_zero)));
-    let comp = match first_steps(n, eqs, ineqs, budget)? {
+    let (comp, tab) = match first_steps(n, eqs, ineqs, budget)? {
         First::Decided(answer) => return Ok(answer),
-        First::Open(comp) => comp,
+        First::Open(comp, tab) => (comp, tab),
     };
-    let mut search = Search::new(ineqs.to_vec(), eqs.to_vec(), n, k, budget);
+    // (the search's system is the relaxation's, so it starts on that tableau)
+    let mut search = Search::on_tableau(tab.clone(), ineqs.to_vec(), eqs.to_vec(), n, k, budget);
     search.divs = divs.to_vec();
     match search.run() {
         Ok(p) => Ok(p),
         Err(Halt::Fail(e)) => Err(e),
-        Err(Halt::Unbounded) => search_steps(n, comp, eqs, ineqs, budget),
+        Err(Halt::Unbounded) => search_steps(n, comp, tab, eqs, ineqs, budget),
     }
 }
 
@@ -122,8 +123,10 @@ enum First {
     /// The answer.
     Decided(Option<Vec<Int>>),
     /// Undecided; the compression of the equalities when there are any (step 2
-    /// computes it once, here, where a failed gcd condition already decides).
-    Open(Option<Compression>),
+    /// computes it once, here, where a failed gcd condition already decides),
+    /// and the tableau of the relaxation (the search starts on it when its
+    /// rows are those of the relaxation).
+    Open(Option<Compression>, Simplex),
 }
 
 /// Steps 0 and 1: bound propagation (with the gcd test of the equalities) and
@@ -167,14 +170,16 @@ fn first_steps(n: usize, eqs: &[Row], ineqs: &[Row], budget: &mut Budget) -> Res
     }
     Ok(match probe(&tab, eqs, ineqs) {
         Some(p) => First::Decided(Some(p)),
-        None => First::Open(comp),
+        None => First::Open(comp, tab),
     })
 }
 
-/// Steps 2 to 5; `comp` is the compression of `eqs` when step 0 made it.
+/// Steps 2 to 5; `comp` is the compression of `eqs` when step 0 made it, `tab`
+/// the tableau of the relaxation of step 1.
 fn search_steps(
     n: usize,
     comp: Option<Compression>,
+    tab: Simplex,
     eqs: &[Row],
     ineqs: &[Row],
     budget: &mut Budget,
@@ -189,7 +194,14 @@ fn search_steps(
     };
     // 3. independent groups
     let mut z = vec![Int::ZERO; d];
-    for (vars, group) in groups(&rows, d) {
+    let groups = groups(&rows, d);
+    // without equalities, one group and no row changed by tightening, the
+    // search's system is the relaxation's: it starts on that tableau (on big
+    // coefficients, building it again costs as much as the first LPs)
+    let mut tab =
+        (eqs.is_empty() && groups.len() == 1 && groups[0].0.len() == d && d == n && rows == ineqs)
+            .then_some(tab);
+    for (vars, group) in groups {
         let local: Vec<Row> = group
             .iter()
             .map(|&r| {
@@ -199,7 +211,7 @@ fn search_steps(
                 row
             })
             .collect();
-        match sample_group(&local, vars.len(), budget)? {
+        match group_search(&local, vars.len(), None, tab.take(), budget)?.map(|(p, _)| p) {
             None => return Ok(None),
             Some(p) => {
                 for (&v, val) in vars.iter().zip(p) {
@@ -337,22 +349,22 @@ impl From<Error> for Halt {
     }
 }
 
-/// An integer point of `{ z in Z^d : rows·(1,z) >= 0 }` (steps 4 and 5).
-fn sample_group(rows: &[Row], d: usize, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
-    Ok(group_search(rows, d, None, budget)?.map(|(p, _)| p))
-}
-
 /// Steps 4 and 5 on `{ z in Z^d : rows·(1,z) >= 0 }`: an integer point, or with
 /// an objective `obj·(1,z)` bounded below on the set, a point where it is
-/// smallest, with that value (0 without an objective).
+/// smallest, with that value (0 without an objective). `tab`, when given, is a
+/// tableau of exactly these rows.
 fn group_search(
     rows: &[Row],
     d: usize,
     obj: Option<&Row>,
+    tab: Option<Simplex>,
     budget: &mut Budget,
 ) -> Result<Option<(Vec<Int>, Int)>> {
     // First as if bounded (the common case), on the original coordinates.
-    let mut search = Search::new(rows.to_vec(), Vec::new(), d, d, budget);
+    let mut search = match tab {
+        Some(tab) => Search::on_tableau(tab, rows.to_vec(), Vec::new(), d, d, budget),
+        None => Search::new(rows.to_vec(), Vec::new(), d, d, budget),
+    };
     search.objective = obj.cloned();
     match search.run() {
         Ok(p) => return Ok(search.answer(p)),
@@ -469,7 +481,7 @@ pub fn integer_minimum(
         return Ok(None);
     };
     let zobj = comp.apply_row(obj);
-    match group_search(&rows, d, Some(&zobj), budget)? {
+    match group_search(&rows, d, Some(&zobj), None, budget)? {
         Some((z, v)) => {
             let x = comp.point(&z);
             debug_assert!(satisfies(&x, eqs, ineqs) && Conjunction::eval_row(obj, &x) == v);
@@ -528,6 +540,21 @@ impl<'b> Search<'b> {
         for r in &rows {
             tab.add_ineq(r);
         }
+        Search::on_tableau(tab, rows, eqs, d, k, budget)
+    }
+
+    /// As [`Search::new`] on `tab`, a tableau of exactly `eqs` and `rows` (whose
+    /// pivot work was paid for already).
+    fn on_tableau(
+        tab: Simplex,
+        rows: Vec<Row>,
+        eqs: Vec<Row>,
+        d: usize,
+        k: usize,
+        budget: &'b mut Budget,
+    ) -> Search<'b> {
+        debug_assert_eq!(tab.n_var(), d);
+        let paid = tab.work();
         let basis = (0..k)
             .map(|i| {
                 let mut b = vec![Int::ZERO; k];
@@ -541,7 +568,7 @@ impl<'b> Search<'b> {
             fixed: eqs.clone(),
             eqs,
             divs: Vec::new(),
-            paid: 0,
+            paid,
             objective: None,
             best: None,
             d,

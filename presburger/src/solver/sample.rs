@@ -372,14 +372,48 @@ fn group_search(
         Err(Halt::Unbounded) => {}
     }
     // Unbounded: make the bounded directions the first k coordinates.
+    // Two rows with opposite linear parts (a slab `a <= e <= b`) are
+    // implicit equalities of the cone: they enter it as equalities, and only
+    // the other rows are tested (each test is an LP on the cone's tableau).
+    let mut paired = vec![false; rows.len()];
+    let mut eq_rows: Vec<&[Int]> = Vec::new();
+    for i in 0..rows.len() {
+        if paired[i] {
+            continue;
+        }
+        let opposite = (i + 1..rows.len()).find(|&j| {
+            !paired[j]
+                && rows[i][1..]
+                    .iter()
+                    .zip(&rows[j][1..])
+                    .all(|(a, b)| (a + b).is_zero())
+        });
+        if let Some(j) = opposite {
+            paired[i] = true;
+            paired[j] = true;
+            eq_rows.push(&rows[i][1..]);
+        }
+    }
     let mut cone = Simplex::new(d);
-    for r in rows {
+    let homogeneous = |r: &Row| -> Row {
         let mut h = r.clone();
         h[0] = Int::ZERO;
-        cone.add_ineq(&h);
+        h
+    };
+    for r in &eq_rows {
+        let mut h = Vec::with_capacity(1 + d);
+        h.push(Int::ZERO);
+        h.extend_from_slice(r);
+        cone.add_eq(&h);
     }
-    let implicit = cone.detect_implicit_equalities();
-    let eq_rows: Vec<&[Int]> = implicit.iter().map(|&i| &rows[i][1..]).collect();
+    let others: Vec<usize> = (0..rows.len()).filter(|&i| !paired[i]).collect();
+    let first = cone.n_con();
+    for &i in &others {
+        cone.add_ineq(&homogeneous(&rows[i]));
+    }
+    for c in cone.detect_implicit_equalities() {
+        eq_rows.push(&rows[others[c - first]][1..]);
+    }
     let ech = column_echelon(&eq_rows, d);
     let k = ech.rank;
     let change = |r: &Row| -> Row {
@@ -906,6 +940,42 @@ mod tests {
         ));
         // empty
         assert_eq!(min(1, &[&[-1, 2], &[1, -2]], &[0, 1]).unwrap(), None);
+    }
+
+    /// Unbounded sets whose bounded directions come from slabs (two rows with
+    /// opposite linear parts, which enter the recession cone as equalities),
+    /// alone or with a bounded direction that only the cone's LPs find.
+    #[test]
+    fn unbounded_sets_with_slabs() {
+        // 1 <= 2x - 2y <= 1 has no integer point, whatever z
+        assert_eq!(
+            sample(3, &[], &[&[-1, 2, -2, 0], &[1, -2, 2, 0], &[0, 0, 0, 1]]),
+            None
+        );
+        // 4x - 6y + 3z = 5 (a slab of width 0) and z >= x: x = -1, y = -2, z = 3
+        assert!(sample(3, &[], &[&[-5, 4, -6, 3], &[5, -4, 6, -3], &[0, -1, 0, 1]]).is_some());
+        // a slab on 3x - 3y, and x + y = 0 given by rows that are not opposite
+        // (2x + 2y >= 0, -x - y >= 0), which the cone's LPs find; z >= 0 free above
+        let with = |c: i64| {
+            sample(
+                3,
+                &[],
+                &[
+                    &[-c, 3, -3, 0],
+                    &[c, -3, 3, 0],
+                    &[0, 2, 2, 0],
+                    &[0, -1, -1, 0],
+                    &[0, 0, 0, 1],
+                ],
+            )
+        };
+        // 3x - 3y = 2: no integer point
+        assert_eq!(with(2), None);
+        // x - y = 1 and x + y = 0: no integer point either
+        assert_eq!(with(3), None);
+        // x - y = 2 and x + y = 0: x = 1, y = -1
+        let p = with(6).expect("x = 1, y = -1");
+        assert_eq!((p[0].clone(), p[1].clone()), (Int::ONE, Int::from(-1)));
     }
 
     /// The minimum of a thin lattice problem: branch and bound must go past the

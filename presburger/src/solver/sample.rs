@@ -812,6 +812,11 @@ impl<'b> Search<'b> {
         self.tab.add_eq(&eq);
         self.fixed.push(eq);
         let found = self.node(level + 1);
+        if !matches!(found, Ok(None)) {
+            // a point (sampling), or a halt: the search ends here, and the
+            // tableau with it (rolling back costs a pivot per constraint)
+            return found;
+        }
         self.fixed.pop();
         self.tab.rollback(snap);
         found
@@ -890,7 +895,10 @@ impl<'b> Search<'b> {
                 break p;
             }
         };
-        self.tab.rollback(snap);
+        if self.objective.is_some() {
+            // (sampling ends with this point; minimising goes on from here)
+            self.tab.rollback(snap);
+        }
         debug_assert!(satisfies(&p, &[], &self.rows));
         Ok(Some(p))
     }

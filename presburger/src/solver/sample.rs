@@ -12,7 +12,9 @@
 //!    this decides most calls before any tableau is built.
 //! 1. *Rational relaxation* on one tableau: when it is empty, so is the integer
 //!    set; when its vertex is integral, or rounding the vertex to the nearest
-//!    integers gives a point of the set, that point is the answer.
+//!    integers gives a point of the set, that point is the answer. The search
+//!    of step 4 starts on this tableau when its rows are the same (no
+//!    equalities, one group, no row tightened).
 //! 2. *Equalities* are compressed once: their integer solutions are
 //!    `x = x0 + V z` with `z` free in `Z^(n-r)` (`solver/lattice.rs`); a
 //!    failed gcd condition ends it. The inequalities are rewritten over `z` and
@@ -35,7 +37,8 @@
 //!    equalities of the recession cone span the directions along which the set is
 //!    bounded; a unimodular change of variables makes these the first `k`
 //!    coordinates `y` (`column_echelon` in `solver/lattice.rs`). The search of
-//!    step 4 runs over `y` only. Once `y` is fixed, the rest of the set has a
+//!    step 4 runs over `y` only (slabs, rows with opposite linear parts, enter
+//!    the cone as equalities without an LP each). Once `y` is fixed, the rest of the set has a
 //!    full-dimensional recession cone, so it contains arbitrarily large balls and
 //!    always has integer points: one is found by shrinking each inequality by the
 //!    most that rounding the remaining coordinates up can cost it, taking a

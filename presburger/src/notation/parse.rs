@@ -55,6 +55,7 @@ pub const MAX_PIECES: usize = 256;
 /// Words that cannot name a variable or a tuple.
 pub const KEYWORDS: &[&str] = &[
     "and", "or", "not", "exists", "floor", "ceil", "mod", "min", "max", "true", "false", "implies",
+    "NaN",
 ];
 
 /// What a text in isl notation denotes.
@@ -967,6 +968,14 @@ impl Parser {
                         self.advance();
                         self.advance();
                         self.min_max(s == "min")
+                    }
+                    "NaN" => {
+                        // isl's undefined value: an expression with no value
+                        // (no piece), so every comparison with it is false and
+                        // a tuple entry NaN leaves its disjunct empty; it
+                        // carries through sums, products, min/max and floor
+                        self.advance();
+                        Ok(Piecewise::new())
                     }
                     _ if KEYWORDS.contains(&s.as_str()) => {
                         Err(self

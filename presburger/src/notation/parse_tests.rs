@@ -64,6 +64,33 @@ fn issue_example_meaning_and_round_trip() {
     round_trip(&s);
 }
 
+/// `NaN` is isl's undefined value: every comparison with it is false, so a
+/// tuple entry or a constraint with it empties its disjunct, and its negation
+/// holds everywhere (`fuzz/tests/notation_isl.rs` compares these with isl).
+#[test]
+fn nan_is_the_undefined_value() {
+    let all = filter(1, -3, 8, |_| true);
+    for (text, want) in [
+        ("{ [NaN] }", BTreeSet::new()),
+        ("{ [x] : x = NaN }", BTreeSet::new()),
+        ("{ [x] : x != NaN }", BTreeSet::new()),
+        ("{ [x] : 0 <= NaN <= 3 }", BTreeSet::new()),
+        ("{ [x] : x = max(x, NaN) }", BTreeSet::new()),
+        ("{ [x] : exists y : y = NaN + 1 }", BTreeSet::new()),
+        ("{ [x] : not (x = NaN) }", all.clone()),
+        ("{ [x] : x < 3 or x = NaN }", filter(1, -3, 8, |p| p[0] < 3)),
+        ("{ [x] : NaN < x or x > 5 }", filter(1, -3, 8, |p| p[0] > 5)),
+    ] {
+        assert_eq!(pts(&set(text), &[], -3, 8), want, "{text}");
+    }
+    assert!(set("{ [x, NaN] : x > 0 }").is_empty().unwrap());
+    assert!(set("[n] -> { [x] : x <= n + NaN }").is_empty().unwrap());
+    let m: Map = "{ [x] -> [NaN] }".parse().unwrap();
+    assert!(m.is_empty().unwrap());
+    // a keyword: not a name for a dimension or a variable
+    assert!("{ [x] : exists NaN : x = NaN }".parse::<Set>().is_err());
+}
+
 #[test]
 fn maps_with_expressions_in_tuples() {
     let m: Map = "{ A[i] -> B[i + 1, 2i] : 0 <= i < 3 }".parse().unwrap();

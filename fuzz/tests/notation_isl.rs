@@ -1,0 +1,57 @@
+//! isl's meaning of notation items: each text is read by isl and by us, our
+//! result is printed and read back by isl, and the two must be equal sets
+//! (or maps). Add a line here for every notation item we take over from isl.
+
+use presburger_fuzz::isl::Ctx;
+
+/// Texts isl reads, each with the meaning isl gives it.
+const TEXTS: &[&str] = &[
+    // NaN, isl's undefined value: comparisons with it are false
+    "{ [NaN] }",
+    "{ [x] : x = NaN }",
+    "{ [x] : x != NaN }",
+    "{ [x] : x >= NaN }",
+    "{ [x] : 0 <= NaN <= 3 }",
+    "{ [x] : x < 3 or x = NaN }",
+    "{ [x] : not (x = NaN) }",
+    "{ [x] : NaN < x or x > 5 }",
+    "{ [x] : x = max(x, NaN) }",
+    "{ [x] : exists y : y = NaN }",
+    "{ [x, NaN] : x > 0 }",
+    "[n] -> { [x] : x <= n + NaN }",
+    "[n] -> { [x] : x <= n or x >= n + NaN }",
+    "{ [x] -> [NaN] }",
+    "{ [x] -> [y] : y = x + NaN or y = x }",
+];
+
+#[test]
+fn notation_means_what_isl_reads() {
+    let ctx = Ctx::new();
+    for text in TEXTS {
+        // a map has `->` inside the braces (parameters put one before them)
+        let is_map = text.split_once('{').is_some_and(|(_, body)| body.contains("->"));
+        let ours = if is_map {
+            text.parse::<presburger::UnionMap>()
+                .unwrap_or_else(|e| panic!("we reject {text}: {e}"))
+                .to_string()
+        } else {
+            text.parse::<presburger::UnionSet>()
+                .unwrap_or_else(|e| panic!("we reject {text}: {e}"))
+                .to_string()
+        };
+        let same = if is_map {
+            let theirs = ctx.union_map(text).unwrap_or_else(|| panic!("isl rejects {text}"));
+            let back = ctx
+                .union_map(&ours)
+                .unwrap_or_else(|| panic!("isl rejects our {ours} (from {text})"));
+            theirs.is_equal(&back)
+        } else {
+            let theirs = ctx.union_set(text).unwrap_or_else(|| panic!("isl rejects {text}"));
+            let back = ctx
+                .union_set(&ours)
+                .unwrap_or_else(|| panic!("isl rejects our {ours} (from {text})"));
+            theirs.is_equal(&back)
+        };
+        assert_eq!(same, Some(true), "{text}: ours {ours}");
+    }
+}

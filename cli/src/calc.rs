@@ -40,8 +40,295 @@ impl fmt::Display for Value {
     }
 }
 
-/// Functions whose names are reserved for operations still to come.
-const NOT_YET: &[&str] = &["card", "transitive_closure", "schedule", "codegen"];
+/// Functions whose names are reserved for operations still to come, with what
+/// to use instead.
+const NOT_YET: &[(&str, &str)] = &[
+    (
+        "card",
+        "counting points is not implemented yet; `is_empty`, `sample` and `lexmin` are",
+    ),
+    (
+        "transitive_closure",
+        "is not implemented yet; `M . M` composes a map with itself for a bounded number of steps",
+    ),
+    (
+        "schedule",
+        "is not implemented yet (the scheduler is still to come); `lexmin` and `deltas` are",
+    ),
+    (
+        "codegen",
+        "is not implemented yet (code generation is still to come); `poly volume --tile` prints tiles",
+    ),
+];
+
+/// One entry of `poly calc --help`: a function call or an operator, what it
+/// computes, and an example with its value. A test runs every example and
+/// compares it with the value (set equality, or the printed boolean), so the
+/// help and the calculator cannot drift apart.
+pub struct Doc {
+    /// The call or operator form, e.g. `intersect_domain(M, S)`.
+    pub form: &'static str,
+    /// What it computes.
+    pub meaning: &'static str,
+    /// An example program expression and its value.
+    pub example: &'static str,
+    pub value: &'static str,
+}
+
+const fn doc(
+    form: &'static str,
+    meaning: &'static str,
+    example: &'static str,
+    value: &'static str,
+) -> Doc {
+    Doc {
+        form,
+        meaning,
+        example,
+        value,
+    }
+}
+
+/// The functions of the calculator (their names are `FUNCTIONS[k].form` up to
+/// the parenthesis).
+pub const FUNCTIONS: &[Doc] = &[
+    doc(
+        "domain(M)",
+        "the domain of a map",
+        "domain({ [i] -> [i + 1] : 0 <= i < 3 })",
+        "{ [i] : 0 <= i <= 2 }",
+    ),
+    doc(
+        "range(M)",
+        "the range of a map",
+        "range({ [i] -> [i + 1] : 0 <= i < 3 })",
+        "{ [j] : 1 <= j <= 3 }",
+    ),
+    doc(
+        "reverse(M)",
+        "the inverse relation",
+        "reverse({ [i] -> [i + 1] })",
+        "{ [j] -> [j - 1] }",
+    ),
+    doc(
+        "union(A, B)",
+        "union (also A + B)",
+        "union({ [i] : i = 0 }, { [i] : i = 1 })",
+        "{ [i] : 0 <= i <= 1 }",
+    ),
+    doc(
+        "intersect(A, B)",
+        "intersection (also A * B; a map and a set: the domain restricted)",
+        "intersect({ [i] : i >= 0 }, { [i] : i <= 3 })",
+        "{ [i] : 0 <= i <= 3 }",
+    ),
+    doc(
+        "subtract(A, B)",
+        "difference (also A - B)",
+        "subtract({ [i] : 0 <= i <= 5 }, { [i] : i >= 3 })",
+        "{ [i] : 0 <= i <= 2 }",
+    ),
+    doc(
+        "apply(S, M)",
+        "the image of S under M (also M(S))",
+        "apply({ [i] : 0 <= i < 3 }, { [i] -> [2i] })",
+        "{ [j] : exists k : j = 2k and 0 <= k <= 2 }",
+    ),
+    doc(
+        "intersect_domain(M, S)",
+        "M restricted to inputs in S",
+        "intersect_domain({ [i] -> [i + 1] }, { [i] : 0 <= i < 3 })",
+        "{ [i] -> [i + 1] : 0 <= i <= 2 }",
+    ),
+    doc(
+        "intersect_range(M, S)",
+        "M restricted to outputs in S",
+        "intersect_range({ [i] -> [i + 1] }, { [j] : 0 <= j < 3 })",
+        "{ [i] -> [i + 1] : -1 <= i <= 1 }",
+    ),
+    doc(
+        "complement(S)",
+        "the complement within the space",
+        "complement({ [i] : i >= 0 })",
+        "{ [i] : i < 0 }",
+    ),
+    doc(
+        "coalesce(S)",
+        "the same set with fewer disjuncts where that is exact",
+        "coalesce({ [i] : 0 <= i <= 2 or 3 <= i <= 5 })",
+        "{ [i] : 0 <= i <= 5 }",
+    ),
+    doc(
+        "simplify(S)",
+        "the same set with simplified constraints",
+        "simplify({ [i] : i >= 0 and i >= 1 })",
+        "{ [i] : i >= 1 }",
+    ),
+    doc(
+        "gist(A, C)",
+        "A simplified under the context C (equal to A within C)",
+        "gist({ [i] : 0 <= i <= 10 }, { [i] : i >= 0 })",
+        "{ [i] : i <= 10 }",
+    ),
+    doc(
+        "box_hull(S)",
+        "the smallest box (bounds per dimension) around S",
+        "box_hull({ [i, j] : 0 <= i <= 2 and i <= j <= 2i })",
+        "{ [i, j] : 0 <= i <= 2 and 0 <= j <= 4 }",
+    ),
+    doc(
+        "deltas(M)",
+        "the differences output - input of a map",
+        "deltas({ [i] -> [i + 1] })",
+        "{ [1] }",
+    ),
+    doc(
+        "wrap(M)",
+        "a map as a set of pairs",
+        "wrap({ [i] -> [i + 1] : 0 <= i < 2 })",
+        "{ [[i] -> [j]] : j = i + 1 and 0 <= i <= 1 }",
+    ),
+    doc(
+        "unwrap(S)",
+        "a set of pairs as a map",
+        "unwrap({ [[i] -> [j]] : j = i + 1 })",
+        "{ [i] -> [i + 1] }",
+    ),
+    doc(
+        "sample(S)",
+        "one point of S (empty when S is)",
+        "sample({ [i, j] : i = 3 and j = 2i })",
+        "{ [3, 6] }",
+    ),
+    doc(
+        "lexmin(S)",
+        "the lexicographically smallest point",
+        "lexmin({ [i, j] : 2 <= i <= 5 and 0 <= j <= i })",
+        "{ [2, 0] }",
+    ),
+    doc(
+        "lexmax(S)",
+        "the lexicographically largest point",
+        "lexmax({ [i, j] : 2 <= i <= 5 and 0 <= j <= i })",
+        "{ [5, 5] }",
+    ),
+    doc(
+        "is_empty(S)",
+        "true when S has no integer point",
+        "is_empty({ [i] : 2i = 1 })",
+        "true",
+    ),
+    doc(
+        "is_subset(A, B)",
+        "true when A is inside B (also A <= B)",
+        "is_subset({ [i] : 0 <= i <= 2 }, { [i] : i >= 0 })",
+        "true",
+    ),
+    doc(
+        "is_equal(A, B)",
+        "true when A and B are the same set (also A = B)",
+        "is_equal({ [i] : 0 <= i <= 1 }, { [0]; [1] })",
+        "true",
+    ),
+    doc(
+        "is_disjoint(A, B)",
+        "true when A and B share no point",
+        "is_disjoint({ [i] : i <= 0 }, { [i] : i >= 1 })",
+        "true",
+    ),
+    doc(
+        "is_bounded(S)",
+        "true when every dimension of S is bounded",
+        "is_bounded({ [i] : i >= 0 })",
+        "false",
+    ),
+];
+
+/// The operators, in the same form.
+pub const OPERATORS: &[Doc] = &[
+    doc(
+        "A + B",
+        "union",
+        "{ [i] : i = 0 } + { [i] : i = 1 }",
+        "{ [i] : 0 <= i <= 1 }",
+    ),
+    doc(
+        "A - B",
+        "difference",
+        "{ [i] : 0 <= i <= 5 } - { [i] : i >= 3 }",
+        "{ [i] : 0 <= i <= 2 }",
+    ),
+    doc(
+        "A * B",
+        "intersection (a map and a set: the domain restricted)",
+        "{ [i] -> [i + 1] } * { [i] : 0 <= i < 2 }",
+        "{ [i] -> [i + 1] : 0 <= i <= 1 }",
+    ),
+    doc(
+        "M(S)",
+        "application: the image of S (of a map: composition)",
+        "{ [i] -> [i + 1] }({ [i] : 0 <= i < 2 })",
+        "{ [j] : 1 <= j <= 2 }",
+    ),
+    doc(
+        "A . B",
+        "composition: A, then B",
+        "{ [i] -> [i + 1] } . { [j] -> [2j] }",
+        "{ [i] -> [2i + 2] }",
+    ),
+    doc(
+        "M^-1",
+        "the inverse relation",
+        "{ [i] -> [i + 1] }^-1",
+        "{ [j] -> [j - 1] }",
+    ),
+    doc(
+        "dom M",
+        "the domain",
+        "dom { [i] -> [i + 1] : 0 <= i < 3 }",
+        "{ [i] : 0 <= i <= 2 }",
+    ),
+    doc(
+        "ran M",
+        "the range",
+        "ran { [i] -> [i + 1] : 0 <= i < 3 }",
+        "{ [j] : 1 <= j <= 3 }",
+    ),
+    doc(
+        "A <= B",
+        "inclusion (also >=, < and > for strict inclusion)",
+        "{ [i] : i = 1 } <= { [i] : i >= 0 }",
+        "true",
+    ),
+    doc(
+        "A = B",
+        "equality",
+        "{ [i] : 0 <= i <= 1 } = { [0]; [1] }",
+        "true",
+    ),
+];
+
+/// The text of `poly calc --help`.
+pub fn help() -> String {
+    let mut out = String::from(
+        "usage: poly calc [FILE|-]\n\n\
+         A program is a sequence of statements `NAME := EXPR;` (assignment) and `EXPR;`\n\
+         (prints the value). Values are sets, maps (unions over named spaces, in isl\n\
+         notation) and booleans. Each entry below has an example and its value.\n",
+    );
+    for (title, docs) in [("functions", FUNCTIONS), ("operators", OPERATORS)] {
+        out.push_str(&format!("\n{title}:\n"));
+        for d in docs {
+            out.push_str(&format!("  {:<24} {}\n", d.form, d.meaning));
+            out.push_str(&format!("      {}  ==  {}\n", d.example, d.value));
+        }
+    }
+    out.push_str("\nnot implemented yet:\n");
+    for (name, what) in NOT_YET {
+        out.push_str(&format!("  {name}: {what}\n"));
+    }
+    out
+}
 
 /// Runs a calculator program, writing the printed values to `out`.
 pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
@@ -340,34 +627,10 @@ impl Calc<'_> {
 }
 
 fn is_function(name: &str) -> bool {
-    matches!(
-        name,
-        "domain"
-            | "range"
-            | "reverse"
-            | "union"
-            | "intersect"
-            | "apply"
-            | "intersect_domain"
-            | "intersect_range"
-            | "is_empty"
-            | "sample"
-            | "lexmin"
-            | "lexmax"
-            | "subtract"
-            | "complement"
-            | "coalesce"
-            | "gist"
-            | "is_subset"
-            | "is_equal"
-            | "is_disjoint"
-            | "deltas"
-            | "wrap"
-            | "unwrap"
-            | "box_hull"
-            | "is_bounded"
-            | "simplify"
-    ) || NOT_YET.contains(&name)
+    FUNCTIONS
+        .iter()
+        .any(|d| d.form.split('(').next() == Some(name))
+        || NOT_YET.iter().any(|(n, _)| *n == name)
 }
 
 /// `sample`, `lexmin` or `lexmax` of every member of a union set: the union of the
@@ -541,8 +804,8 @@ fn apply(f: Value, arg: Value) -> Result<Value, String> {
 }
 
 fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
-    if NOT_YET.contains(&name) {
-        return Err(format!("'{name}' is not implemented yet"));
+    if let Some((_, what)) = NOT_YET.iter().find(|(n, _)| *n == name) {
+        return Err(format!("'{name}' {what}"));
     }
     let n = args.len();
     let mut it = args.into_iter();
@@ -566,7 +829,24 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
         },
         "sample" | "lexmin" | "lexmax" => point_query(&as_set(arg(1)?, name)?, name)?,
         "union" => union(arg(2)?, arg(2)?)?,
+        "intersect" => intersect(arg(2)?, arg(2)?)?,
         "subtract" => subtract(arg(2)?, arg(2)?)?,
+        "apply" => {
+            let s = arg(2)?;
+            apply(arg(2)?, s)?
+        }
+        "intersect_domain" | "intersect_range" => {
+            let m = as_map(arg(2)?, name)?;
+            let s = as_set(arg(2)?, name)?;
+            Value::Map(
+                if name == "intersect_domain" {
+                    m.intersect_domain(&s)
+                } else {
+                    m.intersect_range(&s)
+                }
+                .map_err(err)?,
+            )
+        }
         "is_subset" => compare(arg(2)?, &Tok::Le, arg(2)?)?,
         "is_equal" => compare(arg(2)?, &Tok::Eq, arg(2)?)?,
         "is_disjoint" => match (arg(2)?, arg(2)?) {

@@ -26,6 +26,7 @@ commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
           with + (union), * (intersection), M(S) (apply), M^-1, A . B, dom M, ran M,
           domain(M), range(M), reverse(M), intersect_domain(M, S), ...
+          (`poly calc --help` lists every function and operator with an example)
   parse   parse one set or map in isl notation and print it back
   batch   answer one query per line, `OP<TAB>ARG` with OP one of is_empty, sample,
           lexmin, lexmax; prints one line per query (the answer or `error: line L: ...`)
@@ -70,6 +71,15 @@ fn run(args: &[String]) -> Result<(), String> {
     match cmd.as_str() {
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
+            Ok(())
+        }
+        "calc"
+            if matches!(
+                args.get(1).map(String::as_str),
+                Some("--help" | "-h" | "help")
+            ) =>
+        {
+            print!("{}", calc::help());
             Ok(())
         }
         "calc" => {

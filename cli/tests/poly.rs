@@ -146,12 +146,67 @@ fn calc_set_algebra() {
     );
 }
 
+/// Every function and operator that `poly calc --help` lists runs its example
+/// and gives the value printed beside it (set equality through the
+/// calculator's `=`, or the printed boolean): the help is the test's list.
+#[test]
+fn calc_help_examples_hold() {
+    let o = poly(&["calc", "--help"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = stdout(&o);
+    let mut section = "";
+    let mut form = "";
+    let mut checked = 0;
+    for line in help.lines() {
+        if !line.starts_with(' ') && line.ends_with(':') {
+            section = line;
+            continue;
+        }
+        if let Some(entry) = line.strip_prefix("  ").filter(|l| !l.starts_with(' ')) {
+            form = entry.split("  ").next().unwrap_or("");
+            continue;
+        }
+        let Some((example, value)) = line.trim().split_once("  ==  ") else {
+            continue;
+        };
+        if section == "functions:" {
+            let name = form.split('(').next().unwrap_or("");
+            assert!(
+                example.starts_with(name),
+                "the example of {form} does not call it: {example}"
+            );
+        }
+        let program = if value == "true" || value == "false" {
+            format!("{example};")
+        } else {
+            format!("({example}) = ({value});")
+        };
+        let o = poly(&["calc"], &program);
+        assert!(o.status.success(), "{form}: {program}: {}", stderr(&o));
+        let want = if value == "false" { "false" } else { "true" };
+        assert_eq!(stdout(&o).trim(), want, "{form}: {program}");
+        checked += 1;
+    }
+    // every function the calculator knows and the operators of its grammar
+    assert!(checked >= 35, "only {checked} examples in the help");
+    for name in [
+        "intersect(",
+        "apply(",
+        "intersect_domain(",
+        "intersect_range(",
+        "A . B",
+        "dom M",
+    ] {
+        assert!(help.contains(name), "the help lacks {name}");
+    }
+}
+
 #[test]
 fn calc_reports_missing_operations_and_errors() {
     for (prog, want) in [
         (
             "S := { [i] }; card(S);",
-            "line 1, column 15: 'card' is not implemented yet",
+            "line 1, column 15: 'card' counting points is not implemented yet; `is_empty`",
         ),
         ("S := { [i] }; S - { [i] -> [j] };", "needs a map"),
         ("{ A[i] } <= { B[i] -> C[i] };", "needs a map"),

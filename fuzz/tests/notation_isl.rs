@@ -22,6 +22,27 @@ const TEXTS: &[&str] = &[
     "[n] -> { [x] : x <= n or x >= n + NaN }",
     "{ [x] -> [NaN] }",
     "{ [x] -> [y] : y = x + NaN or y = x }",
+    // floor division written `//`, `floord` and `ceild`
+    "{ [i] : i // 2 = 1 }",
+    "{ [i] : i //3 >= 1 and i <= 10 }",
+    "{ [i] : floord(i, 2) = 1 }",
+    "{ [i] : ceild(i, 2) = 1 }",
+    "{ [i] : 2 * floord(i, 3) = i - 1 }",
+    "{ [i] -> [floord(i, 4)] }",
+    // a parameter with a value
+    "[N = 2] -> { [i] : i < N }",
+    "[N = -1, M] -> { [i] : N <= i < M }",
+    // an empty condition
+    "{ S[i] : }",
+    // `Exists`
+    "{ [i] : Exists j : i = 2j }",
+    // ranges in tuples
+    "{ [0:3] }",
+    "{ [x = 4:5] }",
+    "{ [x = :5] : x >= 3 }",
+    "{ [x = 4:] }",
+    "[n] -> { [i, 0:n] : 0 <= i < 3 }",
+    "{ [i] -> [i:i + 2] }",
 ];
 
 #[test]

@@ -54,8 +54,8 @@ pub const MAX_PIECES: usize = 256;
 
 /// Words that cannot name a variable or a tuple.
 pub const KEYWORDS: &[&str] = &[
-    "and", "or", "not", "exists", "floor", "ceil", "mod", "min", "max", "true", "false", "implies",
-    "NaN",
+    "and", "or", "not", "exists", "Exists", "floor", "ceil", "floord", "ceild", "mod", "min",
+    "max", "true", "false", "implies", "NaN",
 ];
 
 /// What a text in isl notation denotes.
@@ -303,6 +303,8 @@ struct Parser {
     pos: usize,
     depth: usize,
     params: Vec<String>,
+    /// Parameters given a value in the parameter list (`[N = 2] -> ...`).
+    param_values: Vec<(usize, Int)>,
     vars: Vec<VarInfo>,
     scope: Vec<(String, usize)>,
     n_dims: usize,
@@ -324,6 +326,7 @@ impl Parser {
             pos: 0,
             depth: 0,
             params: Vec::new(),
+            param_values: Vec::new(),
             vars: Vec::new(),
             scope: Vec::new(),
             n_dims: 0,
@@ -477,6 +480,15 @@ impl Parser {
 
     /// The parameters (kept in `self.params`) and the parts of an object.
     fn object_parts(&mut self) -> Result<Vec<Part>> {
+        if matches!(self.peek(), Tok::Ident(s) if s == "rat") && self.peek_at(1) == &Tok::Colon {
+            return Err(Error::Unsupported(format!(
+                "{}: rational sets (`rat:`) are not supported: this library works over the integers",
+                {
+                    let (l, c) = self.here();
+                    format!("line {l}, column {c}")
+                }
+            )));
+        }
         if self.peek() == &Tok::LBracket {
             self.advance();
             if self.peek() != &Tok::RBracket {
@@ -484,6 +496,16 @@ impl Parser {
                     let name = self.ident_name("a parameter name")?;
                     if self.params.contains(&name) {
                         return Err(self.err_here(&format!("parameter {name} is declared twice")));
+                    }
+                    if self.eat(&Tok::Eq) {
+                        // `[N = 2]`: the parameter with a fixed value
+                        let neg = self.eat(&Tok::Minus);
+                        let Tok::Num(v) = self.peek().clone() else {
+                            return Err(self.expected("an integer value for the parameter"));
+                        };
+                        self.advance();
+                        self.param_values
+                            .push((self.params.len(), if neg { -v } else { v }));
                     }
                     self.params.push(name);
                     if !self.eat(&Tok::Comma) {
@@ -530,6 +552,10 @@ impl Parser {
         for (i, p) in self.params.clone().into_iter().enumerate() {
             let id = self.new_var(VarKind::Param(i), None);
             self.scope.push((p, id));
+            if let Some((_, v)) = self.param_values.iter().find(|(k, _)| *k == i) {
+                let value: Piecewise = smallvec![(F::True, Lin::constant(v.clone()))];
+                self.tuple_constraints.push(equals(id, value));
+            }
         }
         let first = if self.peek() == &Tok::Colon {
             Tuple::anonymous(0)
@@ -541,9 +567,10 @@ impl Parser {
         } else {
             (None, first)
         };
-        let formula = if self.eat(&Tok::Colon) {
+        let formula = if self.eat(&Tok::Colon) && !matches!(self.peek(), Tok::Semi | Tok::RBrace) {
             self.formula()?
         } else {
+            // no condition, or an empty one (`{ S[i] : }`)
             F::True
         };
         let mut all = std::mem::take(&mut self.tuple_constraints);
@@ -642,18 +669,41 @@ impl Parser {
                 let id = self.new_dim();
                 if with_value {
                     self.advance();
-                    let pw = self.expr()?;
-                    self.tuple_constraints.push(equals(id, pw));
+                    self.dim_value(id)?;
                 }
                 self.scope.push((s.clone(), id));
                 return Ok(Some(s));
             }
         }
-        // any other expression: an unnamed dimension equal to it
-        let pw = self.expr()?;
+        // any other expression (or range): an unnamed dimension equal to it
         let id = self.new_dim();
-        self.tuple_constraints.push(equals(id, pw));
+        self.dim_value(id)?;
         Ok(None)
+    }
+
+    /// The value of tuple dimension `id` after its `=` (or as an unnamed
+    /// entry): an expression it equals, or an isl range `lo:hi`, `lo:` or
+    /// `:hi` (bounds on it). The dimension is not in scope inside its value.
+    fn dim_value(&mut self, id: usize) -> Result<()> {
+        let lo = if self.peek() == &Tok::Colon {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        if !self.eat(&Tok::Colon) {
+            let pw = lo.ok_or_else(|| self.expected("an expression"))?;
+            self.tuple_constraints.push(equals(id, pw));
+            return Ok(());
+        }
+        let v: Piecewise = smallvec![(F::True, Lin::var(id))];
+        if let Some(lo) = lo {
+            self.tuple_constraints.push(compare(&v, Cmp::Ge, &lo));
+        }
+        if !matches!(self.peek(), Tok::Comma | Tok::RBracket) {
+            let hi = self.expr()?;
+            self.tuple_constraints.push(compare(&v, Cmp::Le, &hi));
+        }
+        Ok(())
     }
 
     // ----- formulas ------------------------------------------------------------
@@ -705,7 +755,7 @@ impl Parser {
             self.leave();
             return Ok(F::Not(Box::new(r?)));
         }
-        if self.eat_kw("exists") {
+        if self.eat_kw("exists") || self.eat_kw("Exists") {
             return self.exists();
         }
         self.atom()
@@ -863,7 +913,10 @@ impl Parser {
                 && match self.peek() {
                     Tok::Ident(s) => {
                         !KEYWORDS.contains(&s.as_str())
-                            || matches!(s.as_str(), "floor" | "ceil" | "min" | "max")
+                            || matches!(
+                                s.as_str(),
+                                "floor" | "ceil" | "floord" | "ceild" | "min" | "max"
+                            )
                     }
                     Tok::LParen => true,
                     _ => false,
@@ -884,6 +937,12 @@ impl Parser {
                         ))
                     }
                 })?;
+            } else if self.peek() == &Tok::Slash && self.peek_at(1) == &Tok::Slash {
+                // `e // d`: floor division (isl)
+                self.advance();
+                self.advance();
+                let den = self.divisor()?;
+                acc = self.divide(acc, den, false);
             } else if self.is_kw("mod") || self.peek() == &Tok::Percent {
                 self.advance();
                 let m = self.positive_constant("the modulus")?;
@@ -969,6 +1028,16 @@ impl Parser {
                         self.advance();
                         self.min_max(s == "min")
                     }
+                    "floord" | "ceild" if call => {
+                        // isl's `floord(e, d)` and `ceild(e, d)`
+                        self.advance();
+                        self.advance();
+                        let e = self.expr()?;
+                        self.expect(&Tok::Comma)?;
+                        let den = self.divisor()?;
+                        self.expect(&Tok::RParen)?;
+                        Ok(self.divide(e, den, s == "ceild"))
+                    }
                     "NaN" => {
                         // isl's undefined value: an expression with no value
                         // (no piece), so every comparison with it is false and
@@ -998,23 +1067,29 @@ impl Parser {
     fn division(&mut self, ceil: bool, close: &Tok) -> Result<Piecewise> {
         let e = self.expr()?;
         let den = if self.eat(&Tok::Slash) {
-            let neg = self.eat(&Tok::Minus);
-            match self.peek().clone() {
-                Tok::Num(n) if n.is_zero() => return Err(self.err_here("division by zero")),
-                Tok::Num(n) => {
-                    self.advance();
-                    if neg {
-                        -n
-                    } else {
-                        n
-                    }
-                }
-                _ => return Err(self.expected("an integer divisor")),
-            }
+            self.divisor()?
         } else {
             Int::ONE
         };
         self.expect(close)?;
+        Ok(self.divide(e, den, ceil))
+    }
+
+    /// A non-zero integer divisor, with an optional minus sign.
+    fn divisor(&mut self) -> Result<Int> {
+        let neg = self.eat(&Tok::Minus);
+        match self.peek().clone() {
+            Tok::Num(n) if n.is_zero() => Err(self.err_here("division by zero")),
+            Tok::Num(n) => {
+                self.advance();
+                Ok(if neg { -n } else { n })
+            }
+            _ => Err(self.expected("an integer divisor")),
+        }
+    }
+
+    /// `floor(e / den)` (`ceil` when asked), piece by piece; `den` non-zero.
+    fn divide(&mut self, e: Piecewise, den: Int, ceil: bool) -> Piecewise {
         let mut out = Piecewise::with_capacity(e.len());
         for (cond, l) in e {
             // floor(l / d) with d < 0 is floor(-l / -d); ceil(x) = -floor(-x)
@@ -1031,7 +1106,7 @@ impl Parser {
             };
             out.push((cond, v));
         }
-        Ok(out)
+        out
     }
 
     fn min_max(&mut self, is_min: bool) -> Result<Piecewise> {

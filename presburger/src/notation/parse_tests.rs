@@ -91,6 +91,45 @@ fn nan_is_the_undefined_value() {
     assert!("{ [x] : exists NaN : x = NaN }".parse::<Set>().is_err());
 }
 
+/// isl notation items: `//`, `floord`, `ceild`, parameter values, an empty
+/// condition, `Exists`, ranges in tuples, and `rat:` refused by name
+/// (`fuzz/tests/notation_isl.rs` compares them with isl's reading).
+#[test]
+fn isl_notation_items() {
+    let one = |f: fn(i64) -> bool| filter(1, -6, 9, move |p| f(p[0]));
+    for (text, want) in [
+        ("{ [i] : i // 2 = 1 }", one(|i| i.div_euclid(2) == 1)),
+        (
+            "{ [i] : floord(i, 3) = -1 }",
+            one(|i| i.div_euclid(3) == -1),
+        ),
+        ("{ [i] : ceild(i, 2) = 1 }", one(|i| (1..=2).contains(&i))),
+        ("{ [i] : 2floord(i, 2) = i }", one(|i| i % 2 == 0)),
+        ("{ [i] : }", one(|_| true)),
+        ("{ [i] : Exists j : i = 3j }", one(|i| i % 3 == 0)),
+        ("{ [0:3] }", one(|i| (0..=3).contains(&i))),
+        ("{ [x = 4:5] }", one(|i| (4..=5).contains(&i))),
+        ("{ [x = :5] : x >= 3 }", one(|i| (3..=5).contains(&i))),
+        ("{ [x = -2:] }", one(|i| i >= -2)),
+    ] {
+        assert_eq!(pts(&set(text), &[], -6, 9), want, "{text}");
+    }
+    let s = set("[N = 2] -> { [i] : 0 <= i < N }");
+    assert_eq!(pts(&s, &[2], -6, 9), one(|i| (0..2).contains(&i)));
+    assert!(pts(&s, &[3], -6, 9).is_empty());
+    let s = set("[n] -> { [i, 0:n] : 0 <= i < 2 }");
+    assert_eq!(
+        pts(&s, &[1], -6, 9),
+        filter(2, -6, 9, |p| (0..2).contains(&p[0])
+            && (0..=1).contains(&p[1]))
+    );
+    let e = "rat: { [i] : 0 <= i }"
+        .parse::<Set>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("rat:") && e.contains("line 1, column 1"), "{e}");
+}
+
 #[test]
 fn maps_with_expressions_in_tuples() {
     let m: Map = "{ A[i] -> B[i + 1, 2i] : 0 <= i < 3 }".parse().unwrap();

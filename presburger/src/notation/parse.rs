@@ -123,10 +123,21 @@ fn union_of_parts(params: Vec<String>, parts: Vec<Part>) -> Result<Object> {
 }
 
 /// A linear expression over the parser's variables.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+/// An affine expression over parser variables, `(c + Σ coefs·x) / den`.
+/// The denominator (positive, 1 unless the text divides outside a floor, as
+/// in `i/2 <= 5`) is cleared before a comparison becomes an atom: atoms are
+/// integer rows.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Lin {
     c: Int,
     coefs: Vec<Int>,
+    den: Int,
+}
+
+impl Default for Lin {
+    fn default() -> Lin {
+        Lin::constant(Int::ZERO)
+    }
 }
 
 impl Lin {
@@ -134,6 +145,7 @@ impl Lin {
         Lin {
             c: v,
             coefs: Vec::new(),
+            den: Int::ONE,
         }
     }
 
@@ -143,7 +155,58 @@ impl Lin {
         Lin {
             c: Int::ZERO,
             coefs,
+            den: Int::ONE,
         }
+    }
+
+    /// The numerator alone (denominator 1): it has the sign of the value, so a
+    /// comparison with 0 may use it.
+    fn numerator(mut self) -> Lin {
+        self.den = Int::ONE;
+        self
+    }
+
+    /// The value divided by the non-zero integer `d`.
+    fn divided_by(mut self, d: &Int) -> Lin {
+        let d = if d.is_negative() {
+            self = self.scale_in_place(&Int::from(-1));
+            -d
+        } else {
+            d.clone()
+        };
+        self.den = &self.den * &d;
+        self.reduce()
+    }
+
+    /// Divides numerator and denominator by their gcd.
+    fn reduce(mut self) -> Lin {
+        if self.den.is_one() {
+            return self;
+        }
+        let g = self
+            .coefs
+            .iter()
+            .fold(self.c.gcd(&self.den), |g, v| g.gcd(v));
+        if !g.is_one() {
+            self.c = self.c.exact_div(&g);
+            for v in &mut self.coefs {
+                *v = v.exact_div(&g);
+            }
+            self.den = self.den.exact_div(&g);
+        }
+        self
+    }
+
+    /// Both over the least common denominator.
+    fn common(&self, o: &Lin) -> (Lin, Lin) {
+        let l = self.den.lcm(&o.den);
+        let up = |x: &Lin| {
+            let k = l.exact_div(&x.den);
+            let mut y = x.scale(&k);
+            y.den = l.clone();
+            y
+        };
+        (up(self), up(o))
     }
 
     fn get(&self, id: usize) -> Int {
@@ -162,6 +225,10 @@ impl Lin {
     }
 
     fn add(&self, o: &Lin, sign: i64) -> Lin {
+        if self.den != o.den {
+            let (a, b) = self.common(o);
+            return a.add(&b, sign).reduce();
+        }
         let n = self.coefs.len().max(o.coefs.len());
         let mut coefs = Vec::with_capacity(n);
         for i in 0..n {
@@ -170,12 +237,16 @@ impl Lin {
         Lin {
             c: &self.c + o.c.clone() * sign,
             coefs,
+            den: self.den.clone(),
         }
         .trim()
     }
 
     /// `self + sign·o`, reusing `self`'s storage.
     fn add_in_place(mut self, o: &Lin, sign: i64) -> Lin {
+        if self.den != o.den {
+            return self.add(o, sign);
+        }
         if self.coefs.len() < o.coefs.len() {
             self.coefs.resize(o.coefs.len(), Int::ZERO);
         }
@@ -207,21 +278,23 @@ impl Lin {
         Lin {
             c: &self.c * k,
             coefs: self.coefs.iter().map(|v| v * k).collect(),
+            den: self.den.clone(),
         }
         .trim()
     }
 
     /// `self + k`, reusing `self`'s storage.
     fn add_const(mut self, k: i64) -> Lin {
-        self.c += k;
+        if self.den.is_one() {
+            self.c += k;
+        } else {
+            self.c += &self.den * k;
+        }
         self
     }
 
     fn plus_const(&self, k: i64) -> Lin {
-        Lin {
-            c: &self.c + k,
-            coefs: self.coefs.clone(),
-        }
+        self.clone().add_const(k)
     }
 
     /// Replaces variable `v` by the expression `by`.
@@ -232,7 +305,8 @@ impl Lin {
         }
         let mut r = self.clone();
         r.coefs[v] = Int::ZERO;
-        r.add(&by.scale(&k), 1)
+        // k·x_v / den with x_v = by
+        r.add(&by.scale(&k).divided_by(&self.den), 1)
     }
 }
 
@@ -926,9 +1000,9 @@ impl Parser {
                 let rhs = self.signed_factor()?;
                 acc = self.combine(acc, rhs, |a, b| {
                     if a.is_const() {
-                        Ok(b.scale_in_place(&a.c))
+                        Ok(b.scale_in_place(&a.c).divided_by(&a.den))
                     } else if b.is_const() {
-                        Ok(a.scale_in_place(&b.c))
+                        Ok(a.scale_in_place(&b.c).divided_by(&b.den))
                     } else {
                         Err(Error::parse(
                             line,
@@ -943,6 +1017,14 @@ impl Parser {
                 self.advance();
                 let den = self.divisor()?;
                 acc = self.divide(acc, den, false);
+            } else if self.peek() == &Tok::Slash {
+                // `e / d` outside a floor: a rational expression, as in isl
+                // (`i/2 <= 5` is `i <= 10`); comparisons clear the denominator
+                self.advance();
+                let den = self.divisor()?;
+                for (_, l) in &mut acc {
+                    *l = std::mem::take(l).divided_by(&den);
+                }
             } else if self.is_kw("mod") || self.peek() == &Tok::Percent {
                 self.advance();
                 let m = self.positive_constant("the modulus")?;
@@ -1122,9 +1204,15 @@ impl Parser {
                 for (cb, lb) in &b {
                     // is_min: pick a when a <= b, else b (and symmetrically for max)
                     let (a_wins, b_wins) = if is_min {
-                        (F::Ge(lb.add(la, -1)), F::Ge(la.add(lb, -1).plus_const(-1)))
+                        (
+                            F::Ge(lb.add(la, -1).numerator()),
+                            F::Ge(la.add(lb, -1).numerator().plus_const(-1)),
+                        )
                     } else {
-                        (F::Ge(la.add(lb, -1)), F::Ge(lb.add(la, -1).plus_const(-1)))
+                        (
+                            F::Ge(la.add(lb, -1).numerator()),
+                            F::Ge(lb.add(la, -1).numerator().plus_const(-1)),
+                        )
                     };
                     let both = F::and(ca.clone(), cb.clone());
                     out.push((F::and(both.clone(), a_wins), la.clone()));
@@ -1175,7 +1263,13 @@ impl Parser {
     /// constant, `num` itself when `den` is 1 after reduction, otherwise a division
     /// local (one per distinct division).
     fn make_div(&mut self, num: Lin, den: Int) -> Lin {
-        let num = num.trim();
+        // floor((n / d0) / den) = floor(n / (d0·den))
+        let den = if num.den.is_one() {
+            den
+        } else {
+            &den * &num.den
+        };
+        let num = num.numerator().trim();
         let g = num.coefs.iter().fold(num.c.gcd(&den), |g, v| g.gcd(v));
         let (num, den) = if g.is_one() || g.is_zero() {
             (num, den)
@@ -1184,6 +1278,7 @@ impl Parser {
                 Lin {
                     c: num.c.exact_div(&g),
                     coefs: num.coefs.iter().map(|v| v.exact_div(&g)).collect(),
+                    den: Int::ONE,
                 },
                 den.exact_div(&g),
             )
@@ -1490,7 +1585,7 @@ fn equals(var: usize, pw: Piecewise) -> F {
     let v = Lin::var(var);
     F::Or(
         pw.into_iter()
-            .map(|(cond, l)| F::and(cond, F::Eq(v.add(&l, -1))))
+            .map(|(cond, l)| F::and(cond, F::Eq(v.add(&l, -1).numerator())))
             .collect(),
     )
 }
@@ -1512,18 +1607,18 @@ fn compare(a: &Piecewise, op: Cmp, b: &Piecewise) -> F {
     for (ca, la) in a {
         for (cb, lb) in b {
             // b - a and a - b, each built in one copy of an operand
-            let b_minus_a = || lb.clone().add_in_place(la, -1);
-            let a_minus_b = || la.clone().add_in_place(lb, -1);
+            // `a < b` is `a + 1 <= b` also between rational expressions, as
+            // isl reads it (`i/2 < 3` is `i <= 4`); then the numerator, which
+            // has the sign of the difference, is the atom
+            let b_minus_a = |k: i64| lb.clone().add_in_place(la, -1).add_const(k).numerator();
+            let a_minus_b = |k: i64| la.clone().add_in_place(lb, -1).add_const(k).numerator();
             let atom = match op {
-                Cmp::Le => F::Ge(b_minus_a()),
-                Cmp::Lt => F::Ge(b_minus_a().add_const(-1)),
-                Cmp::Ge => F::Ge(a_minus_b()),
-                Cmp::Gt => F::Ge(a_minus_b().add_const(-1)),
-                Cmp::Eq => F::Eq(a_minus_b()),
-                Cmp::Ne => F::Or(vec![
-                    F::Ge(a_minus_b().add_const(-1)),
-                    F::Ge(b_minus_a().add_const(-1)),
-                ]),
+                Cmp::Le => F::Ge(b_minus_a(0)),
+                Cmp::Lt => F::Ge(b_minus_a(-1)),
+                Cmp::Ge => F::Ge(a_minus_b(0)),
+                Cmp::Gt => F::Ge(a_minus_b(-1)),
+                Cmp::Eq => F::Eq(a_minus_b(0)),
+                Cmp::Ne => F::Or(vec![F::Ge(a_minus_b(-1)), F::Ge(b_minus_a(-1))]),
             };
             alts.push(F::and(F::and(ca.clone(), cb.clone()), atom));
         }

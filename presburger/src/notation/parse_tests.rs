@@ -123,6 +123,18 @@ fn isl_notation_items() {
         filter(2, -6, 9, |p| (0..2).contains(&p[0])
             && (0..=1).contains(&p[1]))
     );
+    // `/` outside a floor: rational values, and `<` read as `+ 1 <=` on them
+    // (isl's reading: `i/2 < 3` is `i <= 4`)
+    for (text, want) in [
+        ("{ [i] : i/2 <= 2 }", one(|i| i <= 4)),
+        ("{ [i] : i/2 < 3 }", one(|i| i <= 4)),
+        ("{ [i] : 0 < i/2 < 2 }", one(|i| i == 2)),
+        ("{ [i] : i/2 != 1 }", one(|i| i <= 0 || i >= 4)),
+        ("{ [i] : i/3 + i/2 = 5 }", one(|i| i == 6)),
+        ("{ [i] : exists j : i = 3j/2 }", one(|i| i % 3 == 0)),
+    ] {
+        assert_eq!(pts(&set(text), &[], -6, 9), want, "{text}");
+    }
     let e = "rat: { [i] : 0 <= i }"
         .parse::<Set>()
         .unwrap_err()
@@ -308,7 +320,7 @@ fn parse_errors_have_positions_and_never_panic() {
         ("[N -> { [i] }", "']'"),
         ("{ [and] }", "keyword"),
         ("{ [i] : exists : i = 0 }", "existential"),
-        ("{ [i] : i / 2 = 0 }", "'/'"),
+        ("{ [i] : i / x = 0 }", "integer divisor"),
         ("{ [i] } extra", "after the end"),
         ("{ [i]; [i] -> [j] }", "mix"),
         ("[N, N] -> { [i] }", "twice"),

@@ -57,6 +57,15 @@ const TEXTS: &[&str] = &[
     "{ [i] : max(i/2, 1) <= 3 }",
     "[n] -> { [i] : i/2 + n/3 >= 1 }",
     "{ [i] -> [j] : j = i/2 }",
+    // lexicographic order between lists
+    "{ [i, j] -> [k, l] : i, j << k, l }",
+    "{ [i, j] -> [k, l] : i, j <<= k, l }",
+    "{ [i, j] -> [k, l] : i, j >> k, l }",
+    "{ [i, j] -> [k, l] : i, j >>= k, l }",
+    "{ [i] -> [j] : i <<= j }",
+    "{ [i] : i << 3 }",
+    "{ [i, j] : i, j >>= 1, 2 and i <= 1 and j <= 3 }",
+    "[n] -> { [i, j, k] : i, j, k << n, 0, n and 0 <= i, j, k <= 2 }",
 ];
 
 #[test]

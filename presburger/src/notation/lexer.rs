@@ -31,6 +31,11 @@ pub enum Tok {
     Le,
     Gt,
     Ge,
+    /// `<<`, `<<=`, `>>`, `>>=`: lexicographic order between lists
+    LexLt,
+    LexLe,
+    LexGt,
+    LexGe,
     Eq,
     Ne,
     Bang,
@@ -77,6 +82,10 @@ impl Tok {
             Tok::Le => "<=",
             Tok::Gt => ">",
             Tok::Ge => ">=",
+            Tok::LexLt => "<<",
+            Tok::LexLe => "<<=",
+            Tok::LexGt => ">>",
+            Tok::LexGe => ">>=",
             Tok::Eq => "=",
             Tok::Ne => "!=",
             Tok::Bang => "!",
@@ -165,7 +174,12 @@ pub fn tokenize(text: &str) -> Result<Vec<Spanned>> {
         } else {
             // `get` rather than slicing: a multi-byte character must not panic here.
             let two = text.get(i..i + 2).unwrap_or("");
+            let three = text.get(i..i + 3).unwrap_or("");
             let (t, len) = match two {
+                "<<" if three == "<<=" => (Tok::LexLe, 3),
+                ">>" if three == ">>=" => (Tok::LexGe, 3),
+                "<<" => (Tok::LexLt, 2),
+                ">>" => (Tok::LexGt, 2),
                 "->" => (Tok::Arrow, 2),
                 "<=" => (Tok::Le, 2),
                 ">=" => (Tok::Ge, 2),

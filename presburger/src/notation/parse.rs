@@ -362,6 +362,11 @@ enum Cmp {
     Ge,
     Eq,
     Ne,
+    /// Lexicographic order between lists (`<<`, `<<=`, `>>`, `>>=`).
+    LexLt,
+    LexLe,
+    LexGt,
+    LexGe,
 }
 
 struct Snapshot {
@@ -895,6 +900,10 @@ impl Parser {
                 | Tok::Le
                 | Tok::Gt
                 | Tok::Ge
+                | Tok::LexLt
+                | Tok::LexLe
+                | Tok::LexGt
+                | Tok::LexGe
                 | Tok::Eq
                 | Tok::Ne
                 | Tok::Plus
@@ -914,6 +923,10 @@ impl Parser {
             Tok::Ge => Cmp::Ge,
             Tok::Eq => Cmp::Eq,
             Tok::Ne => Cmp::Ne,
+            Tok::LexLt => Cmp::LexLt,
+            Tok::LexLe => Cmp::LexLe,
+            Tok::LexGt => Cmp::LexGt,
+            Tok::LexGe => Cmp::LexGe,
             _ => return None,
         })
     }
@@ -932,6 +945,17 @@ impl Parser {
         }
         let mut conj: SmallVec<[F; 1]> = SmallVec::new();
         for (k, op) in ops.iter().enumerate() {
+            if matches!(op, Cmp::LexLt | Cmp::LexLe | Cmp::LexGt | Cmp::LexGe) {
+                if lists[k].len() != lists[k + 1].len() {
+                    return Err(self.err_here(&format!(
+                        "lexicographic comparison of lists of {} and {} expressions",
+                        lists[k].len(),
+                        lists[k + 1].len()
+                    )));
+                }
+                conj.push(lex_compare(&lists[k], *op, &lists[k + 1]));
+                continue;
+            }
             for a in &lists[k] {
                 for b in &lists[k + 1] {
                     conj.push(compare(a, *op, b));
@@ -1602,6 +1626,31 @@ fn collect_positive_exists(f: &F, out: &mut Vec<usize>) {
     }
 }
 
+/// `a op b` for lists of the same length in lexicographic order (`<<`:
+/// smaller at the first position where they differ; `<<=` also equal).
+fn lex_compare(a: &ExprList, op: Cmp, b: &ExprList) -> F {
+    let (a, b, strict) = match op {
+        Cmp::LexLt => (a, b, true),
+        Cmp::LexLe => (a, b, false),
+        Cmp::LexGt => (b, a, true),
+        _ => (b, a, false),
+    };
+    let mut alts = Vec::with_capacity(a.len() + 1);
+    for p in 0..a.len() {
+        let mut parts: Vec<F> = (0..p).map(|q| compare(&a[q], Cmp::Eq, &b[q])).collect();
+        parts.push(compare(&a[p], Cmp::Lt, &b[p]));
+        alts.push(F::And(parts));
+    }
+    if !strict {
+        alts.push(F::And(
+            (0..a.len())
+                .map(|q| compare(&a[q], Cmp::Eq, &b[q]))
+                .collect(),
+        ));
+    }
+    F::Or(alts)
+}
+
 fn compare(a: &Piecewise, op: Cmp, b: &Piecewise) -> F {
     let mut alts = Vec::with_capacity(a.len() * b.len());
     for (ca, la) in a {
@@ -1612,11 +1661,12 @@ fn compare(a: &Piecewise, op: Cmp, b: &Piecewise) -> F {
             // has the sign of the difference, is the atom
             let b_minus_a = |k: i64| lb.clone().add_in_place(la, -1).add_const(k).numerator();
             let a_minus_b = |k: i64| la.clone().add_in_place(lb, -1).add_const(k).numerator();
+            // (between single expressions the lexicographic order is the order)
             let atom = match op {
-                Cmp::Le => F::Ge(b_minus_a(0)),
-                Cmp::Lt => F::Ge(b_minus_a(-1)),
-                Cmp::Ge => F::Ge(a_minus_b(0)),
-                Cmp::Gt => F::Ge(a_minus_b(-1)),
+                Cmp::Le | Cmp::LexLe => F::Ge(b_minus_a(0)),
+                Cmp::Lt | Cmp::LexLt => F::Ge(b_minus_a(-1)),
+                Cmp::Ge | Cmp::LexGe => F::Ge(a_minus_b(0)),
+                Cmp::Gt | Cmp::LexGt => F::Ge(a_minus_b(-1)),
                 Cmp::Eq => F::Eq(a_minus_b(0)),
                 Cmp::Ne => F::Or(vec![F::Ge(a_minus_b(-1)), F::Ge(b_minus_a(-1))]),
             };

@@ -92,7 +92,8 @@ fn nan_is_the_undefined_value() {
 }
 
 /// isl notation items: `//`, `floord`, `ceild`, parameter values, an empty
-/// condition, `Exists`, ranges in tuples, and `rat:` refused by name
+/// condition, `Exists`, ranges in tuples, `/` outside a floor, `<<` and its
+/// kin between lists, and `rat:` refused by name
 /// (`fuzz/tests/notation_isl.rs` compares them with isl's reading).
 #[test]
 fn isl_notation_items() {
@@ -135,6 +136,18 @@ fn isl_notation_items() {
     ] {
         assert_eq!(pts(&set(text), &[], -6, 9), want, "{text}");
     }
+    // lexicographic order between lists
+    let lex = set("{ [i, j] : i, j << 1, 2 and 0 <= i, j <= 3 }");
+    let want = filter(2, -6, 9, |p| {
+        (0..=3).contains(&p[0]) && (0..=3).contains(&p[1]) && (p[0], p[1]) < (1, 2)
+    });
+    assert_eq!(pts(&lex, &[], -6, 9), want);
+    let lex = set("{ [i, j] : i, j >>= 1, 2 and 0 <= i, j <= 3 }");
+    let want = filter(2, -6, 9, |p| {
+        (0..=3).contains(&p[0]) && (0..=3).contains(&p[1]) && (p[0], p[1]) >= (1, 2)
+    });
+    assert_eq!(pts(&lex, &[], -6, 9), want);
+    assert!("{ [i, j] : i, j << 1 }".parse::<Set>().is_err());
     let e = "rat: { [i] : 0 <= i }"
         .parse::<Set>()
         .unwrap_err()

@@ -66,6 +66,11 @@ const TEXTS: &[&str] = &[
     "{ [i] : i << 3 }",
     "{ [i, j] : i, j >>= 1, 2 and i <= 1 and j <= 3 }",
     "[n] -> { [i, j, k] : i, j, k << n, 0, n and 0 <= i, j, k <= 2 }",
+    // conditional values `(e : c)` and `(c ? a : b)`
+    "{ [i] -> [(i : i >= 0)] }",
+    "{ [i] -> [(i >= 0 ? i : -i)] }",
+    "{ [i, j] -> [(i > j ? i : j), (i : i > 0)] }",
+    "[n] -> { [i] -> [(n : i < n)] }",
 ];
 
 #[test]

@@ -47,6 +47,8 @@ pub enum Tok {
     Caret,
     /// `.` (used by the calculator language)
     Dot,
+    /// `?` (of `c ? a : b`)
+    Question,
     Eof,
 }
 
@@ -94,6 +96,7 @@ impl Tok {
             Tok::Assign => ":=",
             Tok::Caret => "^",
             Tok::Dot => ".",
+            Tok::Question => "?",
             Tok::Ident(_) | Tok::Num(_) | Tok::Eof => "",
         }
     }
@@ -212,6 +215,7 @@ pub fn tokenize(text: &str) -> Result<Vec<Spanned>> {
                         '|' => Tok::OrOr,
                         '^' => Tok::Caret,
                         '.' => Tok::Dot,
+                        '?' => Tok::Question,
                         _ => {
                             let ch = text[i..].chars().next().unwrap_or('?');
                             return Err(Error::parse(

@@ -1112,9 +1112,40 @@ impl Parser {
             }
             Tok::LParen => {
                 self.advance();
-                let e = self.expr()?;
+                // `(c ? a : b)`: a when the condition holds, else b (tried only
+                // when a `?` stands inside these parentheses, so that nested
+                // parentheses are not read twice at every level)
+                let snap = self.snapshot();
+                let cond = if self.question_inside() {
+                    self.formula().ok().filter(|_| self.eat(&Tok::Question))
+                } else {
+                    None
+                };
+                let Some(cond) = cond else {
+                    self.restore(snap);
+                    let e = self.expr()?;
+                    // `(e : c)`: e where c holds, no value elsewhere
+                    let e = if self.eat(&Tok::Colon) {
+                        let c = self.formula()?;
+                        with_condition(e, &c)
+                    } else {
+                        e
+                    };
+                    self.expect(&Tok::RParen)?;
+                    return Ok(e);
+                };
+                let a = self.expr()?;
+                self.expect(&Tok::Colon)?;
+                let b = self.expr()?;
                 self.expect(&Tok::RParen)?;
-                Ok(e)
+                let mut out = with_condition(a, &cond);
+                out.extend(with_condition(b, &F::Not(Box::new(cond))));
+                if out.len() > MAX_PIECES {
+                    return Err(self.err_here(&format!(
+                        "piecewise expression with more than {MAX_PIECES} pieces"
+                    )));
+                }
+                Ok(out)
             }
             Tok::LBracket => {
                 self.advance();
@@ -1167,6 +1198,23 @@ impl Parser {
             }
             _ => Err(self.expected("an expression")),
         }
+    }
+
+    /// True when a `?` stands between here and the `)` that closes the
+    /// parenthesis just read, outside any nested parentheses.
+    fn question_inside(&self) -> bool {
+        let mut depth = 0usize;
+        for t in &self.toks[self.pos..] {
+            match t.tok {
+                Tok::LParen => depth += 1,
+                Tok::RParen if depth == 0 => return false,
+                Tok::RParen => depth -= 1,
+                Tok::Question if depth == 0 => return true,
+                Tok::Eof => return false,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// The inside of `floor(e / d)`, `ceil(e / d)` or `[e / d]`, up to `close`.
@@ -1624,6 +1672,13 @@ fn collect_positive_exists(f: &F, out: &mut Vec<usize>) {
         F::And(xs) | F::Or(xs) => xs.iter().for_each(|x| collect_positive_exists(x, out)),
         F::Not(_) | F::True | F::False | F::Ge(_) | F::Eq(_) => {}
     }
+}
+
+/// The pieces of `e`, each also under the condition `c`.
+fn with_condition(e: Piecewise, c: &F) -> Piecewise {
+    e.into_iter()
+        .map(|(cond, l)| (F::and(cond, c.clone()), l))
+        .collect()
 }
 
 /// `a op b` for lists of the same length in lexicographic order (`<<`:

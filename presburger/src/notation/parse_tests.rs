@@ -93,7 +93,7 @@ fn nan_is_the_undefined_value() {
 
 /// isl notation items: `//`, `floord`, `ceild`, parameter values, an empty
 /// condition, `Exists`, ranges in tuples, `/` outside a floor, `<<` and its
-/// kin between lists, and `rat:` refused by name
+/// kin between lists, conditional values, and `rat:` refused by name
 /// (`fuzz/tests/notation_isl.rs` compares them with isl's reading).
 #[test]
 fn isl_notation_items() {
@@ -148,6 +148,24 @@ fn isl_notation_items() {
     });
     assert_eq!(pts(&lex, &[], -6, 9), want);
     assert!("{ [i, j] : i, j << 1 }".parse::<Set>().is_err());
+    // conditional values: `(e : c)` is e where c holds, `(c ? a : b)` a or b
+    let map = |t: &str| t.parse::<Map>().unwrap_or_else(|e| panic!("{t}: {e}"));
+    for (text, same) in [
+        ("{ [i] -> [(i : i >= 0)] }", "{ [i] -> [i] : i >= 0 }"),
+        (
+            "{ [i] -> [(i >= 0 ? i : -i)] }",
+            "{ [i] -> [j] : (j = i and i >= 0) or (j = -i and i < 0) }",
+        ),
+        (
+            "{ [i] -> [(i > 0 ? (i > 5 ? 5 : i) : 0)] }",
+            "{ [i] -> [j] : (j = 5 and i > 5) or (j = i and 0 < i <= 5) or (j = 0 and i <= 0) }",
+        ),
+    ] {
+        assert!(map(text).is_equal(&map(same)).unwrap(), "{text}");
+    }
+    // deep parentheses are read once per level
+    let deep = format!("{{ [i] : {}i{} >= 0 }}", "(".repeat(40), ")".repeat(40));
+    assert!(!set(&deep).is_empty().unwrap());
     let e = "rat: { [i] : 0 <= i }"
         .parse::<Set>()
         .unwrap_err()

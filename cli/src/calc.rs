@@ -178,9 +178,9 @@ pub const FUNCTIONS: &[Doc] = &[
     ),
     doc(
         "deltas(M)",
-        "the differences output - input of a map",
-        "deltas({ [i] -> [i + 1] })",
-        "{ [1] }",
+        "the differences output - input (in the domain's tuple when it is the range's)",
+        "deltas({ A[i, j] -> A[i + 1, j - 1] })",
+        "{ A[1, -1] }",
     ),
     doc(
         "wrap(M)",
@@ -263,6 +263,12 @@ pub const OPERATORS: &[Doc] = &[
         "intersection (a map and a set: the domain restricted)",
         "{ [i] -> [i + 1] } * { [i] : 0 <= i < 2 }",
         "{ [i] -> [i + 1] : 0 <= i <= 1 }",
+    ),
+    doc(
+        "S * P",
+        "a set or map and a parameter set `[n] -> { : .. }`: the parameters restricted",
+        "[n] -> { [i] : 0 <= i < n } * [n] -> { : n > 2 }",
+        "[n] -> { [i] : n >= 3 and 0 <= i < n }",
     ),
     doc(
         "M(S)",
@@ -782,6 +788,13 @@ fn intersect(a: Value, b: Value) -> Result<Value, String> {
     match (a, b) {
         (Value::Set(a), Value::Set(b)) => {
             a.intersect(&b).map(Value::Set).map_err(|e| e.to_string())
+        }
+        (Value::Map(m), Value::Set(s))
+            if !s.members().is_empty() && s.members().iter().all(Set::is_params) =>
+        {
+            m.intersect_params(&s)
+                .map(Value::Map)
+                .map_err(|e| e.to_string())
         }
         (Value::Map(m), Value::Set(s)) if !s.members().is_empty() => m
             .intersect_domain(&s)

@@ -244,7 +244,7 @@ fn parse_rejects_malformed_inputs_with_positions() {
         ("{ [i] : i >= 0".into(), "line 1, column 15"),
         ("{ [i] : 0 <= i }}".into(), "line 1, column 17"),
         ("[N] -> { [i] : i < M }".into(), "unknown variable 'M'"),
-        ("{ [i] : i ? 0 }".into(), "unexpected character"),
+        ("{ [i] : i @ 0 }".into(), "unexpected character"),
         ("{ [i] : floor(i/0) = 1 }".into(), "division by zero"),
         ("{ [i] : i mod -3 = 1 }".into(), "integer constant"),
         ("{ [i] : i * i >= 0 }".into(), "not affine"),

@@ -71,6 +71,11 @@ const TEXTS: &[&str] = &[
     "{ [i] -> [(i >= 0 ? i : -i)] }",
     "{ [i, j] -> [(i > j ? i : j), (i : i > 0)] }",
     "[n] -> { [i] -> [(n : i < n)] }",
+    // parameter sets, printed as isl prints them
+    "[n] -> { : n < 0 }",
+    "[n] -> { : }",
+    "[n, m] -> { : n < 0 or n > m }",
+    "[n] -> { : exists e : n = 2e }",
 ];
 
 #[test]

@@ -114,6 +114,38 @@ impl Disjunction {
         Ok((self.align_params(&params), other.align_params(&params)))
     }
 
+    /// True for a parameter set: a set with no dimensions and no tuple name
+    /// (isl's `[n] -> { : n > 0 }`).
+    pub(crate) fn is_params(&self) -> bool {
+        self.space.is_set() && self.space.n_out() == 0 && self.space.range_tuple().name.is_none()
+    }
+
+    /// `self` restricted by the parameter set `p` (its constraints added to
+    /// every conjunction, the parameters merged).
+    pub(crate) fn intersect_params(&self, p: &Disjunction) -> Result<Disjunction> {
+        debug_assert!(p.is_params());
+        let params = merged_params(self.space.params(), p.space.params());
+        let (a, p) = (self.align_params(&params), p.align_params(&params));
+        let (np, nd) = (params.len(), a.space.n_var() - params.len());
+        let mut parts = Vec::with_capacity(a.parts.len() * p.parts.len());
+        for y in &p.parts {
+            // the parameter conjunction over a's columns: its locals after a's dims
+            let colmap: Vec<usize> = (0..y.n_col())
+                .map(|c| if c <= np { c } else { c + nd })
+                .collect();
+            let lifted = y.remap(a.space.clone(), y.n_local(), &colmap);
+            for x in &a.parts {
+                parts.push(x.intersect(&lifted)?);
+            }
+        }
+        let mut d = Disjunction {
+            space: a.space,
+            parts,
+        };
+        d.simplify();
+        Ok(d)
+    }
+
     pub(crate) fn union(&self, other: &Disjunction) -> Result<Disjunction> {
         let (mut a, b) = self.aligned_pair(other, "union")?;
         a.parts.extend(b.parts);
@@ -606,6 +638,13 @@ union_common!(Set, BasicSet, true);
 union_common!(Map, BasicMap, false);
 
 impl Set {
+    /// True for a parameter set: no dimensions and no tuple name (isl's
+    /// `[n] -> { : n > 0 }`, printed that way). Intersecting a union with one
+    /// restricts the parameters of all its members.
+    pub fn is_params(&self) -> bool {
+        self.0.is_params()
+    }
+
     /// Cartesian product `{ [a, b] : a in self, b in other }` with a flat anonymous
     /// tuple (isl's flat product).
     pub fn flat_product(&self, other: &Set) -> Result<Set> {
@@ -992,7 +1031,9 @@ macro_rules! union_across_spaces {
                 Ok(r.with_params(&params))
             }
 
-            /// Intersection, space by space (members without a partner vanish).
+            /// Intersection, space by space (members without a partner vanish);
+            /// a parameter set (`[n] -> { : n > 0 }`) on one side restricts
+            /// the parameters of every member of the other, as in isl.
             pub fn intersect(&self, other: &$t) -> Result<$t> {
                 let params = merged_params(&self.params, &other.params);
                 let mut r = $t::empty(params.clone());
@@ -1000,6 +1041,10 @@ macro_rules! union_across_spaces {
                     for b in &other.$field {
                         if a.0.space.same_tuples(&b.0.space) {
                             r.add(a.intersect(b)?)?;
+                        } else if b.0.is_params() {
+                            r.add($member(a.0.intersect_params(&b.0)?))?;
+                        } else if a.0.is_params() {
+                            r.add($member(b.0.intersect_params(&a.0)?))?;
                         }
                     }
                 }
@@ -1089,6 +1134,21 @@ impl UnionMap {
     /// The image of a union set: each map applied to the member of its domain space.
     pub fn apply_to(&self, set: &UnionSet) -> Result<UnionSet> {
         self.intersect_domain(set)?.range()
+    }
+
+    /// Each map with its parameters restricted by the parameter sets of
+    /// `params` (its members without dimensions, `[n] -> { : n > 0 }`); the
+    /// other members of `params` are ignored.
+    pub fn intersect_params(&self, params: &UnionSet) -> Result<UnionMap> {
+        let mut r = self.clone();
+        for p in params.sets.iter().filter(|p| p.0.is_params()) {
+            let mut next = UnionMap::empty(merged_params(&r.params, p.0.space.params()));
+            for m in &r.maps {
+                next.add(Map(m.0.intersect_params(&p.0)?))?;
+            }
+            r = next;
+        }
+        Ok(r)
     }
 
     /// Each map with its domain restricted to the member of `set` in its domain

@@ -166,6 +166,19 @@ fn isl_notation_items() {
     // deep parentheses are read once per level
     let deep = format!("{{ [i] : {}i{} >= 0 }}", "(".repeat(40), ")".repeat(40));
     assert!(!set(&deep).is_empty().unwrap());
+    // parameter sets print as isl prints them, and read back
+    for (text, printed) in [
+        ("[n] -> { : n < 0 }", "[n] -> { : n <= -1 }"),
+        ("[n] -> { : }", "[n] -> { : }"),
+        ("{ : }", "{ : }"),
+        ("[n] -> { : false }", "[n] -> { : false }"),
+    ] {
+        let s = set(text);
+        assert!(s.is_params(), "{text}");
+        assert_eq!(s.to_string(), printed);
+        round_trip(&s);
+    }
+    assert!(!set("{ S[] }").is_params());
     let e = "rat: { [i] : 0 <= i }"
         .parse::<Set>()
         .unwrap_err()

@@ -377,9 +377,15 @@ fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut
     let names = dim_names(space, &mut used);
     let mut base: Vec<String> = params.to_vec();
     base.extend(names.iter().cloned());
+    // a set without dimensions or tuple name is a parameter set, which isl
+    // writes `{ : constraints }` (and `{ : }` when there are none)
+    let params_only = space.is_set() && space.n_out() == 0 && space.range_tuple().name.is_none();
     let tuple_text = |overrides: &[Option<String>]| {
         let n_in = space.n_in();
         let mut t = String::new();
+        if params_only {
+            return t;
+        }
         let mut it = names.iter().enumerate().map(|(k, n)| {
             if k >= n_in {
                 overrides.get(k - n_in).and_then(|o| o.as_ref()).or(Some(n))
@@ -394,9 +400,11 @@ fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut
         fmt_tuple_with(space.range_tuple(), &mut it, &mut t);
         t
     };
+    let cond = if params_only { ": " } else { " : " };
     if parts.is_empty() {
         out.push_str(&tuple_text(&[]));
-        out.push_str(" : false");
+        out.push_str(cond);
+        out.push_str("false");
         return;
     }
     let col_names = {
@@ -428,13 +436,15 @@ fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut
         let mut piece = tuple_text(&[]);
         if plain.iter().all(Option::is_some) {
             let fs: Vec<String> = plain.into_iter().flatten().collect();
-            piece.push_str(" : ");
+            piece.push_str(cond);
             if fs.len() == 1 {
                 piece.push_str(&fs[0]);
             } else {
                 let wrapped: Vec<String> = fs.iter().map(|f| format!("({f})")).collect();
                 piece.push_str(&wrapped.join(" or "));
             }
+        } else if params_only {
+            piece.push(':');
         }
         pieces.insert(0, piece);
     }

@@ -28,7 +28,16 @@ impl Map {
                 "deltas needs as many output dimensions as input dimensions".into(),
             ));
         }
-        let space = Space::set(sp.params().to_vec(), Tuple::anonymous(n));
+        // the differences live in the space of the domain when it is the range's
+        // (isl: `{ A[i] -> A[i + 1] }` gives `{ A[1] }`), else in an anonymous one
+        let tuple = match sp.domain_tuple() {
+            Some(d) if d.name == sp.range_tuple().name => match &sp.range_tuple().body {
+                TupleBody::Dims(_) => Tuple::named(d.name.clone(), n),
+                TupleBody::Nested(..) => sp.range_tuple().clone(),
+            },
+            _ => Tuple::anonymous(n),
+        };
+        let space = Space::set(sp.params().to_vec(), tuple);
         let parts = self
             .0
             .parts
@@ -423,7 +432,7 @@ mod tests {
         assert!(raw
             .deltas()
             .unwrap()
-            .is_equal(&"[N] -> { [1] : N >= 3 }".parse().unwrap())
+            .is_equal(&"[N] -> { S[1] : N >= 3 }".parse().unwrap())
             .unwrap());
         // the iterations whose write is not read by a later iteration
         let last = write.subtract_range(&read.range()).unwrap();

@@ -16,7 +16,7 @@
 //! Operations that the library does not provide yet give an error that says so.
 
 use presburger::lexer::{tokenize, Spanned, Tok};
-use presburger::{parse_object, Error, Object, Set, UnionMap, UnionSet};
+use presburger::{parse_object, DimKind, Error, Object, Set, UnionMap, UnionSet};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -213,6 +213,12 @@ pub const FUNCTIONS: &[Doc] = &[
         "{ [5, 5] }",
     ),
     doc(
+        "params(S)",
+        "the parameter values for which S (a set or a map) is not empty",
+        "params([n] -> { [i] : 0 <= i < n })",
+        "[n] -> { : n >= 1 }",
+    ),
+    doc(
         "is_empty(S)",
         "true when S has no integer point",
         "is_empty({ [i] : 2i = 1 })",
@@ -281,6 +287,12 @@ pub const OPERATORS: &[Doc] = &[
         "composition: A, then B",
         "{ [i] -> [i + 1] } . { [j] -> [2j] }",
         "{ [i] -> [2i + 2] }",
+    ),
+    doc(
+        "f S",
+        "a one-argument function without parentheses, as in iscc",
+        "lexmin { [i, j] : 2 <= i <= 5 and 0 <= j <= i }",
+        "{ [2, 0] }",
     ),
     doc(
         "M^-1",
@@ -512,6 +524,12 @@ impl Calc<'_> {
             match self.peek() {
                 Tok::Caret => {
                     self.advance();
+                    if self.peek() == &Tok::Plus {
+                        return Err(self.err(String::from(
+                            "'M^+' (transitive closure) is not implemented yet; \
+                             `M . M` composes a map with itself for a bounded number of steps",
+                        )));
+                    }
                     self.expect(&Tok::Minus)?;
                     match self.peek() {
                         Tok::Num(n) if n.is_one() => self.advance(),
@@ -533,6 +551,16 @@ impl Calc<'_> {
     fn prefix(&mut self) -> Result<Value, Error> {
         let at = self.cur().clone();
         match self.peek().clone() {
+            // iscc's prefix form of a one-argument function: `lexmin S`
+            Tok::Ident(w)
+                if is_function(&w)
+                    && expected_arity(&w) == 1
+                    && matches!(self.peek_at(1), Tok::LBrace | Tok::LBracket | Tok::Ident(_)) =>
+            {
+                self.advance();
+                let v = self.nest(|c| c.prefix())?;
+                call(&w, vec![v]).map_err(|m| err_at(&at, m))
+            }
             Tok::Ident(w) if (w == "dom" || w == "ran") && self.peek_at(1) != &Tok::Assign => {
                 self.advance();
                 let v = self.nest(|c| c.prefix())?;
@@ -717,6 +745,34 @@ fn compare(a: Value, op: &Tok, b: Value) -> Result<Value, String> {
 }
 
 /// A one-argument operation applied to every member of a union.
+/// The parameter values for which a set or map is not empty, as a parameter
+/// set (iscc's `params`): every dimension projected out.
+fn params_of(v: Value) -> Result<UnionSet, String> {
+    let sets: Vec<Set> = match v {
+        Value::Set(s) => s.members().to_vec(),
+        Value::Map(m) => m.members().iter().map(|x| x.domain()).collect(),
+        Value::Bool(_) => return Err("'params' needs a set or a map".into()),
+    };
+    let mut out: Option<Set> = None;
+    for s in sets {
+        let n = s.space().n_out();
+        let p = s
+            .project_out(DimKind::Out, 0, n)
+            .map_err(err)?
+            .set_tuple_name(None);
+        out = Some(match out {
+            None => p,
+            Some(o) => o.union(&p).map_err(err)?,
+        });
+    }
+    let mut r = UnionSet::empty(Vec::new());
+    if let Some(o) = out {
+        r = UnionSet::empty(o.space().params().to_vec());
+        r.add(o).map_err(err)?;
+    }
+    Ok(r)
+}
+
 fn per_member(name: &str, v: Value) -> Result<Value, String> {
     match v {
         Value::Set(s) => {
@@ -841,6 +897,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
             Value::Bool(_) => return Err("'is_empty' needs a set or a map".into()),
         },
         "sample" | "lexmin" | "lexmax" => point_query(&as_set(arg(1)?, name)?, name)?,
+        "params" => Value::Set(params_of(arg(1)?)?),
         "union" => union(arg(2)?, arg(2)?)?,
         "intersect" => intersect(arg(2)?, arg(2)?)?,
         "subtract" => subtract(arg(2)?, arg(2)?)?,
@@ -915,7 +972,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
 
 fn expected_arity(name: &str) -> usize {
     match name {
-        "domain" | "range" | "reverse" | "is_empty" | "sample" | "lexmin" | "lexmax"
+        "params" | "domain" | "range" | "reverse" | "is_empty" | "sample" | "lexmin" | "lexmax"
         | "complement" | "coalesce" | "deltas" | "wrap" | "unwrap" | "box_hull" | "is_bounded"
         | "simplify" => 1,
         _ => 2,

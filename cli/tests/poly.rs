@@ -209,6 +209,10 @@ fn calc_reports_missing_operations_and_errors() {
             "line 1, column 15: 'card' counting points is not implemented yet; `is_empty`",
         ),
         ("S := { [i] }; S - { [i] -> [j] };", "needs a map"),
+        (
+            "M := { [i] -> [i + 1] }; M^+;",
+            "line 1, column 28: 'M^+' (transitive closure) is not implemented yet; `M . M`",
+        ),
         ("{ A[i] } <= { B[i] -> C[i] };", "needs a map"),
         ("T;", "line 1, column 1: unknown name 'T'"),
         (

@@ -577,7 +577,10 @@ impl<'b> Search<'b> {
         for r in &rows {
             tab.add_ineq(r);
         }
-        Search::on_tableau(tab, rows, eqs, d, k, budget)
+        let mut search = Search::on_tableau(tab, rows, eqs, d, k, budget);
+        // (building this tableau is charged with the first node)
+        search.paid = 0;
+        search
     }
 
     /// As [`Search::new`] on `tab`, a tableau of exactly `eqs` and `rows` (whose

@@ -57,6 +57,8 @@ const TEXTS: &[&str] = &[
     "{ [i] : max(i/2, 1) <= 3 }",
     "[n] -> { [i] : i/2 + n/3 >= 1 }",
     "{ [i] -> [j] : j = i/2 }",
+    "{ [i, j] -> [floor(i + j/2)] }",
+    "{ [i, j] -> [floor((i + j)/2)] }",
     // lexicographic order between lists
     "{ [i, j] -> [k, l] : i, j << k, l }",
     "{ [i, j] -> [k, l] : i, j <<= k, l }",

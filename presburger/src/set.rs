@@ -117,7 +117,7 @@ impl Disjunction {
     /// True for a parameter set: a set with no dimensions and no tuple name
     /// (isl's `[n] -> { : n > 0 }`).
     pub(crate) fn is_params(&self) -> bool {
-        self.space.is_set() && self.space.n_out() == 0 && self.space.range_tuple().name.is_none()
+        self.space.is_params()
     }
 
     /// `self` restricted by the parameter set `p` (its constraints added to
@@ -1032,18 +1032,20 @@ macro_rules! union_across_spaces {
             }
 
             /// Intersection, space by space (members without a partner vanish);
-            /// a parameter set (`[n] -> { : n > 0 }`) on one side restricts
-            /// the parameters of every member of the other, as in isl.
+            /// when one side is a parameter set (its one member has no
+            /// dimensions, `[n] -> { : n > 0 }`), it restricts the parameters
+            /// of every member of the other, as in isl.
             pub fn intersect(&self, other: &$t) -> Result<$t> {
                 let params = merged_params(&self.params, &other.params);
+                let only_params = |u: &$t| u.$field.len() == 1 && u.$field[0].0.is_params();
                 let mut r = $t::empty(params.clone());
                 for a in &self.$field {
                     for b in &other.$field {
                         if a.0.space.same_tuples(&b.0.space) {
                             r.add(a.intersect(b)?)?;
-                        } else if b.0.is_params() {
+                        } else if only_params(other) {
                             r.add($member(a.0.intersect_params(&b.0)?))?;
-                        } else if a.0.is_params() {
+                        } else if only_params(self) {
                             r.add($member(b.0.intersect_params(&a.0)?))?;
                         }
                     }

@@ -213,6 +213,14 @@ impl Space {
         }
     }
 
+    /// True for the space of a parameter set: a set with no dimensions, no
+    /// tuple name and a flat tuple (isl's `[n] -> { : n > 0 }`).
+    pub fn is_params(&self) -> bool {
+        self.is_set()
+            && self.range.name.is_none()
+            && matches!(&self.range.body, TupleBody::Dims(d) if d.is_empty())
+    }
+
     /// True for the space of a set.
     pub fn is_set(&self) -> bool {
         self.domain.is_none()

@@ -1,7 +1,7 @@
 //! `Int`: the exact integer of the library.
 //!
 //! A value is held as an `i64` while it fits and as a boxed sign and magnitude
-//! ([`Big`]: 64-bit limbs, inline up to 256 bits) otherwise. Every operation
+//! ([`Big`]: 64-bit limbs, inline up to 768 bits) otherwise. Every operation
 //! on two small values is a checked machine operation; on overflow it redoes
 //! the operation in `i128` when the operands and the result fit there, else on
 //! the limbs (the kernels are in `nat`: schoolbook arithmetic, Knuth's
@@ -418,8 +418,10 @@ impl Int {
     /// `self * a + b * c` with a single normalisation, used by row operations.
     pub fn mul_add_mul(&self, a: &Int, b: &Int, c: &Int) -> Int {
         if let (Int::Small(s), Int::Small(a), Int::Small(b), Int::Small(c)) = (self, a, b, c) {
-            let r = (*s as i128) * (*a as i128) + (*b as i128) * (*c as i128);
-            if let Ok(v) = i64::try_from(r) {
+            // (each product fits an i128; their sum may not, when all four are
+            // near i64::MIN)
+            let r = ((*s as i128) * (*a as i128)).checked_add((*b as i128) * (*c as i128));
+            if let Some(v) = r.and_then(|r| i64::try_from(r).ok()) {
                 return Int::Small(v);
             }
         }
@@ -1113,5 +1115,12 @@ mod tests {
         assert_eq!(Int::from(-7).ceil_div(&Int::from(2)), Int::from(-3));
         assert_eq!(Int::from(7).floor_div(&Int::from(-2)), Int::from(-4));
         assert_eq!(std::mem::size_of::<Int>(), 16);
+        // s·a + b·c with all four at i64::MIN: each product fits an i128, the
+        // sum 2^127 does not
+        let m = Int::from(i64::MIN);
+        assert_eq!(
+            m.mul_add_mul(&m, &m, &m).to_big(),
+            BigInt::from(1) << 127u32
+        );
     }
 }

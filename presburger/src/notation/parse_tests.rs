@@ -179,6 +179,20 @@ fn isl_notation_items() {
         round_trip(&s);
     }
     assert!(!set("{ S[] }").is_params());
+    // a wrapped pair of empty tuples is not a parameter set, and prints as itself
+    let wrapped = set("{ [[] -> []] }");
+    assert!(!wrapped.is_params());
+    round_trip(&wrapped);
+    // a parameter set restricts the parameters of a whole union; a union that
+    // has a parameter set among other members is matched space by space
+    let u = |t: &str| t.parse::<UnionSet>().unwrap_or_else(|e| panic!("{t}: {e}"));
+    let a = u("[n] -> { S[i] : 0 <= i < n; T[j] : j = n }");
+    let got = a.intersect(&u("[n] -> { : n = 2 }")).unwrap();
+    let want = u("[n] -> { S[i] : n = 2 and 0 <= i < 2; T[2] : n = 2 }");
+    assert!(got.is_equal(&want).unwrap(), "{got}");
+    let mixed = u("[n] -> { : n > 0; S[i] : i = 0 }");
+    let got = mixed.intersect(&u("{ S[i] : 0 <= i <= 5 }")).unwrap();
+    assert!(got.is_equal(&u("[n] -> { S[0] }")).unwrap(), "{got}");
     let e = "rat: { [i] : 0 <= i }"
         .parse::<Set>()
         .unwrap_err()

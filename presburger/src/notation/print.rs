@@ -379,7 +379,7 @@ fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut
     base.extend(names.iter().cloned());
     // a set without dimensions or tuple name is a parameter set, which isl
     // writes `{ : constraints }` (and `{ : }` when there are none)
-    let params_only = space.is_set() && space.n_out() == 0 && space.range_tuple().name.is_none();
+    let params_only = space.is_params();
     let tuple_text = |overrides: &[Option<String>]| {
         let n_in = space.n_in();
         let mut t = String::new();

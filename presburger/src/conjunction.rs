@@ -253,11 +253,11 @@ impl Conjunction {
     pub fn is_trivially_empty(&self) -> bool {
         self.ineqs
             .iter()
-            .any(|r| r[1..].iter().all(Int::is_zero) && r[0].is_negative())
+            .any(|r| r[0].is_negative() && r[1..].iter().all(Int::is_zero))
             || self
                 .eqs
                 .iter()
-                .any(|r| r[1..].iter().all(Int::is_zero) && !r[0].is_zero())
+                .any(|r| !r[0].is_zero() && r[1..].iter().all(Int::is_zero))
     }
 
     /// True when there are no constraints at all (after simplification: the universe).

@@ -31,6 +31,11 @@ use crate::int::Int;
 /// The most passes over the rows.
 const MAX_PASSES: usize = 6;
 
+/// The row visits after each value a dive fixes, as a multiple of the number
+/// of rows: the dive is a heuristic whose point is checked, so it need not
+/// reach a fixpoint.
+const DIVE_PASSES: usize = 2;
+
 /// The most term updates a dive may cost (three tries per variable, each a
 /// propagation): about a millisecond.
 const MAX_DIVE_WORK: usize = 1 << 20;
@@ -58,21 +63,19 @@ impl Propagator {
     /// beyond `i64` are left out (see the module doc).
     pub(crate) fn new(n: usize, eqs: &[Row], ineqs: &[Row]) -> Option<Propagator> {
         let mut rows = Vec::with_capacity(2 * eqs.len() + ineqs.len());
-        let mut terms = Vec::new();
+        let mut terms = Vec::with_capacity(rows.capacity() * n);
         let mut push = |r: &Row, sign: i64| -> bool {
             let Some(c0) = r[0].to_i64().and_then(|c| c.checked_mul(sign)) else {
                 return true;
             };
             let start = terms.len();
             for (j, a) in r[1..].iter().enumerate() {
+                if a.is_zero() {
+                    continue;
+                }
                 // (i64::MIN is left out too: its negation overflows)
-                match a
-                    .to_i64()
-                    .and_then(|a| a.checked_mul(sign))
-                    .filter(|&a| a != i64::MIN)
-                {
-                    Some(0) => {}
-                    Some(a) => terms.push((j, a)),
+                match a.to_i64().filter(|&a| a != i64::MIN) {
+                    Some(a) => terms.push((j, a * sign)),
                     None => {
                         terms.truncate(start);
                         return true;
@@ -109,7 +112,8 @@ impl Propagator {
         for _ in 0..MAX_PASSES {
             let mut changed = false;
             for &(c0, start, end) in &self.rows {
-                if !tighten_from(c0, &self.terms[start..end], &mut self.bounds, &mut changed) {
+                let terms = &self.terms[start..end];
+                if !tighten_from(c0, terms, &mut self.bounds, |_| changed = true) {
                     return false;
                 }
             }
@@ -127,12 +131,22 @@ impl Propagator {
     /// backtracking: this is a heuristic in front of the exact search, and the
     /// caller checks the point. Skipped (`None`) on systems where it would cost
     /// more than [`MAX_DIVE_WORK`] term updates.
+    ///
+    /// After a value is fixed, only the rows of variables whose bounds changed
+    /// are visited again (a worklist over the rows in which each variable
+    /// occurs), at most [`DIVE_PASSES`] times the number of rows: the first
+    /// fix touches the rows of one variable, not the whole system.
     pub(crate) fn dive(&mut self) -> Option<Vec<i64>> {
-        let work = 3 * MAX_PASSES * self.bounds.len() * self.terms.len();
+        let n = self.bounds.len();
+        let work = 3 * MAX_PASSES * n * self.terms.len();
         if work > MAX_DIVE_WORK {
             return None;
         }
-        for j in 0..self.bounds.len() {
+        let occ = Occurrences::new(n, &self.rows, &self.terms);
+        let mut queue = Vec::with_capacity(n);
+        let mut queued = vec![false; n];
+        let mut saved = Vec::with_capacity(n);
+        for j in 0..n {
             let iv = self.bounds[j];
             let tries = match (iv.lo, iv.hi) {
                 (Some(l), Some(h)) => [
@@ -142,7 +156,7 @@ impl Propagator {
                 ],
                 (l, h) => [Some(l.or(h).unwrap_or(0)), None, None],
             };
-            let saved = self.bounds.clone();
+            saved.clone_from(&self.bounds);
             let mut ok = false;
             for (t, v) in tries.iter().enumerate() {
                 let Some(v) = *v else { continue };
@@ -154,7 +168,7 @@ impl Propagator {
                     lo: Some(v),
                     hi: Some(v),
                 };
-                if self.run() {
+                if self.propagate_from(j, &occ, &mut queue, &mut queued) {
                     ok = true;
                     break;
                 }
@@ -164,6 +178,85 @@ impl Propagator {
             }
         }
         Some(self.bounds.iter().map(|iv| iv.lo.unwrap_or(0)).collect())
+    }
+
+    /// Propagates a change of the bounds of variable `start` through the rows
+    /// it occurs in, and on through the rows of each variable whose bounds
+    /// change, for at most [`DIVE_PASSES`] times the number of rows; false when
+    /// bounds cross. `queue` and `queued` are scratch space (left empty).
+    fn propagate_from(
+        &mut self,
+        start: usize,
+        occ: &Occurrences,
+        queue: &mut Vec<usize>,
+        queued: &mut [bool],
+    ) -> bool {
+        let mut visits = DIVE_PASSES * self.rows.len();
+        queue.clear();
+        queue.push(start);
+        queued[start] = true;
+        let mut head = 0;
+        let mut ok = true;
+        'outer: while head < queue.len() {
+            let u = queue[head];
+            head += 1;
+            queued[u] = false;
+            for &r in occ.rows_of(u) {
+                if visits == 0 {
+                    break 'outer;
+                }
+                visits -= 1;
+                let (c0, s, e) = self.rows[r];
+                let push = |v: usize| {
+                    if !queued[v] {
+                        queued[v] = true;
+                        queue.push(v);
+                    }
+                };
+                if !tighten_from(c0, &self.terms[s..e], &mut self.bounds, push) {
+                    ok = false;
+                    break 'outer;
+                }
+            }
+        }
+        for &v in &queue[head..] {
+            queued[v] = false;
+        }
+        queue.clear();
+        ok
+    }
+}
+
+/// For each variable, the rows it occurs in (one array, variable after
+/// variable, as the rows' terms).
+struct Occurrences {
+    /// The rows of variable `j` are `rows[start[j]..start[j + 1]]`.
+    start: Vec<usize>,
+    rows: Vec<usize>,
+}
+
+impl Occurrences {
+    fn new(n: usize, rows: &[(i64, usize, usize)], terms: &[(usize, i64)]) -> Occurrences {
+        let mut start = vec![0; n + 1];
+        for &(j, _) in terms {
+            start[j + 1] += 1;
+        }
+        for j in 0..n {
+            start[j + 1] += start[j];
+        }
+        let mut next = start.clone();
+        let mut out = vec![0; terms.len()];
+        for (r, &(_, s, e)) in rows.iter().enumerate() {
+            for &(j, _) in &terms[s..e] {
+                out[next[j]] = r;
+                next[j] += 1;
+            }
+        }
+        Occurrences { start, rows: out }
+    }
+
+    fn rows_of(&self, j: usize) -> &[usize] {
+        &self.rows[self.start[j]..self.start[j + 1]]
     }
 }
 
@@ -182,9 +275,15 @@ fn max_term(a: i64, iv: Interval) -> Option<i128> {
     Some(a as i128 * v as i128)
 }
 
-/// Tightens the bounds with one row `c0 + Σ a·x >= 0`; false when a variable's
-/// bounds cross.
-fn tighten_from(c0: i64, terms: &[(usize, i64)], b: &mut [Interval], changed: &mut bool) -> bool {
+/// Tightens the bounds with one row `c0 + Σ a·x >= 0`, calling `changed`
+/// with each variable whose bounds it moves; false when a variable's bounds
+/// cross.
+fn tighten_from(
+    c0: i64,
+    terms: &[(usize, i64)],
+    b: &mut [Interval],
+    mut changed: impl FnMut(usize),
+) -> bool {
     // the sum of the finite maxima, and the unbounded terms (at most one is useful)
     let mut sum = c0 as i128;
     let mut unbounded = None;
@@ -226,14 +325,14 @@ fn tighten_from(c0: i64, terms: &[(usize, i64)], b: &mut [Interval], changed: &m
             };
             if b[j].lo.is_none_or(|l| lo > l) {
                 b[j].lo = Some(lo);
-                *changed = true;
+                changed(j);
             }
         } else {
             // x_j <= floor(rest / -a)
             let hi = if a == -1 { rest } else { rest.div_euclid(-a) };
             if b[j].hi.is_none_or(|h| hi < h) {
                 b[j].hi = Some(hi);
-                *changed = true;
+                changed(j);
             }
         }
         if let (Some(l), Some(h)) = (b[j].lo, b[j].hi) {
@@ -309,6 +408,37 @@ mod tests {
         assert!(p.run());
         let x = p.dive().expect("a point");
         assert_eq!(x[0], 1);
+    }
+
+    #[test]
+    fn a_fixed_value_travels_along_a_chain() {
+        // 0 <= x_k <= 10 and x0 <= x1 <= x2 <= x3; fixing x0 = 7 must reach x3
+        // through the rows of x1 and x2, which x0 does not occur in
+        let ineqs = rows(&[
+            &[0, 1, 0, 0, 0],
+            &[10, 0, 0, 0, -1],
+            &[0, -1, 1, 0, 0],
+            &[0, 0, -1, 1, 0],
+            &[0, 0, 0, -1, 1],
+        ]);
+        let mut p = Propagator::new(4, &[], &ineqs).unwrap();
+        assert!(p.run());
+        let occ = Occurrences::new(4, &p.rows, &p.terms);
+        p.bounds[0] = Interval {
+            lo: Some(7),
+            hi: Some(7),
+        };
+        let (mut queue, mut queued) = (Vec::new(), vec![false; 4]);
+        assert!(p.propagate_from(0, &occ, &mut queue, &mut queued));
+        assert_eq!(p.bounds[3].lo, Some(7));
+        assert!(queue.is_empty() && queued.iter().all(|q| !q));
+        // a value the rows exclude (x0 = 11 > 10 >= x3) is refused
+        p.bounds[0] = Interval {
+            lo: Some(11),
+            hi: Some(11),
+        };
+        assert!(!p.propagate_from(0, &occ, &mut queue, &mut queued));
+        assert!(queued.iter().all(|q| !q), "scratch space is left clean");
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //!    integer solution (step 2's test); otherwise a greedy dive through the
 //!    propagated box (fix a variable, propagate, go on) often lands on a point,
 //!    which is checked against every row. On small tiled and dependence pieces
-//!    this decides most calls before any tableau is built.
+//!    this decides most calls before any tableau is built (the emptiness test
+//!    runs this step in front of the SDBM fast path, and not again after it).
 //! 1. *Rational relaxation* on one tableau: when it is empty, so is the integer
 //!    set; when its vertex is integral, or rounding the vertex to the nearest
 //!    integers gives a point of the set, that point is the answer. The search
@@ -69,7 +70,29 @@ pub fn integer_sample(
     ineqs: &[Row],
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
-    match first_steps(n, eqs, ineqs, budget)? {
+    sample_steps(n, eqs, ineqs, budget, Propagation::ToRun)
+}
+
+/// Whether step 0 (bound propagation) is still to run: the emptiness test
+/// runs it in front of the SDBM fast path ([`Conjunction::sample_via`]) and
+/// does not repeat it when the general path answers after all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Propagation {
+    /// Step 0 runs.
+    ToRun,
+    /// Step 0 ran on these rows and decided nothing.
+    Done,
+}
+
+/// [`integer_sample`], with step 0 as `prop` says.
+pub(crate) fn sample_steps(
+    n: usize,
+    eqs: &[Row],
+    ineqs: &[Row],
+    budget: &mut Budget,
+    prop: Propagation,
+) -> Result<Option<Vec<Int>>> {
+    match first_steps(n, eqs, ineqs, budget, prop)? {
         First::Decided(answer) => Ok(answer),
         First::Open(comp, tab) => search_steps(n, comp, tab, eqs, ineqs, budget),
     }
@@ -103,11 +126,23 @@ pub fn integer_sample_with_divs(
     divs: &[DivCol],
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
+    sample_with_divs_steps(n, eqs, ineqs, divs, budget, Propagation::ToRun)
+}
+
+/// [`integer_sample_with_divs`], with step 0 as `prop` says.
+pub(crate) fn sample_with_divs_steps(
+    n: usize,
+    eqs: &[Row],
+    ineqs: &[Row],
+    divs: &[DivCol],
+    budget: &mut Budget,
+    prop: Propagation,
+) -> Result<Option<Vec<Int>>> {
     let k = n - divs.len();
     debug_assert!(divs.iter().enumerate().all(|(i, d)| d.col == k + i
         && d.den.is_positive()
         && d.num[1 + d.col..].iter().all(Int::is_zero)));
-    let (comp, tab) = match first_steps(n, eqs, ineqs, budget)? {
+    let (comp, tab) = match first_steps(n, eqs, ineqs, budget, prop)? {
         First::Decided(answer) => return Ok(answer),
         First::Open(comp, tab) => (comp, tab),
     };
@@ -134,19 +169,18 @@ enum First {
 
 /// Steps 0 and 1: bound propagation (with the gcd test of the equalities) and
 /// the rational relaxation.
-fn first_steps(n: usize, eqs: &[Row], ineqs: &[Row], budget: &mut Budget) -> Result<First> {
+fn first_steps(
+    n: usize,
+    eqs: &[Row],
+    ineqs: &[Row],
+    budget: &mut Budget,
+    prop: Propagation,
+) -> Result<First> {
     budget.spend(1)?;
     // 0. bound propagation, a proof of emptiness in machine arithmetic
-    let Some(mut prop) = Propagator::new(n, eqs, ineqs) else {
-        return Ok(First::Decided(None));
-    };
-    if !prop.run() {
-        return Ok(First::Decided(None));
-    }
-    if let Some(p) = prop.dive() {
-        let p: Vec<Int> = p.into_iter().map(Int::from).collect();
-        if satisfies(&p, eqs, ineqs) {
-            return Ok(First::Decided(Some(p)));
+    if prop == Propagation::ToRun {
+        if let Some(answer) = propagation_step(n, eqs, ineqs) {
+            return Ok(First::Decided(answer));
         }
     }
     // equalities without an integer solution (a gcd that does not divide);
@@ -175,6 +209,22 @@ fn first_steps(n: usize, eqs: &[Row], ineqs: &[Row], budget: &mut Budget) -> Res
         Some(p) => First::Decided(Some(p)),
         None => First::Open(comp, tab),
     })
+}
+
+/// Step 0 alone: `Some(answer)` when bound propagation proves the system
+/// empty or its dive lands on a point (checked against every row), `None`
+/// when it decides nothing. The emptiness test runs it in front of the SDBM
+/// fast path too ([`Conjunction::sample_via`]): on the small sets of loop
+/// nests it is cheaper than building a difference-bound matrix.
+pub(crate) fn propagation_step(n: usize, eqs: &[Row], ineqs: &[Row]) -> Option<Option<Vec<Int>>> {
+    let Some(mut prop) = Propagator::new(n, eqs, ineqs) else {
+        return Some(None);
+    };
+    if !prop.run() {
+        return Some(None);
+    }
+    let p: Vec<Int> = prop.dive()?.into_iter().map(Int::from).collect();
+    satisfies(&p, eqs, ineqs).then_some(Some(p))
 }
 
 /// Steps 2 to 5; `comp` is the compression of `eqs` when step 0 made it, `tab`

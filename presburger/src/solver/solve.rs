@@ -22,6 +22,7 @@ use crate::int::Int;
 use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::simplex::Simplex;
 use crate::solver::budget::Budget;
+use crate::solver::sample::Propagation;
 
 impl Conjunction {
     /// The exact simplex over all columns (locals included) with the equalities,
@@ -46,8 +47,10 @@ impl Conjunction {
     /// An integer assignment of all columns after the constant (parameters,
     /// dimensions, locals) satisfying the constraints, or `None`.
     /// The columns are those of `self` (no simplification that could drop a local).
-    /// The SDBM fast path answers when the conjunction fits (see
-    /// [`crate::sdbm_path`]), the Omega test otherwise.
+    /// Bound propagation answers first when it proves the set empty or its
+    /// dive finds a point, then the SDBM fast path when the conjunction fits
+    /// (see [`crate::sdbm_path`]), then the integer sampler
+    /// ([`Conjunction::sample_general`]).
     pub fn sample_full(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         self.sample_via(crate::sdbm_path::EmptinessPath::Auto, budget)
     }
@@ -59,7 +62,18 @@ impl Conjunction {
     /// other columns only ([`crate::solver::sample::integer_sample_with_divs`]),
     /// when every definition uses only columns that come before it in that order.
     pub fn sample_general(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
-        use crate::solver::sample::{integer_sample, integer_sample_with_divs, DivCol};
+        self.sample_general_steps(budget, Propagation::ToRun)
+    }
+
+    /// [`Conjunction::sample_general`], with the sampler's bound propagation
+    /// as `prop` says (the emptiness test runs it first, on the rows as they
+    /// are here).
+    pub(crate) fn sample_general_steps(
+        &self,
+        budget: &mut Budget,
+        prop: Propagation,
+    ) -> Result<Option<Vec<Int>>> {
+        use crate::solver::sample::{sample_steps, sample_with_divs_steps, DivCol};
         let n = self.n_col() - 1;
         if self.is_trivially_universe() {
             return Ok(Some(vec![Int::ZERO; n]));
@@ -67,7 +81,7 @@ impl Conjunction {
         let first = self.space.n_var();
         let defined = |l: usize| self.divs[l].is_some();
         if !(0..self.n_local()).any(defined) {
-            return integer_sample(n, &self.eqs, &self.ineqs, budget);
+            return sample_steps(n, &self.eqs, &self.ineqs, budget, prop);
         }
         // new position of each variable: the others in order, then the divisions
         let mut pos = vec![0; n];
@@ -98,7 +112,7 @@ impl Conjunction {
             let num = permute(&d.num);
             if num[1 + col..].iter().any(|v| !v.is_zero()) {
                 // a definition that uses a later division: the plain search
-                return integer_sample(n, &self.eqs, &self.ineqs, budget);
+                return sample_steps(n, &self.eqs, &self.ineqs, budget, prop);
             }
             divs.push(DivCol {
                 col,
@@ -108,8 +122,10 @@ impl Conjunction {
         }
         let eqs: Vec<Row> = self.eqs.iter().map(permute).collect();
         let ineqs: Vec<Row> = self.ineqs.iter().map(permute).collect();
-        Ok(integer_sample_with_divs(n, &eqs, &ineqs, &divs, budget)?
-            .map(|p| pos.iter().map(|&q| p[q].clone()).collect()))
+        Ok(
+            sample_with_divs_steps(n, &eqs, &ineqs, &divs, budget, prop)?
+                .map(|p| pos.iter().map(|&q| p[q].clone()).collect()),
+        )
     }
 
     /// As [`Conjunction::sample_general`] with the Omega test ([`crate::omega`]), the

@@ -7,8 +7,11 @@ use std::fmt;
 pub enum Error {
     /// Text that is not valid isl notation; `line` and `column` count from 1.
     Parse {
+        /// The line of the offending text, from 1.
         line: usize,
+        /// Its column, from 1.
         column: usize,
+        /// What is wrong there.
         message: String,
     },
     /// Two objects whose spaces do not fit the operation (e.g. applying a map to a

@@ -22,6 +22,7 @@
 //! printer (`Display`) for isl notation. Everything is exact; bad input gives an
 //! [`Error`] (with line and column for text), never a panic.
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod conjunction;
 pub(crate) mod elimination;

@@ -17,8 +17,9 @@ use std::collections::BTreeSet;
 pub struct Box {
     /// Values of the parameters, in the object's parameter order.
     pub params: Vec<i64>,
-    /// Every dimension ranges over `lo ..= hi`.
+    /// Every dimension ranges over `lo ..= hi`: the lowest value.
     pub lo: i64,
+    /// The highest value of every dimension.
     pub hi: i64,
     /// Plain existentials are searched in this range.
     pub local_range: (i64, i64),

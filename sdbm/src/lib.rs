@@ -52,7 +52,7 @@
 //! assert!(s.contains(&x));
 //! ```
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod arith;
 mod general;

@@ -10,36 +10,65 @@ pub const MAX_LITERAL_DIGITS: usize = 10_000;
 /// A token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tok {
+    /// A name (identifier or keyword such as `and`, `exists`, `floor`).
     Ident(String),
+    /// A non-negative integer literal.
     Num(Int),
+    /// `{`
     LBrace,
+    /// `}`
     RBrace,
+    /// `[`
     LBracket,
+    /// `]`
     RBracket,
+    /// `(`
     LParen,
+    /// `)`
     RParen,
+    /// `,`
     Comma,
+    /// `:`
     Colon,
+    /// `;`
     Semi,
+    /// `->`
     Arrow,
+    /// `+`
     Plus,
+    /// `-`
     Minus,
+    /// `*`
     Star,
+    /// `/`
     Slash,
+    /// `%` (remainder, as `mod`)
     Percent,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
-    /// `<<`, `<<=`, `>>`, `>>=`: lexicographic order between lists
+    /// `<<` (the lexicographic order between lists; `<<=`, `>>`, `>>=` below)
     LexLt,
+    /// `<<=`
     LexLe,
+    /// `>>`
     LexGt,
+    /// `>>=`
     LexGe,
+    /// `=`
     Eq,
+    /// `!=`
     Ne,
+    /// `!` (negation, as `not`)
     Bang,
+    /// `&&` (as `and`)
     AndAnd,
+    /// `||` (as `or`)
     OrOr,
     /// `:=` (used by the calculator language)
     Assign,
@@ -49,6 +78,7 @@ pub enum Tok {
     Dot,
     /// `?` (of `c ? a : b`)
     Question,
+    /// The end of the input.
     Eof,
 }
 
@@ -105,8 +135,11 @@ impl Tok {
 /// A token with the position of its first character (line and column from 1).
 #[derive(Debug, Clone)]
 pub struct Spanned {
+    /// The token.
     pub tok: Tok,
+    /// Its line, from 1.
     pub line: usize,
+    /// Its column, from 1 (in characters).
     pub col: usize,
     /// Byte offset of the token in the input.
     pub offset: usize,

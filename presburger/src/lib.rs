@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod build;
 pub mod conjunction;
 pub(crate) mod elimination;
 pub mod error;

@@ -344,6 +344,16 @@ macro_rules! basic_common {
                 Ok($t(c))
             }
 
+            /// The conjunction of `constraints` (made from expressions of
+            /// [`crate::build`]) in `space`.
+            pub fn from_constraints(
+                space: &Space,
+                constraints: impl IntoIterator<Item = crate::build::Constraint>,
+            ) -> Result<$t> {
+                check_kind(space, $is_set)?;
+                Ok($t(crate::build::conjunction(space, constraints)?))
+            }
+
             /// The underlying conjunction.
             pub fn conjunction(&self) -> &Conjunction {
                 &self.0
@@ -466,6 +476,15 @@ macro_rules! union_common {
             pub fn universe(space: Space) -> Result<$t> {
                 check_kind(&space, $is_set)?;
                 Ok($t(Disjunction::universe(space)))
+            }
+
+            /// The conjunction of `constraints` (made from expressions of
+            /// [`crate::build`]) in `space`; see the example there.
+            pub fn from_constraints(
+                space: &Space,
+                constraints: impl IntoIterator<Item = crate::build::Constraint>,
+            ) -> Result<$t> {
+                Ok($t::from($basic::from_constraints(space, constraints)?))
             }
 
             /// The space.

@@ -143,6 +143,11 @@ impl Expr {
         self.terms.is_empty()
     }
 
+    /// The value of a constant expression, `None` when a variable occurs.
+    pub fn constant_value(&self) -> Option<&Int> {
+        self.is_constant().then_some(&self.constant)
+    }
+
     /// Checks the invariant stated on the type (distinct atoms, no zero
     /// coefficient), also inside divisions.
     pub fn check_invariants(&self) {
@@ -524,7 +529,8 @@ mod tests {
         assert_eq!(e, 3 * y.clone() + 2);
         let zero = &e - &e;
         zero.check_invariants();
-        assert!(zero.is_constant());
+        assert_eq!(zero.constant_value(), Some(&Int::ZERO));
+        assert_eq!(e.constant_value(), None);
         assert_eq!(-(-&e), e);
     }
 

@@ -59,6 +59,16 @@ const NOT_YET: &[(&str, &str)] = &[
         "codegen",
         "is not implemented yet (code generation is still to come); `poly volume --tile` prints tiles",
     ),
+    (
+        "last",
+        "(iscc's `last W before R under S`, value-based dependences) is not implemented yet; \
+         `lexmax` of a map without parameters gives the last source of each sink",
+    ),
+    (
+        "any",
+        "(iscc's `any W before R under S`, memory-based dependences) is not implemented yet; \
+         `R^-1 . W` composes accesses into memory-based dependences",
+    ),
 ];
 
 /// One entry of `poly calc --help`: a function call or an operator, what it
@@ -369,6 +379,10 @@ pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
             c.end_stmt()?;
             c.vars.insert(name, v);
         } else {
+            // iscc's `print X;` prints X, as an expression statement does
+            if c.peek() == &Tok::Ident("print".into()) && c.peek_at(1) != &Tok::Assign {
+                c.advance();
+            }
             let v = c.expr()?;
             c.end_stmt()?;
             // results print compactly: disjuncts coalesced where that is exact
@@ -606,7 +620,12 @@ impl Calc<'_> {
                     self.advance();
                     Ok(v)
                 }
-                None => Err(self.err(format!("unknown name '{name}'"))),
+                // a reserved function in iscc's prefix form (`card S`,
+                // `last W before R under S`): say what to use instead
+                None => match NOT_YET.iter().find(|(n, _)| *n == name) {
+                    Some((n, what)) => Err(self.err(format!("'{n}' {what}"))),
+                    None => Err(self.err(format!("unknown name '{name}'"))),
+                },
             },
             _ => Err(self.expected("a set, a map, a name or '('")),
         }

@@ -81,6 +81,62 @@ fn calc_operations() {
 }
 
 #[test]
+fn calc_runs_an_iscc_script_with_prefix_forms() {
+    let prog = "
+        # an iscc session: one-argument functions without parentheses
+        M := [n] -> { S[i] -> T[i + 1] : 0 <= i < n };
+        S := { S[i] : 0 <= i < 10 and i mod 3 = 2 };
+        dom M;
+        ran M;
+        lexmin S;
+        lexmax S;
+        params [n] -> { [i] : 0 <= i < n and n > 5 };
+        sample { [x] : 3x = 9 };
+        print S * { S[i] : i < 6 };
+        is_empty S;
+        reverse M;
+    ";
+    let o = poly(&["calc"], prog);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "[n] -> { S[i] : 0 <= i < n }",
+            "[n] -> { T[i0] : 1 <= i0 <= n }",
+            "{ S[2] }",
+            "{ S[8] }",
+            "[n] -> { : n >= 6 }",
+            "{ [3] }",
+            "{ S[i] : exists (e0 = floor((i)/3) : i = 3e0 + 2 and 0 <= i <= 5) }",
+            "false",
+            "[n] -> { T[i0] -> S[i0 - 1] : 1 <= i0 <= n }",
+        ]
+    );
+    // iscc's reserved words in prefix form say what to use instead
+    for (prog, says) in [
+        (
+            "card { [i] : 0 <= i < 3 };",
+            "'card' counting points is not implemented yet",
+        ),
+        (
+            "last W before R under S;",
+            "'last' (iscc's `last W before R under S`",
+        ),
+        (
+            "any W before R under S;",
+            "'any' (iscc's `any W before R under S`",
+        ),
+        ("codegen S;", "'codegen' is not implemented yet"),
+    ] {
+        let o = poly(&["calc"], prog);
+        assert!(!o.status.success(), "{prog}");
+        assert!(stderr(&o).contains(says), "{prog}: {}", stderr(&o));
+        assert!(stderr(&o).contains("line 1, column 1"), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn calc_solver_functions() {
     let prog = "S := { [i, j] : 0 <= i <= 3 and i <= j <= 5 and i + j >= 4 };
         lexmin(S); lexmax(S); is_empty(S); is_empty(S * { [i, j] : i > 9 });

@@ -341,8 +341,10 @@ pub fn help() -> String {
     let mut out = String::from(
         "usage: poly calc [FILE|-]\n\n\
          A program is a sequence of statements `NAME := EXPR;` (assignment) and `EXPR;`\n\
-         (prints the value). Values are sets, maps (unions over named spaces, in isl\n\
-         notation) and booleans. Each entry below has an example and its value.\n",
+         (prints the value; iscc's `print EXPR;` too). Values are sets, maps (unions\n\
+         over named spaces, in isl notation) and booleans. A one-argument function\n\
+         also reads as a prefix (`lexmin S;`). Each entry below has an example and\n\
+         its value.\n",
     );
     for (title, docs) in [("functions", FUNCTIONS), ("operators", OPERATORS)] {
         out.push_str(&format!("\n{title}:\n"));

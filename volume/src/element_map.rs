@@ -3,45 +3,35 @@
 //! The volume element map `M_X` of an operation `X` relates each element of each
 //! result `R_j` to the operand elements `O_k[..]` it is computed from, as a union of
 //! affine maps `{ R_j[..] -> O_k[..] }` with the volumes named by
-//! [`crate::ir::Value::volume`]. Maps are built as isl text with placeholder tuple
-//! names and renamed afterwards, so any volume name works.
+//! [`crate::ir::Value::volume`]. Maps are built from constraints
+//! ([`presburger::build`]) in spaces that carry the volume names, so any volume
+//! name works.
 
-use presburger::{DimKind, Map, Set, Space, Tuple, UnionMap};
+use presburger::build::{Constraint, Expr};
+use presburger::{DimKind, Map, Set, Space, Tuple, TupleBody, UnionMap};
 
 use crate::error::{Error, Result};
 use crate::ir::{AffineMap, OpKind, Program, ValueId};
-use crate::shape::{check_linalg, check_slice, loop_ranges, op_err, Shapes, Size};
-
-/// Renames the domain tuple of `m` to `dom` and the range tuple to `rng`.
-pub(crate) fn rename(m: &Map, dom: &str, rng: &str) -> Map {
-    m.reverse()
-        .set_tuple_name(Some(dom))
-        .reverse()
-        .set_tuple_name(Some(rng))
-}
-
-fn params_decl(params: &[String]) -> String {
-    format!("[{}]", params.join(", "))
-}
+use crate::shape::{
+    box_cons, check_linalg, check_slice, in_op, loop_ranges, op_err, tuple, Shapes, Size,
+};
 
 fn vars(prefix: &str, n: usize) -> Vec<String> {
     (0..n).map(|k| format!("{prefix}{k}")).collect()
 }
 
-/// `0 <= v_k < size_k` for each k.
-fn box_cons(v: &[String], sizes: &[Size]) -> Vec<String> {
-    v.iter()
-        .zip(sizes)
-        .map(|(x, s)| format!("0 <= {x} < {}", s.to_isl()))
-        .collect()
+/// The variables `0 .. n` of `kind` as expressions.
+fn dims(kind: DimKind, n: usize) -> Vec<Expr> {
+    (0..n).map(|k| Expr::dim(kind, k)).collect()
 }
 
-fn with_cons(cons: &[String]) -> String {
-    if cons.is_empty() {
-        String::new()
-    } else {
-        format!(" : {}", cons.join(" and "))
-    }
+/// `out_j = e_j` for the output dimensions of a map.
+fn outputs_equal(exprs: impl IntoIterator<Item = Expr>) -> Vec<Constraint> {
+    exprs
+        .into_iter()
+        .enumerate()
+        .map(|(j, e)| Expr::dim(DimKind::Out, j).eq(e))
+        .collect()
 }
 
 fn value_rank(p: &Program, v: ValueId) -> Result<usize> {
@@ -58,23 +48,30 @@ fn sizes_of<'a>(p: &Program, op: usize, shapes: &'a Shapes, v: ValueId) -> Resul
     })
 }
 
-/// `{ [d0, ...] -> T[I(d)] : box }` for the indexing map `I` (placeholder name
-/// `T`), optionally restricted to the box of `ranges`.
-fn indexing_map_text(params: &[String], m: &AffineMap, ranges: Option<&[Size]>) -> String {
-    let d = vars("d", m.n_dims);
-    let exprs: Vec<String> = m
+/// `[params] -> { [d0, ...] -> name[I(d)] : box }` for the indexing map `I`,
+/// optionally restricted to the box of `ranges`.
+fn indexing_map(
+    params: &[String],
+    m: &AffineMap,
+    ranges: Option<&[Size]>,
+    name: &str,
+) -> Result<Map> {
+    let space = Space::map(
+        params.to_vec(),
+        tuple(None, &vars("d", m.n_dims)),
+        Tuple::named(Some(name.to_string()), m.results.len()),
+    );
+    let d = dims(DimKind::In, m.n_dims);
+    let exprs = m
         .results
         .iter()
-        .map(|e| e.to_isl(&|i| format!("d{i}"), &|i| format!("s{i}")))
-        .collect();
-    let cons = ranges.map_or_else(Vec::new, |r| box_cons(&d, r));
-    format!(
-        "{} -> {{ [{}] -> T[{}]{} }}",
-        params_decl(params),
-        d.join(", "),
-        exprs.join(", "),
-        with_cons(&cons)
-    )
+        .map(|e| e.to_expr(&d, &[]))
+        .collect::<Result<Vec<_>>>()?;
+    let mut cons = outputs_equal(exprs);
+    if let Some(r) = ranges {
+        cons.extend(box_cons(&d, r, params)?);
+    }
+    Ok(Map::from_constraints(&space, cons)?)
 }
 
 /// The volume element map `M_X` of operation `op` (paper Def. 4.11): for every
@@ -143,12 +140,13 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
             let n = l.n_inputs + l.n_outputs;
             for j in 0..l.n_outputs {
                 let r = result(j)?;
-                let ir: Map = indexing_map_text(
+                let ir = indexing_map(
                     &params,
                     &l.indexing_maps[n - l.n_outputs + j],
                     Some(&ranges),
+                    vol(r)?,
                 )
-                .parse()?;
+                .map_err(|e| in_op(p, op, e))?;
                 let inv = ir.reverse();
                 for k in 0..n {
                     // the body is opaque: every result depends on every `outs`
@@ -159,9 +157,9 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
                     if k >= l.n_inputs && !out_read(k) {
                         continue;
                     }
-                    let ik: Map = indexing_map_text(&params, &l.indexing_maps[k], None).parse()?;
-                    let m = inv.apply_range(&ik)?;
-                    out.add(rename(&m, vol(r)?, vol(o.operands[k])?))?;
+                    let ik = indexing_map(&params, &l.indexing_maps[k], None, vol(o.operands[k])?)
+                        .map_err(|e| in_op(p, op, e))?;
+                    out.add(inv.apply_range(&ik)?)?;
                 }
                 let dr = shapes.domain(p, r)?;
                 for &u in &o.operands[n..] {
@@ -177,39 +175,31 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
             if low.len() != n || high.len() != n || sr.len() != n {
                 return Err(op_err(p, op, "low/high do not match the rank".into()));
             }
+            // { R[r] -> A[r - lo] : lo <= r < lo + size(A) }
             let rv = vars("r", n);
-            let shifted: Vec<String> = rv
-                .iter()
-                .zip(low)
-                .map(|(x, lo)| format!("{x} - ({lo})"))
-                .collect();
-            let mut cons = Vec::new();
+            let space = Space::map(
+                params.clone(),
+                tuple(Some(vol(r)?), &rv),
+                Tuple::named(Some(vol(src)?.to_string()), n),
+            );
+            let x = dims(DimKind::In, n);
+            let mut cons = outputs_equal(x.iter().zip(low).map(|(x, lo)| x - *lo));
             for k in 0..n {
-                cons.push(format!(
-                    "{} <= {} < {}",
-                    low[k],
-                    rv[k],
-                    sa[k].add_const(low[k])?.to_isl()
-                ));
+                cons.push(x[k].ge(low[k]));
+                cons.push(x[k].lt(sa[k].add_const(low[k])?.to_expr(&params)?));
             }
-            let m: Map = format!(
-                "{} -> {{ R[{}] -> A[{}]{} }}",
-                params_decl(&params),
-                rv.join(", "),
-                shifted.join(", "),
-                with_cons(&cons)
-            )
-            .parse()?;
-            out.add(rename(&m, vol(r)?, vol(src)?))?;
+            out.add(Map::from_constraints(&space, cons)?)?;
             if let Some(&v) = o.operands.get(1) {
                 let dv = shapes.domain(p, v)?;
-                let dom_r = box_cons(&rv, sr);
+                let set_space = Space::set(params.clone(), tuple(Some(vol(r)?), &rv));
+                let x = dims(DimKind::SET, n);
+                let dom_r = box_cons(&x, sr, &params)?;
                 for k in 0..n {
                     let sides = [
-                        (low[k] != 0, format!("{} < {}", rv[k], low[k])),
+                        (low[k] != 0, x[k].lt(low[k])),
                         (
                             high[k] != 0,
-                            format!("{} >= {}", rv[k], sa[k].add_const(low[k])?.to_isl()),
+                            x[k].ge(sa[k].add_const(low[k])?.to_expr(&params)?),
                         ),
                     ];
                     for (nonzero, half) in sides {
@@ -218,14 +208,7 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
                         }
                         let mut c = dom_r.clone();
                         c.push(half);
-                        let s: Set = format!(
-                            "{} -> {{ R[{}]{} }}",
-                            params_decl(&params),
-                            rv.join(", "),
-                            with_cons(&c)
-                        )
-                        .parse()?;
-                        let s = s.set_tuple_name(Some(vol(r)?));
+                        let s = Set::from_constraints(&set_space, c)?;
                         out.add(Map::from_domain_and_range(&s, &dv)?)?;
                     }
                 }
@@ -239,10 +222,18 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
         } => {
             let (src, r) = (operand(0)?, result(0)?);
             check_slice(p, op, value_rank(p, src)?, offsets, sizes, strides, dropped)?;
-            let pi = slice_map(&params, offsets, sizes, strides, dropped)?;
+            let pi = slice_map(
+                &params,
+                vol(r)?,
+                vol(src)?,
+                offsets,
+                sizes,
+                strides,
+                dropped,
+            )?;
             // within the source's domain: with a dynamic source the slice may not
             // fit for every size, and only elements that exist are read
-            let pi = rename(&pi, vol(r)?, vol(src)?).intersect_range(&shapes.domain(p, src)?)?;
+            let pi = pi.intersect_range(&shapes.domain(p, src)?)?;
             out.add(pi)?;
         }
         OpKind::InsertSlice {
@@ -261,12 +252,16 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
                 strides,
                 dropped,
             )?;
-            // Π: src -> dest, as { T[i] -> S[..] } renamed to { src -> R }
-            let pi = rename(
-                &slice_map(&params, offsets, sizes, strides, dropped)?,
+            // Π: src -> dest, as { src[i] -> R[..] }
+            let pi = slice_map(
+                &params,
                 vol(src)?,
                 vol(r)?,
-            );
+                offsets,
+                sizes,
+                strides,
+                dropped,
+            )?;
             let dr = shapes.domain(p, r)?;
             // only the positions that exist in the result (a dynamic destination
             // may be smaller than the slice for some sizes)
@@ -276,15 +271,12 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
             let id = Map::from_domain_and_range(&dr, &dd)?;
             // keep only the diagonal r -> r
             let n = value_rank(p, r)?;
-            let rv = vars("r", n);
-            let diag: Map = format!(
-                "{} -> {{ R[{}] -> D[{}] }}",
-                params_decl(&params),
-                rv.join(", "),
-                rv.join(", ")
-            )
-            .parse()?;
-            let diag = rename(&diag, vol(r)?, vol(dest)?);
+            let diag_space = Space::map(
+                params.clone(),
+                tuple(Some(vol(r)?), &vars("r", n)),
+                Tuple::named(Some(vol(dest)?.to_string()), n),
+            );
+            let diag = Map::from_constraints(&diag_space, outputs_equal(dims(DimKind::In, n)))?;
             let id = id.intersect(&diag)?;
             out.add(id.subtract_domain(&image)?)?;
             out.add(pi.reverse())?;
@@ -294,36 +286,46 @@ pub fn op_element_map(p: &Program, op: usize, shapes: &Shapes) -> Result<UnionMa
 }
 
 /// The slice view `Π` (paper Def. 4.9, App. A.2.1) as
-/// `{ T[i] -> S[offset + stride * x] : 0 <= i < size }`, where `x` is `i` with a 0
-/// inserted at each dropped (unit) dimension.
+/// `{ dom[i] -> ran[offset + stride * x] : 0 <= i < size }`, where `x` is `i` with
+/// a 0 inserted at each dropped (unit) dimension (the dimensions of `dom` are
+/// named `i<k>` after the position `k` in `ran`).
 pub(crate) fn slice_map(
     params: &[String],
+    dom: &str,
+    ran: &str,
     offsets: &[i64],
     sizes: &[i64],
     strides: &[i64],
     dropped: &[usize],
 ) -> Result<Map> {
+    let n = sizes.len();
+    if offsets.len() != n || strides.len() != n {
+        return Err(Error::Invalid(
+            "a slice needs as many offsets and strides as sizes".into(),
+        ));
+    }
     let mut iv = Vec::new();
     let mut cons = Vec::new();
     let mut exprs = Vec::new();
-    for k in 0..sizes.len() {
+    for k in 0..n {
         if dropped.contains(&k) {
-            exprs.push(format!("{}", offsets[k]));
+            exprs.push(Expr::constant(offsets[k]));
         } else {
-            let x = format!("i{k}");
-            cons.push(format!("0 <= {x} < {}", sizes[k]));
-            exprs.push(format!("({}) + ({})*{x}", offsets[k], strides[k]));
-            iv.push(x);
+            let x = Expr::dim(DimKind::In, iv.len());
+            cons.push(x.ge(0));
+            cons.push(x.lt(sizes[k]));
+            exprs.push(Expr::constant(offsets[k]) + strides[k] * &x);
+            iv.push(format!("i{k}"));
         }
     }
-    Ok(format!(
-        "{} -> {{ T[{}] -> S[{}]{} }}",
-        params_decl(params),
-        iv.join(", "),
-        exprs.join(", "),
-        with_cons(&cons)
-    )
-    .parse()?)
+    let space = Space::map(
+        params.to_vec(),
+        tuple(Some(dom), &iv),
+        Tuple::named(Some(ran.to_string()), n),
+    );
+    let mut all = outputs_equal(exprs);
+    all.extend(cons);
+    Ok(Map::from_constraints(&space, all)?)
 }
 
 /// The result domains of the `linalg` op `op` given arbitrary operand domains (one
@@ -369,13 +371,14 @@ pub fn result_domains(p: &Program, op: usize, operand_domains: &[Set]) -> Result
                 format!("operand domain {k} does not have the operand's rank"),
             ));
         }
-        let ik: Map = indexing_map_text(&[], &l.indexing_maps[k], None).parse()?;
+        let ik = indexing_map(&[], &l.indexing_maps[k], None, "T").map_err(|e| in_op(p, op, e))?;
         let pre = d.set_tuple_name(Some("T")).preimage(&ik)?;
         iter = iter.intersect(&pre)?;
     }
     let mut out = Vec::new();
     for j in 0..l.n_outputs {
-        let ir: Map = indexing_map_text(&[], &l.indexing_maps[l.n_inputs + j], None).parse()?;
+        let ir = indexing_map(&[], &l.indexing_maps[l.n_inputs + j], None, "T")
+            .map_err(|e| in_op(p, op, e))?;
         let r = o.results[j];
         let d = ir
             .apply_to(&iter)?
@@ -394,10 +397,15 @@ fn check_axis(what: &str, ok: bool) -> Result<()> {
     }
 }
 
-/// `{ A[a0, ...] -> B[exprs] : cons }` with the given placeholder-free parts, renamed.
-fn simple_map(dom: &str, dvars: &[String], rng: &str, exprs: &[String]) -> Result<Map> {
-    let m: Map = format!("{{ A[{}] -> B[{}] }}", dvars.join(", "), exprs.join(", ")).parse()?;
-    Ok(rename(&m, dom, rng))
+/// `{ dom[r0, ..., r<n_in - 1>] -> rng[r<src_0>, r<src_1>, ...] }`.
+fn simple_map(dom: &str, n_in: usize, rng: &str, src: &[usize]) -> Result<Map> {
+    let space = Space::map(
+        Vec::new(),
+        tuple(Some(dom), &vars("r", n_in)),
+        Tuple::named(Some(rng.to_string()), src.len()),
+    );
+    let cons = outputs_equal(src.iter().map(|&k| Expr::dim(DimKind::In, k)));
+    Ok(Map::from_constraints(&space, cons)?)
 }
 
 /// The reduction `R <- red_{⊕,j} O` (paper App. A.2.2): `O` has rank
@@ -406,12 +414,25 @@ fn simple_map(dom: &str, dvars: &[String], rng: &str, exprs: &[String]) -> Resul
 /// along the axis).
 pub fn reduction_map(result: &str, operand: &str, operand_rank: usize, j: usize) -> Result<Map> {
     check_axis("reduction", j < operand_rank)?;
-    let r = vars("r", operand_rank - 1);
-    let mut e: Vec<String> = r.clone();
-    e.insert(j, "k".into());
-    // `k` is a fresh output variable, unconstrained
-    let m: Map = format!("{{ A[{}] -> B[{}] }}", r.join(", "), e.join(", ")).parse()?;
-    Ok(rename(&m, result, operand))
+    // `k` is an output dimension of its own, unconstrained
+    let mut names = vec![None; operand_rank];
+    names[j] = Some("k".to_string());
+    let space = Space::map(
+        Vec::new(),
+        tuple(Some(result), &vars("r", operand_rank - 1)),
+        Tuple {
+            name: Some(operand.to_string()),
+            body: TupleBody::Dims(names),
+        },
+    );
+    let cons = (0..operand_rank)
+        .filter(|&q| q != j)
+        .map(|q| {
+            let r = if q < j { q } else { q - 1 };
+            Expr::dim(DimKind::Out, q).eq(Expr::dim(DimKind::In, r))
+        })
+        .collect::<Vec<_>>();
+    Ok(Map::from_constraints(&space, cons)?)
 }
 
 /// The `s, t` (`s < t`, 0-based, axes of the operand) diagonal of a volume (paper
@@ -426,10 +447,9 @@ pub fn diagonal_map(
     t: usize,
 ) -> Result<Map> {
     check_axis("diagonal", s < t && t < operand_rank)?;
-    let r = vars("r", operand_rank - 1);
-    let mut e = r.clone();
-    e.insert(t, r[s].clone());
-    simple_map(result, &r, operand, &e)
+    let mut src: Vec<usize> = (0..operand_rank - 1).collect();
+    src.insert(t, s);
+    simple_map(result, operand_rank - 1, operand, &src)
 }
 
 /// The outer product `R <- A ⊗ B` (paper App. A.2.4): `R[a ++ b] = A[a] B[b]`,
@@ -441,10 +461,10 @@ pub fn outer_product_map(
     b: &str,
     rank_b: usize,
 ) -> Result<UnionMap> {
-    let r = vars("r", rank_a + rank_b);
+    let n = rank_a + rank_b;
     let mut u = UnionMap::empty(Vec::new());
-    u.add(simple_map(result, &r, a, &r[..rank_a])?)?;
-    u.add(simple_map(result, &r, b, &r[rank_a..])?)?;
+    u.add(simple_map(result, n, a, &(0..rank_a).collect::<Vec<_>>())?)?;
+    u.add(simple_map(result, n, b, &(rank_a..n).collect::<Vec<_>>())?)?;
     Ok(u)
 }
 
@@ -479,4 +499,64 @@ pub fn fix_domain_point(m: &Map, point: &[i64]) -> Result<Map> {
         m = m.fix(DimKind::In, k, *v)?;
     }
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dimension names of a tuple.
+    fn names(t: &Tuple) -> Vec<Option<String>> {
+        t.dim_names()
+    }
+
+    fn named(v: &[Option<&str>]) -> Vec<Option<String>> {
+        v.iter().map(|n| n.map(str::to_string)).collect()
+    }
+
+    /// Dropped (unit) dimensions are fixed at their offset and have no input
+    /// dimension; the kept ones are named after their position in the source.
+    #[test]
+    fn slice_map_fixes_dropped_dimensions() {
+        let m = slice_map(
+            &["N".to_string()],
+            "sub",
+            "src",
+            &[3, 2, 5],
+            &[1, 4, 1],
+            &[1, 2, 7],
+            &[0, 2],
+        )
+        .unwrap();
+        let want: Map = "[N] -> { sub[i1] -> src[3, 2 + 2i1, 5] : 0 <= i1 < 4 }"
+            .parse()
+            .unwrap();
+        assert!(m.is_equal(&want).unwrap(), "{m}");
+        let sp = m.space();
+        assert_eq!(sp.domain_tuple().unwrap().name.as_deref(), Some("sub"));
+        assert_eq!(names(sp.domain_tuple().unwrap()), named(&[Some("i1")]));
+        assert_eq!(sp.range_tuple().name.as_deref(), Some("src"));
+        assert_eq!(names(sp.range_tuple()), named(&[None, None, None]));
+        // everything dropped: a map from the rank-0 slice to one element
+        let one = slice_map(&[], "s", "t", &[4, -1], &[1, 1], &[1, 1], &[0, 1]).unwrap();
+        let want: Map = "{ s[] -> t[4, -1] }".parse().unwrap();
+        assert!(one.is_equal(&want).unwrap(), "{one}");
+        assert!(slice_map(&[], "s", "t", &[0], &[1, 1], &[1, 1], &[]).is_err());
+    }
+
+    /// The reduced axis is an output dimension of its own named `k`, with no
+    /// constraint; the other output dimensions copy the inputs.
+    #[test]
+    fn reduction_axis_is_free_and_named_k() {
+        let m = reduction_map("R", "O", 3, 1).unwrap();
+        let want: Map = "{ R[r0, r1] -> O[r0, k, r1] }".parse().unwrap();
+        assert!(m.is_equal(&want).unwrap(), "{m}");
+        assert_eq!(
+            names(m.space().range_tuple()),
+            named(&[None, Some("k"), None])
+        );
+        let d = diagonal_map("R", "O", 3, 0, 2).unwrap();
+        let want: Map = "{ R[r0, r1] -> O[r0, r1, r0] }".parse().unwrap();
+        assert!(d.is_equal(&want).unwrap(), "{d}");
+    }
 }

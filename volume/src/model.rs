@@ -24,7 +24,7 @@ use crate::tiling::{
     all_tiles, disjoint_pieces, footprint, interior_tiles, match_slice, restrict_to_tiles,
     tile_map, tiled_program_map, Slice,
 };
-use presburger::{DimKind, Int, Map, Set, UnionMap, UnionSet};
+use presburger::{DimKind, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
 
 /// How the model is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,7 +200,7 @@ impl Model {
     pub fn regions(&self, out: ValueId) -> Result<Regions> {
         let mut markers = UnionSet::empty(self.shapes.params.clone());
         for m in &self.padding_markers {
-            markers = markers.union(&format!("{{ {m}[] }}").parse::<UnionSet>()?)?;
+            markers = markers.union(&UnionSet::from(marker_set(m)?))?;
         }
         let live_ins = self.union_of_domains(&self.program.args)?;
         let map = self
@@ -289,7 +289,7 @@ fn mark_padding(
         while taken.contains(name.as_str()) || markers.contains(&name) {
             name.push('_');
         }
-        let marker: Set = format!("{{ {name}[] }}").parse()?;
+        let marker = marker_set(&name)?;
         let value = p.value(v).volume.as_str();
         let mut u = UnionMap::empty(shapes.params.clone());
         for member in m.members() {
@@ -303,6 +303,14 @@ fn mark_padding(
         markers.push(name);
     }
     Ok((marked, markers))
+}
+
+/// The marker volume `{ name[] }`.
+fn marker_set(name: &str) -> Result<Set> {
+    Ok(Set::universe(Space::set(
+        Vec::new(),
+        Tuple::named(Some(name.to_string()), 0),
+    ))?)
 }
 
 /// The number of integer points of a set without parameters, or `None` when it

@@ -15,7 +15,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use presburger::Set;
+use presburger::build::{Constraint, Expr};
+use presburger::{DimKind, Set, Space, Tuple, TupleBody};
 
 use crate::error::{Error, Result};
 use crate::ir::{AffineExpr, Def, LinalgOp, OpKind, Program, Type, ValueId};
@@ -100,14 +101,20 @@ impl Size {
         self.terms.keys()
     }
 
-    /// isl notation, e.g. `(3 + 1*x_d0)`.
-    pub fn to_isl(&self) -> String {
-        let mut s = format!("({}", self.constant);
+    /// The size as an expression over the parameters `params` (parameter `k` of
+    /// the space is `params[k]`); an error if it uses a parameter not among them.
+    pub fn to_expr(&self, params: &[String]) -> Result<Expr> {
+        let mut e = Expr::constant(self.constant);
         for (p, c) in &self.terms {
-            s.push_str(&format!(" + ({c})*{p}"));
+            let pos = params.iter().position(|q| q == p).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "the size {self} uses the parameter {p}, which is not among [{}]",
+                    params.join(", ")
+                ))
+            })?;
+            e = e + *c * Expr::param(pos);
         }
-        s.push(')');
-        s
+        Ok(e)
     }
 }
 
@@ -173,26 +180,45 @@ impl Shapes {
     }
 }
 
-/// `[params] -> { name[i0, ...] : 0 <= i_k < size_k }`. The text is parsed with a
-/// placeholder tuple name, then renamed, so any volume name works.
+/// `[params] -> { name[i0, ...] : 0 <= i_k < size_k }`; any volume name works.
 pub(crate) fn box_set(params: &[String], name: &str, sizes: &[Size]) -> Result<Set> {
     let vars: Vec<String> = (0..sizes.len()).map(|k| format!("i{k}")).collect();
-    let cons: Vec<String> = sizes
-        .iter()
-        .enumerate()
-        .map(|(k, s)| format!("0 <= i{k} < {}", s.to_isl()))
+    let space = Space::set(params.to_vec(), tuple(Some(name), &vars));
+    let dims: Vec<Expr> = (0..sizes.len())
+        .map(|k| Expr::dim(DimKind::SET, k))
         .collect();
-    let body = if cons.is_empty() {
-        String::new()
-    } else {
-        format!(" : {}", cons.join(" and "))
-    };
-    let text = format!(
-        "[{}] -> {{ V[{}]{body} }}",
-        params.join(", "),
-        vars.join(", ")
-    );
-    Ok(text.parse::<Set>()?.set_tuple_name(Some(name)))
+    Ok(Set::from_constraints(
+        &space,
+        box_cons(&dims, sizes, params)?,
+    )?)
+}
+
+/// A flat tuple with an optional name and named dimensions.
+pub(crate) fn tuple(name: Option<&str>, dims: &[String]) -> Tuple {
+    Tuple {
+        name: name.map(str::to_string),
+        body: TupleBody::Dims(dims.iter().cloned().map(Some).collect()),
+    }
+}
+
+/// `0 <= x_k < size_k` for each pair of a variable and a size (sizes over the
+/// parameters `params`).
+pub(crate) fn box_cons(x: &[Expr], sizes: &[Size], params: &[String]) -> Result<Vec<Constraint>> {
+    let mut cons = Vec::with_capacity(2 * x.len());
+    for (x, s) in x.iter().zip(sizes) {
+        cons.push(x.ge(0));
+        cons.push(x.lt(s.to_expr(params)?));
+    }
+    Ok(cons)
+}
+
+/// `e` with the op's line and name put in front of an [`Error::Invalid`]
+/// message.
+pub(crate) fn in_op(p: &Program, op: usize, e: Error) -> Error {
+    match e {
+        Error::Invalid(m) => op_err(p, op, m),
+        e => e,
+    }
 }
 
 /// An `Error::Invalid` naming the op's line and name.
@@ -692,21 +718,13 @@ fn extent(p: &Program, op: usize, e: &AffineExpr, ranges: &[Size]) -> Result<Siz
         params.extend(r.params().cloned());
     }
     let params: Vec<String> = params.into_iter().collect();
-    let expr = e.to_isl(&|i| format!("d{i}"), &|i| format!("s{i}"));
-    let mut cons: Vec<String> = ranges
-        .iter()
-        .enumerate()
-        .map(|(k, r)| format!("0 <= d{k} < {}", r.to_isl()))
-        .collect();
-    cons.push(format!("e = {expr}"));
-    let dims: Vec<String> = (0..ranges.len()).map(|k| format!("d{k}")).collect();
-    let body = if dims.is_empty() {
-        cons.join(" and ")
-    } else {
-        format!("exists ({} : {})", dims.join(", "), cons.join(" and "))
-    };
-    let text = format!("[{}] -> {{ [e] : {body} }}", params.join(", "));
-    let set: Set = text.parse()?;
+    // { [e] : exists d : 0 <= d_k < range_k and e = expr(d) }
+    let d: Vec<Expr> = (0..ranges.len()).map(Expr::exists).collect();
+    let expr = e.to_expr(&d, &[]).map_err(|err| in_op(p, op, err))?;
+    let mut cons = box_cons(&d, ranges, &params)?;
+    cons.push(Expr::dim(DimKind::SET, 0).eq(expr));
+    let space = Space::set(params.clone(), tuple(None, &["e".to_string()]));
+    let set = Set::from_constraints(&space, cons)?;
     let max = set
         .dim_max(0)
         .map_err(|err| unsupported(p, op, format!("the extent of {e}: {err}")))?
@@ -733,5 +751,89 @@ pub fn defining_op(p: &Program, v: ValueId) -> Option<usize> {
     match p.values.get(v)?.def {
         Def::Op { op, .. } => Some(op),
         Def::Arg(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn empty_program() -> Program {
+        Program {
+            name: "f".into(),
+            values: Vec::new(),
+            args: Vec::new(),
+            ops: Vec::new(),
+            returns: Vec::new(),
+        }
+    }
+
+    /// Extents of results indexed by `floordiv`, `ceildiv` and `mod`, with
+    /// values below zero rounded down (MLIR's semantics, not truncation).
+    #[test]
+    fn extents_of_divisions_round_down() {
+        let p = empty_program();
+        let d = |i| Box::new(AffineExpr::Dim(i));
+        let c = |k| Box::new(AffineExpr::Const(k));
+        let ranges = [Size::constant(4), Size::constant(5)];
+        let cases = [
+            // (d0 - 6) floordiv 4 over 0..=3 is at most -1 (truncation: 0)
+            (
+                AffineExpr::FloorDiv(Box::new(AffineExpr::Add(d(0), c(-6))), c(4)),
+                0,
+            ),
+            // (d0 - 5) ceildiv 2 over 0..=3 is at most -1
+            (
+                AffineExpr::CeilDiv(Box::new(AffineExpr::Add(d(0), c(-5))), c(2)),
+                0,
+            ),
+            // d1 mod 3 over 0..=4: at most 2
+            (AffineExpr::Mod(d(1), c(3)), 3),
+            // (d0 - 3) mod 4 + d1 over 0..=3, 0..=4: 3 + 4
+            (
+                AffineExpr::Add(
+                    Box::new(AffineExpr::Mod(
+                        Box::new(AffineExpr::Add(d(0), c(-3))),
+                        c(4),
+                    )),
+                    d(1),
+                ),
+                8,
+            ),
+        ];
+        for (e, want) in cases {
+            assert_eq!(
+                extent(&p, 0, &e, &ranges).unwrap(),
+                Size::constant(want),
+                "{e}"
+            );
+        }
+        // a product with a constant: 2·d0 + d1 is at most 2·3 + 4
+        let e = AffineExpr::Add(Box::new(AffineExpr::Mul(c(2), d(0))), d(1));
+        assert_eq!(extent(&p, 0, &e, &ranges).unwrap(), Size::constant(11));
+        // not quasi-affine: an error, not a panic
+        let bad = AffineExpr::Mul(d(0), d(1));
+        assert!(extent(&p, 0, &bad, &ranges).is_err());
+    }
+
+    /// A box over sizes in parameters, under any name; sizes must use only the
+    /// given parameters.
+    #[test]
+    fn box_sets_take_any_name() {
+        let params = vec!["N".to_string()];
+        let mut n_plus_1 = Size::param("N");
+        n_plus_1.constant = 1;
+        let s = box_set(&params, "my.vol", &[n_plus_1, Size::constant(3)]).unwrap();
+        let want: Set = "[N] -> { V[i0, i1] : 0 <= i0 <= N and 0 <= i1 < 3 }"
+            .parse()
+            .unwrap();
+        assert!(
+            s.is_equal(&want.set_tuple_name(Some("my.vol"))).unwrap(),
+            "{s}"
+        );
+        let scalar = box_set(&[], "x", &[]).unwrap();
+        assert!(scalar.is_equal(&"{ x[] }".parse().unwrap()).unwrap());
+        let err = box_set(&[], "x", &[Size::param("M")]).unwrap_err();
+        assert!(err.to_string().contains("M"), "{err}");
     }
 }

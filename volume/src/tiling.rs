@@ -14,8 +14,11 @@
 //! compared directly; [`tiles_as_params`] turns one into a parameter-only set.
 
 use crate::error::{Error, Result};
+use crate::ir::scale;
 use crate::regions::{build, inequality_rows};
-use presburger::{BasicSet, Conjunction, DimKind, Int, Map, Set, UnionMap};
+use crate::shape::tuple;
+use presburger::build::Expr;
+use presburger::{BasicSet, Conjunction, DimKind, Int, Map, Set, Space, Tuple, UnionMap};
 use std::fmt;
 
 fn is_identifier(s: &str) -> bool {
@@ -63,25 +66,41 @@ pub fn tile_map(output: &str, rank: usize, tiles: &[(usize, i64)]) -> Result<Map
     for (d, s) in size.iter().enumerate() {
         match s {
             None => {
+                ran.push(Expr::dim(DimKind::In, dom.len()));
                 dom.push(format!("i{d}"));
-                ran.push(format!("i{d}"));
             }
             Some(t) => {
+                let q = Expr::dim(DimKind::In, dom.len());
+                let m = Expr::dim(DimKind::In, dom.len() + 1);
                 dom.push(format!("q{d}"));
                 dom.push(format!("m{d}"));
-                ran.push(format!("{t}q{d} + m{d}"));
-                cons.push(format!("0 <= m{d} < {t}"));
+                ran.push(*t * &q + &m);
+                cons.push(m.ge(0));
+                cons.push(m.lt(*t));
             }
         }
     }
-    let text = format!(
-        "{{ {output}_tile[{}] -> {output}[{}]{}{} }}",
-        dom.join(", "),
-        ran.join(", "),
-        if cons.is_empty() { "" } else { " : " },
-        cons.join(" and ")
+    let space = Space::map(
+        Vec::new(),
+        tuple(Some(&format!("{output}_tile")), &dom),
+        Tuple::named(Some(output.to_string()), rank),
     );
-    Ok(text.parse()?)
+    let mut all: Vec<_> = ran
+        .into_iter()
+        .enumerate()
+        .map(|(j, e)| Expr::dim(DimKind::Out, j).eq(e))
+        .collect();
+    all.extend(cons);
+    Ok(Map::from_constraints(&space, all)?)
+}
+
+/// The tuple name of a set's space, `None` for none or an empty one.
+fn tuple_name(s: &Set) -> Option<String> {
+    s.space()
+        .range_tuple()
+        .name
+        .clone()
+        .filter(|n| !n.is_empty())
 }
 
 /// The tile indices of a tile map: `(position in the domain tuple, output dim d)`,
@@ -115,20 +134,22 @@ fn tile_index_context(tile: &Map) -> Result<Set> {
     let dims = tile_dims(tile)?;
     let dom = tile.domain();
     let n = dom.space().n_out();
-    let name = dom.space().range_tuple().name.clone().unwrap_or_default();
     let vars: Vec<String> = (0..n).map(|k| format!("t{k}")).collect();
-    let params: Vec<String> = dims.iter().map(|(_, d)| format!("Q{d}")).collect();
-    let cons: Vec<String> = dims
-        .iter()
-        .map(|(pos, d)| format!("t{pos} = Q{d}"))
-        .collect();
-    let text = format!(
-        "[{}] -> {{ {name}[{}] : {} }}",
-        params.join(", "),
-        vars.join(", "),
-        cons.join(" and ")
-    );
-    Ok(text.parse()?)
+    let mut params: Vec<String> = Vec::new();
+    let mut cons = Vec::new();
+    for (pos, d) in &dims {
+        let q = format!("Q{d}");
+        let k = match params.iter().position(|p| *p == q) {
+            Some(k) => k,
+            None => {
+                params.push(q);
+                params.len() - 1
+            }
+        };
+        cons.push(Expr::dim(DimKind::SET, *pos).eq(Expr::param(k)));
+    }
+    let space = Space::set(params, tuple(tuple_name(&dom).as_deref(), &vars));
+    Ok(Set::from_constraints(&space, cons)?)
 }
 
 /// The element map of the tiled program, `M_T ∘ M` restricted to the output's
@@ -205,24 +226,22 @@ pub fn interior_tiles(tile: &Map, output_domain: &Set, avoid: &Set) -> Result<Se
 fn same_tile_and_outer(tile: &Map) -> Result<Map> {
     let dom = tile.domain();
     let names = dom.space().range_tuple().dim_names();
-    let name = dom.space().range_tuple().name.clone().unwrap_or_default();
+    let name = tuple_name(&dom);
     let n = names.len();
     let a: Vec<String> = (0..n).map(|k| format!("a{k}")).collect();
     let b: Vec<String> = (0..n).map(|k| format!("b{k}")).collect();
-    let eqs: Vec<String> = names
+    let eqs: Vec<_> = names
         .iter()
         .enumerate()
         .filter(|(_, nm)| !nm.as_deref().is_some_and(|x| x.starts_with('m')))
-        .map(|(k, _)| format!("a{k} = b{k}"))
+        .map(|(k, _)| Expr::dim(DimKind::In, k).eq(Expr::dim(DimKind::Out, k)))
         .collect();
-    let text = format!(
-        "{{ {name}[{}] -> {name}[{}]{}{} }}",
-        a.join(", "),
-        b.join(", "),
-        if eqs.is_empty() { "" } else { " : " },
-        eqs.join(" and ")
+    let space = Space::map(
+        Vec::new(),
+        tuple(name.as_deref(), &a),
+        tuple(name.as_deref(), &b),
     );
-    let m: Map = text.parse()?;
+    let m = Map::from_constraints(&space, eqs)?;
     Ok(m.intersect_range(&dom)?)
 }
 
@@ -556,29 +575,29 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
     let context = pdom
         .flat_product(&Set::universe(sp.clone())?)?
         .set_tuple_name(sp.range_tuple().name.as_deref());
-    let name = sp.range_tuple().name.clone().unwrap_or_default();
     let vars: Vec<String> = (0..n).map(|d| format!("x{d}")).collect();
+    let rebuilt_space = Space::set(params.clone(), tuple(tuple_name(&set).as_deref(), &vars));
+    // `row·(1, params)` as an expression
+    let aff = |row: &[Int]| -> Expr {
+        row[1..]
+            .iter()
+            .enumerate()
+            .fold(Expr::from(row[0].clone()), |e, (i, c)| {
+                e + scale(c, &Expr::param(i))
+            })
+    };
     let mut choice = vec![0usize; n];
     loop {
         let pick: Vec<&Candidate> = choice.iter().zip(&cands).map(|(&k, c)| &c[k]).collect();
+        // x_d = offset_d + stride_d·k_d with 0 <= k_d < size_d
         let mut cons = Vec::new();
         for (d, (lo, size, st)) in pick.iter().enumerate() {
-            let (o, z) = (aff_to_string(lo, &params), aff_to_string(size, &params));
-            cons.push(format!(
-                "(exists k{d} : x{d} = {o} + {st}*k{d} and 0 <= k{d} and k{d} + 1 <= {z})"
-            ));
+            let k = Expr::exists(d);
+            cons.push(Expr::dim(DimKind::SET, d).eq(aff(lo) + scale(st, &k)));
+            cons.push(k.ge(0));
+            cons.push((&k + 1).le(aff(size)));
         }
-        let body = if cons.is_empty() {
-            String::new()
-        } else {
-            format!(" : {}", cons.join(" and "))
-        };
-        let text = format!(
-            "[{}] -> {{ {name}[{}]{body} }}",
-            params.join(", "),
-            vars.join(", ")
-        );
-        let rebuilt: Set = text.parse()?;
+        let rebuilt = Set::from_constraints(&rebuilt_space, cons)?;
         let rebuilt = rebuilt.intersect(&context)?;
         if rebuilt.is_equal(&set)? {
             return Ok(Some(Slice {
@@ -622,6 +641,29 @@ mod tests {
             .parse()
             .unwrap();
         assert!(m.is_equal(&want).unwrap());
+    }
+
+    /// The tile index context fixes each tile index `q<d>` (wherever it stands in
+    /// the tiled tuple) to its parameter `Q<d>`; the same-tile relation frees
+    /// only the in-tile dimensions `m<d>`.
+    #[test]
+    fn tile_contexts_follow_the_dimension_names() {
+        let m = tile_map("a", 3, &[(2, 4), (0, 8)]).unwrap();
+        let want: Map =
+            "{ a_tile[q0, m0, i1, q2, m2] -> a[8q0 + m0, i1, 4q2 + m2] : 0 <= m0 < 8 and 0 <= m2 < 4 }"
+                .parse()
+                .unwrap();
+        assert!(m.is_equal(&want).unwrap(), "{m}");
+        let ctx = tile_index_context(&m).unwrap();
+        let want = set("[Q0, Q2] -> { a_tile[t0, t1, t2, t3, t4] : t0 = Q0 and t3 = Q2 }");
+        assert!(ctx.is_equal(&want).unwrap(), "{ctx}");
+        assert_eq!(ctx.space().params(), ["Q0", "Q2"]);
+        let same = same_tile_and_outer(&m).unwrap();
+        let want: Map = "{ a_tile[q0, m0, i1, q2, m2] -> a_tile[q0, m0', i1, q2, m2'] : \
+                         0 <= m0' < 8 and 0 <= m2' < 4 }"
+            .parse()
+            .unwrap();
+        assert!(same.is_equal(&want).unwrap(), "{same}");
     }
 
     #[test]

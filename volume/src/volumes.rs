@@ -10,7 +10,7 @@
 //! slice is the view `i ↦ offset + i ⊙ stride` (Def. 4.9), which is also the
 //! element map of `tensor.extract_slice` (A.2.1).
 
-use crate::element_map::{rename, slice_map};
+use crate::element_map::slice_map;
 use crate::error::{Error, Result};
 use crate::tiling::aff_to_string;
 use presburger::{Int, Map, Set};
@@ -125,11 +125,7 @@ pub fn slice_view(
             "a slice needs as many offsets and strides as sizes".into(),
         ));
     }
-    Ok(rename(
-        &slice_map(&[], offsets, sizes, strides, &[])?,
-        sub,
-        sup,
-    ))
+    slice_map(&[], sub, sup, offsets, sizes, strides, &[])
 }
 
 #[cfg(test)]

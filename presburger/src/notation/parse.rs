@@ -2,25 +2,35 @@
 //!
 //! Grammar (isl's, for the parts users write):
 //! ```text
-//! object   := [ '[' ids ']' '->' ] '{' [ part (';' part)* ] '}'
+//! object   := [ params '->' ] '{' [ 'Sym' '=' params ] [ part (';' part)* ] '}'
+//! params   := '[' [ id ['=' number] (',' id ['=' number])* ] ']'
 //! part     := tuple [ '->' tuple ] [ ':' formula ]   |   ':' formula
 //! tuple    := [name] '[' [ tuple '->' tuple | elem (',' elem)* ] ']'
-//! elem     := new-identifier | new-identifier '=' expr | expr
-//!                                             (an expression adds an equality)
+//! elem     := new-identifier | new-identifier '=' value | value | '*'
+//!                                             (a value adds constraints)
+//! value    := ':' [expr] | piece (';' piece)*
+//! piece    := xexpr [ ':' ( formula | [expr] ) ]  (a condition, or a range lo:hi, lo:)
+//! xexpr    := expr | expr cmp .. formula '?' xexpr ':' xexpr        (`i > 0 ? 4 : 5`)
 //! formula  := or ('implies' formula)?
 //! or       := and (('or' | '||') and)*
 //! and      := unary (('and' | '&&') unary)*
 //! unary    := ('not' | '!') unary | 'exists' vars ':' formula | 'exists' '(' vars ':' formula ')'
 //!           | 'true' | 'false' | '(' formula ')' | exprs (cmp exprs)+
 //! exprs    := expr (',' expr)*                (`0 <= i, j < N` compares every pair)
-//! expr     := ['-'] term (('+' | '-') term)*
-//! term     := factor (('*' | 'mod' | '%') factor | <implicit product after a number>)*
-//! factor   := number | variable | '(' expr ')' | 'floor' '(' expr ['/' number] ')'
-//!           | 'ceil' '(' .. ')' | '[' expr '/' number ']' | ('min' | 'max') '(' expr, expr.. ')'
+//! expr     := term (('+' | '-') term)*
+//! term     := '-'* islfactor (('*' | <implicit>) factor | ('//' | '/' | 'mod' | '%') number)*
+//! islfactor:= number ('*' ['-'] | <implicit>) islfactor postfix | (number | factor) postfix
+//! postfix  := ('mod' | '%') number | ['*' ['-'] number]* ['/' number] ['//' number]
+//! factor   := number | variable | '(' cpiece (';' cpiece)* ')' | '(' formula '?' xexpr ':' xexpr ')'
+//!           | 'floor' '(' expr ['/' number] ')' | 'ceil' '(' .. ')' | '[' expr '/' number ']'
+//!           | ('floord' | 'ceild') '(' expr ',' number ')' | ('min' | 'max') '(' expr, expr.. ')'
+//! cpiece   := expr [':' formula]                 (a value where the condition holds)
+//! number   := literal ['^' literal]                    (a constant power, `2^3`)
 //! ```
 //!
 //! The idea: expressions evaluate to *piecewise* affine values (a list of
-//! (condition, affine expression) pairs; only `min`/`max` make more than one piece),
+//! (condition, affine expression) pairs; `min`/`max` and conditional values make
+//! more than one piece),
 //! `floor` introduces a local variable with a division definition (shared by equal
 //! divisions), comparisons become formulas, and the formula is put in disjunctive
 //! normal form with negation pushed to the atoms. Division locals are functions of
@@ -38,7 +48,7 @@
 use crate::conjunction::{Conjunction, Div};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::lexer::{tokenize, Spanned, Tok};
+use crate::lexer::{tokenize, Spanned, Tok, MAX_LITERAL_DIGITS};
 use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::space::{Space, Tuple, TupleBody};
 use smallvec::{smallvec, SmallVec};
@@ -334,8 +344,8 @@ impl F {
     }
 }
 
-/// A piecewise affine expression: (condition, value) pairs. Only `min`/`max` make
-/// more than one piece, so one piece is stored inline.
+/// A piecewise affine expression: (condition, value) pairs. Only `min`/`max` and
+/// conditional values make more than one piece, so one piece is stored inline.
 type Piecewise = SmallVec<[(F, Lin); 1]>;
 
 /// The expressions of one side of a comparison (`i, j < N` compares both).
@@ -569,33 +579,16 @@ impl Parser {
             )));
         }
         if self.peek() == &Tok::LBracket {
-            self.advance();
-            if self.peek() != &Tok::RBracket {
-                loop {
-                    let name = self.ident_name("a parameter name")?;
-                    if self.params.contains(&name) {
-                        return Err(self.err_here(&format!("parameter {name} is declared twice")));
-                    }
-                    if self.eat(&Tok::Eq) {
-                        // `[N = 2]`: the parameter with a fixed value
-                        let neg = self.eat(&Tok::Minus);
-                        let Tok::Num(v) = self.peek().clone() else {
-                            return Err(self.expected("an integer value for the parameter"));
-                        };
-                        self.advance();
-                        self.param_values
-                            .push((self.params.len(), if neg { -v } else { v }));
-                    }
-                    self.params.push(name);
-                    if !self.eat(&Tok::Comma) {
-                        break;
-                    }
-                }
-            }
-            self.expect(&Tok::RBracket)?;
+            self.param_list()?;
             self.expect(&Tok::Arrow)?;
         }
         self.expect(&Tok::LBrace)?;
+        if self.is_kw("Sym") && self.peek_at(1) == &Tok::Eq {
+            // `{ Sym=[n] [i] : i <= n }`: isl's older way of declaring parameters
+            self.advance();
+            self.advance();
+            self.param_list()?;
+        }
         let mut parts: Vec<Part> = Vec::new();
         if self.peek() != &Tok::RBrace {
             loop {
@@ -620,6 +613,34 @@ impl Parser {
         }
         self.expect(&Tok::RBrace)?;
         Ok(parts)
+    }
+
+    /// A list of parameters `[n, N = 2, ...]` (added to `self.params`).
+    fn param_list(&mut self) -> Result<()> {
+        self.expect(&Tok::LBracket)?;
+        if self.peek() != &Tok::RBracket {
+            loop {
+                let name = self.ident_name("a parameter name")?;
+                if self.params.contains(&name) {
+                    return Err(self.err_here(&format!("parameter {name} is declared twice")));
+                }
+                if self.eat(&Tok::Eq) {
+                    // `[N = 2]`: the parameter with a fixed value
+                    let neg = self.eat(&Tok::Minus);
+                    if !matches!(self.peek(), Tok::Num(_)) {
+                        return Err(self.expected("an integer value for the parameter"));
+                    }
+                    let v = self.number()?;
+                    self.param_values
+                        .push((self.params.len(), if neg { -v } else { v }));
+                }
+                self.params.push(name);
+                if !self.eat(&Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(&Tok::RBracket)
     }
 
     fn part(&mut self) -> Result<Part> {
@@ -737,11 +758,17 @@ impl Parser {
     }
 
     fn tuple_elem(&mut self) -> Result<Option<String>> {
+        // `*`: an unnamed dimension with any value (isl's `{ [*] }`)
+        if self.peek() == &Tok::Star && self.at_elem_end_after(1) {
+            self.advance();
+            self.new_dim();
+            return Ok(None);
+        }
         // a new name alone (`i`) or with its value (`x1 = 1 - N`, as isl prints fixed
         // dimensions) declares a named dimension
         if let Tok::Ident(s) = self.peek().clone() {
             let with_value = self.peek_at(1) == &Tok::Eq;
-            let alone = matches!(self.peek_at(1), Tok::Comma | Tok::RBracket);
+            let alone = self.at_elem_end_after(1);
             if (with_value || alone) && !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none()
             {
                 self.advance();
@@ -760,42 +787,107 @@ impl Parser {
         Ok(None)
     }
 
-    /// The value of tuple dimension `id` after its `=` (or as an unnamed
-    /// entry): an expression it equals, or an isl range `lo:hi`, `lo:` or
-    /// `:hi` (bounds on it). The dimension is not in scope inside its value.
+    /// Whether the token `k` places ahead ends a tuple element (`,` or `]`).
+    fn at_elem_end_after(&self, k: usize) -> bool {
+        matches!(self.peek_at(k), Tok::Comma | Tok::RBracket)
+    }
+
+    /// The value of tuple dimension `id` after its `=` (or as an unnamed entry),
+    /// as isl reads it: `:hi` or `:` alone (an upper bound, or any value), or
+    /// pieces separated by `;`, each
+    ///
+    /// - an expression the dimension equals (`i + 1`, also `i > 0 ? 4 : 5`),
+    /// - an expression under a condition (`a - 1 : a > 0`: no value elsewhere),
+    /// - a range `lo:hi` or `lo:` (bounds on the dimension).
+    ///
+    /// After the `:` of a piece, an expression followed by a comparison starts a
+    /// condition, another expression is the upper end of a range. The dimension
+    /// takes the value of any piece whose condition holds (isl adds the values
+    /// of pieces whose conditions overlap; texts rarely let them overlap). The
+    /// dimension is not in scope inside its value.
     fn dim_value(&mut self, id: usize) -> Result<()> {
-        let lo = if self.peek() == &Tok::Colon {
-            None
-        } else {
-            Some(self.expr()?)
-        };
-        if !self.eat(&Tok::Colon) {
-            let pw = lo.ok_or_else(|| self.expected("an expression"))?;
-            self.tuple_constraints.push(equals(id, pw));
+        let v: Piecewise = smallvec![(F::True, Lin::var(id))];
+        if self.eat(&Tok::Colon) {
+            if !self.at_elem_end_after(0) {
+                let hi = self.expr()?;
+                self.tuple_constraints.push(compare(&v, Cmp::Le, &hi));
+            }
             return Ok(());
         }
-        let v: Piecewise = smallvec![(F::True, Lin::var(id))];
-        if let Some(lo) = lo {
-            self.tuple_constraints.push(compare(&v, Cmp::Ge, &lo));
+        let mut pieces = Vec::new();
+        loop {
+            let e = self.ext_expr()?;
+            let piece = if !self.eat(&Tok::Colon) {
+                equals(id, e)
+            } else if self.at_elem_end_after(0) {
+                compare(&v, Cmp::Ge, &e)
+            } else if let Some(c) = self.piece_condition()? {
+                equals(id, with_condition(e, &c))
+            } else {
+                let hi = self.expr()?;
+                if self.cmp_op().is_some() {
+                    let first = self.comparison_from(smallvec![hi])?;
+                    let c = self.formula_from(Some(first))?;
+                    equals(id, with_condition(e, &c))
+                } else {
+                    F::and(compare(&v, Cmp::Ge, &e), compare(&v, Cmp::Le, &hi))
+                }
+            };
+            pieces.push(piece);
+            if !self.eat(&Tok::Semi) {
+                break;
+            }
         }
-        if !matches!(self.peek(), Tok::Comma | Tok::RBracket) {
-            let hi = self.expr()?;
-            self.tuple_constraints.push(compare(&v, Cmp::Le, &hi));
-        }
+        let f = if pieces.len() == 1 {
+            pieces.pop().unwrap_or(F::True)
+        } else {
+            F::Or(pieces)
+        };
+        self.tuple_constraints.push(f);
         Ok(())
+    }
+
+    /// After the `:` of a tuple piece: a condition that cannot be read as an
+    /// expression (it starts with `exists`, `not`, `true`, `false`, or is a
+    /// parenthesised formula that ends the piece), or `None` (nothing is read).
+    fn piece_condition(&mut self) -> Result<Option<F>> {
+        let starts_formula = self.peek() == &Tok::Bang
+            || ["exists", "Exists", "not", "true", "false"]
+                .iter()
+                .any(|kw| self.is_kw(kw));
+        if starts_formula {
+            return self.formula().map(Some);
+        }
+        if self.peek() != &Tok::LParen {
+            return Ok(None);
+        }
+        let snap = self.snapshot();
+        match self.formula() {
+            Ok(f) if matches!(self.peek(), Tok::Comma | Tok::RBracket | Tok::Semi) => Ok(Some(f)),
+            _ => {
+                self.restore(snap);
+                Ok(None)
+            }
+        }
     }
 
     // ----- formulas ------------------------------------------------------------
 
     fn formula(&mut self) -> Result<F> {
+        self.formula_from(None)
+    }
+
+    /// A formula whose first operand, when given, has been read already (a
+    /// comparison that began as an expression, as in `[i > 0 ? 4 : 5]`).
+    fn formula_from(&mut self, first: Option<F>) -> Result<F> {
         self.enter()?;
-        let r = self.implies();
+        let r = self.implies(first);
         self.leave();
         r
     }
 
-    fn implies(&mut self) -> Result<F> {
-        let lhs = self.or()?;
+    fn implies(&mut self, first: Option<F>) -> Result<F> {
+        let lhs = self.or(first)?;
         if self.eat_kw("implies") {
             let rhs = self.formula()?;
             return Ok(F::Or(vec![F::Not(Box::new(lhs)), rhs]));
@@ -803,10 +895,10 @@ impl Parser {
         Ok(lhs)
     }
 
-    fn or(&mut self) -> Result<F> {
-        let mut v = vec![self.and()?];
+    fn or(&mut self, first: Option<F>) -> Result<F> {
+        let mut v = vec![self.and(first)?];
         while self.eat_kw("or") || self.eat(&Tok::OrOr) {
-            v.push(self.and()?);
+            v.push(self.and(None)?);
         }
         Ok(if v.len() == 1 {
             v.pop().unwrap_or(F::False)
@@ -815,8 +907,12 @@ impl Parser {
         })
     }
 
-    fn and(&mut self) -> Result<F> {
-        let mut v = vec![self.unary()?];
+    fn and(&mut self, first: Option<F>) -> Result<F> {
+        let first = match first {
+            Some(f) => f,
+            None => self.unary()?,
+        };
+        let mut v = vec![first];
         while self.eat_kw("and") || self.eat(&Tok::AndAnd) {
             v.push(self.unary()?);
         }
@@ -932,8 +1028,14 @@ impl Parser {
     }
 
     fn comparison(&mut self) -> Result<F> {
+        let first = self.expr_list()?;
+        self.comparison_from(first)
+    }
+
+    /// A comparison whose first list of expressions has been read.
+    fn comparison_from(&mut self, first: ExprList) -> Result<F> {
         // `a op b` is by far the most common form: no heap storage for the lists
-        let mut lists: SmallVec<[ExprList; 2]> = smallvec![self.expr_list()?];
+        let mut lists: SmallVec<[ExprList; 2]> = smallvec![first];
         let mut ops: SmallVec<[Cmp; 1]> = SmallVec::new();
         while let Some(op) = self.cmp_op() {
             self.advance();
@@ -1002,24 +1104,28 @@ impl Parser {
         Ok(acc)
     }
 
+    /// A term, read as isl reads one: minus signs before a number literal make
+    /// the literal negative (`-1//4` is floor(-1/4)), before anything else they
+    /// negate the whole factor with its divisions (`-x//4` is -(x//4)); see
+    /// [`Parser::isl_factor`]. What isl does not read (`x // 2 * 3`, products of
+    /// expressions) goes on left to right after it.
     fn term(&mut self) -> Result<Piecewise> {
-        let mut acc = self.signed_factor()?;
+        let mut neg = false;
+        while self.eat(&Tok::Minus) {
+            neg = !neg;
+        }
+        let literal = if matches!(self.peek(), Tok::Num(_)) {
+            let n = self.number()?;
+            Some(if std::mem::take(&mut neg) { -n } else { n })
+        } else {
+            None
+        };
+        let mut acc = self.isl_factor(literal)?;
+        if neg {
+            acc = scaled(acc, &Int::from(-1));
+        }
         loop {
-            // `2i`, `3(i + 1)`, `2floor(i/3)`: a number directly followed by a factor.
-            let after_number = self.pos > 0 && matches!(self.toks[self.pos - 1].tok, Tok::Num(_));
-            let implicit = after_number
-                && match self.peek() {
-                    Tok::Ident(s) => {
-                        !KEYWORDS.contains(&s.as_str())
-                            || matches!(
-                                s.as_str(),
-                                "floor" | "ceil" | "floord" | "ceild" | "min" | "max"
-                            )
-                    }
-                    Tok::LParen => true,
-                    _ => false,
-                };
-            if self.eat(&Tok::Star) || implicit {
+            if self.eat(&Tok::Star) || self.implicit_product() {
                 let (line, col) = self.here();
                 let rhs = self.signed_factor()?;
                 acc = self.combine(acc, rhs, |a, b| {
@@ -1035,34 +1141,123 @@ impl Parser {
                         ))
                     }
                 })?;
-            } else if self.peek() == &Tok::Slash && self.peek_at(1) == &Tok::Slash {
-                // `e // d`: floor division (isl)
-                self.advance();
-                self.advance();
-                let den = self.divisor()?;
-                acc = self.divide(acc, den, false);
-            } else if self.peek() == &Tok::Slash {
-                // `e / d` outside a floor: a rational expression, as in isl
-                // (`i/2 <= 5` is `i <= 10`); comparisons clear the denominator
-                self.advance();
-                let den = self.divisor()?;
-                for (_, l) in &mut acc {
-                    *l = std::mem::take(l).divided_by(&den);
-                }
-            } else if self.is_kw("mod") || self.peek() == &Tok::Percent {
-                self.advance();
-                let m = self.positive_constant("the modulus")?;
-                let mut out = Piecewise::with_capacity(acc.len());
-                for (cond, l) in acc {
-                    let q = self.make_div(l.clone(), m.clone());
-                    out.push((cond, l.add(&q.scale(&m), -1)));
-                }
-                acc = out;
-            } else {
+            } else if !self.division_op(&mut acc)? {
                 break;
             }
         }
         Ok(acc)
+    }
+
+    /// `2i`, `3(i + 1)`, `2floor(i/3)`: a number directly followed by a factor.
+    fn implicit_product(&self) -> bool {
+        let after_number = self.pos > 0 && matches!(self.toks[self.pos - 1].tok, Tok::Num(_));
+        after_number
+            && match self.peek() {
+                Tok::Ident(s) => {
+                    !KEYWORDS.contains(&s.as_str())
+                        || matches!(
+                            s.as_str(),
+                            "floor" | "ceil" | "floord" | "ceild" | "min" | "max"
+                        )
+                }
+                Tok::LParen => true,
+                _ => false,
+            }
+    }
+
+    /// isl's factor (`accept_affine_factor`), after the minus signs of the term
+    /// (`first`: a number literal read already):
+    ///
+    /// ```text
+    /// factor  := number ('*' ['-'] | <implicit>) factor  postfix
+    ///          | (number | atom)                         postfix
+    /// postfix := ('%' | 'mod') number
+    ///          | ['*' ['-'] number ('*' ['-'] number)*] ['/' number] ['//' number]
+    /// ```
+    ///
+    /// so the divisions bind to the factor on the right of a number
+    /// (`2x//4` is 2·(x//4), as isl reads it). A chain `2 * 3 * x` is read in a
+    /// loop, not by recursion: the coefficients wait on a stack, each applied
+    /// before its own postfix.
+    fn isl_factor(&mut self, first: Option<Int>) -> Result<Piecewise> {
+        let mut coefs: Vec<Int> = Vec::new();
+        let mut value = first;
+        let base = loop {
+            let Some(v) = value.take() else {
+                break self.factor()?;
+            };
+            if self.eat(&Tok::Star) || self.implicit_product() {
+                coefs.push(if self.eat(&Tok::Minus) { -v } else { v });
+                if matches!(self.peek(), Tok::Num(_)) {
+                    value = Some(self.number()?);
+                }
+                continue;
+            }
+            break smallvec![(F::True, Lin::constant(v))];
+        };
+        let mut acc = self.postfix(base)?;
+        while let Some(c) = coefs.pop() {
+            acc = scaled(acc, &c);
+            acc = self.postfix(acc)?;
+        }
+        Ok(acc)
+    }
+
+    /// isl's operations after a factor (see [`Parser::isl_factor`]).
+    fn postfix(&mut self, mut acc: Piecewise) -> Result<Piecewise> {
+        if self.is_kw("mod") || self.peek() == &Tok::Percent {
+            self.division_op(&mut acc)?;
+            return Ok(acc);
+        }
+        let number_at = |p: &Parser, k: usize| {
+            matches!(p.peek_at(k), Tok::Num(_))
+                || (p.peek_at(k) == &Tok::Minus && matches!(p.peek_at(k + 1), Tok::Num(_)))
+        };
+        while self.peek() == &Tok::Star && number_at(self, 1) {
+            self.advance();
+            let neg = self.eat(&Tok::Minus);
+            let n = self.number()?;
+            acc = scaled(acc, &if neg { -n } else { n });
+        }
+        if self.peek() == &Tok::Slash && self.peek_at(1) != &Tok::Slash {
+            self.division_op(&mut acc)?;
+        }
+        if self.peek() == &Tok::Slash {
+            self.division_op(&mut acc)?;
+        }
+        Ok(acc)
+    }
+
+    /// Applies `// d`, `/ d`, `mod m` or `% m` when one comes next; false when
+    /// none does.
+    fn division_op(&mut self, acc: &mut Piecewise) -> Result<bool> {
+        if self.peek() == &Tok::Slash && self.peek_at(1) == &Tok::Slash {
+            // `e // d`: floor division (isl)
+            self.advance();
+            self.advance();
+            let den = self.divisor()?;
+            *acc = self.divide(std::mem::take(acc), den, false);
+        } else if self.peek() == &Tok::Slash {
+            // `e / d` outside a floor: a rational expression, as in isl
+            // (`i/2 <= 5` is `i <= 10`); comparisons clear the denominator
+            self.advance();
+            let den = self.divisor()?;
+            for (_, l) in acc.iter_mut() {
+                *l = std::mem::take(l).divided_by(&den);
+            }
+        } else if self.is_kw("mod") || self.peek() == &Tok::Percent {
+            self.advance();
+            let m = self.positive_constant("the modulus")?;
+            let mut out = Piecewise::with_capacity(acc.len());
+            for (cond, l) in std::mem::take(acc) {
+                let q = self.make_div(l.clone(), m.clone());
+                out.push((cond, l.add(&q.scale(&m), -1)));
+            }
+            *acc = out;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     fn here(&self) -> (usize, usize) {
@@ -1071,14 +1266,38 @@ impl Parser {
     }
 
     fn positive_constant(&mut self, what: &str) -> Result<Int> {
-        match self.peek().clone() {
-            Tok::Num(n) if n.is_positive() => {
-                self.advance();
-                Ok(n)
-            }
-            Tok::Num(_) => Err(self.err_here(&format!("{what} must be positive"))),
-            _ => Err(self.expected(&format!("an integer constant for {what}"))),
+        if !matches!(self.peek(), Tok::Num(_)) {
+            return Err(self.expected(&format!("an integer constant for {what}")));
         }
+        let at = self.snapshot();
+        let n = self.number()?;
+        if !n.is_positive() {
+            self.restore(at);
+            return Err(self.err_here(&format!("{what} must be positive")));
+        }
+        Ok(n)
+    }
+
+    /// The number literal at the current token, raised to a power when `^` and a
+    /// second literal follow (isl evaluates `2^3` as it reads the tokens, so that
+    /// `-2^2` is -4). Powers are bounded like literals are.
+    fn number(&mut self) -> Result<Int> {
+        let Tok::Num(base) = self.peek().clone() else {
+            return Err(self.expected("an integer constant"));
+        };
+        self.advance();
+        if self.peek() != &Tok::Caret {
+            return Ok(base);
+        }
+        self.advance();
+        let Tok::Num(exp) = self.peek().clone() else {
+            return Err(self.expected("an integer exponent"));
+        };
+        let r = power(&base, &exp).ok_or_else(|| {
+            self.err_here(&format!("power with more than {MAX_LITERAL_DIGITS} digits"))
+        })?;
+        self.advance();
+        Ok(r)
     }
 
     fn signed_factor(&mut self) -> Result<Piecewise> {
@@ -1106,8 +1325,8 @@ impl Parser {
             }
         }
         match self.peek().clone() {
-            Tok::Num(n) => {
-                self.advance();
+            Tok::Num(_) => {
+                let n = self.number()?;
                 Ok(smallvec![(F::True, Lin::constant(n))])
             }
             Tok::LParen => {
@@ -1121,30 +1340,38 @@ impl Parser {
                 } else {
                     None
                 };
-                let Some(cond) = cond else {
-                    self.restore(snap);
-                    let e = self.expr()?;
-                    // `(e : c)`: e where c holds, no value elsewhere
+                let mut first = match cond {
+                    Some(cond) => Some(self.ternary_branches(cond)?),
+                    None => {
+                        self.restore(snap);
+                        None
+                    }
+                };
+                // pieces `e`, `e : c` (e where c holds, no value elsewhere),
+                // separated by `;` as in isl's `(2a : a >= 0; 0 : a < 0)`
+                let mut out = Piecewise::new();
+                loop {
+                    let e = match first.take() {
+                        Some(e) => e,
+                        None => self.expr()?,
+                    };
                     let e = if self.eat(&Tok::Colon) {
                         let c = self.formula()?;
                         with_condition(e, &c)
                     } else {
                         e
                     };
-                    self.expect(&Tok::RParen)?;
-                    return Ok(e);
-                };
-                let a = self.expr()?;
-                self.expect(&Tok::Colon)?;
-                let b = self.expr()?;
-                self.expect(&Tok::RParen)?;
-                let mut out = with_condition(a, &cond);
-                out.extend(with_condition(b, &F::Not(Box::new(cond))));
-                if out.len() > MAX_PIECES {
-                    return Err(self.err_here(&format!(
-                        "piecewise expression with more than {MAX_PIECES} pieces"
-                    )));
+                    out.extend(e);
+                    if out.len() > MAX_PIECES {
+                        return Err(self.err_here(&format!(
+                            "piecewise expression with more than {MAX_PIECES} pieces"
+                        )));
+                    }
+                    if !self.eat(&Tok::Semi) {
+                        break;
+                    }
                 }
+                self.expect(&Tok::RParen)?;
                 Ok(out)
             }
             Tok::LBracket => {
@@ -1200,6 +1427,41 @@ impl Parser {
         }
     }
 
+    /// An expression that may be a conditional value without parentheses, as
+    /// isl reads tuple entries and the branches of `?:`: an expression followed
+    /// by a comparison begins the condition of `c ? a : b` (`[i > 0 ? 4 : 5]`).
+    fn ext_expr(&mut self) -> Result<Piecewise> {
+        let e = self.expr()?;
+        if self.cmp_op().is_none() {
+            return Ok(e);
+        }
+        let first = self.comparison_from(smallvec![e])?;
+        let cond = self.formula_from(Some(first))?;
+        self.expect(&Tok::Question)?;
+        self.ternary_branches(cond)
+    }
+
+    /// `a : b` after `c ?`: a where c holds, b elsewhere.
+    fn ternary_branches(&mut self, cond: F) -> Result<Piecewise> {
+        self.enter()?;
+        let r = (|| {
+            let a = self.ext_expr()?;
+            self.expect(&Tok::Colon)?;
+            let b = self.ext_expr()?;
+            Ok((a, b))
+        })();
+        self.leave();
+        let (a, b) = r?;
+        let mut out = with_condition(a, &cond);
+        out.extend(with_condition(b, &F::Not(Box::new(cond))));
+        if out.len() > MAX_PIECES {
+            return Err(self.err_here(&format!(
+                "piecewise expression with more than {MAX_PIECES} pieces"
+            )));
+        }
+        Ok(out)
+    }
+
     /// True when a `?` stands between here and the `)` that closes the
     /// parenthesis just read, outside any nested parentheses.
     fn question_inside(&self) -> bool {
@@ -1232,14 +1494,16 @@ impl Parser {
     /// A non-zero integer divisor, with an optional minus sign.
     fn divisor(&mut self) -> Result<Int> {
         let neg = self.eat(&Tok::Minus);
-        match self.peek().clone() {
-            Tok::Num(n) if n.is_zero() => Err(self.err_here("division by zero")),
-            Tok::Num(n) => {
-                self.advance();
-                Ok(if neg { -n } else { n })
-            }
-            _ => Err(self.expected("an integer divisor")),
+        if !matches!(self.peek(), Tok::Num(_)) {
+            return Err(self.expected("an integer divisor"));
         }
+        let at = self.snapshot();
+        let n = self.number()?;
+        if n.is_zero() {
+            self.restore(at);
+            return Err(self.err_here("division by zero"));
+        }
+        Ok(if neg { -n } else { n })
     }
 
     /// `floor(e / den)` (`ceil` when asked), piece by piece; `den` non-zero.
@@ -1650,6 +1914,34 @@ fn append_atom(acc: &mut [Vec<Atom>], atom: Atom) {
         }
         last.push(atom);
     }
+}
+
+/// The pieces of `e`, each scaled by `k`.
+fn scaled(mut e: Piecewise, k: &Int) -> Piecewise {
+    for (_, l) in &mut e {
+        *l = std::mem::take(l).scale_in_place(k);
+    }
+    e
+}
+
+/// `base^exp` for non-negative literals, or `None` when the result would have
+/// more than [`MAX_LITERAL_DIGITS`] decimal digits.
+fn power(base: &Int, exp: &Int) -> Option<Int> {
+    if base.is_zero() || base.is_one() {
+        return Some(if exp.is_zero() {
+            Int::ONE
+        } else {
+            base.clone()
+        });
+    }
+    let big = base.to_big();
+    // digits of the result: at most exp · bits(base) · log10(2) + 1
+    let max_bits = MAX_LITERAL_DIGITS as u64 * 10 / 3;
+    let exp = exp.to_i64().and_then(|e| u32::try_from(e).ok())?;
+    if big.bits().checked_mul(u64::from(exp))? > max_bits {
+        return None;
+    }
+    Some(Int::from_big(big.pow(exp)))
 }
 
 /// The formula `var = pw` for a piecewise expression: one alternative per piece.

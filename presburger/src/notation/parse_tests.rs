@@ -200,6 +200,140 @@ fn isl_notation_items() {
     assert!(e.contains("rat:") && e.contains("line 1, column 1"), "{e}");
 }
 
+/// Items of isl's own parser tests (`isl_test.c`) our parser first read wrong or
+/// refused: each text against an equivalent plain one, or against the points.
+#[test]
+fn isl_test_file_items() {
+    let map = |t: &str| t.parse::<Map>().unwrap_or_else(|e| panic!("{t}: {e}"));
+    let same_map = |a: &str, b: &str| {
+        assert!(map(a).is_equal(&map(b)).unwrap(), "{a} is not {b}");
+    };
+    let same_set = |a: &str, b: &str| {
+        assert!(set(a).is_equal(&set(b)).unwrap(), "{a} is not {b}");
+    };
+    // `Sym=[..]` declares parameters inside the braces
+    same_set("{Sym=[n] [i] : i <= n }", "[n] -> { [i] : i <= n }");
+    same_set(
+        "{ Sym = [n, m] [i] : m <= i <= n }",
+        "[n, m] -> { [i] : m <= i <= n }",
+    );
+    assert!(set("{ Sym[i] }").space().range_tuple().name.is_some());
+    // `*`: an unnamed dimension with any value
+    same_set("{ [*] }", "{ [a] }");
+    same_map("{ [x] -> [*, x] }", "{ [x] -> [y, x] }");
+    assert!("{ [* + 1] }".parse::<Set>().is_err());
+    // tuple entries with pieces: a value under a condition, `;` between pieces,
+    // parentheses around any part; a range where no comparison follows the `:`
+    for (text, plain) in [
+        ("{ [a] -> [a - 1 : a > 0] }", "{ [a] -> [a - 1] : a > 0 }"),
+        (
+            "{ [a] -> [a - 1 : a > 0; a : a <= 0] }",
+            "{ [a] -> [a - 1] : a > 0; [a] -> [a] : a <= 0 }",
+        ),
+        (
+            "{ [a] -> [(a) * 2 : a >= 0; 0 : a < 0] }",
+            "{ [a] -> [2a] : a >= 0; [a] -> [0] : a < 0 }",
+        ),
+        (
+            "{ [a] -> [(a * 2 : a >= 0); 0 : a < 0] }",
+            "{ [a] -> [2a] : a >= 0; [a] -> [0] : a < 0 }",
+        ),
+        (
+            "{ [a] -> [(a * 2 : a >= 0; 0 : a < 0)] }",
+            "{ [a] -> [2a] : a >= 0; [a] -> [0] : a < 0 }",
+        ),
+        ("{ [a] -> [a : (a > 0)] }", "{ [a] -> [a] : a > 0 }"),
+        ("{ [a] -> [a : not (a > 0)] }", "{ [a] -> [a] : a <= 0 }"),
+        (
+            "{ [a] -> [a : exists e : a = 2e] }",
+            "{ [a] -> [a] : a mod 2 = 0 }",
+        ),
+        ("{ [a] -> [b = a : a > 0] }", "{ [a] -> [a] : a > 0 }"),
+        (
+            "{ [x] -> [x - 1 : x + 1] }",
+            "{ [x] -> [y] : x - 1 <= y <= x + 1 }",
+        ),
+        (
+            "{ [x] -> [x - 1 : (x) + 1] }",
+            "{ [x] -> [y] : x - 1 <= y <= x + 1 }",
+        ),
+        ("{ [x] -> [x : ] }", "{ [x] -> [y] : y >= x }"),
+        // `c ? a : b` without parentheses, nested in its branches
+        (
+            "{ [i] -> [i > 0 ? 4 : 5] }",
+            "{ [i] -> [5] : i <= 0; [i] -> [4] : i >= 1 }",
+        ),
+        (
+            "{ [i] -> [i > 0 and i < 3 ? 1 : 0] }",
+            "{ [i] -> [1] : 0 < i < 3; [i] -> [0] : i <= 0 or i >= 3 }",
+        ),
+        (
+            "{ [i] -> [i > 0 ? i > 5 ? 5 : i : 0] }",
+            "{ [i] -> [min(max(i, 0), 5)] }",
+        ),
+    ] {
+        same_map(text, plain);
+    }
+    assert!("{ [a] -> [a : a > 0 : 1] }".parse::<Map>().is_err());
+    assert!("{ [i] -> [i > 0] }".parse::<Map>().is_err());
+    // constant powers, evaluated as isl reads the tokens: `-2^2` is -4
+    same_set("{ [-2^2:2^2-1] }", "{ [-4:3] }");
+    same_set("{ [i, 2^3i] : 0 <= i <= 1 }", "{ [0, 0]; [1, 8] }");
+    same_set("{ [x] : x // 2^2 = 1 }", "{ [4:7] }");
+    same_set("{ [x] : x mod 2^2 = 1 and 0 <= x < 8 }", "{ [1]; [5] }");
+    same_set(
+        "[N = 2^2] -> { [i] : i < N }",
+        "[N] -> { [i] : N = 4 and i < 4 }",
+    );
+    same_set("{ [0^0, 0^3, 1^99999999999] }", "{ [1, 0, 1] }");
+    for (text, msg) in [
+        ("{ [2^100000] }", "power"),
+        ("{ [2^x] : x = 1 }", "exponent"),
+        ("{ [x] : x // 0^1 = 1 }", "division by zero"),
+        ("{ [x] : x mod 0^1 = 1 }", "positive"),
+    ] {
+        let e = text.parse::<Set>().expect_err(text).to_string();
+        assert!(e.contains(msg) && e.contains("line 1"), "{text}: {e}");
+    }
+    // isl's factors: a minus sign makes a number literal negative but negates
+    // anything else after its divisions, and the divisions after `2x` or `2 *`
+    // bind to the factor on the right (as isl reads `-x//4` and `2x//4`)
+    for (text, plain) in [
+        ("{ [10//4] }", "{ [2] }"),
+        ("{ [-1//4] }", "{ [-1] }"),
+        ("{ [- 1//4] }", "{ [-1] }"),
+        ("{ [0-1//4] }", "{ [0] }"),
+        ("{ [0 - -1//4] }", "{ [1] }"),
+        ("{ [2*-2] }", "{ [-4] }"),
+        ("{ [i, i*-2] }", "{ [i, -2i] }"),
+    ] {
+        same_set(text, plain);
+    }
+    for (text, plain) in [
+        ("{ [x] -> [-x//4] }", "{ [x] -> [-floor(x/4)] }"),
+        ("{ [x] -> [-(x)//4] }", "{ [x] -> [-floor(x/4)] }"),
+        ("{ [x] -> [2x//4] }", "{ [x] -> [2floor(x/4)] }"),
+        ("{ [x] -> [2*x//4] }", "{ [x] -> [2floor(x/4)] }"),
+        ("{ [x] -> [-2x//4] }", "{ [x] -> [-2floor(x/4)] }"),
+        ("{ [x] -> [2*3*x//4] }", "{ [x] -> [6floor(x/4)] }"),
+        ("{ [x] -> [x*2//4] }", "{ [x] -> [floor(x/2)] }"),
+        ("{ [x] -> [x/2//3] }", "{ [x] -> [floor(x/6)] }"),
+        ("{ [x] -> [-x%3] }", "{ [x] -> [-(x mod 3)] }"),
+        ("{ [x] -> [-x mod 3] }", "{ [x] -> [-(x mod 3)] }"),
+        ("{ [x] -> [2*x%3] }", "{ [x] -> [2(x mod 3)] }"),
+        ("{ [x] -> [2 x mod 5] }", "{ [x] -> [2(x mod 5)] }"),
+        ("{ [x] -> [4 - -x//3] }", "{ [x] -> [4 + floor(x/3)] }"),
+        ("{ [x] -> [x // 2 * 3] }", "{ [x] -> [3floor(x/2)] }"),
+    ] {
+        same_map(text, plain);
+    }
+    // a long chain of numbers is read in a loop, not by recursion
+    let chain = format!("{{ [x] : {}x >= 0 }}", "1 * ".repeat(10_000));
+    same_set(&chain, "{ [x] : x >= 0 }");
+    let minus = format!("{{ [x] : {}x >= 0 }}", "- ".repeat(10_000));
+    same_set(&minus, "{ [x] : x >= 0 }");
+}
+
 #[test]
 fn maps_with_expressions_in_tuples() {
     let m: Map = "{ A[i] -> B[i + 1, 2i] : 0 <= i < 3 }".parse().unwrap();

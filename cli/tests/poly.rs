@@ -30,6 +30,13 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The lines `poly calc` prints for `prog`, which must succeed.
+fn calc_lines(prog: &str) -> Vec<String> {
+    let o = poly(&["calc"], prog);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o).lines().map(str::to_string).collect()
+}
+
 #[test]
 fn calc_prints_the_issue_example_back() {
     let o = poly(
@@ -61,9 +68,7 @@ fn calc_operations() {
         S * { A[i] : i >= 3 };     # intersection
         domain(M); reverse(M);
     ";
-    let o = poly(&["calc"], prog);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    let lines = calc_lines(prog);
     assert_eq!(
         lines,
         vec![
@@ -96,9 +101,7 @@ fn calc_runs_an_iscc_script_with_prefix_forms() {
         is_empty S;
         reverse M;
     ";
-    let o = poly(&["calc"], prog);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    let lines = calc_lines(prog);
     assert_eq!(
         lines,
         vec![
@@ -142,9 +145,7 @@ fn calc_solver_functions() {
         lexmin(S); lexmax(S); is_empty(S); is_empty(S * { [i, j] : i > 9 });
         is_empty({ [x, y] : 3x - 3y = 1 }); is_empty([N] -> { [i] : 2i = N and N mod 2 = 1 });
         lexmin({ A[i] : i >= 3; B[i, j] : 0 <= i, j < 2 }); lexmax({ [i] : i < 0 and i > 0 });";
-    let o = poly(&["calc"], prog);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    let lines = calc_lines(prog);
     assert_eq!(
         lines,
         vec![

@@ -16,6 +16,9 @@
 //! reading of the other string of the pair). For every pair, our two parses are
 //! also equal by our own `is_equal`.
 
+mod common;
+
+use common::{check, check_against, Ours};
 use presburger_fuzz::isl::Ctx;
 
 /// `parse_map_equal_tests` of `isl_test.c`: pairs that must be the same set or map.
@@ -195,71 +198,6 @@ const ISL_0_25_READS_OTHERWISE: &[&str] = &[
     "{ [0 - -1//4] }",
     "{ [-2^2:2^2-1] }",
 ];
-
-/// A map has `->` inside the braces (parameters put one before them).
-fn is_map(text: &str) -> bool {
-    text.split_once('{')
-        .is_some_and(|(_, body)| body.contains("->"))
-}
-
-/// Our reading of a string: a union set or a union map.
-enum Ours {
-    Set(presburger::UnionSet),
-    Map(presburger::UnionMap),
-}
-
-impl Ours {
-    fn text(&self) -> String {
-        match self {
-            Ours::Set(s) => s.to_string(),
-            Ours::Map(m) => m.to_string(),
-        }
-    }
-}
-
-/// Parses `text` with our parser, then checks that our printed result read back
-/// by isl equals isl's reading of `text`.
-fn check(ctx: &Ctx, text: &str) -> Result<Ours, String> {
-    check_against(ctx, text, text)
-}
-
-/// Parses `text` with our parser, then checks that our printed result read back
-/// by isl equals isl's reading of `reference` (`text` itself, or the other string
-/// of its pair).
-fn check_against(ctx: &Ctx, text: &str, reference: &str) -> Result<Ours, String> {
-    let ours = if is_map(text) {
-        Ours::Map(text.parse().map_err(|e| format!("we reject {text}: {e}"))?)
-    } else {
-        Ours::Set(text.parse().map_err(|e| format!("we reject {text}: {e}"))?)
-    };
-    let printed = ours.text();
-    let same = match ours {
-        Ours::Map(_) => {
-            let theirs = ctx
-                .union_map(reference)
-                .ok_or(format!("isl rejects {reference}"))?;
-            let back = ctx
-                .union_map(&printed)
-                .ok_or(format!("isl rejects our {printed} (from {text})"))?;
-            theirs.is_equal(&back)
-        }
-        Ours::Set(_) => {
-            let theirs = ctx
-                .union_set(reference)
-                .ok_or(format!("isl rejects {reference}"))?;
-            let back = ctx
-                .union_set(&printed)
-                .ok_or(format!("isl rejects our {printed} (from {text})"))?;
-            theirs.is_equal(&back)
-        }
-    };
-    if same != Some(true) {
-        return Err(format!(
-            "{text}: isl reads {reference} otherwise than ours {printed}"
-        ));
-    }
-    Ok(ours)
-}
 
 /// Checks both strings of a pair, and that our two readings are equal.
 fn check_pair(ctx: &Ctx, a: &str, b: &str) -> Result<(), String> {

@@ -122,9 +122,12 @@ impl Expr {
     }
 
     /// `floor(self / d)`; `d` must be positive (checked when the constraints
-    /// are turned into a set).
+    /// are turned into a set). A constant is divided at once.
     pub fn floor_div(&self, d: i64) -> Expr {
-        Expr::atom(Atom::Floor(Box::new(self.clone()), Int::from(d)))
+        match self.constant_value() {
+            Some(v) if d > 0 => Expr::constant(v.floor_div(&Int::from(d))),
+            _ => Expr::atom(Atom::Floor(Box::new(self.clone()), Int::from(d))),
+        }
     }
 
     /// `ceil(self / d)`, as `-floor(-self / d)`.
@@ -184,7 +187,8 @@ impl Expr {
         }
     }
 
-    fn scaled(&self, factor: &Int) -> Expr {
+    /// `factor·self`, for a factor of any size (`*` takes an `i64`).
+    pub fn scale(&self, factor: &Int) -> Expr {
         let mut out = Expr::constant(0);
         out.add_scaled(self, factor);
         out
@@ -429,7 +433,7 @@ impl Sub<&Expr> for &Expr {
 impl Neg for &Expr {
     type Output = Expr;
     fn neg(self) -> Expr {
-        self.scaled(&Int::from(-1))
+        self.scale(&Int::from(-1))
     }
 }
 
@@ -443,7 +447,7 @@ impl Neg for Expr {
 impl Mul<&Expr> for i64 {
     type Output = Expr;
     fn mul(self, rhs: &Expr) -> Expr {
-        rhs.scaled(&Int::from(self))
+        rhs.scale(&Int::from(self))
     }
 }
 
@@ -532,6 +536,16 @@ mod tests {
         assert_eq!(zero.constant_value(), Some(&Int::ZERO));
         assert_eq!(e.constant_value(), None);
         assert_eq!(-(-&e), e);
+        let big = Int::from(i64::MAX) * Int::from(4);
+        assert_eq!(y.scale(&big).scale(&Int::from(-1)), -(y.scale(&big)));
+        // constants are divided at once, as isl would fold them
+        assert_eq!(Expr::constant(-7).floor_div(2), Expr::constant(-4));
+        assert_eq!(Expr::constant(-7).ceil_div(2), Expr::constant(-3));
+        assert_eq!(Expr::constant(-7).modulo(3), Expr::constant(2));
+        assert!(
+            !Expr::constant(7).floor_div(0).is_constant(),
+            "left for the error"
+        );
     }
 
     #[test]

@@ -258,8 +258,8 @@ impl AffineExpr {
             AffineExpr::Mul(a, b) => {
                 let (x, y) = (a.to_expr(dims, syms)?, b.to_expr(dims, syms)?);
                 match (x.constant_value(), y.constant_value()) {
-                    (Some(c), _) => scale(c, &y),
-                    (None, Some(c)) => scale(c, &x),
+                    (Some(c), _) => y.scale(c),
+                    (None, Some(c)) => x.scale(c),
                     (None, None) => {
                         return Err(Error::Invalid(format!(
                             "the product {self} of two non-constant expressions is not affine"
@@ -279,22 +279,10 @@ impl AffineExpr {
                             "in {self}, the divisor {b} is not a positive constant"
                         ))
                     })?;
-                let floor = matches!(self, AffineExpr::FloorDiv(..));
-                let ceil = matches!(self, AffineExpr::CeilDiv(..));
-                match x.constant_value() {
-                    Some(v) => {
-                        let d = Int::from(k);
-                        Expr::from(if floor {
-                            v.floor_div(&d)
-                        } else if ceil {
-                            v.ceil_div(&d)
-                        } else {
-                            v - &(&v.floor_div(&d) * &d)
-                        })
-                    }
-                    None if floor => x.floor_div(k),
-                    None if ceil => x.ceil_div(k),
-                    None => x.modulo(k),
+                match self {
+                    AffineExpr::FloorDiv(..) => x.floor_div(k),
+                    AffineExpr::CeilDiv(..) => x.ceil_div(k),
+                    _ => x.modulo(k),
                 }
             }
         })
@@ -304,18 +292,6 @@ impl AffineExpr {
     pub fn is_dim(&self, d: usize) -> bool {
         matches!(self, AffineExpr::Dim(x) if *x == d)
     }
-}
-
-/// `c·e` for an integer `c` of any size (`Expr` multiplies by `i64`).
-pub(crate) fn scale(c: &Int, e: &Expr) -> Expr {
-    if let Some(v) = c.to_i64() {
-        return v * e;
-    }
-    // c = q·2^32 + r with 0 <= r < 2^32, and |q| < |c|
-    const B: i64 = 1 << 32;
-    let q = c.floor_div(&Int::from(B));
-    let r = c - &(&q * B);
-    B * scale(&q, e) + scale(&r, e)
 }
 
 impl fmt::Display for AffineExpr {

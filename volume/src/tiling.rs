@@ -14,7 +14,6 @@
 //! compared directly; [`tiles_as_params`] turns one into a parameter-only set.
 
 use crate::error::{Error, Result};
-use crate::ir::scale;
 use crate::regions::{build, inequality_rows};
 use crate::shape::tuple;
 use presburger::build::Expr;
@@ -583,7 +582,7 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
             .iter()
             .enumerate()
             .fold(Expr::from(row[0].clone()), |e, (i, c)| {
-                e + scale(c, &Expr::param(i))
+                e + Expr::param(i).scale(c)
             })
     };
     let mut choice = vec![0usize; n];
@@ -593,7 +592,7 @@ pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
         let mut cons = Vec::new();
         for (d, (lo, size, st)) in pick.iter().enumerate() {
             let k = Expr::exists(d);
-            cons.push(Expr::dim(DimKind::SET, d).eq(aff(lo) + scale(st, &k)));
+            cons.push(Expr::dim(DimKind::SET, d).eq(aff(lo) + k.scale(st)));
             cons.push(k.ge(0));
             cons.push((&k + 1).le(aff(size)));
         }

@@ -37,7 +37,8 @@ const MAX_PASSES: usize = 6;
 const DIVE_PASSES: usize = 2;
 
 /// The most term updates a dive may cost (three tries per variable, each a
-/// propagation): about a millisecond.
+/// propagation of at most [`DIVE_PASSES`] visits per row): about a
+/// millisecond.
 const MAX_DIVE_WORK: usize = 1 << 20;
 
 /// Lower and upper integer bounds of one variable (`None`: unbounded that way).
@@ -138,7 +139,7 @@ impl Propagator {
     /// fix touches the rows of one variable, not the whole system.
     pub(crate) fn dive(&mut self) -> Option<Vec<i64>> {
         let n = self.bounds.len();
-        let work = 3 * MAX_PASSES * n * self.terms.len();
+        let work = 3 * DIVE_PASSES * n * self.terms.len();
         if work > MAX_DIVE_WORK {
             return None;
         }

@@ -467,6 +467,11 @@ struct Region<'a> {
     rows: Vec<(Row, usize)>,
     /// Pivot work of the tableau already charged to the budget.
     paid: u64,
+    /// For each inequality of `a`, whether the others of `a` imply it
+    /// rationally; set once at the root by [`Region::mark_root_redundancies`]
+    /// (empty until then). Such a row is marked redundant in `tab`, and leaves
+    /// (which lie inside `a`) leave it out without testing it again.
+    a_redundant: Vec<bool>,
 }
 
 /// A point of the search to come back to ([`Region::reset`]).
@@ -503,7 +508,43 @@ impl<'a> Region<'a> {
             n_col: a.n_col(),
             divs: Vec::new(),
             rows: Vec::new(),
+            a_redundant: Vec::new(),
         })
+    }
+
+    /// At the root (nothing added yet): finds the inequalities of `a` that the
+    /// others imply rationally, one at a time on the tableau (as
+    /// [`irredundant`]), and marks them redundant there for good. Every leaf of
+    /// the search lies inside `a`, so [`Region::tidy_conjunction`] then tests
+    /// only the other rows, and the search pivots over fewer rows. (Keeping a
+    /// witness point of each irredundant row to spare its test at the leaves
+    /// was tried: the root's points satisfied the leaves' cuts for only one
+    /// row in ten on the `tiled` subtractions, and it cost more than it saved.)
+    fn mark_root_redundancies(&mut self, budget: &mut Budget) -> Result<()> {
+        debug_assert!(self.rows.is_empty() && self.divs.is_empty());
+        let first = self.first;
+        self.a_redundant = (0..self.a.ineqs.len())
+            .map(|k| {
+                let red = self.tab.is_redundant(first + k);
+                if red {
+                    self.tab.mark_redundant(first + k);
+                }
+                red
+            })
+            .collect();
+        self.charge(budget)
+    }
+
+    /// The inequalities of `a` not found redundant at the root, with their
+    /// constraint index in the tableau.
+    fn a_rows(&self) -> impl Iterator<Item = (usize, &Row)> + '_ {
+        let first = self.first;
+        self.a
+            .ineqs
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !self.a_redundant.get(*k).copied().unwrap_or(false))
+            .map(move |(k, r)| (first + k, r))
     }
 
     fn mark(&self) -> Mark {
@@ -645,9 +686,8 @@ impl<'a> Region<'a> {
     /// The current region as a conjunction (not simplified).
     fn conjunction(&self) -> Conjunction {
         let ineqs = self
-            .a
-            .ineqs
-            .iter()
+            .a_rows()
+            .map(|(_, r)| r)
             .chain(self.rows.iter().map(|(r, _)| r))
             .cloned()
             .collect();
@@ -657,18 +697,20 @@ impl<'a> Region<'a> {
     /// The current region as a conjunction without the inequalities that the others
     /// imply (decided on the tableau, see [`irredundant`]); simplified.
     fn tidy_conjunction(&mut self, budget: &mut Budget) -> Result<Conjunction> {
-        let snap = self.tab.snapshot();
-        let first = self.first;
         let rows = self
-            .a
-            .ineqs
-            .iter()
-            .enumerate()
-            .map(|(k, r)| (first + k, r.clone()))
+            .a_rows()
+            .map(|(con, r)| (con, r.clone()))
             .chain(self.rows.iter().map(|(r, con)| (*con, r.clone())))
             .collect::<Vec<_>>();
-        let ineqs = irredundant(&mut self.tab, rows);
-        self.tab.rollback(snap);
+        let ineqs = if self.rows.is_empty() && !self.a_redundant.is_empty() {
+            // the root itself: its redundancies are known
+            rows.into_iter().map(|(_, r)| r).collect()
+        } else {
+            let snap = self.tab.snapshot();
+            let ineqs = irredundant(&mut self.tab, rows);
+            self.tab.rollback(snap);
+            ineqs
+        };
         self.charge(budget)?;
         let mut c = self.with_ineqs(ineqs);
         c.simplify();
@@ -916,6 +958,7 @@ fn difference(
 ) -> Result<Vec<Conjunction>> {
     let pieces = map_tasks(roots, budget, |mut region, budget| {
         let mut out = Vec::new();
+        region.mark_root_redundancies(budget)?;
         region.search(
             &subs.pieces,
             &mut |region, budget| {

@@ -39,6 +39,7 @@ pub mod stats;
 pub mod testing;
 
 // The modules' former paths, kept for users and for the code inside the crate.
+pub use bounds::Points;
 pub use notation::{lexer, parse};
 pub use ops::{algebra, bounds, gist, maps, project};
 pub use solver::{omega, sdbm_path, simplex, solve};

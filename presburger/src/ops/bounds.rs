@@ -197,7 +197,8 @@ impl Set {
     }
 
     /// All points (set dimensions) of a bounded set without parameters, in
-    /// lexicographic order; an error when there are more than `limit`.
+    /// lexicographic order; an error when there are more than `limit`. For a
+    /// lazy walk over the points, see [`Set::point_iter`].
     pub fn points(&self, limit: usize) -> Result<Vec<Vec<Int>>> {
         self.points_with_budget(limit, &mut algebra_budget())
     }
@@ -205,70 +206,186 @@ impl Set {
     /// As `points`, spending from `budget` (all the emptiness tests and optima of
     /// the enumeration).
     pub fn points_with_budget(&self, limit: usize, budget: &mut Budget) -> Result<Vec<Vec<Int>>> {
-        if self.0.space.n_param() > 0 {
+        let mut walk = PointWalk::new(self, budget)?;
+        let mut out = Vec::new();
+        while let Some(p) = walk.advance(budget)? {
+            if out.len() >= limit {
+                return Err(Error::Budget(format!(
+                    "the set has more than {limit} points"
+                )));
+            }
+            out.push(p);
+        }
+        Ok(out)
+    }
+
+    /// The points of a bounded set without parameters, one at a time in
+    /// lexicographic order (isl's `isl_set_foreach_point`, as an iterator).
+    /// Each item is a point (the values of the set's dimensions) or, once, the
+    /// error that ends the walk: a set with parameters or an unbounded set at
+    /// the first item, or the walk's budget ([`ALGEBRA_DEFAULT_STEPS`] for all
+    /// of it; see [`Set::point_iter_with_budget`]) running out. Points come
+    /// as they are found: taking the first few of a large set costs only
+    /// their share of the work.
+    ///
+    /// ```
+    /// use presburger::{Int, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i <= 2 and i <= j <= 2 and (i + j) mod 2 = 0 }".parse()?;
+    /// let pts: Vec<Vec<Int>> = s.point_iter().collect::<Result<_, _>>()?;
+    /// let want = [[0, 0], [0, 2], [1, 1], [2, 2]];
+    /// assert_eq!(pts, want.map(|p| p.map(Int::from).to_vec()));
+    /// // lazily: the first point of a set with a billion of them
+    /// let big: Set = "{ [i] : 0 <= i < 1000000000 }".parse()?;
+    /// assert_eq!(big.point_iter().next().unwrap()?, vec![Int::from(0)]);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "foreach_point")]
+    pub fn point_iter(&self) -> Points {
+        self.point_iter_with_budget(algebra_budget())
+    }
+
+    /// As [`Set::point_iter`], the whole walk spending from `budget`.
+    pub fn point_iter_with_budget(&self, mut budget: Budget) -> Points {
+        let walk = PointWalk::new(self, &mut budget);
+        Points {
+            state: Some(walk),
+            budget,
+        }
+    }
+}
+
+/// The iterator of [`Set::point_iter`]: the points of a set in lexicographic
+/// order, then `None`; an error is the last item.
+#[derive(Debug)]
+pub struct Points {
+    /// The walk, or why it could not start; `None` once it is over.
+    state: Option<Result<PointWalk>>,
+    budget: Budget,
+}
+
+impl Iterator for Points {
+    type Item = Result<Vec<Int>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let item = match self.state.as_mut()? {
+            Ok(walk) => walk.advance(&mut self.budget).transpose(),
+            Err(e) => Some(Err(e.clone())),
+        };
+        if !matches!(item, Some(Ok(_))) {
+            self.state = None;
+        }
+        item
+    }
+}
+
+/// One home of the enumeration of a bounded set's points (for
+/// [`Set::points`] and [`Set::point_iter`]): depth first over the
+/// dimensions in order, each level the set with the dimensions before it
+/// fixed, its integer range `lo..=hi` for the next dimension (the exact
+/// integer minimum and maximum), and the next value to try. A value is
+/// taken when the set with it fixed is not empty, so every leaf is a point
+/// and no branch is walked in vain.
+#[derive(Debug)]
+struct PointWalk {
+    /// The levels from the outermost; `levels[k]` ranges over dimension `k`.
+    levels: Vec<Level>,
+    /// The values taken by the levels above the innermost one.
+    prefix: Vec<Int>,
+    /// For a set without dimensions: whether its one point (if any) is yet
+    /// to be given.
+    rank_zero: Option<bool>,
+}
+
+/// A level of [`PointWalk`].
+#[derive(Debug)]
+struct Level {
+    /// The set with the dimensions before this level fixed to the prefix.
+    fixed: Set,
+    next: Int,
+    hi: Int,
+}
+
+impl PointWalk {
+    /// The walk over `s`: an error for a set with parameters or an unbounded
+    /// set.
+    fn new(s: &Set, budget: &mut Budget) -> Result<PointWalk> {
+        if s.0.space.n_param() > 0 {
             return Err(Error::Unsupported("points of a set with parameters".into()));
         }
-        if !self.is_bounded_with_budget(budget)? {
+        if !s.is_bounded_with_budget(budget)? {
             return Err(Error::Unbounded(
                 "the set has infinitely many points".into(),
             ));
         }
-        let mut out = Vec::new();
-        // the enumeration checks emptiness per coordinate; a set without coordinates
-        // has none to check, so its emptiness is asked here
-        if self.0.space.n_out() == 0 && self.0.is_empty_with(budget)? {
-            return Ok(out);
+        let mut walk = PointWalk {
+            levels: Vec::new(),
+            prefix: Vec::new(),
+            rank_zero: None,
+        };
+        if s.0.space.n_out() == 0 {
+            // no coordinate to range over: the emptiness is asked here
+            walk.rank_zero = Some(!s.0.is_empty_with(budget)?);
+        } else if let Some(level) = Level::new(s.clone(), 0, budget)? {
+            walk.levels.push(level);
         }
-        let mut prefix = Vec::new();
-        enumerate(self, &mut prefix, &mut out, limit, budget)?;
-        Ok(out)
+        Ok(walk)
+    }
+
+    /// The next point, or `None` when the walk is over.
+    fn advance(&mut self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+        if let Some(left) = self.rank_zero.as_mut() {
+            let give = std::mem::replace(left, false);
+            return Ok(give.then(Vec::new));
+        }
+        loop {
+            let depth = self.levels.len();
+            let Some(top) = self.levels.last_mut() else {
+                return Ok(None);
+            };
+            if top.next > top.hi {
+                self.levels.pop();
+                self.prefix.pop();
+                continue;
+            }
+            let v = top.next.clone();
+            top.next += 1;
+            let k = depth - 1;
+            let child = top.fixed.fix(DimKind::Out, k, v.clone())?;
+            if child.0.is_empty_with(budget)? {
+                continue;
+            }
+            if depth == child.0.space.n_out() {
+                let mut p = self.prefix.clone();
+                p.push(v);
+                return Ok(Some(p));
+            }
+            if let Some(level) = Level::new(child, depth, budget)? {
+                self.levels.push(level);
+                self.prefix.push(v);
+            }
+        }
     }
 }
 
-fn enumerate(
-    s: &Set,
-    prefix: &mut Vec<Int>,
-    out: &mut Vec<Vec<Int>>,
-    limit: usize,
-    budget: &mut Budget,
-) -> Result<()> {
-    let n = s.0.space.n_out();
-    if prefix.len() == n {
-        if out.len() >= limit {
-            return Err(Error::Budget(format!(
-                "the set has more than {limit} points"
-            )));
-        }
-        out.push(prefix.clone());
-        return Ok(());
+impl Level {
+    /// The level ranging over dimension `k` of `fixed`; `None` when `fixed`
+    /// is empty.
+    fn new(fixed: Set, k: usize, budget: &mut Budget) -> Result<Option<Level>> {
+        let n = fixed.0.space.n_out();
+        let mut aff = vec![Int::ZERO; 1 + n];
+        aff[1 + k] = Int::ONE;
+        let (Some(lo), Some(hi)) = (
+            opt_over(fixed.0.parts.iter(), &aff, false, budget)?,
+            opt_over(fixed.0.parts.iter(), &aff, true, budget)?,
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(Level {
+            fixed,
+            next: lo,
+            hi,
+        }))
     }
-    let k = prefix.len();
-    let mut fixed = s.clone();
-    for (j, v) in prefix.iter().enumerate() {
-        fixed = fixed.fix(DimKind::Out, j, v.clone())?;
-    }
-    let mut aff = vec![Int::ZERO; 1 + n];
-    aff[1 + k] = Int::ONE;
-    let (Some(lo), Some(hi)) = (
-        opt_over(fixed.0.parts.iter(), &aff, false, budget)?,
-        opt_over(fixed.0.parts.iter(), &aff, true, budget)?,
-    ) else {
-        return Ok(());
-    };
-    let mut v = lo;
-    while v <= hi {
-        if !fixed
-            .fix(DimKind::Out, k, v.clone())?
-            .0
-            .is_empty_with(budget)?
-        {
-            prefix.push(v.clone());
-            enumerate(s, prefix, out, limit, budget)?;
-            prefix.pop();
-        }
-        v += 1;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -349,5 +466,42 @@ mod tests {
         assert_eq!(pts, want);
         assert!(matches!(s.points(2), Err(Error::Budget(_))));
         assert!(set("{ [i] : i >= 0 }").points(10).is_err());
+    }
+
+    /// The iterator gives the points of `points`, in the same order, lazily;
+    /// errors end it; a budget too small fails cleanly.
+    #[test]
+    fn point_iterator() {
+        for text in [
+            "{ [i, j] : 0 <= i <= 2 and i <= j <= 2 and exists e : i + j = 2e }",
+            "{ [i, j, k] : 0 <= i <= 3 and 0 <= j <= i and k = i - j or i = 7 and j = -1 and k = 0 }",
+            "{ [i, j] : 0 <= i <= 5 and 2j = i and j >= 4 }",
+            "{ A[] }",
+            "{ A[] : exists e : 2e = 1 }",
+            "{ [i] : 1 = 0 }",
+        ] {
+            let s = set(text);
+            let want: Vec<Vec<Int>> = set_points(&s, &PBox::new(vec![], -2, 8))
+                .into_iter()
+                .map(|p| ints(&p))
+                .collect();
+            let got: Vec<Vec<Int>> = s.point_iter().collect::<Result<_>>().unwrap();
+            assert_eq!(got, want, "{text}");
+            assert_eq!(s.points(100).unwrap(), want, "{text}");
+        }
+        // a lazy walk: the first points of a set far too large to list
+        let big = set("{ [i, j] : 0 <= i, j < 1000000000 }");
+        let first: Vec<Vec<Int>> = big.point_iter().take(3).map(|p| p.unwrap()).collect();
+        assert_eq!(first, vec![ints(&[0, 0]), ints(&[0, 1]), ints(&[0, 2])]);
+        // errors come once, first, and end the walk
+        for bad in ["{ [i] : i >= 0 }", "[N] -> { [i] : 0 <= i < N }"] {
+            let mut it = set(bad).point_iter();
+            assert!(it.next().unwrap().is_err(), "{bad}");
+            assert!(it.next().is_none(), "{bad}");
+        }
+        let mut starved = big.point_iter_with_budget(Budget::new(3));
+        let items: Vec<Result<Vec<Int>>> = starved.by_ref().take(10).collect();
+        assert!(matches!(items.last(), Some(Err(Error::Budget(_)))));
+        assert!(starved.next().is_none());
     }
 }

@@ -1,0 +1,39 @@
+//! `poly scop [--function NAME] FILE.c`: the SCoP model of a C file's
+//! `#pragma scop` region (or of the body of function NAME), crate `schedule`.
+//!
+//! Prints five lines in isl notation: `context: SET`, `domain: UNIONSET`,
+//! `schedule: UNIONMAP`, `reads: UNIONMAP`, `writes: UNIONMAP`.
+
+use schedule::{extract_scop, Options};
+
+/// The output of `poly scop` for the arguments `args` (after `scop`).
+pub fn run(args: &[String]) -> Result<String, String> {
+    let mut options = Options::default();
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--function" => {
+                options.function = Some(
+                    it.next()
+                        .ok_or("--function needs a function name, e.g. --function kernel")?
+                        .clone(),
+                )
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
+            s if file.is_none() => file = Some(s.to_string()),
+            s => return Err(format!("unexpected argument '{s}'")),
+        }
+    }
+    let text = crate::read_input(file.as_ref())?;
+    let scop = extract_scop(&text, &options).map_err(|e| e.to_string())?;
+    let pb = |e: presburger::Error| e.to_string();
+    Ok(format!(
+        "context: {}\ndomain: {}\nschedule: {}\nreads: {}\nwrites: {}\n",
+        scop.context,
+        scop.domains().map_err(pb)?,
+        scop.schedule().map_err(pb)?,
+        scop.reads().map_err(pb)?,
+        scop.writes().map_err(pb)?
+    ))
+}

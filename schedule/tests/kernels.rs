@@ -39,7 +39,10 @@ fn mismatches(scop: &Scop, expected: &str) -> Vec<String> {
             Ok(match key {
                 "context" => {
                     let w: Set = want.parse().map_err(e)?;
-                    (scop.context.is_equal(&w).map_err(e)?, scop.context.to_string())
+                    (
+                        scop.context.is_equal(&w).map_err(e)?,
+                        scop.context.to_string(),
+                    )
                 }
                 "domain" => {
                     let w: UnionSet = want.parse().map_err(e)?;
@@ -69,8 +72,7 @@ fn mismatches(scop: &Scop, expected: &str) -> Vec<String> {
 
 fn extract(path: &Path) -> Scop {
     let src = std::fs::read_to_string(path).expect("readable kernel");
-    extract_scop(&src, &Options::default())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    extract_scop(&src, &Options::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]
@@ -107,14 +109,21 @@ fn a_broken_expected_line_is_caught() {
     ] {
         assert!(good.contains(from), "{from}");
         let bad = good.replacen(from, to, 1);
-        assert!(!mismatches(&scop, &bad).is_empty(), "{from} -> {to} not caught");
+        assert!(
+            !mismatches(&scop, &bad).is_empty(),
+            "{from} -> {to} not caught"
+        );
     }
 }
 
 #[test]
 fn kernels_compile_and_run() {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    if std::process::Command::new(&cc).arg("--version").output().is_err() {
+    if std::process::Command::new(&cc)
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         eprintln!("skipped: no C compiler '{cc}'");
         return;
     }

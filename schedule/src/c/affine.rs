@@ -151,15 +151,13 @@ pub fn bound(e: &Expr, res: &mut Resolver) -> Result<Bound> {
                 ("floord" | "ceild", [a, d]) => {
                     let d = positive_constant(d, res, &format!("the divisor of {name}"))?;
                     let up = name == "ceild";
-                    Ok(
-                        bound(a, res)?.map(&mut |x| {
-                            if up {
-                                x.ceil_div(d)
-                            } else {
-                                x.floor_div(d)
-                            }
-                        }),
-                    )
+                    Ok(bound(a, res)?.map(&mut |x| {
+                        if up {
+                            x.ceil_div(d)
+                        } else {
+                            x.floor_div(d)
+                        }
+                    }))
                 }
                 ("min" | "max" | "MIN" | "MAX", [_, _, ..]) => {
                     let v = args

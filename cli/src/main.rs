@@ -8,6 +8,7 @@
 //!   volume model of an MLIR linalg/tensor function (see `volume.rs`).
 //! - `poly scop [--function NAME] FILE.c`: the SCoP model (domains, schedule,
 //!   accesses) of a C region (see `scop.rs`).
+//! - `poly deps [--function NAME] FILE.c`: its memory-based dependences (see `scop.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
 
@@ -25,6 +26,7 @@ usage: poly <command> [FILE|-]
        poly volume [--output %NAME] [--tile DIM=SIZE,...] [--regions]
                    [--no-clone-constants] [--opaque-unknown] [FILE.mlir|-]
        poly scop [--function NAME] [FILE.c|-]
+       poly deps [--function NAME] [FILE.c|-]
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
@@ -44,6 +46,8 @@ commands:
   scop    the SCoP model of the `#pragma scop` ... `#pragma endscop` region of a C
           file (or of the body of function NAME): prints `context:`, `domain:`,
           `schedule:` (2d+1 form), `reads:` and `writes:` lines in isl notation
+  deps    the memory-based dependences of that region: `raw:`, `war:` and `waw:`
+          lines, each a union map from source to target statement instances
   help    print this text
 
 FILE defaults to standard input.";
@@ -74,6 +78,10 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     if cmd == "scop" {
         print!("{}", scop::run(&args[1..])?);
+        return Ok(());
+    }
+    if cmd == "deps" {
+        print!("{}", scop::run_deps(&args[1..])?);
         return Ok(());
     }
     if args.len() > 2 {

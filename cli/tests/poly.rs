@@ -510,3 +510,23 @@ fn scop_errors_name_the_line_and_column() {
         assert!(stderr(&o).starts_with("poly: "), "{args:?}");
     }
 }
+
+#[test]
+fn deps_prints_raw_war_waw() {
+    let src = "#pragma scop\nfor (int i = 1; i < n; i++)\n  A[i] = A[i - 1];\n#pragma endscop\n";
+    let o = poly(&["deps"], src);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("raw: [n] -> { S0[i] -> S0["), "{out}");
+    assert!(lines[1].starts_with("war: "), "{out}");
+    assert!(lines[2].starts_with("waw: "), "{out}");
+    let o = poly(&["deps"], "#pragma scop\nx = A[*p];\n#pragma endscop\n");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).starts_with("poly: line 2, column 7: "),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -2,15 +2,17 @@
 //! region as sets and maps of the `presburger` crate.
 //!
 //! [`scop`] holds the model, [`c`] the C front end that builds it
-//! ([`c::extract_scop`]), [`error`] the error type (line and column of the
-//! source).
+//! ([`c::extract_scop`]), [`deps`] the memory-based dependences, [`error`] the
+//! error type (line and column of the source).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod c;
+pub mod deps;
 pub mod error;
 pub mod scop;
 
 pub use c::{extract_scop, Options};
+pub use deps::{dependences, Dependences};
 pub use error::{Error, Result};
 pub use scop::{Access, Array, Scop, Statement};

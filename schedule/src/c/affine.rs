@@ -12,6 +12,10 @@
 //! variables by a caller-supplied resolver, so the same walk serves to find
 //! the parameters and to build the sets.
 //!
+//! The sizes are capped so that no input makes the work explode: a bound has
+//! at most [`MAX_LEAVES`] affine pieces, and a condition at most
+//! [`MAX_DISJUNCTS`] conjunctions once distributed into disjunctive normal form.
+//!
 //! C's `/` truncates towards zero; it is read as `floor`, which agrees when
 //! the dividend is non-negative (as in loop bounds over natural ranges).
 
@@ -19,6 +23,12 @@ use super::ast::{Expr, ExprKind, Pos};
 use crate::error::{Error, Result};
 use presburger::build::{Constraint, Expr as Aff};
 use presburger::{Set, Space};
+
+/// The most affine pieces a `min`/`max` tree may have.
+pub const MAX_LEAVES: usize = 64;
+
+/// The most conjunctions a condition may expand to.
+pub const MAX_DISJUNCTS: usize = 4096;
 
 /// A `min`/`max` tree over affine expressions.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +95,14 @@ impl Bound {
         }
     }
 
+    /// The number of affine pieces.
+    pub fn leaves(&self) -> usize {
+        match self {
+            Bound::Leaf(_) => 1,
+            Bound::Min(v) | Bound::Max(v) => v.iter().map(Bound::leaves).sum(),
+        }
+    }
+
     fn constant(&self) -> Option<i64> {
         match self {
             Bound::Leaf(e) => e.constant_value().and_then(|v| v.to_i64()),
@@ -113,8 +131,16 @@ pub fn bound(e: &Expr, res: &mut Resolver) -> Result<Bound> {
         ExprKind::Unary("-", x) => Ok(bound(x, res)?.neg()),
         ExprKind::Unary("+", x) => bound(x, res),
         ExprKind::Cast(ty, x) if is_integer_type(ty) => bound(x, res),
-        ExprKind::Binary("+", a, b) => Ok(bound(a, res)?.add(bound(b, res)?)),
-        ExprKind::Binary("-", a, b) => Ok(bound(a, res)?.add(bound(b, res)?.neg())),
+        ExprKind::Binary(op @ ("+" | "-"), a, b) => {
+            let (x, y) = (bound(a, res)?, bound(b, res)?);
+            if x.leaves().saturating_mul(y.leaves()) > MAX_LEAVES {
+                return Err(err(
+                    e.pos,
+                    format!("more than {MAX_LEAVES} min/max combinations in one expression"),
+                ));
+            }
+            Ok(x.add(if *op == "+" { y } else { y.neg() }))
+        }
         ExprKind::Binary("*", a, b) => {
             let (x, y) = (bound(a, res)?, bound(b, res)?);
             let (c, other) = match (x.constant(), y.constant()) {
@@ -183,12 +209,39 @@ pub fn bound(e: &Expr, res: &mut Resolver) -> Result<Bound> {
             "data-dependent value: an array element in an affine expression",
         )),
         ExprKind::OtherLiteral => Err(err(e.pos, "a non-integer literal in an affine expression")),
+        ExprKind::Ternary(..) => Err(err(
+            e.pos,
+            "a conditional expression (?:) in an affine expression is not supported",
+        )),
+        ExprKind::Cast(ty, _) => Err(err(
+            e.pos,
+            format!("a cast to '{ty}' in an affine expression"),
+        )),
+        ExprKind::Unary(op, _) | ExprKind::Binary(op, ..) => Err(err(
+            e.pos,
+            format!("the operator '{op}' in an affine expression"),
+        )),
         _ => Err(err(e.pos, "this expression is not affine")),
     }
 }
 
 fn is_integer_type(ty: &str) -> bool {
     !ty.contains('*') && !ty.contains("float") && !ty.contains("double")
+}
+
+impl Cond {
+    /// The number of conjunctions of its disjunctive normal form (saturating).
+    pub fn disjuncts(&self) -> usize {
+        match self {
+            Cond::True | Cond::Atom(_) => 1,
+            Cond::And(v) => v
+                .iter()
+                .fold(1usize, |n, c| n.saturating_mul(c.disjuncts())),
+            Cond::Or(v) => v
+                .iter()
+                .fold(0usize, |n, c| n.saturating_add(c.disjuncts())),
+        }
+    }
 }
 
 /// `l <= r` for `min`/`max` trees.
@@ -259,8 +312,19 @@ pub fn cond(e: &Expr, negate: bool, res: &mut Resolver) -> Result<Cond> {
     }
 }
 
-/// The set of the points of `space` where `c` holds.
+/// The set of the points of `space` where `c` holds (an error at `pos` when
+/// it would have more than [`MAX_DISJUNCTS`] conjunctions).
 pub fn to_set(c: &Cond, space: &Space, pos: Pos) -> Result<Set> {
+    if c.disjuncts() > MAX_DISJUNCTS {
+        return Err(err(
+            pos,
+            format!("the conditions on this statement expand to more than {MAX_DISJUNCTS} cases"),
+        ));
+    }
+    build_set(c, space, pos)
+}
+
+fn build_set(c: &Cond, space: &Space, pos: Pos) -> Result<Set> {
     let pb = |e| Error::from_presburger(pos.line, pos.col, e);
     match c {
         Cond::True => Set::universe(space.clone()).map_err(pb),
@@ -268,14 +332,14 @@ pub fn to_set(c: &Cond, space: &Space, pos: Pos) -> Result<Set> {
         Cond::And(v) => {
             let mut s = Set::universe(space.clone()).map_err(pb)?;
             for x in v {
-                s = s.intersect(&to_set(x, space, pos)?).map_err(pb)?;
+                s = s.intersect(&build_set(x, space, pos)?).map_err(pb)?;
             }
             Ok(s)
         }
         Cond::Or(v) => {
             let mut s = Set::empty(space.clone()).map_err(pb)?;
             for x in v {
-                s = s.union(&to_set(x, space, pos)?).map_err(pb)?;
+                s = s.union(&build_set(x, space, pos)?).map_err(pb)?;
             }
             Ok(s)
         }

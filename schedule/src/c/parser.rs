@@ -4,15 +4,17 @@
 //! declarations, assignments) and precedence climbing for C expressions
 //! (assignment, `?:`, `||` down to unary, postfix and primary forms, casts).
 //! Constructs outside the accepted subset (`while`, `break`, `goto`,
-//! `return`, labels, ...) are errors that name them; nesting deeper than
-//! [`MAX_DEPTH`] is an error rather than a stack overflow.
+//! `return`, labels, ...) are errors that name them. Nesting deeper than
+//! [`MAX_DEPTH`] is an error rather than a stack overflow later: every nested
+//! statement or operand counts one level, and so does every link of a chain
+//! such as `a + b + c` or `A[i][j]`, since it makes the tree one level deeper.
 
 use super::ast::{Expr, ExprKind, Pos, Stmt, StmtKind};
 use super::lexer::{Tok, Token};
 use crate::error::{Error, Result};
 
 /// The deepest nesting of statements and expressions accepted.
-pub const MAX_DEPTH: usize = 200;
+pub const MAX_DEPTH: usize = 256;
 
 /// Words that start a type name.
 pub const TYPE_WORDS: &[&str] = &[
@@ -457,8 +459,10 @@ impl<'a> Parser<'a> {
         if level == LEVELS.len() {
             return self.unary();
         }
+        let base = self.depth;
         let mut lhs = self.binary(level + 1)?;
         while let Some(op) = LEVELS[level].iter().find(|op| self.peek_is(op)) {
+            self.enter()?;
             self.k += 1;
             let rhs = self.binary(level + 1)?;
             let pos = lhs.pos.to(rhs.pos);
@@ -467,6 +471,7 @@ impl<'a> Parser<'a> {
                 pos,
             };
         }
+        self.depth = base;
         Ok(lhs)
     }
 
@@ -523,8 +528,15 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix(&mut self) -> Result<Expr> {
+        let base = self.depth;
         let mut e = self.primary()?;
         loop {
+            if ["[", "(", ".", "->", "++", "--"]
+                .iter()
+                .any(|p| self.peek_is(p))
+            {
+                self.enter()?;
+            }
             if self.peek_is("[") {
                 self.k += 1;
                 let idx = self.expr()?;
@@ -570,6 +582,7 @@ impl<'a> Parser<'a> {
                     pos,
                 };
             } else {
+                self.depth = base;
                 return Ok(e);
             }
         }

@@ -193,13 +193,13 @@ fn truncations_and_garbage_never_panic() {
         region(&format!("s = {}1;", "(".repeat(100_000))),
         region(&"{".repeat(100_000)),
         region(&"for (int i = 0; i < N; i++) ".repeat(5000)),
-        region(&format!("s = {};", vec!["B[0]"; 100_000].join(" + "))),
+        region(&format!("s = {};", std::iter::repeat_n("B[0]", 100_000).collect::<Vec<_>>().join(" + "))),
         region(&format!("s = A{};", "[0]".repeat(100_000))),
         region(&format!("s = {}1;", "-".repeat(100_000))),
         region(&format!("s = {}1;", "!".repeat(100_000))),
         region(&"if (N > 0) ".repeat(100_000)),
-        region(&format!("if ({}) s = 0; else s = 1;", vec!["N != 3"; 40].join(" && "))),
-        region(&format!("for (int i = 0; i < {}; i++) s = 0;", vec!["min(N, 2)"; 40].join(" + "))),
+        region(&format!("if ({}) s = 0; else s = 1;", ["N != 3"; 40].join(" && "))),
+        region(&format!("for (int i = 0; i < {}; i++) s = 0;", ["min(N, 2)"; 40].join(" + "))),
         region("s = 99999999999999999999999999;"),
         region("for (int i = 0; i < 99999999999999999999; i++) B[i] = 0;"),
         region("for (int i = 9223372036854775807; i < N; i += 9223372036854775807) B[i * 9223372036854775807] = 0;"),
@@ -239,20 +239,20 @@ fn a_function_body_as_the_region() {
 #[test]
 fn explosions_are_errors() {
     // 2^13 cases of a condition, 2^7 pieces of a bound
-    let conds = region(&format!("if ({}) s = 0;", vec!["N != 3"; 13].join(" && ")));
+    let conds = region(&format!("if ({}) s = 0;", ["N != 3"; 13].join(" && ")));
     let e = extract_scop(&conds, &Options::default()).unwrap_err();
     assert!(e.message.contains("cases"), "{e}");
     let mins = region(&format!(
         "for (int i = 0; i < {}; i++) s = 0;",
-        vec!["min(N, 2)"; 7].join(" + ")
+        ["min(N, 2)"; 7].join(" + ")
     ));
     let e = extract_scop(&mins, &Options::default()).unwrap_err();
     assert!(e.message.contains("min/max"), "{e}");
-    let long = region(&format!("s = {};", vec!["B[0]"; 300].join(" + ")));
+    let long = region(&format!("s = {};", ["B[0]"; 300].join(" + ")));
     let e = extract_scop(&long, &Options::default()).unwrap_err();
     assert!(e.message.contains("nesting"), "{e}");
     // within the limits all is well
-    let fine = region(&format!("s = {};", vec!["B[0]"; 100].join(" + ")));
+    let fine = region(&format!("s = {};", ["B[0]"; 100].join(" + ")));
     assert!(extract_scop(&fine, &Options::default()).is_ok());
     let deep_ifs = region(&format!("{}s = 0;", "if (N > 0) ".repeat(240)));
     let scop = extract_scop(&deep_ifs, &Options::default()).unwrap();

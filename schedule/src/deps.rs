@@ -62,3 +62,24 @@ fn non_empty(u: &UnionMap) -> Result<UnionMap> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::c::{extract_scop, Options};
+
+    #[test]
+    fn a_stencil_in_place() {
+        let src = "#pragma scop\nfor (i = 1; i < n; i++)\n  A[i] = A[i - 1] + A[i + 1];\n#pragma endscop\n";
+        let d = dependences(&extract_scop(src, &Options::default()).unwrap()).unwrap();
+        let raw: UnionMap = "[n] -> { S0[i] -> S0[i + 1] : 1 <= i < n - 1 }"
+            .parse()
+            .unwrap();
+        let war: UnionMap = "[n] -> { S0[i] -> S0[i + 1] : 1 <= i < n - 1 }"
+            .parse()
+            .unwrap();
+        assert!(d.raw.is_equal(&raw).unwrap(), "{}", d.raw);
+        assert!(d.war.is_equal(&war).unwrap(), "{}", d.war);
+        assert!(d.waw.is_empty().unwrap(), "{}", d.waw);
+    }
+}

@@ -137,3 +137,36 @@ impl Scop {
         self.arrays.iter().find(|a| a.name == name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::c::{extract_scop, Options};
+    use presburger::{UnionMap, UnionSet};
+
+    #[test]
+    fn union_views_gather_every_statement() {
+        let src = "#pragma scop\nfor (i = 0; i < n; i++) {\n  s = s + A[i];\n  B[i] = s;\n}\nt = s;\n#pragma endscop\n";
+        let scop = extract_scop(src, &Options::default()).unwrap();
+        let dom: UnionSet = "[n] -> { S0[i] : 0 <= i < n; S1[i] : 0 <= i < n; S2[] }"
+            .parse()
+            .unwrap();
+        assert!(scop.domains().unwrap().is_equal(&dom).unwrap());
+        let sched: UnionMap = "{ S0[i] -> [0, i, 0]; S1[i] -> [0, i, 1]; S2[] -> [1, 0, 0] }"
+            .parse()
+            .unwrap();
+        assert!(scop.schedule().unwrap().is_equal(&sched).unwrap());
+        let reads: UnionMap = "{ S0[i] -> s[]; S0[i] -> A[i]; S1[i] -> s[]; S2[] -> s[] }"
+            .parse()
+            .unwrap();
+        assert!(scop.reads().unwrap().is_equal(&reads).unwrap());
+        let writes: UnionMap = "{ S0[i] -> s[]; S1[i] -> B[i]; S2[] -> t[] }"
+            .parse()
+            .unwrap();
+        assert!(scop.writes().unwrap().is_equal(&writes).unwrap());
+        assert_eq!(scop.statement("S2").unwrap().text, "t = s;");
+        assert!(scop.statement("S3").is_none());
+        assert_eq!(scop.array("s").unwrap().dims, 0);
+        let names: Vec<&str> = scop.arrays.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["s", "A", "B", "t"]);
+    }
+}

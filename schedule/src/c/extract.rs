@@ -594,3 +594,81 @@ fn contains_index(e: &Expr) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::c::{extract_scop, Options};
+    use presburger::{Map, Set};
+
+    fn scop(body: &str) -> crate::scop::Scop {
+        let src = format!(
+            "#define N 10\nstatic double A[N][N + 2], x[2 * N];\nint main(void) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n"
+        );
+        extract_scop(&src, &Options::default()).unwrap()
+    }
+
+    fn same_set(s: &Set, text: &str) {
+        let want: Set = text.parse().unwrap();
+        assert!(s.is_equal(&want).unwrap(), "{s} is not {text}");
+    }
+
+    fn same_map(m: &Map, text: &str) {
+        let want: Map = text.parse().unwrap();
+        assert!(m.is_equal(&want).unwrap(), "{m} is not {text}");
+    }
+
+    #[test]
+    fn positions_count_through_ifs_and_blocks() {
+        let s = scop(
+            "x[0] = 1;\nfor (int i = 0; i < N; i++) {\n  if (i < 3) { x[i] = 0; } else x[i] = 1;\n  { x[i] += 2; }\n  for (int j = i; j < N; j += 3)\n    A[i][j] = x[j];\n}",
+        );
+        let names: Vec<&str> = s.statements.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["S0", "S1", "S2", "S3", "S4"]);
+        same_map(&s.statements[0].schedule, "{ S0[] -> [0, 0, 0, 0, 0] }");
+        same_map(&s.statements[1].schedule, "{ S1[i] -> [1, i, 0, 0, 0] }");
+        same_map(&s.statements[2].schedule, "{ S2[i] -> [1, i, 1, 0, 0] }");
+        same_map(&s.statements[3].schedule, "{ S3[i] -> [1, i, 2, 0, 0] }");
+        same_map(&s.statements[4].schedule, "{ S4[i, j] -> [1, i, 3, j, 0] }");
+        same_set(
+            &s.statements[1].domain,
+            "[N] -> { S1[i] : 0 <= i <= 2 and i < N }",
+        );
+        same_set(&s.statements[2].domain, "[N] -> { S2[i] : 3 <= i < N }");
+        same_set(
+            &s.statements[4].domain,
+            "[N] -> { S4[i, j] : 0 <= i < N and i <= j < N and (j - i) mod 3 = 0 }",
+        );
+        assert_eq!(s.statements[3].text, "x[i] += 2;");
+        assert_eq!(s.statements[3].iterators, ["i"]);
+        // a compound assignment reads its left side
+        same_map(&s.statements[3].reads[0].relation, "{ S3[i] -> x[i] }");
+    }
+
+    #[test]
+    fn decreasing_loops_run_backwards_in_time() {
+        let s = scop("for (int i = N; i > 0; i -= 2)\n  x[i] = x[i - 1];");
+        same_set(
+            &s.statements[0].domain,
+            "[N] -> { S0[i] : 0 < i <= N and (N - i) mod 2 = 0 }",
+        );
+        same_map(&s.statements[0].schedule, "{ S0[i] -> [0, -i, 0] }");
+    }
+
+    #[test]
+    fn arrays_params_and_context() {
+        let s =
+            scop("for (int i = 0; i < M; i++) {\n  double t = x[i] * alpha;\n  A[i][K] = t;\n}");
+        assert_eq!(s.params, ["M", "K"]);
+        let a = s.array("A").unwrap();
+        assert_eq!(a.element_type.as_deref(), Some("double"));
+        assert_eq!(a.sizes, ["N", "N + 2"]);
+        let t = s.array("t").unwrap();
+        assert_eq!((t.dims, t.element_type.as_deref()), (0, Some("double")));
+        let alpha = s.array("alpha").unwrap();
+        assert_eq!((alpha.dims, alpha.element_type.as_deref()), (0, None));
+        // N is no parameter of this region: no context from the sizes
+        same_set(&s.context, "[M, K] -> { : }");
+        let span = &s.statements[0].text;
+        assert_eq!(span, "double t = x[i] * alpha;");
+    }
+}

@@ -139,3 +139,35 @@ fn function_body(toks: &[Token], name: &str) -> Result<Region> {
         format!("no definition of the function '{name}' in the file"),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_region_span_covers_the_pragmas() {
+        let src = "int a;\n#pragma scop\na = 1;\n#pragma endscop\nint b;\n";
+        let scop = extract_scop(src, &Options::default()).unwrap();
+        assert_eq!(
+            &src[scop.span.0..scop.span.1],
+            "#pragma scop\na = 1;\n#pragma endscop"
+        );
+        assert_eq!(scop.statements[0].span, (20, 26));
+        // only the first region is used
+        let two = format!("{src}#pragma scop\nb = 2;\n#pragma endscop\n");
+        assert_eq!(
+            extract_scop(&two, &Options::default())
+                .unwrap()
+                .statements
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn an_empty_region_is_an_empty_scop() {
+        let scop = extract_scop("#pragma scop\n#pragma endscop\n", &Options::default()).unwrap();
+        assert!(scop.statements.is_empty() && scop.params.is_empty());
+        assert!(scop.domains().unwrap().members().is_empty());
+    }
+}

@@ -103,6 +103,14 @@ impl Bound {
         }
     }
 
+    /// The affine pieces, left to right.
+    pub fn leaf_list(&self) -> Vec<&Aff> {
+        match self {
+            Bound::Leaf(e) => vec![e],
+            Bound::Min(v) | Bound::Max(v) => v.iter().flat_map(Bound::leaf_list).collect(),
+        }
+    }
+
     fn constant(&self) -> Option<i64> {
         match self {
             Bound::Leaf(e) => e.constant_value().and_then(|v| v.to_i64()),

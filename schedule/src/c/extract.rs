@@ -232,18 +232,24 @@ impl<'a> Walk<'a> {
         let start = self.bound(init, DimKind::SET)?;
         let position = self.next_position();
         self.iters.push((var.to_string(), step.signum()));
-        let v = Bound::Leaf(Aff::dim(DimKind::SET, self.iters.len() - 1));
+        let x = Aff::dim(DimKind::SET, self.iters.len() - 1);
+        let v = Bound::Leaf(x.clone());
         let mut parts = vec![compare(&v, if step > 0 { ">=" } else { "<=" }, &start)];
         parts.push(self.cond(cond_e, false)?);
         if step.abs() > 1 {
-            let Bound::Leaf(s) = &start else {
-                return Err(err(
-                    init.pos,
-                    "a loop with a step other than 1 or -1 needs a start without min/max",
-                ));
-            };
-            let Bound::Leaf(x) = &v else { unreachable!() };
-            parts.push(Cond::Atom((x - s).modulo(step.abs()).eq(0)));
+            // the iterator is the start plus a multiple of the step; the start
+            // is one of the pieces of its min/max tree, the one it equals
+            let cases = start
+                .leaf_list()
+                .into_iter()
+                .map(|s| {
+                    Cond::And(vec![
+                        compare(&Bound::Leaf(s.clone()), "==", &start),
+                        Cond::Atom((&x - s).modulo(step.abs()).eq(0)),
+                    ])
+                })
+                .collect();
+            parts.push(Cond::Or(cases));
         }
         self.conds.push(Cond::And(parts));
         self.prefix.push(position);

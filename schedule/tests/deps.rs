@@ -83,3 +83,146 @@ fn every_kernel_has_dependences_that_respect_the_schedule() {
         }
     }
 }
+
+// ---- brute force: the dependences of small instances, by enumeration
+
+use presburger::{DimKind, Set};
+use std::collections::BTreeSet;
+
+/// `s` with every parameter fixed to its value in `values` and removed.
+fn fixed(mut s: Set, values: &[(&str, i64)]) -> Set {
+    while s.space().n_param() > 0 {
+        let name = s.space().params()[0].clone();
+        let v = values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("no value for {name}"))
+            .1;
+        s = s
+            .fix(DimKind::Param, 0, v)
+            .unwrap()
+            .project_out(DimKind::Param, 0, 1)
+            .unwrap();
+    }
+    s
+}
+
+fn points(s: &Set) -> Vec<Vec<i64>> {
+    s.points(1_000_000)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.iter().map(|x| x.to_i64().unwrap()).collect())
+        .collect()
+}
+
+/// The image of the point `p` under a map (fixed parameters).
+fn image(m: &presburger::Map, p: &[i64], values: &[(&str, i64)]) -> Vec<Vec<i64>> {
+    let mut s = fixed(m.wrap(), values);
+    for (k, v) in p.iter().enumerate() {
+        s = s.fix(DimKind::SET, k, *v).unwrap();
+    }
+    points(&s)
+        .into_iter()
+        .map(|q| q[p.len()..].to_vec())
+        .collect()
+}
+
+type Pairs = BTreeSet<(String, Vec<i64>, String, Vec<i64>)>;
+
+/// RAW, WAR, WAW by enumerating instances, their times and their elements.
+fn brute(scop: &schedule::Scop, values: &[(&str, i64)]) -> [Pairs; 3] {
+    // (statement, instance, time, [(array, element, is_write)])
+    let mut inst = Vec::new();
+    for s in &scop.statements {
+        for p in points(&fixed(s.domain.clone(), values)) {
+            let time = image(&s.schedule, &p, values).remove(0);
+            let mut acc = Vec::new();
+            for (list, w) in [(&s.reads, false), (&s.writes, true)] {
+                for a in list {
+                    for e in image(&a.relation, &p, values) {
+                        acc.push((a.array.clone(), e, w));
+                    }
+                }
+            }
+            inst.push((s.name.clone(), p, time, acc));
+        }
+    }
+    let mut out = [Pairs::new(), Pairs::new(), Pairs::new()];
+    for a in &inst {
+        for b in &inst {
+            if a.2 >= b.2 {
+                continue;
+            }
+            for (arr, e, wa) in &a.3 {
+                for (brr, f, wb) in &b.3 {
+                    if arr != brr || e != f {
+                        continue;
+                    }
+                    let k = match (wa, wb) {
+                        (true, false) => 0,
+                        (false, true) => 1,
+                        (true, true) => 2,
+                        _ => continue,
+                    };
+                    out[k].insert((a.0.clone(), a.1.clone(), b.0.clone(), b.1.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The pairs of a dependence relation with fixed parameters.
+fn pairs(u: &presburger::UnionMap, values: &[(&str, i64)]) -> Pairs {
+    let mut out = Pairs::new();
+    for m in u.members() {
+        let (src, dst) = (
+            m.space().domain_tuple().unwrap().clone(),
+            m.space().range_tuple().clone(),
+        );
+        let n_in = src.len();
+        let name = |t: &presburger::Tuple| t.name.clone().unwrap_or_default();
+        for p in points(&fixed(m.wrap(), values)) {
+            out.insert((
+                name(&src),
+                p[..n_in].to_vec(),
+                name(&dst),
+                p[n_in..].to_vec(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn kernels_against_enumeration() {
+    for (k, values) in [
+        ("trisolv", &[("N", 5)][..]),
+        ("lu", &[("N", 4)]),
+        ("cholesky", &[("N", 4)]),
+        ("jacobi-1d", &[("T", 2), ("N", 6)]),
+        ("seidel-2d", &[("T", 2), ("N", 5)]),
+        ("covariance", &[("M", 3), ("N", 3)]),
+        ("scalars", &[("N", 2), ("M", 3)]),
+        ("backsub", &[("N", 4)]),
+        ("conds", &[("N", 4)]),
+        ("tiled", &[("N", 10)]),
+    ] {
+        let scop = extract_scop(&kernel(k), &Options::default()).unwrap();
+        let d = dependences(&scop).unwrap();
+        let want = brute(&scop, values);
+        for (kind, got, want) in [
+            ("raw", &d.raw, &want[0]),
+            ("war", &d.war, &want[1]),
+            ("waw", &d.waw, &want[2]),
+        ] {
+            let got = pairs(got, values);
+            assert!(
+                &got == want,
+                "{k} {kind}: only computed {:?}\nonly enumerated {:?}",
+                got.difference(want).take(5).collect::<Vec<_>>(),
+                want.difference(&got).take(5).collect::<Vec<_>>()
+            );
+        }
+    }
+}

@@ -203,7 +203,7 @@ fn run(l: &Loop, n: i64, outer: i64) -> Option<Vec<i64>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
     fn domains_are_the_executed_iterations(

@@ -260,3 +260,102 @@ fn explosions_are_errors() {
     let deep_parens = region(&format!("s = {}B[0]{};", "(".repeat(120), ")".repeat(120)));
     assert!(extract_scop(&deep_parens, &Options::default()).is_ok());
 }
+
+mod random_tokens {
+    use super::region;
+    use proptest::prelude::*;
+    use schedule::{extract_scop, Options};
+
+    const WORDS: &[&str] = &[
+        "for",
+        "if",
+        "else",
+        "int",
+        "double",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        ";",
+        ",",
+        "=",
+        "+=",
+        "-=",
+        "++",
+        "--",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "==",
+        "!=",
+        "&&",
+        "||",
+        "!",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "?",
+        ":",
+        "i",
+        "j",
+        "N",
+        "A",
+        "B",
+        "s",
+        "0",
+        "1",
+        "2",
+        "min",
+        "max",
+        "floord",
+        "ceild",
+        "sqrt",
+        "break",
+        "return",
+        "->",
+        ".",
+        "&",
+        "\"x\"",
+        "'c'",
+        "1.5",
+        "\n",
+        "#pragma scop\n",
+        "#pragma endscop\n",
+        "/*",
+        "*/",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Any sequence of C-like tokens in a region: an answer or an error,
+        /// never a panic, and an error's line lies within the text.
+        #[test]
+        fn token_soup_never_panics(words in prop::collection::vec(0..WORDS.len(), 0..60)) {
+            let body: Vec<&str> = words.iter().map(|k| WORDS[*k]).collect();
+            let src = region(&body.join(" "));
+            if let Err(e) = extract_scop(&src, &Options::default()) {
+                prop_assert!(e.line >= 1 && e.line <= src.lines().count() + 1, "{e}");
+                prop_assert!(e.column >= 1, "{e}");
+            }
+        }
+
+        /// Statements of the accepted shape with random affine pieces parse
+        /// and build, or fail with a message (never a panic).
+        #[test]
+        fn loop_soup_never_panics(
+            a in 0..WORDS.len(), b in 0..WORDS.len(), c in 0..WORDS.len(), d in -3i64..4,
+        ) {
+            let src = region(&format!(
+                "for (int i = {d}; i < N {} {}; i++)\n  A[i {} 1][{}] = B[i];",
+                WORDS[a], WORDS[b], WORDS[c], WORDS[a]
+            ));
+            let _ = extract_scop(&src, &Options::default());
+        }
+    }
+}

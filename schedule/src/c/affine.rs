@@ -134,7 +134,10 @@ fn positive_constant(e: &Expr, res: &mut Resolver, what: &str) -> Result<i64> {
 pub fn bound(e: &Expr, res: &mut Resolver) -> Result<Bound> {
     match &e.kind {
         ExprKind::Int(Some(v)) => Ok(Bound::Leaf(Aff::constant(*v))),
-        ExprKind::Int(None) => Err(err(e.pos, "integer constant too large")),
+        ExprKind::Int(None) => Err(err(
+            e.pos,
+            "an integer constant that is malformed or does not fit in 64 bits",
+        )),
         ExprKind::Ident(name) => Ok(Bound::Leaf(res(name, e.pos)?)),
         ExprKind::Unary("-", x) => Ok(bound(x, res)?.neg()),
         ExprKind::Unary("+", x) => bound(x, res),

@@ -97,7 +97,8 @@ fn a_loop(inner: bool) -> impl Strategy<Value = Loop> {
     })
 }
 
-/// A condition on the iterators `i` and `j` (values stay above -12).
+/// A condition on the iterators `i` and `j` (their values stay well above
+/// -1000, so that C's `%` and the model's `mod` agree).
 #[derive(Clone, Debug)]
 enum C {
     Cmp(&'static str, &'static str, i64),
@@ -111,7 +112,7 @@ impl C {
     fn c(&self) -> String {
         match self {
             C::Cmp(v, op, k) => format!("{v} {op} N + {k}"),
-            C::Mod(v, m, r) => format!("({v} + 12) % {m} == {r}"),
+            C::Mod(v, m, r) => format!("({v} + 1000) % {m} == {r}"),
             C::And(a, b) => format!("({} && {})", a.c(), b.c()),
             C::Or(a, b) => format!("({} || {})", a.c(), b.c()),
             C::Not(a) => format!("!({})", a.c()),
@@ -132,7 +133,7 @@ impl C {
                     _ => a != b,
                 }
             }
-            C::Mod(v, m, r) => (val(v) + 12) % m == *r,
+            C::Mod(v, m, r) => (val(v) + 1000) % m == *r,
             C::And(a, b) => a.holds(n, i, j) && b.holds(n, i, j),
             C::Or(a, b) => a.holds(n, i, j) || b.holds(n, i, j),
             C::Not(a) => !a.holds(n, i, j),

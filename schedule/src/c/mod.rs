@@ -3,7 +3,7 @@
 //!
 //! The region is the text between `#pragma scop` and `#pragma endscop` (the
 //! first such pair), or with [`Options::function`] the body of the named
-//! function. Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
+//! function (the first definition found). Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
 //! statements), [`affine`] (bounds and conditions as constraints),
 //! [`decls`] (macros and declarations around the region), [`extract`] (the
 //! model).
@@ -19,7 +19,9 @@
 //! `#define N 40` does not fix `N`, so the model holds for every size. The
 //! context only records `size >= 1` for the declared sizes of accessed
 //! arrays that are affine in the parameters (a C array dimension has at least
-//! one element).
+//! one element). In affine expressions `/` and `%` by a constant are read as
+//! floor division and modulo, which agree with C for non-negative dividends.
+//! A decreasing loop contributes `-i` to the schedule so that time grows.
 
 pub mod affine;
 pub mod ast;

@@ -1,5 +1,5 @@
 //! The C front end: finds the SCoP region of a C file and builds its
-//! [`Scop`](crate::scop::Scop).
+//! [`Scop`].
 //!
 //! The region is the text between `#pragma scop` and `#pragma endscop` (the
 //! first such pair), or with [`Options::function`] the body of the named

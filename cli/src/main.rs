@@ -6,11 +6,15 @@
 //!   (`OP<TAB>ARG`), one output line each (see `batch.rs`).
 //! - `poly volume FILE.mlir [--output %name] [--tile DIM=SIZE,...] [--regions]`: the
 //!   volume model of an MLIR linalg/tensor function (see `volume.rs`).
+//! - `poly scop [--function NAME] FILE.c`: the SCoP model (domains, schedule,
+//!   accesses) of a C region (see `scop.rs`).
+//! - `poly deps [--function NAME] FILE.c`: its memory-based dependences (see `scop.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
 
 mod batch;
 mod calc;
+mod scop;
 mod volume;
 
 use std::io::{Read, Write};
@@ -21,6 +25,8 @@ usage: poly <command> [FILE|-]
        poly batch [--time] [--repeat R] [--stats] [FILE|-]
        poly volume [--output %NAME] [--tile DIM=SIZE,...] [--regions]
                    [--no-clone-constants] [--opaque-unknown] [FILE.mlir|-]
+       poly scop [--function NAME] [FILE.c|-]
+       poly deps [--function NAME] [FILE.c|-]
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
@@ -37,6 +43,11 @@ commands:
           corner) with their sizes; --regions prints each as `region NAME: SET`;
           --tile 2=16,3=16 prints the tiles (`tiles all:`, `tiles interior:`) and the
           slice of each input one tile reads (`slice NAME: offsets .. sizes ..`)
+  scop    the SCoP model of the `#pragma scop` ... `#pragma endscop` region of a C
+          file (or of the body of function NAME): prints `context:`, `domain:`,
+          `schedule:` (2d+1 form), `reads:` and `writes:` lines in isl notation
+  deps    the memory-based dependences of that region: `raw:`, `war:` and `waw:`
+          lines, each a union map from source to target statement instances
   help    print this text
 
 FILE defaults to standard input.";
@@ -63,6 +74,14 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     if cmd == "volume" {
         print!("{}", volume::run(&args[1..])?);
+        return Ok(());
+    }
+    if cmd == "scop" {
+        print!("{}", scop::run(&args[1..])?);
+        return Ok(());
+    }
+    if cmd == "deps" {
+        print!("{}", scop::run_deps(&args[1..])?);
         return Ok(());
     }
     if args.len() > 2 {

@@ -454,3 +454,79 @@ fn volume_errors_name_the_line_and_the_way_out() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("not returned"), "{}", stderr(&o));
 }
+
+#[test]
+fn scop_prints_the_five_lines() {
+    let src = "#define N 8\ndouble A[N];\nint main(void) {\n#pragma scop\n  for (int i = 1; i < N; i++)\n    A[i] += A[i - 1];\n#pragma endscop\n  return 0;\n}\n";
+    let o = poly(&["scop"], src);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "context: [N] -> { : N >= 1 }",
+            "domain: [N] -> { S0[i] : 1 <= i < N }",
+            "schedule: [N] -> { S0[i] -> [0, i, 0] }",
+            "reads: [N] -> { S0[i] -> A[i]; S0[i] -> A[i - 1] }",
+            "writes: [N] -> { S0[i] -> A[i] }",
+        ],
+        "{out}"
+    );
+    let kernel = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../schedule/tests/kernels/gemm.c"
+    );
+    let o = poly(&["scop", kernel], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("context: [NI, NJ, NK] -> "));
+    let o = poly(
+        &["scop", "--function", "f"],
+        "void f(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = i; }",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("domain: [n] -> { S0[i] : 0 <= i < n }"));
+}
+
+#[test]
+fn scop_errors_name_the_line_and_column() {
+    let o = poly(
+        &["scop"],
+        "#pragma scop\nfor (int i = 0; i < n; i++)\n  A[i * i] = 0;\n#pragma endscop\n",
+    );
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("poly: line 3, column 5: non-affine product"),
+        "{err}"
+    );
+    for args in [
+        &["scop", "--bogus"][..],
+        &["scop", "--function"],
+        &["scop", "a.c", "b.c"],
+    ] {
+        let o = poly(args, "");
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).starts_with("poly: "), "{args:?}");
+    }
+}
+
+#[test]
+fn deps_prints_raw_war_waw() {
+    let src = "#pragma scop\nfor (int i = 1; i < n; i++)\n  A[i] = A[i - 1];\n#pragma endscop\n";
+    let o = poly(&["deps"], src);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("raw: [n] -> { S0[i] -> S0["), "{out}");
+    assert!(lines[1].starts_with("war: "), "{out}");
+    assert!(lines[2].starts_with("waw: "), "{out}");
+    let o = poly(&["deps"], "#pragma scop\nx = A[*p];\n#pragma endscop\n");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).starts_with("poly: line 2, column 7: "),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,9 +1,18 @@
-//! Polyhedral programs and their scheduling.
+//! Polyhedral models of programs: the SCoP (static control part) of a C
+//! region as sets and maps of the `presburger` crate.
 //!
-//! This crate will hold static control parts read from a C subset (statements,
-//! iteration domains, access relations), exact dependence analysis on `presburger`
-//! unions, the pluto-lp-dfp scheduler (fusion conflict graph, scaling and shifting,
-//! skewing), a Pluto-style LP scheduler and schedule validity checks.
-//!
-//! Status: empty; built by the scheduling issue.
+//! [`scop`] holds the model, [`c`] the C front end that builds it
+//! ([`c::extract_scop`]), [`deps`] the memory-based dependences, [`error`] the
+//! error type (line and column of the source).
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod c;
+pub mod deps;
+pub mod error;
+pub mod scop;
+
+pub use c::{extract_scop, Options};
+pub use deps::{dependences, Dependences};
+pub use error::{Error, Result};
+pub use scop::{Access, Array, Scop, Statement};

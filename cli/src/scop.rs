@@ -1,0 +1,54 @@
+//! `poly scop [--function NAME] FILE.c`: the SCoP model of a C file's
+//! `#pragma scop` region (or of the body of function NAME), crate `schedule`.
+//! Prints five lines in isl notation: `context: SET`, `domain: UNIONSET`,
+//! `schedule: UNIONMAP`, `reads: UNIONMAP`, `writes: UNIONMAP`.
+//!
+//! `poly deps [--function NAME] FILE.c`: its memory-based dependences, three
+//! lines `raw: UNIONMAP`, `war: UNIONMAP`, `waw: UNIONMAP` (source instance
+//! to target instance).
+
+use schedule::{dependences, extract_scop, Options, Scop};
+
+/// The SCoP of the file named in `args` (after the command).
+fn load(args: &[String]) -> Result<Scop, String> {
+    let mut options = Options::default();
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--function" => {
+                options.function = Some(
+                    it.next()
+                        .ok_or("--function needs a function name, e.g. --function kernel")?
+                        .clone(),
+                )
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
+            s if file.is_none() => file = Some(s.to_string()),
+            s => return Err(format!("unexpected argument '{s}'")),
+        }
+    }
+    let text = crate::read_input(file.as_ref())?;
+    extract_scop(&text, &options).map_err(|e| e.to_string())
+}
+
+/// The output of `poly scop` for the arguments `args` (after `scop`).
+pub fn run(args: &[String]) -> Result<String, String> {
+    let scop = load(args)?;
+    let pb = |e: presburger::Error| e.to_string();
+    Ok(format!(
+        "context: {}\ndomain: {}\nschedule: {}\nreads: {}\nwrites: {}\n",
+        scop.context,
+        scop.domains().map_err(pb)?,
+        scop.schedule().map_err(pb)?,
+        scop.reads().map_err(pb)?,
+        scop.writes().map_err(pb)?
+    ))
+}
+
+/// The output of `poly deps` for the arguments `args` (after `deps`).
+pub fn run_deps(args: &[String]) -> Result<String, String> {
+    let scop = load(args)?;
+    let d = dependences(&scop).map_err(|e| e.to_string())?;
+    Ok(format!("raw: {}\nwar: {}\nwaw: {}\n", d.raw, d.war, d.waw))
+}

@@ -1,0 +1,175 @@
+//! The C front end: finds the SCoP region of a C file and builds its
+//! [`Scop`].
+//!
+//! The region is the text between `#pragma scop` and `#pragma endscop` (the
+//! first such pair), or with [`Options::function`] the body of the named
+//! function (the first definition found). Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
+//! statements), [`affine`] (bounds and conditions as constraints),
+//! [`decls`] (macros and declarations around the region), [`extract`] (the
+//! model).
+//!
+//! Accepted subset: `for` loops with affine bounds (`<`, `<=`, `>`, `>=`,
+//! `min`/`max`, `floord`/`ceild`, `/` and `%` by constants) and increments
+//! `++`, `--`, `+= c`, `-= c`; `if`/`else` on affine conditions with `&&`,
+//! `||`, `!`; blocks; assignments (`=`, `+=`, `-=`, `*=`, `/=`, ...) to array
+//! elements with affine subscripts or to scalars; scalar declarations with an
+//! initial value. Right-hand sides are any C expression; the array elements
+//! and scalars they mention are reads. Names in bounds, conditions and
+//! subscripts that are not iterators are parameters, macros included: a
+//! `#define N 40` does not fix `N`, so the model holds for every size. The
+//! context only records `size >= 1` for the declared sizes of accessed
+//! arrays that are affine in the parameters (a C array dimension has at least
+//! one element). In affine expressions `/` and `%` by a constant are read as
+//! floor division and modulo, which agree with C for non-negative dividends.
+//! A decreasing loop contributes `-i` to the schedule so that time grows.
+
+pub mod affine;
+pub mod ast;
+pub mod decls;
+pub mod extract;
+pub mod lexer;
+pub mod parser;
+
+use crate::error::{Error, Result};
+use crate::scop::Scop;
+use ast::Pos;
+use lexer::Token;
+
+/// How to find the region.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Use the body of this function instead of a `#pragma scop` region.
+    pub function: Option<String>,
+}
+
+/// The SCoP of the C source `src` (see the module doc).
+pub fn extract_scop(src: &str, options: &Options) -> Result<Scop> {
+    let toks = lexer::lex(src)?;
+    let (inner, span, end) = match &options.function {
+        Some(f) => function_body(&toks, f)?,
+        None => pragma_region(&toks)?,
+    };
+    let body = parser::parse_stmts(&toks[inner.0..inner.1], end)?;
+    let defines = decls::defines(&toks);
+    let declarations = decls::declarations(&toks);
+    let env = extract::Env {
+        src,
+        defines: &defines,
+        decls: &declarations,
+    };
+    extract::extract(&env, &body, span)
+}
+
+fn pos_of(t: &Token) -> Pos {
+    Pos {
+        start: t.start,
+        end: t.end,
+        line: t.line,
+        col: t.col,
+    }
+}
+
+/// Token range inside the region, its byte span and the place of its end.
+type Region = ((usize, usize), (usize, usize), Pos);
+
+fn pragma_region(toks: &[Token]) -> Result<Region> {
+    let Some(open) = toks.iter().position(|t| t.pragma() == Some("scop")) else {
+        return Err(Error::new(1, 1, "no '#pragma scop' in the file"));
+    };
+    let Some(len) = toks[open + 1..]
+        .iter()
+        .position(|t| t.pragma() == Some("endscop"))
+    else {
+        let t = &toks[open];
+        return Err(Error::new(
+            t.line,
+            t.col,
+            "'#pragma scop' without a following '#pragma endscop'",
+        ));
+    };
+    let close = open + 1 + len;
+    Ok((
+        (open + 1, close),
+        (toks[open].start, toks[close].end),
+        pos_of(&toks[close]),
+    ))
+}
+
+fn function_body(toks: &[Token], name: &str) -> Result<Region> {
+    let mut k = 0;
+    while k + 1 < toks.len() {
+        if toks[k].ident() == Some(name) && toks[k + 1].is("(") {
+            let mut j = k + 1;
+            let mut depth = 0usize;
+            while j < toks.len() {
+                if toks[j].is("(") {
+                    depth += 1;
+                } else if toks[j].is(")") {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                j += 1;
+            }
+            if toks.get(j + 1).is_some_and(|t| t.is("{")) {
+                let open = j + 1;
+                let mut depth = 0usize;
+                for (c, t) in toks.iter().enumerate().skip(open) {
+                    if t.is("{") {
+                        depth += 1;
+                    } else if t.is("}") {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Ok(((open + 1, c), (toks[open].end, t.start), pos_of(t)));
+                        }
+                    }
+                }
+                let t = &toks[open];
+                return Err(Error::new(
+                    t.line,
+                    t.col,
+                    format!("the body of '{name}' is never closed"),
+                ));
+            }
+        }
+        k += 1;
+    }
+    Err(Error::new(
+        1,
+        1,
+        format!("no definition of the function '{name}' in the file"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_region_span_covers_the_pragmas() {
+        let src = "int a;\n#pragma scop\na = 1;\n#pragma endscop\nint b;\n";
+        let scop = extract_scop(src, &Options::default()).unwrap();
+        assert_eq!(
+            &src[scop.span.0..scop.span.1],
+            "#pragma scop\na = 1;\n#pragma endscop"
+        );
+        assert_eq!(scop.statements[0].span, (20, 26));
+        // only the first region is used
+        let two = format!("{src}#pragma scop\nb = 2;\n#pragma endscop\n");
+        assert_eq!(
+            extract_scop(&two, &Options::default())
+                .unwrap()
+                .statements
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn an_empty_region_is_an_empty_scop() {
+        let scop = extract_scop("#pragma scop\n#pragma endscop\n", &Options::default()).unwrap();
+        assert!(scop.statements.is_empty() && scop.params.is_empty());
+        assert!(scop.domains().unwrap().members().is_empty());
+    }
+}

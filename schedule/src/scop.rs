@@ -1,0 +1,172 @@
+//! The SCoP model: a static control part of a program as sets and maps.
+//!
+//! A [`Scop`] holds its parameters and their context, its [`Statement`]s
+//! (named `S0`, `S1`, ... in textual order) with their iteration domains,
+//! original schedules in 2d+1 form and access relations, and the [`Array`]s
+//! they touch (a scalar is a 0-d array, `S0[i] -> s[]`). The union views
+//! ([`Scop::domains`], [`Scop::schedule`], [`Scop::reads`], [`Scop::writes`])
+//! gather the members of every statement.
+//!
+//! Access relations are the access functions themselves, not restricted to the
+//! statement's domain (`S0[i, j] -> A[i, j + 1]`); intersect them with
+//! [`Scop::domains`] for the instances that run.
+
+use presburger::{Map, Result, Set, UnionMap, UnionSet};
+
+/// A static control part.
+#[derive(Clone, Debug)]
+pub struct Scop {
+    /// The parameters, in order of first use.
+    pub params: Vec<String>,
+    /// The constraints known on the parameters (a parameter set).
+    pub context: Set,
+    /// The statements in textual order.
+    pub statements: Vec<Statement>,
+    /// The arrays and scalars accessed, in order of first access.
+    pub arrays: Vec<Array>,
+    /// Byte range of the region in the source (for `#pragma scop` regions,
+    /// from the `#` of `#pragma scop` to the end of `#pragma endscop`).
+    pub span: (usize, usize),
+}
+
+/// One statement of the SCoP.
+#[derive(Clone, Debug)]
+pub struct Statement {
+    /// `S0`, `S1`, ...
+    pub name: String,
+    /// The enclosing loops' iterators, outermost first.
+    pub iterators: Vec<String>,
+    /// The iteration domain, `S0[i, j] : ...`.
+    pub domain: Set,
+    /// The original schedule, `S0[i, j] -> [c0, i, c1, j, c2]` padded with
+    /// zeros to the SCoP's common output dimension.
+    pub schedule: Map,
+    /// The reads, one per array reference.
+    pub reads: Vec<Access>,
+    /// The writes.
+    pub writes: Vec<Access>,
+    /// The statement's source text.
+    pub text: String,
+    /// Byte range of the text in the source.
+    pub span: (usize, usize),
+}
+
+/// One array reference of a statement.
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// The array (or scalar) name.
+    pub array: String,
+    /// `S0[i, j] -> A[i, j + 1]`.
+    pub relation: Map,
+}
+
+/// An array (or scalar, with no dimensions) of the SCoP.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Array {
+    /// Its C name.
+    pub name: String,
+    /// The number of subscripts it is accessed with.
+    pub dims: usize,
+    /// The element type's text, when a declaration was found.
+    pub element_type: Option<String>,
+    /// The declared sizes' text, outermost first (empty when unknown or for a
+    /// scalar).
+    pub sizes: Vec<String>,
+}
+
+fn union_set(params: &[String], sets: impl IntoIterator<Item = Set>) -> Result<UnionSet> {
+    let mut u = UnionSet::empty(params.to_vec());
+    for s in sets {
+        u.add(s)?;
+    }
+    Ok(u)
+}
+
+fn union_map(params: &[String], maps: impl IntoIterator<Item = Map>) -> Result<UnionMap> {
+    let mut u = UnionMap::empty(params.to_vec());
+    for m in maps {
+        u.add(m)?;
+    }
+    Ok(u)
+}
+
+impl Scop {
+    /// The union of the statements' domains.
+    pub fn domains(&self) -> Result<UnionSet> {
+        union_set(
+            &self.params,
+            self.statements.iter().map(|s| s.domain.clone()),
+        )
+    }
+
+    /// The union of the statements' schedules.
+    pub fn schedule(&self) -> Result<UnionMap> {
+        union_map(
+            &self.params,
+            self.statements.iter().map(|s| s.schedule.clone()),
+        )
+    }
+
+    /// The union of all read relations.
+    pub fn reads(&self) -> Result<UnionMap> {
+        union_map(
+            &self.params,
+            self.statements
+                .iter()
+                .flat_map(|s| s.reads.iter().map(|a| a.relation.clone())),
+        )
+    }
+
+    /// The union of all write relations.
+    pub fn writes(&self) -> Result<UnionMap> {
+        union_map(
+            &self.params,
+            self.statements
+                .iter()
+                .flat_map(|s| s.writes.iter().map(|a| a.relation.clone())),
+        )
+    }
+
+    /// The statement named `name`.
+    pub fn statement(&self, name: &str) -> Option<&Statement> {
+        self.statements.iter().find(|s| s.name == name)
+    }
+
+    /// The array named `name`.
+    pub fn array(&self, name: &str) -> Option<&Array> {
+        self.arrays.iter().find(|a| a.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::c::{extract_scop, Options};
+    use presburger::{UnionMap, UnionSet};
+
+    #[test]
+    fn union_views_gather_every_statement() {
+        let src = "#pragma scop\nfor (i = 0; i < n; i++) {\n  s = s + A[i];\n  B[i] = s;\n}\nt = s;\n#pragma endscop\n";
+        let scop = extract_scop(src, &Options::default()).unwrap();
+        let dom: UnionSet = "[n] -> { S0[i] : 0 <= i < n; S1[i] : 0 <= i < n; S2[] }"
+            .parse()
+            .unwrap();
+        assert!(scop.domains().unwrap().is_equal(&dom).unwrap());
+        let sched: UnionMap = "{ S0[i] -> [0, i, 0]; S1[i] -> [0, i, 1]; S2[] -> [1, 0, 0] }"
+            .parse()
+            .unwrap();
+        assert!(scop.schedule().unwrap().is_equal(&sched).unwrap());
+        let reads: UnionMap = "{ S0[i] -> s[]; S0[i] -> A[i]; S1[i] -> s[]; S2[] -> s[] }"
+            .parse()
+            .unwrap();
+        assert!(scop.reads().unwrap().is_equal(&reads).unwrap());
+        let writes: UnionMap = "{ S0[i] -> s[]; S1[i] -> B[i]; S2[] -> t[] }"
+            .parse()
+            .unwrap();
+        assert!(scop.writes().unwrap().is_equal(&writes).unwrap());
+        assert_eq!(scop.statement("S2").unwrap().text, "t = s;");
+        assert!(scop.statement("S3").is_none());
+        assert_eq!(scop.array("s").unwrap().dims, 0);
+        let names: Vec<&str> = scop.arrays.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["s", "A", "B", "t"]);
+    }
+}

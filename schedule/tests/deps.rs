@@ -1,0 +1,228 @@
+//! Memory-based dependences against relations derived by hand.
+
+use presburger::UnionMap;
+use schedule::{dependences, extract_scop, Options};
+
+fn check(src: &str, raw: &str, war: &str, waw: &str) {
+    let scop = extract_scop(src, &Options::default()).unwrap();
+    let d = dependences(&scop).unwrap();
+    for (name, got, want) in [
+        ("raw", &d.raw, raw),
+        ("war", &d.war, war),
+        ("waw", &d.waw, waw),
+    ] {
+        let want: UnionMap = want.parse().unwrap();
+        assert!(
+            got.is_equal(&want).unwrap(),
+            "{name}: expected {want}\n got {got}"
+        );
+    }
+}
+
+fn kernel(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/kernels/{name}.c",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_chain_and_a_reduction() {
+    check(
+        "#pragma scop\nfor (i = 1; i < N; i++)\n  A[i] = A[i - 1] + 1;\n#pragma endscop\n",
+        "[N] -> { S0[i] -> S0[i + 1] : 1 <= i and i + 1 < N }",
+        "{ }",
+        "{ }",
+    );
+    check(
+        "#pragma scop\ns = 0;\nfor (i = 0; i < N; i++)\n  s = s + A[i];\nB[0] = s;\n#pragma endscop\n",
+        "[N] -> { S0[] -> S1[i] : 0 <= i < N; S0[] -> S2[]; S1[i] -> S1[i2] : 0 <= i < i2 < N; S1[i] -> S2[] : 0 <= i < N }",
+        "[N] -> { S1[i] -> S1[i2] : 0 <= i < i2 < N }",
+        "[N] -> { S0[] -> S1[i] : 0 <= i < N; S1[i] -> S1[i2] : 0 <= i < i2 < N }",
+    );
+}
+
+#[test]
+fn trisolv() {
+    check(
+        &kernel("trisolv"),
+        "[N] -> { S0[a] -> S1[i, j] : (a = i or a = j) and 0 <= j < i < N; S0[i] -> S2[i] : 0 <= i < N; \
+         S1[i, j] -> S1[i, j2] : 0 <= j < j2 < i < N; S1[a, k] -> S1[i, a] : 0 <= k < a < i < N; \
+         S1[i, j] -> S2[i] : 0 <= j < i < N; S2[j] -> S1[i, j] : 0 <= j < i < N }",
+        "[N] -> { S1[i, j] -> S1[i, j2] : 0 <= j < j2 < i < N; S1[i, j] -> S2[i] : 0 <= j < i < N }",
+        "[N] -> { S0[i] -> S1[i, j] : 0 <= j < i < N; S0[i] -> S2[i] : 0 <= i < N; \
+         S1[i, j] -> S1[i, j2] : 0 <= j < j2 < i < N; S1[i, j] -> S2[i] : 0 <= j < i < N }",
+    );
+}
+
+#[test]
+fn jacobi_1d() {
+    let flow = "[T, N] -> { S0[t, i] -> S1[t2, i2] : 0 <= t <= t2 < T and 1 <= i <= N - 2 and 1 <= i2 <= N - 2 and i - 1 <= i2 <= i + 1; \
+                S1[t, i] -> S0[t2, i2] : 0 <= t < t2 < T and 1 <= i <= N - 2 and 1 <= i2 <= N - 2 and i - 1 <= i2 <= i + 1 }";
+    check(
+        &kernel("jacobi-1d"),
+        flow,
+        flow,
+        "[T, N] -> { S0[t, i] -> S0[t2, i] : 0 <= t < t2 < T and 1 <= i <= N - 2; S1[t, i] -> S1[t2, i] : 0 <= t < t2 < T and 1 <= i <= N - 2 }",
+    );
+}
+
+#[test]
+fn every_kernel_has_dependences_that_respect_the_schedule() {
+    // a coarse check on all kernels: the computation succeeds and a kernel
+    // that writes anything it reads later has flow dependences
+    let dir = format!("{}/tests/kernels", env!("CARGO_MANIFEST_DIR"));
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "c") {
+            let scop =
+                extract_scop(&std::fs::read_to_string(&p).unwrap(), &Options::default()).unwrap();
+            let d = dependences(&scop).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            assert!(!d.raw.plain_is_empty(), "{}", p.display());
+        }
+    }
+}
+
+// ---- brute force: the dependences of small instances, by enumeration
+
+use presburger::{DimKind, Set};
+use std::collections::BTreeSet;
+
+/// `s` with every parameter fixed to its value in `values` and removed.
+fn fixed(mut s: Set, values: &[(&str, i64)]) -> Set {
+    while s.space().n_param() > 0 {
+        let name = s.space().params()[0].clone();
+        let v = values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("no value for {name}"))
+            .1;
+        s = s
+            .fix(DimKind::Param, 0, v)
+            .unwrap()
+            .project_out(DimKind::Param, 0, 1)
+            .unwrap();
+    }
+    s
+}
+
+fn points(s: &Set) -> Vec<Vec<i64>> {
+    s.points(1_000_000)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.iter().map(|x| x.to_i64().unwrap()).collect())
+        .collect()
+}
+
+/// The image of the point `p` under a map (fixed parameters).
+fn image(m: &presburger::Map, p: &[i64], values: &[(&str, i64)]) -> Vec<Vec<i64>> {
+    let mut s = fixed(m.wrap(), values);
+    for (k, v) in p.iter().enumerate() {
+        s = s.fix(DimKind::SET, k, *v).unwrap();
+    }
+    points(&s)
+        .into_iter()
+        .map(|q| q[p.len()..].to_vec())
+        .collect()
+}
+
+type Pairs = BTreeSet<(String, Vec<i64>, String, Vec<i64>)>;
+
+/// RAW, WAR, WAW by enumerating instances, their times and their elements.
+fn brute(scop: &schedule::Scop, values: &[(&str, i64)]) -> [Pairs; 3] {
+    // (statement, instance, time, [(array, element, is_write)])
+    let mut inst = Vec::new();
+    for s in &scop.statements {
+        for p in points(&fixed(s.domain.clone(), values)) {
+            let time = image(&s.schedule, &p, values).remove(0);
+            let mut acc = Vec::new();
+            for (list, w) in [(&s.reads, false), (&s.writes, true)] {
+                for a in list {
+                    for e in image(&a.relation, &p, values) {
+                        acc.push((a.array.clone(), e, w));
+                    }
+                }
+            }
+            inst.push((s.name.clone(), p, time, acc));
+        }
+    }
+    let mut out = [Pairs::new(), Pairs::new(), Pairs::new()];
+    for a in &inst {
+        for b in &inst {
+            if a.2 >= b.2 {
+                continue;
+            }
+            for (arr, e, wa) in &a.3 {
+                for (brr, f, wb) in &b.3 {
+                    if arr != brr || e != f {
+                        continue;
+                    }
+                    let k = match (wa, wb) {
+                        (true, false) => 0,
+                        (false, true) => 1,
+                        (true, true) => 2,
+                        _ => continue,
+                    };
+                    out[k].insert((a.0.clone(), a.1.clone(), b.0.clone(), b.1.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The pairs of a dependence relation with fixed parameters.
+fn pairs(u: &presburger::UnionMap, values: &[(&str, i64)]) -> Pairs {
+    let mut out = Pairs::new();
+    for m in u.members() {
+        let (src, dst) = (
+            m.space().domain_tuple().unwrap().clone(),
+            m.space().range_tuple().clone(),
+        );
+        let n_in = src.len();
+        let name = |t: &presburger::Tuple| t.name.clone().unwrap_or_default();
+        for p in points(&fixed(m.wrap(), values)) {
+            out.insert((
+                name(&src),
+                p[..n_in].to_vec(),
+                name(&dst),
+                p[n_in..].to_vec(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn kernels_against_enumeration() {
+    for (k, values) in [
+        ("trisolv", &[("N", 5)][..]),
+        ("lu", &[("N", 4)]),
+        ("cholesky", &[("N", 4)]),
+        ("jacobi-1d", &[("T", 2), ("N", 6)]),
+        ("seidel-2d", &[("T", 2), ("N", 5)]),
+        ("covariance", &[("M", 3), ("N", 3)]),
+        ("scalars", &[("N", 2), ("M", 3)]),
+        ("backsub", &[("N", 4)]),
+        ("conds", &[("N", 4)]),
+        ("tiled", &[("N", 10)]),
+    ] {
+        let scop = extract_scop(&kernel(k), &Options::default()).unwrap();
+        let d = dependences(&scop).unwrap();
+        let want = brute(&scop, values);
+        for (kind, got, want) in [
+            ("raw", &d.raw, &want[0]),
+            ("war", &d.war, &want[1]),
+            ("waw", &d.waw, &want[2]),
+        ] {
+            let got = pairs(got, values);
+            assert!(
+                &got == want,
+                "{k} {kind}: only computed {:?}\nonly enumerated {:?}",
+                got.difference(want).take(5).collect::<Vec<_>>(),
+                want.difference(&got).take(5).collect::<Vec<_>>()
+            );
+        }
+    }
+}

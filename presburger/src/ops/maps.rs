@@ -228,6 +228,89 @@ impl Map {
     pub fn preimage_of(&self, set: &Set) -> Result<Set> {
         Ok(self.intersect_range(set)?.domain())
     }
+
+    /// True when every input has at most one image (isl's
+    /// `isl_map_is_single_valued`): the pairs of images of one input,
+    /// `{ y -> y' : x -> y and x -> y' }` (the reverse, then the map), all lie
+    /// on the identity. Exact: one composition and one inclusion test.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let f: Map = "{ [i] -> [j] : j = 2i }".parse()?;
+    /// let r: Map = "{ [i] -> [j] : 0 <= j <= i }".parse()?;
+    /// assert!(f.is_single_valued()?);
+    /// assert!(!r.is_single_valued()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_is_single_valued")]
+    pub fn is_single_valued(&self) -> Result<bool> {
+        let pairs = self.reverse().apply_range(self)?;
+        pairs.is_subset(&Map::identity(&self.0.space.range_space())?)
+    }
+
+    /// True when no two inputs share an image (isl's `isl_map_is_injective`):
+    /// the map, then its reverse, `{ x -> x' : x -> y and x' -> y }`, lies on
+    /// the identity.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// assert!("{ [i] -> [2i + 1] }".parse::<Map>()?.is_injective()?);
+    /// assert!(!"{ [i, j] -> [i + j] }".parse::<Map>()?.is_injective()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_is_injective")]
+    pub fn is_injective(&self) -> Result<bool> {
+        let pairs = self.apply_range(&self.reverse())?;
+        let domain = self
+            .0
+            .space
+            .domain_space()
+            .ok_or_else(|| Error::SpaceMismatch("is_injective needs a map".into()))?;
+        pairs.is_subset(&Map::identity(&domain)?)
+    }
+
+    /// `{ [A -> B] -> C }` as `{ A -> [B -> C] }` (isl's `isl_map_curry`): the
+    /// same relation with the domain's second part moved into the range. The
+    /// columns keep their order, so only the space changes. An error when the
+    /// domain is not a pair.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [S[i] -> T[j]] -> A[i + j] }".parse()?;
+    /// let want: Map = "{ S[i] -> [T[j] -> A[i + j]] }".parse()?;
+    /// assert!(m.curry()?.is_equal(&want)?);
+    /// assert!(m.curry()?.uncurry()?.is_equal(&m)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_curry")]
+    pub fn curry(&self) -> Result<Map> {
+        let sp = &self.0.space;
+        let Some(TupleBody::Nested(a, b)) = sp.domain_tuple().map(|t| &t.body) else {
+            return Err(Error::SpaceMismatch(
+                "curry needs a map whose domain is a pair, such as { [A[i] -> B[j]] -> C[k] }"
+                    .into(),
+            ));
+        };
+        let range = Tuple::nested(None, (**b).clone(), sp.range_tuple().clone());
+        let space = Space::map(sp.params().to_vec(), (**a).clone(), range);
+        Ok(Map(self.0.relabel(space)))
+    }
+
+    /// `{ A -> [B -> C] }` as `{ [A -> B] -> C }` (isl's `isl_map_uncurry`),
+    /// the inverse of [`Map::curry`]. An error when the range is not a pair.
+    #[doc(alias = "isl_map_uncurry")]
+    pub fn uncurry(&self) -> Result<Map> {
+        let sp = &self.0.space;
+        let (Some(a), TupleBody::Nested(b, c)) = (sp.domain_tuple(), &sp.range_tuple().body) else {
+            return Err(Error::SpaceMismatch(
+                "uncurry needs a map whose range is a pair, such as { A[i] -> [B[j] -> C[k]] }"
+                    .into(),
+            ));
+        };
+        let domain = Tuple::nested(None, a.clone(), (**b).clone());
+        let space = Space::map(sp.params().to_vec(), domain, (**c).clone());
+        Ok(Map(self.0.relabel(space)))
+    }
 }
 
 /// Adds the rows and division definitions of `s` (same columns) to `r`.
@@ -332,6 +415,22 @@ impl Set {
     /// relation: the inputs with some image in the set).
     pub fn preimage(&self, f: &Map) -> Result<Set> {
         f.preimage_of(self)
+    }
+
+    /// The image of the set under `m`: `{ y : exists x in self : x -> y in m }`
+    /// (isl's `isl_set_apply`; the same as [`Map::apply_to`]).
+    ///
+    /// ```
+    /// use presburger::{Map, Set};
+    /// let s: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+    /// let m: Map = "{ S[i] -> A[2i] }".parse()?;
+    /// let want: Set = "[N] -> { A[a] : 0 <= a < 2N and a mod 2 = 0 }".parse()?;
+    /// assert!(s.apply(&m)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_apply")]
+    pub fn apply(&self, m: &Map) -> Result<Set> {
+        m.apply_to(self)
     }
 }
 
@@ -455,5 +554,58 @@ mod tests {
         assert!(pre
             .is_equal(&"[N] -> { S[i] : 5 <= i < N }".parse().unwrap())
             .unwrap());
+    }
+
+    /// Single-valuedness and injectivity against their definitions, checked
+    /// by enumeration on a box; curry and uncurry keep the relation.
+    #[test]
+    fn single_valued_injective_curry() {
+        let maps = [
+            "{ [i] -> [j] : j = 2i and 0 <= i <= 3 }",
+            "{ [i] -> [j] : 0 <= j <= i <= 3 }",
+            "{ [i, j] -> [i + j] : 0 <= i, j <= 2 }",
+            "{ [i] -> [j, k] : j = i and k = i mod 2 and -3 <= i <= 3 }",
+            "{ [i] -> [j] : exists e : i = 2e and j = e and 0 <= i <= 6 }",
+            "{ [i] -> [j] : j = floor(i / 2) and 0 <= i <= 6 }",
+            "{ [i] -> [j] : 0 <= i <= 3 and (j = i or j = i + 1) }",
+            "{ [i] -> [j] : 1 = 0 }",
+        ];
+        let b = PBox::new(vec![], -4, 8);
+        for text in maps {
+            let m: Map = text.parse().unwrap();
+            let pairs = map_points(&m, &b);
+            let ni = m.0.space.n_in();
+            let mut image: std::collections::BTreeMap<Vec<i64>, BTreeSet<Vec<i64>>> =
+                Default::default();
+            let mut preimage: std::collections::BTreeMap<Vec<i64>, BTreeSet<Vec<i64>>> =
+                Default::default();
+            for p in &pairs {
+                let (x, y) = p.split_at(ni);
+                image.entry(x.to_vec()).or_default().insert(y.to_vec());
+                preimage.entry(y.to_vec()).or_default().insert(x.to_vec());
+            }
+            let single = image.values().all(|ys| ys.len() <= 1);
+            let injective = preimage.values().all(|xs| xs.len() <= 1);
+            assert_eq!(m.is_single_valued().unwrap(), single, "{text}");
+            assert_eq!(m.is_injective().unwrap(), injective, "{text}");
+        }
+        let m: Map = "[N] -> { [S[i] -> T[j]] -> A[i + j, N] : 0 <= i < N and j >= i }"
+            .parse()
+            .unwrap();
+        let c = m.curry().unwrap();
+        assert_eq!(c.0.space.n_in(), 1);
+        assert_eq!(c.0.space.n_out(), 3);
+        let back = c.uncurry().unwrap();
+        assert!(back.is_equal(&m).unwrap());
+        assert_eq!(back.to_string(), m.to_string());
+        let flat: Map = "{ [i] -> [j] }".parse().unwrap();
+        assert!(flat.curry().is_err());
+        assert!(flat.uncurry().is_err());
+        let s: Set = "{ S[i] : 0 <= i <= 4 }".parse().unwrap();
+        let f: Map = "{ S[i] -> A[i, 2i] }".parse().unwrap();
+        assert_eq!(
+            set_points(&s.apply(&f).unwrap(), &PBox::new(vec![], -2, 9)),
+            pts(&[&[0, 0], &[1, 2], &[2, 4], &[3, 6], &[4, 8]])
+        );
     }
 }

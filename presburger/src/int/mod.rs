@@ -178,7 +178,7 @@ impl Int {
     }
 
     /// An `Int` from an `i128`, in canonical form.
-    fn from_wide(v: i128) -> Int {
+    pub(crate) fn from_wide(v: i128) -> Int {
         match i64::try_from(v) {
             Ok(s) => Int::Small(s),
             Err(_) => Int::from_parts(v < 0, &nat::from_u128(v.unsigned_abs())),
@@ -228,6 +228,15 @@ impl Int {
     /// True when the value is held in the small (machine) form.
     pub fn is_small(&self) -> bool {
         matches!(self, Int::Small(_))
+    }
+
+    /// The value when it is held small (fits an `i64`).
+    #[inline]
+    pub(crate) fn small(&self) -> Option<i64> {
+        match self {
+            Int::Small(v) => Some(*v),
+            Int::Big(_) => None,
+        }
     }
 
     /// True for zero.

@@ -94,6 +94,7 @@
 //! `debug_assert!` only.
 
 use crate::int::{gcd_all, small_common_primes, ExactDivisor, Int};
+use smallvec::SmallVec;
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -333,6 +334,70 @@ pub struct Simplex {
     n_pivots: u64,
     /// The work of the pivots so far, in budget steps (see [`Simplex::work`]).
     work: u64,
+}
+
+/// The non-zero entries of a pivot row of small values, with their columns.
+type SmallEntries = SmallVec<[(usize, i64); 16]>;
+
+/// The update of one row of small entries by a pivot (see
+/// [`Simplex::pivot`]): `row[k] = |p|·row[k] + m·prow[k]` at every column but
+/// the pivot's, with `m = ∓a_ic` (the sign opposite to the pivot's), the
+/// denominator times `|p|`, and `row[cc] = ±a_ic·d_r`. `nz` lists the pivot
+/// row's non-zero entries besides the pivot: with `|p| = 1` only those
+/// change. Each entry is computed in `i128` (a product of two `i64` fits;
+/// the sum of two such products overflows only at `i64::MIN²`, which takes
+/// the general path). Returns how many entries left the small form, and
+/// whether every entry is known to fit an `i128` (as [`normalize`] wants).
+fn update_small_row(
+    row: &mut [Int],
+    cc: usize,
+    ap: i64,
+    nz: &[(usize, i64)],
+    a_ic: i64,
+    neg: bool,
+    d_r: &Int,
+) -> (u64, bool) {
+    // |m| <= 2^63, so m·y and x·ap each fit an i128
+    let m: i128 = if neg { a_ic as i128 } else { -(a_ic as i128) };
+    let mut wide = d_r.is_small();
+    let mut combine = |x: i64, y: i64| -> Int {
+        match (x as i128 * ap as i128).checked_add(m * y as i128) {
+            Some(v) => Int::from_wide(v),
+            None => {
+                wide = false;
+                Int::from(x).mul_add_mul(&Int::from(ap), &Int::from_wide(m), &Int::from(y))
+            }
+        }
+    };
+    let mut big = 0u64;
+    if ap == 1 {
+        for &(k, y) in nz {
+            let x = row[k].small().unwrap_or(0);
+            row[k] = combine(x, y);
+            big += u64::from(!row[k].is_small());
+        }
+    } else {
+        let mut ys = nz.iter().peekable();
+        for (k, entry) in row.iter_mut().enumerate().skip(CST) {
+            let y = match ys.peek() {
+                Some(&&(j, y)) if j == k => {
+                    ys.next();
+                    y
+                }
+                _ => 0,
+            };
+            let x = entry.small().unwrap_or(0);
+            if k == cc || (x == 0 && y == 0) {
+                continue;
+            }
+            *entry = combine(x, y);
+            big += u64::from(!entry.is_small());
+        }
+        row[DEN] *= &Int::from(ap);
+    }
+    let t = Int::from(a_ic) * d_r;
+    row[cc] = if neg { -t } else { t };
+    (big, wide)
 }
 
 /// Divides a row by the gcd of all its entries (the denominator included).
@@ -1094,11 +1159,38 @@ impl Simplex {
         let d_r = prow[DEN].clone();
         let mut updated = 0u64;
         let mut big = 0u64;
+        // The machine-word path: a pivot row of small entries, as a list of
+        // its non-zero entries (besides the pivot), and the pivot's magnitude;
+        // rows of small entries are then updated in `i128` arithmetic, and
+        // with a unit pivot only at those entries (the others are unchanged).
+        let small_pivot: Option<(i64, SmallEntries)> = abs_p.small().and_then(|ap| {
+            let mut nz = SmallVec::new();
+            for (k, y) in prow.iter().enumerate().skip(CST) {
+                if k != cc && !y.is_zero() {
+                    nz.push((k, y.small()?));
+                }
+            }
+            Some((ap, nz))
+        });
         for (i, row) in self.rows.iter_mut().enumerate() {
             if i == r || row[cc].is_zero() {
                 continue;
             }
             updated += row.len() as u64;
+            if let Some((ap, nz)) = &small_pivot {
+                if let Some(a_ic) = row[cc].small() {
+                    if row.iter().all(Int::is_small) {
+                        let (b, wide) = update_small_row(row, cc, *ap, nz, a_ic, neg, &d_r);
+                        big += b;
+                        if wide {
+                            normalize(row);
+                        } else {
+                            normalize_pivoted(row, &d_r);
+                        }
+                        continue;
+                    }
+                }
+            }
             let a_ic = std::mem::take(&mut row[cc]);
             let m = if neg { a_ic.clone() } else { -&a_ic };
             row[DEN] *= &abs_p;

@@ -37,7 +37,9 @@ pub const MAX_FM_ROWS: usize = 64;
 
 impl Conjunction {
     /// Removes every local that can be eliminated exactly (see the module doc);
-    /// returns true if any was.
+    /// returns true if any was. The locals are visited from the last, each
+    /// one eliminated when it can be, in one pass between two simplifications
+    /// (which can merge the new rows and make more locals eliminable).
     pub fn eliminate_locals_exactly(&mut self) -> bool {
         let mut any = false;
         loop {
@@ -77,7 +79,8 @@ impl Conjunction {
                 self.divs.remove(l);
                 done = true;
                 any = true;
-                break;
+                // (the columns of the locals before `l` are unchanged: go on
+                // with them before simplifying again)
             }
             if !done {
                 return any;

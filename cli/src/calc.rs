@@ -688,23 +688,23 @@ fn is_function(name: &str) -> bool {
         || NOT_YET.iter().any(|(n, _)| *n == name)
 }
 
-/// `sample`, `lexmin` or `lexmax` of every member of a union set: the union of the
-/// points found (as iscc does, space by space).
+/// `sample`, `lexmin` or `lexmax` of a union set, space by space (as iscc
+/// does): the union of the points found. `lexmin` and `lexmax` are the
+/// library's ([`UnionSet::lexmin`]); `sample` gives a point of every
+/// non-empty member.
 fn point_query(s: &UnionSet, name: &str) -> Result<Value, String> {
+    let err = |e: presburger::Error| e.to_string();
+    match name {
+        "lexmin" => return s.lexmin().map(Value::Set).map_err(err),
+        "lexmax" => return s.lexmax().map(Value::Set).map_err(err),
+        _ => {}
+    }
     let mut out = UnionSet::empty(s.params().to_vec());
     for m in s.members() {
-        let p = match name {
-            "sample" => m.sample(),
-            "lexmin" => m.lexmin(),
-            _ => m.lexmax(),
+        if let Some(p) = m.sample().map_err(err)? {
+            out.add(Set::from_point(m.space(), &p).map_err(err)?)
+                .map_err(err)?;
         }
-        .map_err(|e| e.to_string())?;
-        let point = match p {
-            Some(p) => Set::from_point(m.space(), &p),
-            None => Set::empty(m.space().clone()),
-        }
-        .map_err(|e| e.to_string())?;
-        out.add(point).map_err(|e| e.to_string())?;
     }
     Ok(Value::Set(out))
 }
@@ -811,10 +811,12 @@ fn per_member(name: &str, v: Value) -> Result<Value, String> {
                 }
                 return Ok(Value::Map(r));
             }
+            if name == "complement" {
+                return s.complement().map(Value::Set).map_err(err);
+            }
             let mut r = UnionSet::empty(s.params().to_vec());
             for m in s.members() {
                 r.add(match name {
-                    "complement" => m.complement().map_err(err)?,
                     "simplify" => m.simplify_full().map_err(err)?,
                     "box_hull" => m.box_hull().map_err(err)?,
                     _ => return Err(format!("'{name}' needs a map")),
@@ -824,22 +826,21 @@ fn per_member(name: &str, v: Value) -> Result<Value, String> {
             Ok(Value::Set(r))
         }
         Value::Map(m) => {
-            if matches!(name, "wrap" | "deltas") {
-                let mut r = UnionSet::empty(m.params().to_vec());
-                for x in m.members() {
-                    r.add(if name == "wrap" {
-                        x.wrap()
-                    } else {
-                        x.deltas().map_err(err)?
-                    })
-                    .map_err(err)?;
+            match name {
+                "deltas" => return m.deltas().map(Value::Set).map_err(err),
+                "complement" => return m.complement().map(Value::Map).map_err(err),
+                "wrap" => {
+                    let mut r = UnionSet::empty(m.params().to_vec());
+                    for x in m.members() {
+                        r.add(x.wrap()).map_err(err)?;
+                    }
+                    return Ok(Value::Set(r));
                 }
-                return Ok(Value::Set(r));
+                _ => {}
             }
             let mut r = UnionMap::empty(m.params().to_vec());
             for x in m.members() {
                 r.add(match name {
-                    "complement" => x.complement().map_err(err)?,
                     "simplify" => x.simplify_full().map_err(err)?,
                     _ => return Err(format!("'{name}' needs a set")),
                 })
@@ -956,28 +957,10 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
             per_member(name, arg(1)?)?
         }
         "gist" => match (arg(2)?, arg(2)?) {
-            (Value::Set(a), Value::Set(b)) => {
-                let mut r = UnionSet::empty(a.params().to_vec());
-                for m in a.members() {
-                    let g = match b.member_like(m.space()) {
-                        Some(ctx) => m.gist(ctx).map_err(err)?,
-                        None => m.clone(),
-                    };
-                    r.add(g).map_err(err)?;
-                }
-                Value::Set(r)
-            }
+            (Value::Set(a), Value::Set(b)) => Value::Set(a.gist(&b).map_err(err)?),
             (a, b) => {
                 let (a, b) = (as_map(a, name)?, as_map(b, name)?);
-                let mut r = UnionMap::empty(a.params().to_vec());
-                for m in a.members() {
-                    let g = match b.member_like(m.space()) {
-                        Some(ctx) => m.gist(ctx).map_err(err)?,
-                        None => m.clone(),
-                    };
-                    r.add(g).map_err(err)?;
-                }
-                Value::Map(r)
+                Value::Map(a.gist(&b).map_err(err)?)
             }
         },
         _ => return Err(format!("unknown function '{name}'")),

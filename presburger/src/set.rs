@@ -664,6 +664,49 @@ impl Set {
         self.0.is_params()
     }
 
+    /// The set with its parameters restricted to the parameter set `params`
+    /// (`[n] -> { : n > 0 }`; isl's `isl_set_intersect_params`). The
+    /// parameters of both are merged. An error when `params` is not a
+    /// parameter set.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[n] -> { [i] : 0 <= i < n }".parse()?;
+    /// let p: Set = "[n] -> { : n <= 2 }".parse()?;
+    /// let want: Set = "[n] -> { [i] : 0 <= i < n <= 2 }".parse()?;
+    /// assert!(s.intersect_params(&p)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_intersect_params")]
+    pub fn intersect_params(&self, params: &Set) -> Result<Set> {
+        check_params_set(params)?;
+        Ok(Set(self.0.intersect_params(&params.0)?))
+    }
+}
+
+impl Map {
+    /// The map with its parameters restricted to the parameter set `params`
+    /// (isl's `isl_map_intersect_params`), as [`Set::intersect_params`].
+    #[doc(alias = "isl_map_intersect_params")]
+    pub fn intersect_params(&self, params: &Set) -> Result<Map> {
+        check_params_set(params)?;
+        Ok(Map(self.0.intersect_params(&params.0)?))
+    }
+}
+
+/// `Ok` when `s` is a parameter set (see [`Set::is_params`]).
+fn check_params_set(s: &Set) -> Result<()> {
+    if s.is_params() {
+        Ok(())
+    } else {
+        Err(Error::SpaceMismatch(format!(
+            "intersect_params needs a parameter set such as [n] -> {{ : n > 0 }}, not a set in {}",
+            s.0.space.tuple_key()
+        )))
+    }
+}
+
+impl Set {
     /// Cartesian product `{ [a, b] : a in self, b in other }` with a flat anonymous
     /// tuple (isl's flat product).
     pub fn flat_product(&self, other: &Set) -> Result<Set> {

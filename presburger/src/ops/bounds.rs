@@ -223,7 +223,7 @@ impl Set {
     /// lexicographic order (isl's `isl_set_foreach_point`, as an iterator).
     /// Each item is a point (the values of the set's dimensions) or, once, the
     /// error that ends the walk: a set with parameters or an unbounded set at
-    /// the first item, or the walk's budget ([`ALGEBRA_DEFAULT_STEPS`] for all
+    /// the first item, or the walk's budget ([`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for all
     /// of it; see [`Set::point_iter_with_budget`]) running out. Points come
     /// as they are found: taking the first few of a large set costs only
     /// their share of the work.

@@ -1,7 +1,7 @@
 //! The set and map algebra on top of the integer engine: subtraction, inclusion,
 //! equality and coalescing ([`algebra`]), relation operations ([`maps`]), gist
 //! ([`gist`]), bounds, boxes and enumeration ([`bounds`]) and exact projection
-//! ([`project`]).
+//! ([`project`]), and operations on unions member by member ([`unions`]).
 
 pub mod algebra;
 #[cfg(test)]
@@ -10,3 +10,4 @@ pub mod bounds;
 pub mod gist;
 pub mod maps;
 pub mod project;
+pub mod unions;

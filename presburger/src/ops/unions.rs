@@ -1,0 +1,262 @@
+//! Operations on unions across spaces, member by member, with isl's meaning:
+//! lexicographic optima and a sample point of a union set, complements, gist
+//! against a union context (the member of the same space, or a parameter
+//! set), and the deltas of a union map.
+//!
+//! Each is the operation of one member ([`Set`], [`Map`]) applied in turn;
+//! what a union adds is which members take part, as isl decides it:
+//! `isl_union_set_lexmin` and `_lexmax` give one point per non-empty member,
+//! `isl_union_map_gist` keeps only the members that have a context member
+//! in their space (a context that is a parameter set applies to every
+//! member), and `isl_union_map_deltas` only the maps whose domain and range
+//! are the same space.
+
+use crate::error::Result;
+use crate::int::Int;
+use crate::set::{Map, Set, UnionMap, UnionSet};
+use crate::space::Space;
+
+impl UnionSet {
+    /// The lexicographic minimum of each member, as a union of one-point
+    /// sets (isl's `isl_union_set_lexmin`, for sets without parameters);
+    /// empty members give nothing. `Unbounded` when a member has no minimum,
+    /// `Unsupported` for parameters (parametric optima are to come).
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 2 <= i <= 5; B[i, j] : 0 <= j <= i <= 3 and i + j >= 2 }".parse()?;
+    /// let want: UnionSet = "{ A[2]; B[1, 1] }".parse()?;
+    /// assert!(u.lexmin()?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_lexmin")]
+    pub fn lexmin(&self) -> Result<UnionSet> {
+        self.points_of_members(Set::lexmin)
+    }
+
+    /// The lexicographic maximum of each member (isl's
+    /// `isl_union_set_lexmax`), as [`UnionSet::lexmin`].
+    #[doc(alias = "isl_union_set_lexmax")]
+    pub fn lexmax(&self) -> Result<UnionSet> {
+        self.points_of_members(Set::lexmax)
+    }
+
+    /// A point of the union, as a one-point set in its member's space, or
+    /// `None` when every member is empty (isl's
+    /// `isl_union_set_sample_point`). Members are tried in order.
+    #[doc(alias = "isl_union_set_sample_point")]
+    pub fn sample(&self) -> Result<Option<Set>> {
+        for m in self.members() {
+            if let Some(p) = m.sample()? {
+                return Ok(Some(Set::from_point(m.space(), &p)?));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The complement of each member within its own space.
+    pub fn complement(&self) -> Result<UnionSet> {
+        let mut r = UnionSet::empty(self.params().to_vec());
+        for m in self.members() {
+            r.add(m.complement()?)?;
+        }
+        Ok(r)
+    }
+
+    /// Each member simplified against the context of its space (isl's
+    /// `isl_union_set_gist`): the member of `context` in the same space, or,
+    /// when `context` is a parameter set (`[n] -> { : n > 0 }`), that set for
+    /// every member. A member with no context in its space is dropped, as
+    /// isl does.
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "[n] -> { A[i] : 0 <= i < n; B[i] : i >= 0 }".parse()?;
+    /// let ctx: UnionSet = "[n] -> { A[i] : i >= 0 }".parse()?;
+    /// let want: UnionSet = "[n] -> { A[i] : i < n }".parse()?;
+    /// assert!(u.gist(&ctx)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_gist")]
+    pub fn gist(&self, context: &UnionSet) -> Result<UnionSet> {
+        let params = params_context(context);
+        let mut r = UnionSet::empty(self.params().to_vec());
+        for m in self.members() {
+            let ctx = match params {
+                Some(p) => Set::universe(m.space().clone())?.intersect_params(p)?,
+                None => match context.member_like(m.space()) {
+                    Some(c) => c.clone(),
+                    None => continue,
+                },
+            };
+            r.add(m.gist(&ctx)?)?;
+        }
+        Ok(r)
+    }
+
+    /// `f` of each member, a point, as a one-point set in its space.
+    fn points_of_members(&self, f: impl Fn(&Set) -> Result<Option<Vec<Int>>>) -> Result<UnionSet> {
+        let mut r = UnionSet::empty(self.params().to_vec());
+        for m in self.members() {
+            if let Some(p) = f(m)? {
+                r.add(Set::from_point(m.space(), &p)?)?;
+            }
+        }
+        Ok(r)
+    }
+}
+
+impl UnionMap {
+    /// The complement of each member within its own space.
+    pub fn complement(&self) -> Result<UnionMap> {
+        let mut r = UnionMap::empty(self.params().to_vec());
+        for m in self.members() {
+            r.add(m.complement()?)?;
+        }
+        Ok(r)
+    }
+
+    /// Each map simplified against the context of its space (isl's
+    /// `isl_union_map_gist`), as [`UnionSet::gist`]: maps with no context
+    /// in their space are dropped.
+    #[doc(alias = "isl_union_map_gist")]
+    pub fn gist(&self, context: &UnionMap) -> Result<UnionMap> {
+        let mut r = UnionMap::empty(self.params().to_vec());
+        for m in self.members() {
+            if let Some(c) = context.member_like(m.space()) {
+                r.add(m.gist(c)?)?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// Each map restricted by a parameter set (`[n] -> { : n > 0 }`) and
+    /// simplified against it (isl's `isl_union_map_gist_params`).
+    #[doc(alias = "isl_union_map_gist_params")]
+    pub fn gist_params(&self, params: &Set) -> Result<UnionMap> {
+        let mut r = UnionMap::empty(self.params().to_vec());
+        for m in self.members() {
+            let ctx = Map::universe(m.space().clone())?.intersect_params(params)?;
+            r.add(m.gist(&ctx)?)?;
+        }
+        Ok(r)
+    }
+
+    /// `{ y - x : x -> y }` of each map whose domain and range are the same
+    /// space (isl's `isl_union_map_deltas`; other maps are left out), in that
+    /// space.
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ S[i, j] -> S[i + 1, j - 1]; S[i, j] -> T[i] }".parse()?;
+    /// let want: presburger::UnionSet = "{ S[1, -1] }".parse()?;
+    /// assert!(m.deltas()?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_deltas")]
+    pub fn deltas(&self) -> Result<UnionSet> {
+        let mut r = UnionSet::empty(self.params().to_vec());
+        for m in self.members() {
+            let sp = m.space();
+            let same = sp
+                .domain_space()
+                .is_some_and(|d| same_tuple(&d, &sp.range_space()));
+            if same {
+                r.add(m.deltas()?)?;
+            }
+        }
+        Ok(r)
+    }
+}
+
+/// The parameter set of `context` when that is all it is: one member, a
+/// parameter set.
+fn params_context(context: &UnionSet) -> Option<&Set> {
+    match context.members() {
+        [p] if p.is_params() => Some(p),
+        _ => None,
+    }
+}
+
+/// Whether two set spaces have the same tuple (names and shape).
+fn same_tuple(a: &Space, b: &Space) -> bool {
+    a.same_tuples(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn us(s: &str) -> UnionSet {
+        s.parse().unwrap()
+    }
+
+    fn um(s: &str) -> UnionMap {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn optima_and_samples_space_by_space() {
+        let u =
+            us("{ A[i] : 2 <= i <= 5; B[i, j] : 0 <= j <= i <= 3 and i + j >= 2; C[i] : 1 = 0 }");
+        assert!(u
+            .lexmin()
+            .unwrap()
+            .is_equal(&us("{ A[2]; B[1, 1] }"))
+            .unwrap());
+        assert!(u
+            .lexmax()
+            .unwrap()
+            .is_equal(&us("{ A[5]; B[3, 3] }"))
+            .unwrap());
+        let p = u.sample().unwrap().unwrap();
+        assert!(UnionSet::from(p).is_subset(&u).unwrap());
+        assert!(us("{ A[i] : 1 = 0 }").sample().unwrap().is_none());
+        assert!(us("{ A[i] : i >= 0 }").lexmax().is_err());
+    }
+
+    #[test]
+    fn complements_gists_and_deltas() {
+        let u = us("{ A[i] : i >= 0; B[i] : i = 0 }");
+        assert!(u
+            .complement()
+            .unwrap()
+            .is_equal(&us("{ A[i] : i < 0; B[i] : i != 0 }"))
+            .unwrap());
+        let m = um("{ A[i] -> A[j] : j > i }");
+        assert!(m
+            .complement()
+            .unwrap()
+            .is_equal(&um("{ A[i] -> A[j] : j <= i }"))
+            .unwrap());
+        // gist: the member of the same space; members without one are dropped
+        let g = us("[n] -> { A[i] : 0 <= i < n; B[i] : i >= 0 }")
+            .gist(&us("[n] -> { A[i] : i >= 0 }"))
+            .unwrap();
+        assert!(g.is_equal(&us("[n] -> { A[i] : i < n }")).unwrap(), "{g}");
+        // a parameter context applies to every member
+        let g = us("[n] -> { A[i] : 0 <= i < n and n > 0; B[i] : i = n and n > 0 }")
+            .gist(&us("[n] -> { : n > 0 }"))
+            .unwrap();
+        assert!(
+            g.is_equal(&us("[n] -> { A[i] : 0 <= i < n; B[i] : i = n }"))
+                .unwrap(),
+            "{g}"
+        );
+        let gm = um("{ A[i] -> B[j] : 0 <= i <= 10 and j = i; C[i] -> C[i] }")
+            .gist(&um("{ A[i] -> B[j] : 0 <= i <= 10 }"))
+            .unwrap();
+        assert!(gm.is_equal(&um("{ A[i] -> B[i] }")).unwrap(), "{gm}");
+        let p: Set = "[n] -> { : n >= 0 }".parse().unwrap();
+        let gp = um("[n] -> { A[i] -> A[i + 1] : 0 <= i < n and n >= 0 }")
+            .gist_params(&p)
+            .unwrap();
+        assert!(gp
+            .is_equal(&um("[n] -> { A[i] -> A[i + 1] : 0 <= i < n }"))
+            .unwrap());
+        let d = um("{ S[i, j] -> S[i + 1, j - 1]; S[i, j] -> T[i, j]; [i] -> [i + 2] }")
+            .deltas()
+            .unwrap();
+        assert!(d.is_equal(&us("{ S[1, -1]; [2] }")).unwrap(), "{d}");
+    }
+}

@@ -85,7 +85,7 @@ use crate::int::Int;
 use crate::omega::Budget;
 use crate::project::irredundant;
 use crate::set::{Disjunction, Map, Set, UnionMap, UnionSet};
-use crate::simplex::{LpResult, Rational, Simplex, Snapshot};
+use crate::simplex::{LpValue, Rational, Simplex, Snapshot};
 use crate::solver::solve::contains_in;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -807,16 +807,16 @@ impl<'a> Region<'a> {
                 let mut cut = false;
                 while top.k < top.sides.len() {
                     let c = &top.sides[top.k];
-                    let min = self.tab.minimize(c);
+                    let min = self.tab.min_value(c);
                     self.charge(budget)?;
                     match min {
-                        LpResult::Optimum { value, .. } if value.signum() >= 0 => top.k += 1,
-                        LpResult::Optimum { value, .. } if value > Rational::from(-1) => {
+                        LpValue::Optimum(value) if value.signum() >= 0 => top.k += 1,
+                        LpValue::Optimum(value) if value > Rational::from(-1) => {
                             let c = c.clone();
                             self.push(c);
                             top.k += 1;
                         }
-                        LpResult::Empty => top.k = top.sides.len(),
+                        LpValue::Empty => top.k = top.sides.len(),
                         _ => {
                             top.child = Some(self.mark());
                             let n = negation(c);

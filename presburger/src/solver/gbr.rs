@@ -38,7 +38,7 @@
 use crate::error::Result;
 use crate::int::Int;
 use crate::solver::budget::Budget;
-use crate::solver::simplex::{LpResult, Rational, Simplex};
+use crate::solver::simplex::{LpValue, Rational, Simplex};
 
 /// The polyhedron `P` given as rows over `d` variables (constant first;
 /// inequalities `row·(1,x) >= 0` and equalities `row·(1,x) = 0`), and a basis of
@@ -85,8 +85,8 @@ pub(crate) fn reduce(
         row
     };
     let width = |g: &mut Simplex, b: &[Int]| -> Option<Rational> {
-        match g.maximize(&diff(b)) {
-            LpResult::Optimum { value, .. } => Some(value),
+        match g.max_value(&diff(b)) {
+            LpValue::Optimum(value) => Some(value),
             _ => None,
         }
     };
@@ -118,9 +118,9 @@ pub(crate) fn reduce(
         let snap = g.snapshot();
         let id = g.n_con();
         g.add_eq(&diff(&basis[i]));
-        let (res, duals) = g.maximize_with_duals(&diff(&basis[i + 1]), &[id]);
+        let (res, duals) = g.max_value_with_duals(&diff(&basis[i + 1]), &[id]);
         g.rollback(snap);
-        let LpResult::Optimum { value: f_next, .. } = res else {
+        let LpValue::Optimum(f_next) = res else {
             return Ok(());
         };
         // F_{i+1}(b_{i+1}) = F_i(b_{i+1} - dual·b_i)
@@ -177,6 +177,7 @@ pub(crate) fn reduce(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::simplex::LpResult;
 
     fn ints(v: &[i64]) -> Vec<Int> {
         v.iter().map(|&x| Int::from(x)).collect()

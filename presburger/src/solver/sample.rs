@@ -59,7 +59,7 @@ use crate::solver::budget::Budget;
 use crate::solver::gbr;
 use crate::solver::lattice::{column_echelon, compress_equalities, mat_vec, times, Compression};
 use crate::solver::propagate::Propagator;
-use crate::solver::simplex::{LpResult, Rational, Simplex};
+use crate::solver::simplex::{LpResult, LpValue, Rational, Simplex};
 use crate::stats::{self, Counter};
 
 /// An integer point of `{ x in Z^n : eqs·(1,x) = 0, ineqs·(1,x) >= 0 }`, or
@@ -685,15 +685,15 @@ impl<'b> Search<'b> {
     /// The integer range `ceil(min) ..= floor(max)` of basis direction `level`.
     fn range(&mut self, level: usize) -> std::result::Result<(Int, Int), Halt> {
         let obj = self.dir_row(level, Int::ZERO);
-        let lo = match self.tab.minimize(&obj) {
-            LpResult::Optimum { value, .. } => value.ceil(),
-            LpResult::Unbounded => return Err(Halt::Unbounded),
-            LpResult::Empty => return Ok((Int::ONE, Int::ZERO)),
+        let lo = match self.tab.min_value(&obj) {
+            LpValue::Optimum(value) => value.ceil(),
+            LpValue::Unbounded => return Err(Halt::Unbounded),
+            LpValue::Empty => return Ok((Int::ONE, Int::ZERO)),
         };
-        let hi = match self.tab.maximize(&obj) {
-            LpResult::Optimum { value, .. } => value.floor(),
-            LpResult::Unbounded => return Err(Halt::Unbounded),
-            LpResult::Empty => return Ok((Int::ONE, Int::ZERO)),
+        let hi = match self.tab.max_value(&obj) {
+            LpValue::Optimum(value) => value.floor(),
+            LpValue::Unbounded => return Err(Halt::Unbounded),
+            LpValue::Empty => return Ok((Int::ONE, Int::ZERO)),
         };
         Ok((lo, hi))
     }

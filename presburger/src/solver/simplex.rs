@@ -242,6 +242,28 @@ pub enum LpResult {
     },
 }
 
+/// The value of a linear program without an optimal point
+/// ([`Simplex::min_value`], [`Simplex::max_value`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LpValue {
+    /// The constraints have no rational solution.
+    Empty,
+    /// The objective is unbounded in the requested direction.
+    Unbounded,
+    /// The optimal value.
+    Optimum(Rational),
+}
+
+impl From<LpResult> for LpValue {
+    fn from(r: LpResult) -> LpValue {
+        match r {
+            LpResult::Empty => LpValue::Empty,
+            LpResult::Unbounded => LpValue::Unbounded,
+            LpResult::Optimum { value, .. } => LpValue::Optimum(value),
+        }
+    }
+}
+
 /// A position in the undo log of a [`Simplex`], to [`Simplex::rollback`] to.
 ///
 /// A snapshot stays valid (and may be used several times) until the tableau is
@@ -895,6 +917,32 @@ impl Simplex {
         self.optimize_with_duals(obj, sign, &[]).0
     }
 
+    /// The minimum of `obj·(1,x)` without an optimal point (which costs a
+    /// rational per variable to write out): for the many callers that only
+    /// want the value (ranges of directions, widths, the set algebra's cuts).
+    pub(crate) fn min_value(&mut self, obj: &[Int]) -> LpValue {
+        LpValue::from(self.run_lp(obj, -1, &[], false).0)
+    }
+
+    /// The maximum of `obj·(1,x)` without an optimal point (see
+    /// [`Simplex::min_value`]).
+    pub(crate) fn max_value(&mut self, obj: &[Int]) -> LpValue {
+        LpValue::from(self.run_lp(obj, 1, &[], false).0)
+    }
+
+    /// [`Simplex::maximize_with_duals`] without an optimal point.
+    pub(crate) fn max_value_with_duals(
+        &mut self,
+        obj: &[Int],
+        eqs: &[usize],
+    ) -> (LpValue, Vec<Rational>) {
+        for &k in eqs {
+            self.check_con(k);
+        }
+        let (r, duals) = self.run_lp(obj, 1, eqs, false);
+        (LpValue::from(r), duals)
+    }
+
     /// Optimises `obj` in direction `sign`; at an optimum also the coefficient of
     /// each equality of `eqs` (its dead column) in the final objective row, 0 for
     /// one that is not a column (see [`Simplex::maximize_with_duals`]).
@@ -903,6 +951,20 @@ impl Simplex {
         obj: &[Int],
         sign: i32,
         eqs: &[usize],
+    ) -> (LpResult, Vec<Rational>) {
+        self.run_lp(obj, sign, eqs, true)
+    }
+
+    /// The linear program of [`Simplex::optimize_with_duals`]; the optimal
+    /// point is written out only when `want_point` (else it is left empty:
+    /// crate-internal callers that pass false read only the value, through
+    /// [`LpValue`]).
+    fn run_lp(
+        &mut self,
+        obj: &[Int],
+        sign: i32,
+        eqs: &[usize],
+        want_point: bool,
     ) -> (LpResult, Vec<Rational>) {
         let built = self.express(obj);
         if self.empty {
@@ -921,7 +983,11 @@ impl Simplex {
                     })
                     .collect();
                 let value = self.row_value(r);
-                let point = self.sample_point().unwrap_or_default();
+                let point = if want_point {
+                    self.sample_point().unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
                 (LpResult::Optimum { value, point }, duals)
             }
             Outcome::Unbounded | Outcome::Stopped => (LpResult::Unbounded, Vec::new()),

@@ -3,6 +3,7 @@
 //! `affine_set<(d0)[s0] : (d0 - s0 >= 0, d0 mod 2 == 0)>`) and their reader in
 //! MLIR's syntax and precedence.
 
+use std::cell::RefCell;
 use std::fmt;
 
 use crate::cursor::Cursor;
@@ -122,6 +123,62 @@ type Expr = (AffineExpr, usize);
 struct Names<'n> {
     dims: &'n [&'n str],
     syms: &'n [&'n str],
+    /// In the inline form of `affine.load` subscripts: the SSA operands met so
+    /// far (dims `%x`, symbols `symbol(%x)`), which name new dims and symbols.
+    ssa: Option<&'n RefCell<OperandExprs>>,
+}
+
+/// Affine expressions written over SSA values, as in the subscripts of
+/// `affine.load %A[%i + 1, symbol(%n) - 1]`: the expressions use `Dim(k)` for
+/// the k-th distinct SSA name used as a dimension (`%i`) and `Symbol(k)` for the
+/// k-th used as a symbol (`symbol(%n)`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OperandExprs {
+    /// The expressions, in order.
+    pub exprs: Vec<AffineExpr>,
+    /// The SSA names (without `%`) of the dimensions, with the byte offset of
+    /// their first use.
+    pub dims: Vec<(String, usize)>,
+    /// The SSA names (without `%`) of the symbols, with the byte offset of their
+    /// first use.
+    pub syms: Vec<(String, usize)>,
+}
+
+/// Reads a comma-separated list of affine expressions over SSA values (see
+/// [`OperandExprs`]) up to and including `close` (e.g. `]`); the list may be
+/// empty. Products, divisors and nesting follow [`parse_map_after_open`].
+pub fn parse_operand_exprs(c: &mut Cursor, close: &str) -> Result<OperandExprs> {
+    let ops = RefCell::new(OperandExprs::default());
+    let names = Names {
+        dims: &[],
+        syms: &[],
+        ssa: Some(&ops),
+    };
+    let mut exprs = Vec::new();
+    if !c.eat(close) {
+        loop {
+            exprs.push(expr(c, &names, 0)?.0);
+            if c.eat(",") {
+                continue;
+            }
+            c.expect(close, "to close the list of affine subscripts")?;
+            break;
+        }
+    }
+    let mut out = ops.into_inner();
+    out.exprs = exprs;
+    Ok(out)
+}
+
+/// The position of `name` in `list`, added at the end when new.
+fn operand_index(list: &mut Vec<(String, usize)>, name: &str, at: usize) -> usize {
+    match list.iter().position(|(n, _)| n == name) {
+        Some(i) => i,
+        None => {
+            list.push((name.to_string(), at));
+            list.len() - 1
+        }
+    }
 }
 
 /// Parses an affine map after its `affine_map<` and consumes the closing `>`.
@@ -141,6 +198,7 @@ pub fn parse_map_after_open(c: &mut Cursor) -> Result<AffineMap> {
     let names = Names {
         dims: &dims,
         syms: &syms,
+        ssa: None,
     };
     let mut results = Vec::new();
     if !c.eat(")") {
@@ -195,6 +253,7 @@ pub fn parse_set_after_open(c: &mut Cursor) -> Result<IntegerSet> {
     let names = Names {
         dims: &dims,
         syms: &syms,
+        ssa: None,
     };
     let mut constraints = Vec::new();
     loop {
@@ -448,6 +507,25 @@ fn unary(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
     if c.peek_int() {
         return Ok((AffineExpr::Const(c.int()?), 1));
     }
+    if let Some(ops) = n.ssa {
+        if let Some((name, at)) = c.ssa() {
+            let i = operand_index(&mut ops.borrow_mut().dims, name, at);
+            return Ok((AffineExpr::Dim(i), 1));
+        }
+        if c.eat_kw("symbol") {
+            c.expect("(", "after `symbol`")?;
+            let Some((name, at)) = c.ssa() else {
+                let found = c.found();
+                return Err(c.error(
+                    c.pos,
+                    format!("expected an SSA value in `symbol(...)`, found {found}"),
+                ));
+            };
+            c.expect(")", "to close `symbol(`")?;
+            let i = operand_index(&mut ops.borrow_mut().syms, name, at);
+            return Ok((AffineExpr::Symbol(i), 1));
+        }
+    }
     if let Some((name, at)) = c.ident() {
         if let Some(i) = n.dims.iter().position(|d| *d == name) {
             return Ok((AffineExpr::Dim(i), 1));
@@ -507,6 +585,20 @@ mod tests {
                 "((d0) mod ((2))) true"
             ]
         );
+    }
+
+    #[test]
+    fn subscripts_over_ssa_values() {
+        let mut c = Cursor::new("%i + 1, symbol(%n) - %i * 2, 3]");
+        let o = parse_operand_exprs(&mut c, "]").unwrap();
+        assert_eq!(o.exprs.len(), 3);
+        assert_eq!(o.dims, [("i".to_string(), 0)]);
+        assert_eq!(o.syms, [("n".to_string(), 15)]);
+        assert_eq!(o.exprs[1].to_string(), "(s0 + ((d0)*((2)))*((-1)))");
+        let mut c = Cursor::new("]");
+        assert!(parse_operand_exprs(&mut c, "]").unwrap().exprs.is_empty());
+        let mut c = Cursor::new("%i * %j]");
+        assert!(parse_operand_exprs(&mut c, "]").is_err());
     }
 
     #[test]

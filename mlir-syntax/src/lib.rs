@@ -14,6 +14,6 @@ pub mod affine;
 pub mod cursor;
 pub mod error;
 
-pub use affine::{AffineExpr, AffineMap, IntegerSet};
+pub use affine::{AffineExpr, AffineMap, IntegerSet, OperandExprs};
 pub use cursor::Cursor;
 pub use error::{Error, Result};

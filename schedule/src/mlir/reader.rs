@@ -480,15 +480,15 @@ impl<'a> Reader<'a> {
                 Some((_, at)) => r.err(*at, format!("`{name}` has no result here")),
             }
         };
+        if !results.is_empty() && matches!(name, "affine.for" | "scf.for" | "affine.if") {
+            return self.err(
+                name_at,
+                format!("`{name}` with results (loop-carried values, iter_args) is not supported"),
+            );
+        }
         match name {
-            "affine.for" | "scf.for" => {
-                no_result(self)?;
-                self.for_loop(name, name_at)
-            }
-            "affine.if" => {
-                no_result(self)?;
-                self.if_op(name_at)
-            }
+            "affine.for" | "scf.for" => self.for_loop(name, name_at),
+            "affine.if" => self.if_op(name_at),
             "affine.load" | "memref.load" => {
                 let r = one_result(self)?;
                 self.load(name, start, r)
@@ -760,7 +760,8 @@ impl<'a> Reader<'a> {
         if op.starts_with("affine.") {
             self.c
                 .expect("[", &format!("to open the subscripts of {op}"))?;
-            let o = parse_operand_exprs(&mut self.c, "]")?;
+            let o = parse_operand_exprs(&mut self.c, "]")
+                .map_err(|e| Error::new(e.line, e.column, format!("{op}: {}", e.message)))?;
             let mut dims = Vec::new();
             for (n, at) in &o.dims {
                 dims.push(self.index(n, *at, op)?);
@@ -937,6 +938,7 @@ impl<'a> Reader<'a> {
             }
             let u = self.affine_bound(false)?;
             let step = if self.c.eat_kw("step") {
+                self.c.skip_ws();
                 let at = self.c.pos;
                 let s = self.c.int()?;
                 if s <= 0 {

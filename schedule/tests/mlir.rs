@@ -367,6 +367,23 @@ fn no_input_prefix_panics() {
     );
     let e = extract_scop_mlir(&deep, &Options::default()).unwrap_err();
     assert!(e.message.contains("nested more than"), "{e}");
+    // doubling chains of index and data values stay small
+    let mut body = String::from(
+        "  %x0 = arith.addi %N, %N : index\n  %v0 = affine.load %A[%N] : memref<?xf64>\n",
+    );
+    for k in 1..100 {
+        body += &format!(
+            "  %x{k} = arith.addi %x{p}, %x{p} : index\n  %v{k} = arith.addf %v{p}, %v{p} : f64\n",
+            p = k - 1
+        );
+    }
+    let src = wrap(&format!("{body}  affine.store %v99, %A[%N] : memref<?xf64>\n  memref.store %v99, %A[%x99] : memref<?xf64>"));
+    let e = extract_scop_mlir(&src, &Options::default()).unwrap_err();
+    assert!(e.message.contains("more than 1024 terms"), "{e}");
+    assert_eq!(e.line, 203, "{e}");
+    let ok = src.replace("  memref.store %v99, %A[%x99] : memref<?xf64>", "");
+    let s = extract_scop_mlir(&ok, &Options::default()).unwrap();
+    assert_eq!(s.statements[0].reads.len(), 1);
 }
 
 /// The kernels are valid MLIR: `mlir-opt-22 --verify-each` accepts them

@@ -17,6 +17,28 @@ use mlir_syntax::{AffineExpr, AffineMap, Cursor, IntegerSet};
 /// Deepest nesting of regions (loops and `affine.if`) accepted.
 pub const MAX_DEPTH: usize = 64;
 
+/// Largest index expression (in tree nodes) a value may stand for: chains of
+/// `affine.apply` or `arith.addi %x, %x` would otherwise double it each time.
+pub const MAX_INDEX_NODES: usize = 1024;
+
+/// The number of nodes of `e`, counting no further than `limit + 1`.
+fn nodes(e: &AffineExpr, limit: usize) -> usize {
+    match e {
+        AffineExpr::Dim(_) | AffineExpr::Symbol(_) | AffineExpr::Const(_) => 1,
+        AffineExpr::Add(a, b)
+        | AffineExpr::Mul(a, b)
+        | AffineExpr::FloorDiv(a, b)
+        | AffineExpr::CeilDiv(a, b)
+        | AffineExpr::Mod(a, b) => {
+            let x = 1 + nodes(a, limit);
+            if x > limit {
+                return x;
+            }
+            x + nodes(b, limit - x)
+        }
+    }
+}
+
 /// A statement before its sets are built.
 #[derive(Clone, Debug)]
 pub struct RawStmt {
@@ -136,7 +158,7 @@ impl<'a> Reader<'a> {
             } else if open_modules > 0 && self.c.eat("}") {
                 open_modules -= 1;
             } else if self.c.eat_kw("func.func") {
-                if self.function(at, want)? {
+                if self.function(want)? {
                     return Ok(());
                 }
             } else {
@@ -181,7 +203,7 @@ impl<'a> Reader<'a> {
     }
 
     /// One `func.func`; reads its body when it is the one wanted (true).
-    fn function(&mut self, at: usize, want: Option<&str>) -> Result<bool> {
+    fn function(&mut self, want: Option<&str>) -> Result<bool> {
         for kw in ["private", "public", "nested"] {
             self.c.eat_kw(kw);
         }
@@ -196,7 +218,7 @@ impl<'a> Reader<'a> {
         };
         self.c.skip_ws();
         let args_at = self.c.pos;
-        let (s, e) = self.c.skip_balanced(b'(', b')')?;
+        let (_, e) = self.c.skip_balanced(b'(', b')')?;
         // results and attributes, up to the body (or the end of a declaration)
         let mut has_body = false;
         loop {
@@ -238,18 +260,17 @@ impl<'a> Reader<'a> {
             }
             return Ok(false);
         }
-        let _ = at;
         let body_at = self.c.pos;
-        self.arguments(args_at, s, e)?;
+        self.arguments(args_at, e)?;
         self.c.pos = body_at;
         let end = self.block()?;
         self.span = (body_at, end);
         Ok(true)
     }
 
-    /// The arguments between `s` and `e`: memrefs, `index` parameters and
-    /// scalars.
-    fn arguments(&mut self, args_at: usize, s: usize, e: usize) -> Result<()> {
+    /// The arguments from the `(` at `args_at` to the `)` at `e`: memrefs,
+    /// `index` parameters and scalars.
+    fn arguments(&mut self, args_at: usize, e: usize) -> Result<()> {
         self.c.pos = args_at + 1;
         while self.c.pos < e {
             let Some((name, at)) = self.c.ssa() else {
@@ -304,7 +325,6 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let _ = s;
         Ok(())
     }
 
@@ -339,8 +359,15 @@ impl<'a> Reader<'a> {
     }
 
     /// Defines `%name` in the current region (it goes out of scope at the
-    /// region's end, as MLIR's names do).
+    /// region's end, as MLIR's names do). An index value larger than
+    /// [`MAX_INDEX_NODES`] becomes [`Val::NonAffine`].
     fn define(&mut self, name: &str, val: Val) {
+        let val = match val {
+            Val::Index(e) if nodes(&e, MAX_INDEX_NODES) > MAX_INDEX_NODES => Val::NonAffine(
+                format!("its expression has more than {MAX_INDEX_NODES} terms"),
+            ),
+            v => v,
+        };
         self.vals.insert(name.to_string(), val);
         if let Some(top) = self.scopes.last_mut() {
             top.push(name.to_string());
@@ -525,7 +552,7 @@ impl<'a> Reader<'a> {
             }
             "arith.constant" => {
                 let r = one_result(self)?;
-                self.constant(r, start)
+                self.constant(r)
             }
             n if n.starts_with("arith.") || n.starts_with("math.") => {
                 let r = one_result(self)?;
@@ -537,7 +564,7 @@ impl<'a> Reader<'a> {
 
     /// `%r = arith.constant 3 : index` (an index constant) or any other
     /// constant (data without reads).
-    fn constant(&mut self, r: &str, start: usize) -> Result<()> {
+    fn constant(&mut self, r: &str) -> Result<()> {
         let val = if self.c.peek_int() {
             let v = self.c.int()?;
             self.c.skip_ws();
@@ -555,7 +582,6 @@ impl<'a> Reader<'a> {
                 spans: Vec::new(),
             }
         };
-        let _ = start;
         self.end_of_line();
         self.define(r, val);
         Ok(())
@@ -588,21 +614,35 @@ impl<'a> Reader<'a> {
         let val = if !vals.is_empty() && vals.iter().all(is_index) && name.starts_with("arith.") {
             self.index_arith(name, &operands)?
         } else {
-            let mut reads = Vec::new();
+            // merged without repeats, so that `%y = arith.addf %x, %x` chains
+            // stay as large as the loads they read
+            let mut reads: Vec<(usize, RawAccess)> = Vec::new();
             let mut spans = vec![(start, end)];
+            let mut merge = |key: usize, a: RawAccess| {
+                if !reads.iter().any(|(k, b)| *k == key && b.array == a.array) {
+                    reads.push((key, a));
+                }
+            };
             for v in vals {
                 match v {
                     Val::Data { reads: r, spans: s } => {
-                        reads.extend(r);
+                        for (key, a) in r {
+                            merge(key, a);
+                        }
                         spans.extend(s);
                     }
-                    Val::Scalar(s) => reads.push(RawAccess {
-                        array: s,
-                        subs: Vec::new(),
-                    }),
+                    Val::Scalar(s) => merge(
+                        start,
+                        RawAccess {
+                            array: s,
+                            subs: Vec::new(),
+                        },
+                    ),
                     _ => {}
                 }
             }
+            spans.sort_unstable();
+            spans.dedup();
             Val::Data { reads, spans }
         };
         self.define(r, val);
@@ -616,6 +656,9 @@ impl<'a> Reader<'a> {
     fn index_arith(&mut self, name: &str, operands: &[(&'a str, usize)]) -> Result<Val> {
         let mut es = Vec::new();
         for (n, at) in operands {
+            if let Some(Val::NonAffine(why)) = self.vals.get(*n) {
+                return Ok(Val::NonAffine(why.clone()));
+            }
             match self.index(n, *at, name) {
                 Ok(e) => es.push(e),
                 Err(_) => {
@@ -748,6 +791,10 @@ impl<'a> Reader<'a> {
         at: usize,
     ) -> Result<AffineExpr> {
         match substitute(e, dims, syms) {
+            Some(x) if nodes(&x, MAX_INDEX_NODES) > MAX_INDEX_NODES => self.err(
+                at,
+                format!("the index expression has more than {MAX_INDEX_NODES} terms"),
+            ),
             Some(x) => Ok(x),
             None => self.err(at, "the affine map uses more operands than given"),
         }
@@ -810,7 +857,7 @@ impl<'a> Reader<'a> {
         self.vals.insert(
             r.to_string(),
             Val::Data {
-                reads: vec![RawAccess { array, subs }],
+                reads: vec![(start, RawAccess { array, subs })],
                 spans: vec![(start, end)],
             },
         );
@@ -837,7 +884,7 @@ impl<'a> Reader<'a> {
         self.rest_is_type(op)?;
         let end = self.c.pos;
         let (reads, mut spans) = match value {
-            Val::Data { reads, spans } => (reads, spans),
+            Val::Data { reads, spans } => (reads.into_iter().map(|(_, a)| a).collect(), spans),
             Val::Scalar(s) => (
                 vec![RawAccess {
                     array: s,

@@ -37,8 +37,9 @@ pub enum Val {
     /// A value computed from memory: the reads it depends on and the byte spans
     /// of the operations that compute it.
     Data {
-        /// The array elements read.
-        reads: Vec<RawAccess>,
+        /// The array elements read, each with the byte offset of the operation
+        /// that reads it (a load, or the op using a scalar argument).
+        reads: Vec<(usize, RawAccess)>,
         /// The operations' spans in the source.
         spans: Vec<(usize, usize)>,
     },

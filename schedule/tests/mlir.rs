@@ -386,6 +386,60 @@ fn no_input_prefix_panics() {
     assert_eq!(s.statements[0].reads.len(), 1);
 }
 
+/// Random edits of the kernels (deleting, duplicating or replacing a piece
+/// with MLIR punctuation and keywords) never panic.
+#[test]
+fn random_edits_never_panic() {
+    const PIECES: [&str; 16] = [
+        "%",
+        "{",
+        "}",
+        "(",
+        ")",
+        "[",
+        "]",
+        "<",
+        ">",
+        "-",
+        " * ",
+        "#",
+        "affine.for %z = 0 to %N {",
+        "step",
+        "\n",
+        "9223372036854775807",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    for path in mlir_kernels() {
+        let text = read(&path);
+        for _ in 0..150 {
+            let mut t = text.clone();
+            for _ in 0..1 + next(3) {
+                let mut at = next(t.len());
+                while !t.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let mut end = (at + next(12)).min(t.len());
+                while !t.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let piece = match next(3) {
+                    0 => String::new(),
+                    1 => t[at..end].repeat(2),
+                    _ => PIECES[next(PIECES.len())].to_string(),
+                };
+                t.replace_range(at..end, &piece);
+            }
+            let _ = extract_scop_mlir(&t, &Options::default());
+        }
+    }
+}
+
 /// The kernels are valid MLIR: `mlir-opt-22 --verify-each` accepts them
 /// (skipped when the tool is not installed).
 #[test]

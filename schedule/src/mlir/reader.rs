@@ -238,6 +238,7 @@ impl<'a> Reader<'a> {
                 _ if self.c.eat_kw("attributes") => {
                     self.c.skip_balanced(b'{', b'}')?;
                 }
+                Some(b'#') => break,
                 _ if self.c.peek_kw("func.func") || self.c.peek("}") || self.c.at_eof() => break,
                 _ => {
                     if self.c.byte() == Some(b'!') {

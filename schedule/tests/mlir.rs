@@ -214,6 +214,18 @@ fn parameters_from_memref_dim_and_function_selection() {
     assert!(e.message.contains("@nope"), "{e}");
 }
 
+/// A local scalar (`memref.alloca() : memref<f64>`) plays the part of a C
+/// temporary: `t = A[i]; B[i] = t * t;`.
+#[test]
+fn local_arrays_from_alloca() {
+    let src = "func.func @f(%N: index, %A: memref<?xf64>, %B: memref<?xf64>) {\n  %t = memref.alloca() : memref<f64>\n  affine.for %i = 0 to %N {\n    %a = affine.load %A[%i] : memref<?xf64>\n    affine.store %a, %t[] : memref<f64>\n    %x = affine.load %t[] : memref<f64>\n    %y = arith.mulf %x, %x : f64\n    affine.store %y, %B[%i] : memref<?xf64>\n  }\n  return\n}\n";
+    let c = "#pragma scop\nfor (i = 0; i < N; i++) {\n  t = A[i];\n  B[i] = t * t;\n}\n#pragma endscop\n";
+    let m = mlir(src);
+    let c = extract_scop(c, &Options::default()).unwrap();
+    assert!(differences(&m, &c).is_empty(), "{:?}", differences(&m, &c));
+    assert_eq!(m.array("t").unwrap().dims, 0);
+}
+
 #[test]
 fn mlir_is_recognised_by_its_first_word() {
     assert!(looks_like_mlir("// c\nfunc.func @f() {\n}\n"));

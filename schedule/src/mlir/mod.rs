@@ -12,6 +12,7 @@
 //!   and an optional `else`;
 //! - `affine.load`/`affine.store` with affine subscripts over SSA values,
 //!   `memref.load`/`memref.store` whose indices are affine index values;
+//! - `memref.alloca`/`memref.alloc`: local arrays, named like arguments;
 //! - index values: loop iterators, `index` arguments and `memref.dim` results
 //!   (the parameters, named by their SSA names without `%`), `arith.constant`,
 //!   `affine.apply`, `arith.addi`/`subi`/`muli` (by a constant),
@@ -21,8 +22,8 @@
 //! Each store is one statement (`S0`, `S1`, ... in textual order); its reads
 //! are the loads that feed the stored value (through `arith`/`math` ops) and
 //! the non-index scalar arguments it uses (as 0-d arrays, like C scalars); its
-//! text is the text of those operations. Arrays are the memref arguments,
-//! named by their SSA names without `%`. Schedules are 2d+1 from the nesting
+//! text is the text of those operations. Arrays are the memref arguments and
+//! allocations, named by their SSA names without `%`. Schedules are 2d+1 from the nesting
 //! and textual order, as for C. The parameters are listed in the order of
 //! the arguments (then of the `memref.dim`s). The context has no constraints (MLIR types
 //! say nothing about the parameters). Other operations (`scf.while`,

@@ -529,6 +529,10 @@ impl<'a> Reader<'a> {
                 let r = one_result(self)?;
                 self.apply(r)
             }
+            "memref.alloca" | "memref.alloc" => {
+                let r = one_result(self)?;
+                self.alloc(name, r)
+            }
             "memref.dim" => {
                 let r = one_result(self)?;
                 let (m, m_at) = self.operand("a memref")?;
@@ -561,6 +565,34 @@ impl<'a> Reader<'a> {
             }
             _ => self.err(name_at, format!("unsupported operation `{name}` in a SCoP")),
         }
+    }
+
+    /// `%r = memref.alloca(%sizes) : memref<...>`: a local array named by its
+    /// SSA name (its sizes are not modelled).
+    fn alloc(&mut self, op: &str, r: &str) -> Result<()> {
+        while let Some(b) = self.c.byte() {
+            if b == b':' || b == b'\n' {
+                break;
+            }
+            self.c.bump();
+        }
+        if !self.c.eat(":") {
+            return self.err(
+                self.c.pos,
+                format!("expected `:` and the memref type of {op}"),
+            );
+        }
+        self.c.skip_ws();
+        let ty_at = self.c.pos;
+        self.c.skip_type()?;
+        let ty = self.c.src.get(ty_at..self.c.pos).unwrap_or("");
+        let Some(info) = memref_info(ty) else {
+            return self.err(ty_at, format!("{op}: cannot read the memref type `{ty}`"));
+        };
+        self.end_of_line();
+        self.memrefs.insert(r.to_string(), info);
+        self.define(r, Val::Memref(r.to_string()));
+        Ok(())
     }
 
     /// `%r = arith.constant 3 : index` (an index constant) or any other

@@ -887,8 +887,8 @@ impl<'a> Reader<'a> {
         }
         self.rest_is_type(op)?;
         let end = self.c.pos;
-        self.vals.insert(
-            r.to_string(),
+        self.define(
+            r,
             Val::Data {
                 reads: vec![(start, RawAccess { array, subs })],
                 spans: vec![(start, end)],

@@ -214,6 +214,25 @@ fn parameters_from_memref_dim_and_function_selection() {
     assert!(e.message.contains("@nope"), "{e}");
 }
 
+/// `scf.if` on `arith.cmpi` of affine indices, with `andi`, `ori`, `ne` and
+/// `else`, gives the C model of the same conditions.
+#[test]
+fn scf_if_on_cmpi() {
+    let src = "func.func @f(%N: index, %A: memref<?x?xf64>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index\n  %z = arith.constant 0.0 : f64\n  scf.for %i = %c0 to %N step %c1 {\n    scf.for %j = %c0 to %N step %c1 {\n      %e = arith.cmpi eq, %i, %j : index\n      %i2 = arith.addi %i, %c2 : index\n      %l = arith.cmpi slt, %i2, %j : index\n      %g = arith.cmpi sge, %j, %c1 : index\n      %a = arith.andi %l, %g : i1\n      %o = arith.ori %e, %a : i1\n      scf.if %o {\n        memref.store %z, %A[%i, %j] : memref<?x?xf64>\n      } else {\n        %n = arith.cmpi ne, %i, %c1 : index\n        scf.if %n {\n          memref.store %z, %A[%j, %i] : memref<?x?xf64>\n        }\n      }\n    }\n  }\n  return\n}\n";
+    let c = "#pragma scop\nfor (i = 0; i < N; i++)\n  for (j = 0; j < N; j++)\n    if (i == j || (i + 2 < j && j >= 1))\n      A[i][j] = 0.0;\n    else if (i != 1)\n      A[j][i] = 0.0;\n#pragma endscop\n";
+    let m = mlir(src);
+    let c = extract_scop(c, &Options::default()).unwrap();
+    assert!(differences(&m, &c).is_empty(), "{:?}", differences(&m, &c));
+    // a condition on data is refused at the scf.if, naming it
+    let data = src.replace(
+        "%o = arith.ori %e, %a : i1",
+        "%v = memref.load %A[%i, %j] : memref<?x?xf64>\n      %o = arith.cmpf olt, %v, %z : f64",
+    );
+    let e = extract_scop_mlir(&data, &Options::default()).unwrap_err();
+    assert!(e.message.starts_with("scf.if: the condition %o"), "{e}");
+    assert_eq!((e.line, e.column), (15, 14), "{e}");
+}
+
 /// A local scalar (`memref.alloca() : memref<f64>`) plays the part of a C
 /// temporary: `t = A[i]; B[i] = t * t;`.
 #[test]
@@ -330,10 +349,16 @@ fn malformed_and_non_affine_inputs_are_placed_errors() {
             "`min` in a lower bound",
         ),
         (
-            "func.func @f(%N: index) {\n  scf.if %N {\n  }\n}\n".to_string(),
+            "func.func @f(%N: index) {\n  func.call @g(%N) : (index) -> ()\n}\n".to_string(),
             2,
             3,
-            "unsupported operation `scf.if`",
+            "unsupported operation `func.call`",
+        ),
+        (
+            wrap("  scf.if %N {\n  }"),
+            2,
+            10,
+            "scf.if: the condition %N is not an arith.cmpi",
         ),
         ("int main(void) {}".to_string(), 1, 1, "expected `func.func`"),
         ("func.func @g(%N: index)\n".to_string(), 1, 1, "no function with a body"),
@@ -517,8 +542,11 @@ fn arg_names(text: &str) -> Vec<String> {
 
 /// What `mlir-opt-22` prints for each kernel (its own names `%arg0`, `%0`,
 /// `#map1`, a `module`, names reused in sibling regions) is read back into
-/// the same model, once its argument names are restored (skipped when the
-/// tool is not installed).
+/// the same model, once its argument names are restored; so is the output of
+/// `--lower-affine` (`scf.for`, `scf.if` on `arith.cmpi`, `memref` ops and
+/// index arithmetic) except where the lowering computes `mod`, `floordiv` or
+/// `min` with `arith.remsi`/`divsi`/`select`, which are refused as not affine,
+/// naming the op (skipped when the tool is not installed).
 #[test]
 fn mlir_opt_output_reads_back() {
     let tool = std::env::var("MLIR_OPT").unwrap_or_else(|_| "mlir-opt-22".into());
@@ -530,16 +558,35 @@ fn mlir_opt_output_reads_back() {
         eprintln!("skipped: no {tool}");
         return;
     }
-    for path in mlir_kernels() {
+    let mut lowered_equal = 0;
+    for (path, pass) in mlir_kernels()
+        .into_iter()
+        .flat_map(|p| [(p.clone(), None), (p, Some("--lower-affine"))])
+    {
         let text = read(&path);
-        let out = std::process::Command::new(&tool)
-            .arg(&path)
-            .output()
-            .unwrap();
+        let mut cmd = std::process::Command::new(&tool);
+        cmd.args(pass).arg(&path);
+        let out = cmd.output().unwrap();
         assert!(out.status.success(), "{}", path.display());
         let printed = rename_args(&String::from_utf8_lossy(&out.stdout), &arg_names(&text));
-        let m = extract_scop_mlir(&printed, &Options::default())
-            .unwrap_or_else(|e| panic!("{}: {e}\n{printed}", path.display()));
+        let got = extract_scop_mlir(&printed, &Options::default());
+        let m = match (got, pass) {
+            (Ok(m), _) => m,
+            (Err(e), Some(_)) => {
+                assert!(
+                    ["arith.remsi", "arith.divsi", "arith.select", "arith.cmpi"]
+                        .iter()
+                        .any(|op| e.message.contains(op)),
+                    "{} lowered: {e}",
+                    path.display()
+                );
+                continue;
+            }
+            (Err(e), None) => panic!("{}: {e}\n{printed}", path.display()),
+        };
+        if pass.is_some() {
+            lowered_equal += 1;
+        }
         let original = mlir(&text);
         assert_eq!(m.statements.len(), original.statements.len());
         if !text.contains("memref.dim") {
@@ -547,4 +594,8 @@ fn mlir_opt_output_reads_back() {
             assert!(d.is_empty(), "{}: {d:?}", path.display());
         }
     }
+    assert!(
+        lowered_equal >= 5,
+        "only {lowered_equal} lowered kernels read back"
+    );
 }

@@ -10,6 +10,8 @@
 //!   %ub step %k` with affine bounds and a constant step;
 //! - `affine.if` with an integer set (inline `affine_set<...>` or `#alias`)
 //!   and an optional `else`;
+//! - `scf.if` (with an optional `else`) on `arith.cmpi` (`eq`, `ne`, `slt`,
+//!   `sle`, `sgt`, `sge`) of affine indices, joined by `arith.andi`/`ori`;
 //! - `affine.load`/`affine.store` with affine subscripts over SSA values,
 //!   `memref.load`/`memref.store` whose indices are affine index values;
 //! - `memref.alloca`/`memref.alloc`: local arrays, named like arguments;
@@ -27,7 +29,7 @@
 //! and textual order, as for C. The parameters are listed in the order of
 //! the arguments (then of the `memref.dim`s). The context has no constraints (MLIR types
 //! say nothing about the parameters). Other operations (`scf.while`,
-//! `scf.if`, calls, ...), loop-carried values, non-affine or data-dependent
+//! `arith.select`, calls, ...), loop-carried values, non-affine or data-dependent
 //! indices are errors with the line and column and the op named; the reader
 //! never panics.
 

@@ -418,6 +418,7 @@ impl<'a> Reader<'a> {
                 format!("{op}: the index %{name} is data-dependent (computed from memory or a non-index argument)"),
             ),
             Val::Memref(_) => self.err(at, format!("{op}: %{name} is a memref, not an index")),
+            Val::Cond(_) => self.err(at, format!("{op}: %{name} is a condition, not an index")),
         }
     }
 
@@ -508,7 +509,8 @@ impl<'a> Reader<'a> {
                 Some((_, at)) => r.err(*at, format!("`{name}` has no result here")),
             }
         };
-        if !results.is_empty() && matches!(name, "affine.for" | "scf.for" | "affine.if") {
+        if !results.is_empty() && matches!(name, "affine.for" | "scf.for" | "affine.if" | "scf.if")
+        {
             return self.err(
                 name_at,
                 format!("`{name}` with results (loop-carried values, iter_args) is not supported"),
@@ -517,6 +519,11 @@ impl<'a> Reader<'a> {
         match name {
             "affine.for" | "scf.for" => self.for_loop(name, name_at),
             "affine.if" => self.if_op(name_at),
+            "scf.if" => self.scf_if(),
+            "arith.cmpi" => {
+                let r = one_result(self)?;
+                self.cmpi(r)
+            }
             "affine.load" | "memref.load" => {
                 let r = one_result(self)?;
                 self.load(name, start, r)
@@ -642,6 +649,27 @@ impl<'a> Reader<'a> {
         let mut vals = Vec::new();
         for (n, at) in &operands {
             vals.push(self.value(n, *at)?);
+        }
+        if vals.iter().any(|v| matches!(v, Val::Cond(_))) {
+            let conds: Vec<Guard> = vals
+                .iter()
+                .filter_map(|v| match v {
+                    Val::Cond(g) => Some(g.clone()),
+                    _ => None,
+                })
+                .collect();
+            let why = vals.iter().find_map(|v| match v {
+                Val::NonAffine(w) => Some(w.clone()),
+                _ => None,
+            });
+            let val = match name {
+                _ if why.is_some() => Val::NonAffine(why.unwrap_or_default()),
+                "arith.andi" if conds.len() == vals.len() => Val::Cond(Guard::And(conds)),
+                "arith.ori" if conds.len() == vals.len() => Val::Cond(Guard::Or(conds)),
+                _ => Val::NonAffine(format!("`{name}` of a condition")),
+            };
+            self.define(r, val);
+            return Ok(());
         }
         let is_index = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_) | Val::NonAffine(_));
         let val = if !vals.is_empty() && vals.iter().all(is_index) && name.starts_with("arith.") {
@@ -1147,7 +1175,70 @@ impl<'a> Reader<'a> {
             let e = self.compose(e, &dims, &syms, at)?;
             atoms.push(if *is_eq { Guard::Eq(e) } else { Guard::Ge(e) });
         }
-        let cond = Guard::And(atoms);
+        self.branches(Guard::And(atoms))
+    }
+
+    /// `scf.if %c { ... } else { ... }` on a condition from `arith.cmpi` of
+    /// affine indices (and `arith.andi`/`ori` of such).
+    fn scf_if(&mut self) -> Result<()> {
+        let (c, at) = self.operand("the condition of scf.if")?;
+        let cond = match self.value(c, at)? {
+            Val::Cond(g) => g,
+            Val::NonAffine(why) => {
+                return self.err(at, format!("scf.if: the condition %{c} is not affine ({why})"))
+            }
+            _ => {
+                return self.err(
+                    at,
+                    format!("scf.if: the condition %{c} is not an arith.cmpi of affine indices (data-dependent?)"),
+                )
+            }
+        };
+        self.branches(cond)
+    }
+
+    /// `%r = arith.cmpi pred, %a, %b : index` with a signed or equality
+    /// predicate on affine indices: a condition ([`Val::NonAffine`] otherwise).
+    fn cmpi(&mut self, r: &str) -> Result<()> {
+        let pred = self.c.ident().map(|(p, _)| p).unwrap_or("");
+        self.c.expect(",", "after the predicate of arith.cmpi")?;
+        let (a, a_at) = self.operand("an operand of arith.cmpi")?;
+        self.c.expect(",", "between the operands of arith.cmpi")?;
+        let (b, b_at) = self.operand("an operand of arith.cmpi")?;
+        self.end_of_line();
+        let (va, vb) = (self.value(a, a_at)?, self.value(b, b_at)?);
+        let indices = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_));
+        let val = if let (Val::NonAffine(why), _) | (_, Val::NonAffine(why)) = (&va, &vb) {
+            Val::NonAffine(why.clone())
+        } else if !(indices(&va) && indices(&vb)) {
+            Val::NonAffine(format!(
+                "`arith.cmpi` of %{a} and %{b}, not both affine indices"
+            ))
+        } else {
+            let (x, y) = (
+                self.index(a, a_at, "arith.cmpi")?,
+                self.index(b, b_at, "arith.cmpi")?,
+            );
+            let minus1 = |e| add(e, AffineExpr::Const(-1));
+            match pred {
+                "eq" => Val::Cond(Guard::Eq(sub(x, y))),
+                "ne" => Val::Cond(Guard::Eq(sub(x, y)).negate()),
+                "sge" => Val::Cond(Guard::Ge(sub(x, y))),
+                "sle" => Val::Cond(Guard::Ge(sub(y, x))),
+                "sgt" => Val::Cond(Guard::Ge(minus1(sub(x, y)))),
+                "slt" => Val::Cond(Guard::Ge(minus1(sub(y, x)))),
+                _ => Val::NonAffine(format!(
+                    "`arith.cmpi {pred}` (unsigned or unknown predicate)"
+                )),
+            }
+        };
+        self.define(r, val);
+        Ok(())
+    }
+
+    /// The `{ then }` region under `cond` and an optional `else { ... }` under
+    /// its negation.
+    fn branches(&mut self, cond: Guard) -> Result<()> {
         self.guards.push(cond.clone());
         let r = self.block();
         self.guards.pop();

@@ -48,6 +48,8 @@ pub enum Val {
     Scalar(String),
     /// A memref argument: the key of its description.
     Memref(String),
+    /// An `i1` condition on affine indices (`arith.cmpi`, `andi`, `ori`).
+    Cond(Guard),
 }
 
 /// A condition on the iterators and parameters.

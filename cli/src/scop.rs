@@ -9,7 +9,7 @@
 //! lines `raw: UNIONMAP`, `war: UNIONMAP`, `waw: UNIONMAP` (source instance
 //! to target instance).
 
-use schedule::{dependences, extract_scop, extract_scop_mlir, looks_like_mlir, Options, Scop};
+use schedule::{dependences, extract_scop, Options, Scop};
 
 /// The SCoP of the file named in `args` (after the command).
 fn load(args: &[String]) -> Result<Scop, String> {
@@ -32,8 +32,8 @@ fn load(args: &[String]) -> Result<Scop, String> {
     }
     let text = crate::read_input(file.as_ref())?;
     // MLIR by the extension `.mlir` or by its first word; C otherwise
-    if file.as_ref().is_some_and(|f| f.ends_with(".mlir")) || looks_like_mlir(&text) {
-        return extract_scop_mlir(&text, &options).map_err(|e| e.to_string());
+    if file.as_ref().is_some_and(|f| f.ends_with(".mlir")) || schedule::looks_like_mlir(&text) {
+        return schedule::extract_scop_mlir(&text, &options).map_err(|e| e.to_string());
     }
     extract_scop(&text, &options).map_err(|e| e.to_string())
 }

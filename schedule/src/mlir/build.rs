@@ -8,9 +8,9 @@ use super::values::{to_aff, RawAccess};
 use crate::c::affine::to_set;
 use crate::c::ast::Pos;
 use crate::error::{Error, Result};
-use crate::scop::{Access, Array, Scop, Statement};
-use presburger::build::{Constraint, Expr as Aff};
-use presburger::{DimKind, Map, Set, Space, Tuple};
+use crate::scop::{access, schedule_map, Access, Array, Scop, Statement};
+use presburger::build::Constraint;
+use presburger::{DimKind, Set, Space, Tuple};
 use std::collections::HashMap;
 
 /// The place of byte offset `at` (line and column of `src`).
@@ -71,44 +71,23 @@ pub fn build(
             ));
         };
         let domain = to_set(&cond, &Space::set(params.clone(), tuple.clone()), pos)?;
-        let sched_space = Space::map(params.clone(), tuple.clone(), Tuple::anonymous(n_out));
-        let sched: Vec<Constraint> = (0..n_out)
-            .map(|t| {
-                let out = Aff::dim(DimKind::Out, t);
-                let value = if t % 2 == 0 {
-                    Aff::constant(raw.positions.get(t / 2).copied().unwrap_or(0))
-                } else if t / 2 < n {
-                    Aff::dim(DimKind::In, t / 2)
-                } else {
-                    Aff::constant(0)
-                };
-                out.eq(value)
-            })
-            .collect();
-        let schedule = Map::from_constraints(&sched_space, sched).map_err(pb)?;
+        let schedule =
+            schedule_map(&params, &tuple, &raw.positions, &vec![1; n], n_out).map_err(pb)?;
         let relation = |a: &RawAccess| -> Result<Access> {
-            let space = Space::map(
-                params.clone(),
-                tuple.clone(),
-                Tuple::named(Some(a.array.clone()), a.subs.len()),
-            );
-            let mut cons = Vec::new();
-            for (d, s) in a.subs.iter().enumerate() {
-                let Some(s) = to_aff(s, DimKind::In, n, &order) else {
-                    return Err(Error::new(
-                        pos.line,
-                        pos.col,
-                        format!("a subscript of {} is not affine", a.array),
-                    ));
-                };
-                cons.push(Aff::dim(DimKind::Out, d).eq(s));
+            let mut subs = Vec::new();
+            for s in &a.subs {
+                match to_aff(s, DimKind::In, n, &order) {
+                    Some(s) => subs.push(s),
+                    None => {
+                        return Err(Error::new(
+                            pos.line,
+                            pos.col,
+                            format!("a subscript of {} is not affine", a.array),
+                        ))
+                    }
+                }
             }
-            Map::from_constraints(&space, cons)
-                .map(|relation| Access {
-                    array: a.array.clone(),
-                    relation,
-                })
-                .map_err(pb)
+            access(&params, &tuple, &a.array, &subs).map_err(pb)
         };
         let reads = raw.reads.iter().map(relation).collect::<Result<Vec<_>>>()?;
         let writes = raw

@@ -7,7 +7,8 @@
 //! and sets from the `mlir-syntax` crate):
 //! - `affine.for %i = lb to ub step k` with constant, SSA or affine-map bounds
 //!   (`max` of several results below, `min` above), and `scf.for %i = %lb to
-//!   %ub step %k` with affine bounds and a constant step;
+//!   %ub step %k` with affine bounds (or an `arith.maxsi` of them below, an
+//!   `arith.minsi` above) and a constant step;
 //! - `affine.if` with an integer set (inline `affine_set<...>` or `#alias`)
 //!   and an optional `else`;
 //! - `scf.if` (with an optional `else`) on `arith.cmpi` (`eq`, `ne`, `slt`,

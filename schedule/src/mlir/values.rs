@@ -48,6 +48,14 @@ pub enum Val {
     Scalar(String),
     /// A memref argument: the key of its description.
     Memref(String),
+    /// The largest (`max`) or smallest of affine pieces (`arith.maxsi`,
+    /// `arith.minsi`): a loop bound of `scf.for`, not an index.
+    Extremum {
+        /// Whether it is the maximum.
+        max: bool,
+        /// The pieces.
+        pieces: Vec<AffineExpr>,
+    },
     /// An `i1` condition on affine indices (`arith.cmpi`, `andi`, `ori`).
     Cond(Guard),
 }

@@ -114,7 +114,7 @@ impl<'a> Reader<'a> {
             (l, u, step)
         } else {
             let (l, l_at) = self.operand("the lower bound")?;
-            let l = self.index(l, l_at, op)?;
+            let l = self.pieces(l, l_at, op, true)?;
             if !self.c.eat_kw("to") {
                 let found = self.c.found();
                 return self.err(
@@ -123,7 +123,7 @@ impl<'a> Reader<'a> {
                 );
             }
             let (u, u_at) = self.operand("the upper bound")?;
-            let u = self.index(u, u_at, op)?;
+            let u = self.pieces(u, u_at, op, false)?;
             if !self.c.eat_kw("step") {
                 let found = self.c.found();
                 return self.err(
@@ -139,7 +139,7 @@ impl<'a> Reader<'a> {
                     format!("scf.for: the step %{s} must be a positive constant"),
                 );
             };
-            (vec![l], vec![u], step)
+            (l, u, step)
         };
         if self.c.peek_kw("iter_args") || self.c.peek("->") {
             return self.err(
@@ -305,5 +305,21 @@ impl<'a> Reader<'a> {
             r?;
         }
         Ok(())
+    }
+
+    /// The pieces of an `scf.for` bound `%name`: one affine index, or the
+    /// pieces of an `arith.maxsi` (for a lower bound) or `arith.minsi` (for
+    /// an upper one), as `affine.for` bounds have them.
+    pub(super) fn pieces(
+        &mut self,
+        name: &str,
+        at: usize,
+        op: &str,
+        lower: bool,
+    ) -> Result<Vec<AffineExpr>> {
+        match self.value(name, at)? {
+            Val::Extremum { max, pieces } if max == lower => Ok(pieces),
+            _ => Ok(vec![self.index(name, at, op)?]),
+        }
     }
 }

@@ -103,6 +103,30 @@ impl<'a> Reader<'a> {
             self.define(r, val);
             return Ok(());
         }
+        if matches!(name, "arith.maxsi" | "arith.minsi")
+            && vals.len() == 2
+            && vals
+                .iter()
+                .all(|v| matches!(v, Val::Index(_) | Val::Param(_) | Val::Extremum { .. }))
+        {
+            let max = name == "arith.maxsi";
+            let mut pieces = Vec::new();
+            for ((n, at), v) in operands.iter().zip(&vals) {
+                match v {
+                    Val::Extremum { max: m, pieces: p } if *m == max => {
+                        pieces.extend(p.iter().cloned())
+                    }
+                    Val::Extremum { .. } => {
+                        let why = "`arith.maxsi` and `arith.minsi` mixed".to_string();
+                        self.define(r, Val::NonAffine(why));
+                        return Ok(());
+                    }
+                    _ => pieces.push(self.index(n, *at, name)?),
+                }
+            }
+            self.define(r, Val::Extremum { max, pieces });
+            return Ok(());
+        }
         let is_index = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_) | Val::NonAffine(_));
         let val = if !vals.is_empty() && vals.iter().all(is_index) && name.starts_with("arith.") {
             self.index_arith(name, &operands)?

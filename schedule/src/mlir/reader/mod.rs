@@ -199,6 +199,13 @@ impl<'a> Reader<'a> {
             ),
             Val::Memref(_) => self.err(at, format!("{op}: %{name} is a memref, not an index")),
             Val::Cond(_) => self.err(at, format!("{op}: %{name} is a condition, not an index")),
+            Val::Extremum { max, .. } => self.err(
+                at,
+                format!(
+                    "{op}: the index %{name} is not affine (an `arith.{}si`, only a loop bound of scf.for)",
+                    if max { "max" } else { "min" }
+                ),
+            ),
         }
     }
 

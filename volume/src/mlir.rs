@@ -29,6 +29,10 @@
 //! set. Errors carry the line and column of the offending text; the reader never
 //! panics and bounds its recursion (affine expressions, attributes).
 //!
+//! Lexing (the [`mlir_syntax::Cursor`]) and affine maps come from the
+//! `mlir-syntax` crate, shared with the MLIR front end of `schedule`; its
+//! positioned errors become [`Error::Parse`].
+//!
 //! Known limits: dynamic pad amounts and slice parameters are refused; block
 //! bodies are kept as text (not checked beyond their SSA names); opaque ops must
 //! end at the end of a line (outside brackets and regions).

@@ -7,7 +7,8 @@
 //! - `poly volume FILE.mlir [--output %name] [--tile DIM=SIZE,...] [--regions]`: the
 //!   volume model of an MLIR linalg/tensor function (see `volume.rs`).
 //! - `poly scop [--function NAME] FILE.c`: the SCoP model (domains, schedule,
-//!   accesses) of a C region (see `scop.rs`).
+//!   accesses) of a C region or of an MLIR `func.func` (`FILE.mlir`; see
+//!   `scop.rs`).
 //! - `poly deps [--function NAME] FILE.c`: its memory-based dependences (see `scop.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
@@ -25,8 +26,8 @@ usage: poly <command> [FILE|-]
        poly batch [--time] [--repeat R] [--stats] [FILE|-]
        poly volume [--output %NAME] [--tile DIM=SIZE,...] [--regions]
                    [--no-clone-constants] [--opaque-unknown] [FILE.mlir|-]
-       poly scop [--function NAME] [FILE.c|-]
-       poly deps [--function NAME] [FILE.c|-]
+       poly scop [--function NAME] [FILE.c|FILE.mlir|-]
+       poly deps [--function NAME] [FILE.c|FILE.mlir|-]
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
@@ -44,7 +45,9 @@ commands:
           --tile 2=16,3=16 prints the tiles (`tiles all:`, `tiles interior:`) and the
           slice of each input one tile reads (`slice NAME: offsets .. sizes ..`)
   scop    the SCoP model of the `#pragma scop` ... `#pragma endscop` region of a C
-          file (or of the body of function NAME): prints `context:`, `domain:`,
+          file (or of the body of function NAME), or of an MLIR func.func in the
+          affine dialect (FILE.mlir, or text starting with func.func/module; the
+          first function with a body or @NAME): prints `context:`, `domain:`,
           `schedule:` (2d+1 form), `reads:` and `writes:` lines in isl notation
   deps    the memory-based dependences of that region: `raw:`, `war:` and `waw:`
           lines, each a union map from source to target statement instances

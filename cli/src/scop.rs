@@ -1,5 +1,7 @@
 //! `poly scop [--function NAME] FILE.c`: the SCoP model of a C file's
-//! `#pragma scop` region (or of the body of function NAME), crate `schedule`.
+//! `#pragma scop` region (or of the body of function NAME), crate `schedule`;
+//! `FILE.mlir` (or text starting with `func.func`/`module`) is read by the
+//! MLIR front end (the first `func.func` with a body, or `@NAME`).
 //! Prints five lines in isl notation: `context: SET`, `domain: UNIONSET`,
 //! `schedule: UNIONMAP`, `reads: UNIONMAP`, `writes: UNIONMAP`.
 //!
@@ -29,6 +31,10 @@ fn load(args: &[String]) -> Result<Scop, String> {
         }
     }
     let text = crate::read_input(file.as_ref())?;
+    // MLIR by the extension `.mlir` or by its first word; C otherwise
+    if file.as_ref().is_some_and(|f| f.ends_with(".mlir")) || schedule::looks_like_mlir(&text) {
+        return schedule::extract_scop_mlir(&text, &options).map_err(|e| e.to_string());
+    }
     extract_scop(&text, &options).map_err(|e| e.to_string())
 }
 

@@ -1,4 +1,4 @@
-//! The crate's error: a message at a line and column of the C source.
+//! The crate's error: a message at a line and column of the C or MLIR source.
 
 use std::fmt;
 
@@ -42,6 +42,12 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<mlir_syntax::Error> for Error {
+    fn from(e: mlir_syntax::Error) -> Error {
+        Error::new(e.line, e.column, e.message)
+    }
+}
 
 /// The crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -2,7 +2,8 @@
 //! region as sets and maps of the `presburger` crate.
 //!
 //! [`scop`] holds the model, [`c`] the C front end that builds it
-//! ([`c::extract_scop`]), [`deps`] the memory-based dependences, [`error`] the
+//! ([`c::extract_scop`]), [`mlir`] the MLIR front end (affine dialect,
+//! [`mlir::extract_scop_mlir`]), [`deps`] the memory-based dependences, [`error`] the
 //! error type (line and column of the source).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -10,9 +11,11 @@
 pub mod c;
 pub mod deps;
 pub mod error;
+pub mod mlir;
 pub mod scop;
 
 pub use c::{extract_scop, Options};
 pub use deps::{dependences, Dependences};
 pub use error::{Error, Result};
+pub use mlir::{extract_scop_mlir, looks_like_mlir};
 pub use scop::{Access, Array, Scop, Statement};

@@ -11,7 +11,8 @@
 //! statement's domain (`S0[i, j] -> A[i, j + 1]`); intersect them with
 //! [`Scop::domains`] for the instances that run.
 
-use presburger::{Map, Result, Set, UnionMap, UnionSet};
+use presburger::build::{Constraint, Expr as Aff};
+use presburger::{DimKind, Map, Result, Set, Space, Tuple, UnionMap, UnionSet};
 
 /// A static control part.
 #[derive(Clone, Debug)]
@@ -72,6 +73,59 @@ pub struct Array {
     /// The declared sizes' text, outermost first (empty when unknown or for a
     /// scalar).
     pub sizes: Vec<String>,
+}
+
+/// The 2d+1 schedule `S[i, j] -> [p0, s0*i, p1, s1*j, p2, 0, ...]` of a
+/// statement with tuple `tuple`: the positions `positions` at the even
+/// places, each iterator times its sign in `signs` (`-1` for a decreasing
+/// loop) at the odd ones, zeros up to `n_out` output dimensions. Shared by
+/// the front ends.
+pub(crate) fn schedule_map(
+    params: &[String],
+    tuple: &Tuple,
+    positions: &[i64],
+    signs: &[i64],
+    n_out: usize,
+) -> Result<Map> {
+    let space = Space::map(params.to_vec(), tuple.clone(), Tuple::anonymous(n_out));
+    let cons: Vec<Constraint> = (0..n_out)
+        .map(|t| {
+            let value = if t % 2 == 0 {
+                Aff::constant(positions.get(t / 2).copied().unwrap_or(0))
+            } else {
+                match signs.get(t / 2) {
+                    Some(sign) => *sign * Aff::dim(DimKind::In, t / 2),
+                    None => Aff::constant(0),
+                }
+            };
+            Aff::dim(DimKind::Out, t).eq(value)
+        })
+        .collect();
+    Map::from_constraints(&space, cons)
+}
+
+/// The access relation `S[i, j] -> array[subs...]` of a statement with tuple
+/// `tuple`, the subscripts over its iterators as input dimensions. Shared by
+/// the front ends.
+pub(crate) fn access(
+    params: &[String],
+    tuple: &Tuple,
+    array: &str,
+    subs: &[Aff],
+) -> Result<Access> {
+    let space = Space::map(
+        params.to_vec(),
+        tuple.clone(),
+        Tuple::named(Some(array.to_string()), subs.len()),
+    );
+    let cons = subs
+        .iter()
+        .enumerate()
+        .map(|(d, s)| Aff::dim(DimKind::Out, d).eq(s));
+    Ok(Access {
+        array: array.to_string(),
+        relation: Map::from_constraints(&space, cons)?,
+    })
 }
 
 fn union_set(params: &[String], sets: impl IntoIterator<Item = Set>) -> Result<UnionSet> {

@@ -11,7 +11,7 @@ use presburger::build::{Constraint, Expr};
 use presburger::{DimKind, Map, Set, Space, Tuple, TupleBody, UnionMap};
 
 use crate::error::{Error, Result};
-use crate::ir::{AffineMap, OpKind, Program, ValueId};
+use crate::ir::{AffineExprExt, AffineMap, OpKind, Program, ValueId};
 use crate::shape::{
     box_cons, check_linalg, check_slice, in_op, loop_ranges, op_err, tuple, Shapes, Size,
 };

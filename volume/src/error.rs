@@ -46,6 +46,16 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl From<mlir_syntax::Error> for Error {
+    fn from(e: mlir_syntax::Error) -> Error {
+        Error::Parse {
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
 impl From<presburger::Error> for Error {
     fn from(e: presburger::Error) -> Error {
         Error::Presburger(e)

@@ -10,12 +10,11 @@
 //! iterator types), as MLIR's `LinalgOp` interface presents them, so the element
 //! map construction needs one rule for all of them (paper Sec. 4.2.1).
 
-use std::fmt;
-
 use presburger::build::Expr;
 use presburger::Int;
 
 use crate::error::{Error, Result};
+pub use mlir_syntax::{AffineExpr, AffineMap};
 
 /// Index of a value in [`Program::values`].
 pub type ValueId = usize;
@@ -165,72 +164,9 @@ pub enum IteratorType {
     Reduction,
 }
 
-/// `affine_map<(d0, d1)[s0] -> (d0 + s0, d1 floordiv 2)>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AffineMap {
-    pub n_dims: usize,
-    pub n_symbols: usize,
-    pub results: Vec<AffineExpr>,
-}
-
-/// An affine expression over dims `d_i` and symbols `s_i` (MLIR's `AffineExpr`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AffineExpr {
-    Dim(usize),
-    Symbol(usize),
-    Const(i64),
-    Add(Box<AffineExpr>, Box<AffineExpr>),
-    /// At least one side is constant in valid affine maps.
-    Mul(Box<AffineExpr>, Box<AffineExpr>),
-    /// Right side a positive constant.
-    FloorDiv(Box<AffineExpr>, Box<AffineExpr>),
-    CeilDiv(Box<AffineExpr>, Box<AffineExpr>),
-    Mod(Box<AffineExpr>, Box<AffineExpr>),
-}
-
-impl AffineMap {
-    /// The identity map on `n` dims.
-    pub fn identity(n: usize) -> AffineMap {
-        AffineMap {
-            n_dims: n,
-            n_symbols: 0,
-            results: (0..n).map(AffineExpr::Dim).collect(),
-        }
-    }
-
-    /// A map on `n_dims` dims that selects the given dims.
-    pub fn select(n_dims: usize, dims: &[usize]) -> AffineMap {
-        AffineMap {
-            n_dims,
-            n_symbols: 0,
-            results: dims.iter().map(|&d| AffineExpr::Dim(d)).collect(),
-        }
-    }
-}
-
-impl AffineExpr {
-    /// This expression in isl notation, with dims named by `dim(i)` and symbols by
-    /// `sym(i)`, for printing (the [`fmt::Display`] of an expression, as in error
-    /// messages); sets and maps are built from [`AffineExpr::to_expr`].
-    pub fn to_isl(&self, dim: &dyn Fn(usize) -> String, sym: &dyn Fn(usize) -> String) -> String {
-        match self {
-            AffineExpr::Dim(i) => dim(*i),
-            AffineExpr::Symbol(i) => sym(*i),
-            AffineExpr::Const(c) => format!("({c})"),
-            AffineExpr::Add(a, b) => format!("({} + {})", a.to_isl(dim, sym), b.to_isl(dim, sym)),
-            AffineExpr::Mul(a, b) => format!("({})*({})", a.to_isl(dim, sym), b.to_isl(dim, sym)),
-            AffineExpr::FloorDiv(a, b) => {
-                format!("floor(({})/({}))", a.to_isl(dim, sym), b.to_isl(dim, sym))
-            }
-            AffineExpr::CeilDiv(a, b) => {
-                format!("ceil(({})/({}))", a.to_isl(dim, sym), b.to_isl(dim, sym))
-            }
-            AffineExpr::Mod(a, b) => {
-                format!("(({}) mod ({}))", a.to_isl(dim, sym), b.to_isl(dim, sym))
-            }
-        }
-    }
-
+/// The conversion of an [`AffineExpr`] (MLIR's, read by `mlir-syntax`) into the
+/// quasi-affine expressions of `presburger::build`.
+pub trait AffineExprExt {
     /// This expression as a quasi-affine expression of `presburger::build`, with
     /// dim `i` standing for `dims[i]` and symbol `i` for `syms[i]`, with MLIR's
     /// semantics: `floordiv` rounds down, `ceildiv` up, and `mod` is the remainder
@@ -239,7 +175,11 @@ impl AffineExpr {
     /// Errors ([`Error::Invalid`], never a panic): a dim or symbol without an
     /// expression, a product of two non-constant expressions, a divisor or
     /// modulus that is not a positive constant (of 64 bits).
-    pub fn to_expr(&self, dims: &[Expr], syms: &[Expr]) -> Result<Expr> {
+    fn to_expr(&self, dims: &[Expr], syms: &[Expr]) -> Result<Expr>;
+}
+
+impl AffineExprExt for AffineExpr {
+    fn to_expr(&self, dims: &[Expr], syms: &[Expr]) -> Result<Expr> {
         Ok(match self {
             AffineExpr::Dim(i) => dims.get(*i).cloned().ok_or_else(|| {
                 Error::Invalid(format!(
@@ -286,18 +226,6 @@ impl AffineExpr {
                 }
             }
         })
-    }
-
-    /// Whether the expression is exactly dim `d`.
-    pub fn is_dim(&self, d: usize) -> bool {
-        matches!(self, AffineExpr::Dim(x) if *x == d)
-    }
-}
-
-impl fmt::Display for AffineExpr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.to_isl(&|i| format!("d{i}"), &|i| format!("s{i}"));
-        f.write_str(&s)
     }
 }
 

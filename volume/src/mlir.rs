@@ -29,13 +29,15 @@
 //! set. Errors carry the line and column of the offending text; the reader never
 //! panics and bounds its recursion (affine expressions, attributes).
 //!
+//! Lexing (the [`mlir_syntax::Cursor`]) and affine maps come from the
+//! `mlir-syntax` crate, shared with the MLIR front end of `schedule`; its
+//! positioned errors become [`Error::Parse`].
+//!
 //! Known limits: dynamic pad amounts and slice parameters are refused; block
 //! bodies are kept as text (not checked beyond their SSA names); opaque ops must
 //! end at the end of a line (outside brackets and regions).
 
-mod affine;
 mod attr;
-mod cursor;
 mod linalg;
 mod ops;
 
@@ -44,7 +46,7 @@ use std::collections::{HashMap, HashSet};
 use crate::error::{Error, Result};
 use crate::ir::{AffineMap, Def, Op, OpKind, Program, TensorType, Type, Value, ValueId};
 use attr::Aliases;
-use cursor::Cursor;
+use mlir_syntax::Cursor;
 
 /// Reader options.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -94,23 +96,7 @@ pub fn parse_function_with(text: &str, name: Option<&str>, options: Options) -> 
 /// Reads one affine map written as `affine_map<...>` or just `(d0)[s0] -> (...)`,
 /// with the same rules as inside programs.
 pub fn parse_affine_map(text: &str) -> Result<AffineMap> {
-    let mut c = Cursor::new(text);
-    let map = if c.eat("affine_map<") {
-        affine::parse_map_after_open(&mut c)?
-    } else {
-        // Parse `(..) -> (..)` by pretending the closing `>` is there.
-        let owned = format!("{text}>");
-        let mut c2 = Cursor::new(&owned);
-        let m = affine::parse_map_after_open(&mut c2)?;
-        if !c2.at_eof() {
-            return Err(c2.error(c2.pos, "unexpected text after the affine map"));
-        }
-        return Ok(m);
-    };
-    if !c.at_eof() {
-        return Err(c.error(c.pos, "unexpected text after the affine map"));
-    }
-    Ok(map)
+    Ok(mlir_syntax::affine::parse_affine_map(text)?)
 }
 
 /// MLIR's spelling of a type (`tensor<4x?xf32>`, `f32`, `index`).
@@ -283,10 +269,10 @@ impl<'a> Parser<'a> {
         let at = self.c.pos;
         self.c.expect("@", "before a symbol name")?;
         if self.c.byte() == Some(b'"') {
-            return self.c.string_lit();
+            return Ok(self.c.string_lit()?);
         }
         let start = self.c.pos;
-        while self.c.byte().is_some_and(cursor::is_ssa_char) {
+        while self.c.byte().is_some_and(mlir_syntax::cursor::is_ssa_char) {
             self.c.pos += 1;
         }
         if self.c.pos == start {

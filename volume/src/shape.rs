@@ -19,7 +19,7 @@ use presburger::build::{Constraint, Expr};
 use presburger::{DimKind, Set, Space, Tuple, TupleBody};
 
 use crate::error::{Error, Result};
-use crate::ir::{AffineExpr, Def, LinalgOp, OpKind, Program, Type, ValueId};
+use crate::ir::{AffineExpr, AffineExprExt, Def, LinalgOp, OpKind, Program, Type, ValueId};
 
 /// An affine expression in size parameters: `constant + sum coeff * param`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -20,9 +20,9 @@ use super::ast::{Expr, ExprKind, Pos, Stmt, StmtKind};
 use super::decls::Decl;
 use super::parser::parse_expr;
 use crate::error::{Error, Result};
-use crate::scop::{Access, Array, Scop, Statement};
+use crate::scop::{access, schedule_map, Array, Scop, Statement};
 use presburger::build::{Constraint, Expr as Aff};
-use presburger::{DimKind, Map, Set, Space, Tuple};
+use presburger::{DimKind, Set, Space, Tuple};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A statement before its sets are built.
@@ -513,40 +513,10 @@ impl<'a> Walk<'a> {
                 &Space::set(params.clone(), tuple.clone()),
                 raw.pos,
             )?;
-            let sched_space = Space::map(params.clone(), tuple.clone(), Tuple::anonymous(n_out));
-            let sched: Vec<Constraint> = (0..n_out)
-                .map(|t| {
-                    let out = Aff::dim(DimKind::Out, t);
-                    let value = if t % 2 == 0 {
-                        Aff::constant(raw.positions.get(t / 2).copied().unwrap_or(0))
-                    } else {
-                        match raw.iters.get(t / 2) {
-                            Some((_, sign)) => *sign * Aff::dim(DimKind::In, t / 2),
-                            None => Aff::constant(0),
-                        }
-                    };
-                    out.eq(value)
-                })
-                .collect();
-            let schedule = Map::from_constraints(&sched_space, sched).map_err(pb)?;
-            let relation = |a: &RawAccess| {
-                let space = Space::map(
-                    params.clone(),
-                    tuple.clone(),
-                    Tuple::named(Some(a.array.clone()), a.subs.len()),
-                );
-                let cons = a
-                    .subs
-                    .iter()
-                    .enumerate()
-                    .map(|(d, s)| Aff::dim(DimKind::Out, d).eq(s));
-                Map::from_constraints(&space, cons)
-                    .map(|relation| Access {
-                        array: a.array.clone(),
-                        relation,
-                    })
-                    .map_err(pb)
-            };
+            let signs: Vec<i64> = raw.iters.iter().map(|(_, sign)| *sign).collect();
+            let schedule =
+                schedule_map(&params, &tuple, &raw.positions, &signs, n_out).map_err(pb)?;
+            let relation = |a: &RawAccess| access(&params, &tuple, &a.array, &a.subs).map_err(pb);
             let reads = raw.reads.iter().map(relation).collect::<Result<Vec<_>>>()?;
             let writes = raw
                 .writes

@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
-use super::affine::parse_map_after_open;
-use super::cursor::Cursor;
 use crate::error::Result;
 use crate::ir::{AffineMap, IteratorType};
+use mlir_syntax::affine::parse_map_after_open;
+use mlir_syntax::Cursor;
 
 /// Deepest nesting of arrays and dictionaries accepted in one attribute.
 pub(super) const MAX_ATTR_NESTING: usize = 32;
@@ -258,7 +258,7 @@ pub(super) fn literal(c: &mut Cursor) -> Result<Attr> {
         Ok(Attr::Float)
     } else {
         Ok(Attr::Int(text.parse::<i64>().map_err(|_| {
-            c.error(start, format!("integer {text} does not fit in 64 bits"))
+            c.syntax_error(start, format!("integer {text} does not fit in 64 bits"))
         })?))
     }
 }
@@ -272,18 +272,8 @@ fn skip_type_suffix(c: &mut Cursor) -> Result<()> {
     Ok(())
 }
 
-/// Moves over one type as text: `!alias`, a word like `f32`, or `tensor<...>`.
+/// Moves over one type as text: `!alias`, a word like `f32`, or `tensor<...>`
+/// ([`Cursor::skip_type`]).
 pub(super) fn skip_type_text(c: &mut Cursor) -> Result<()> {
-    c.skip_ws();
-    if c.byte() == Some(b'!') {
-        c.pos += 1;
-    }
-    if c.ident().is_none() {
-        let found = c.found();
-        return Err(c.error(c.pos, format!("expected a type, found {found}")));
-    }
-    if c.byte() == Some(b'<') {
-        c.skip_balanced(b'<', b'>')?;
-    }
-    Ok(())
+    Ok(c.skip_type()?)
 }

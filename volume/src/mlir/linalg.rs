@@ -5,10 +5,10 @@
 use std::collections::HashSet;
 
 use super::attr::{self, as_iterator, dict_get, Attr};
-use super::cursor::{is_ssa_char, Cursor};
 use super::{type_to_string, Built, Parser};
 use crate::error::Result;
 use crate::ir::{AffineExpr, AffineMap, IteratorType, LinalgOp, OpKind, Type, ValueId};
+use mlir_syntax::cursor::{is_ssa_char, Cursor};
 
 use IteratorType::{Parallel as P, Reduction as R};
 
@@ -790,7 +790,7 @@ impl Parser<'_> {
         result_types: Vec<Type>,
     ) -> Result<Built> {
         let types: Vec<Type> = in_tys.iter().chain(out_tys).cloned().collect();
-        verify(&lin, &types).map_err(|m| self.c.error(name_at, m))?;
+        verify(&lin, &types).map_err(|m| self.c.syntax_error(name_at, m))?;
         let mut operands = ins;
         operands.extend(outs);
         operands.extend(captured);
@@ -854,8 +854,8 @@ impl Parser<'_> {
                 .entries
                 .extend(attr::parse_dict(&mut self.c, &self.aliases, 0)?);
         }
-        let (mut maps, iters, mut reads) =
-            lower_named(&short, &in_tys, &out_tys, &extra).map_err(|m| self.c.error(name_at, m))?;
+        let (mut maps, iters, mut reads) = lower_named(&short, &in_tys, &out_tys, &extra)
+            .map_err(|m| self.c.syntax_error(name_at, m))?;
         if let Some((m, at)) = explicit_maps {
             if m.len() != maps.len() {
                 return Err(self.c.error(

@@ -1,24 +1,29 @@
 //! A position in the source text with the lexical helpers the MLIR reader needs:
 //! whitespace and `//` comments, identifiers, SSA names, integers, string literals
-//! and balanced brackets, and line/column positions for messages.
+//! balanced brackets and types as text, and line/column positions for messages.
+//! Every method that can fail returns an [`Error`] placed in the text; none
+//! panics, whatever the input.
 
 use crate::error::{Error, Result};
 
 /// The source text and a byte position in it.
-pub(super) struct Cursor<'a> {
+pub struct Cursor<'a> {
+    /// The whole text.
     pub src: &'a str,
+    /// The byte offset of the position (always at a character boundary when
+    /// moved by the cursor's own methods).
     pub pos: usize,
     /// Byte offset where each line starts (the first is 0).
     line_starts: Vec<usize>,
 }
 
 /// Whether `b` may continue a bare identifier (`arith.constant`, `f32`, `d0`).
-pub(super) fn is_ident_char(b: u8) -> bool {
+pub fn is_ident_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.'
 }
 
 /// Whether `b` may continue an SSA name after `%` (MLIR's `suffix-id`).
-pub(super) fn is_ssa_char(b: u8) -> bool {
+pub fn is_ssa_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'-')
 }
 
@@ -60,10 +65,16 @@ impl<'a> Cursor<'a> {
         self.line_col(at).0
     }
 
-    /// A parse error at byte offset `at`.
-    pub fn error(&self, at: usize, message: impl Into<String>) -> Error {
+    /// A parse error at byte offset `at`, in any error type that converts from
+    /// [`Error`] (the reader's own, or [`Error`] itself).
+    pub fn error<E: From<Error>>(&self, at: usize, message: impl Into<String>) -> E {
+        E::from(self.syntax_error(at, message))
+    }
+
+    /// A parse error at byte offset `at`, as this crate's [`Error`].
+    pub fn syntax_error(&self, at: usize, message: impl Into<String>) -> Error {
         let (line, column) = self.line_col(at);
-        Error::Parse {
+        Error {
             line,
             column,
             message: message.into(),
@@ -329,5 +340,23 @@ impl<'a> Cursor<'a> {
                 open as char, close as char
             ),
         ))
+    }
+
+    /// Moves over one type as text: an optional `!` (a type alias or dialect
+    /// type), a word like `f32` or `index`, and a balanced `<...>` after it
+    /// (`memref<?x4xf32>`, `tensor<...>`).
+    pub fn skip_type(&mut self) -> Result<()> {
+        self.skip_ws();
+        if self.byte() == Some(b'!') {
+            self.pos += 1;
+        }
+        if self.ident().is_none() {
+            let found = self.found();
+            return Err(self.error(self.pos, format!("expected a type, found {found}")));
+        }
+        if self.byte() == Some(b'<') {
+            self.skip_balanced(b'<', b'>')?;
+        }
+        Ok(())
     }
 }

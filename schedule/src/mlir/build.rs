@@ -1,0 +1,128 @@
+//! From the [`RawStmt`]s of the walk to the [`Scop`]: domains from the
+//! guards (through the C front end's [`to_set`]), 2d+1 schedules from the
+//! positions and iterators, access relations from the subscripts, arrays from
+//! the memref arguments' types.
+
+use super::reader::{MemrefInfo, RawStmt};
+use super::values::{to_aff, RawAccess};
+use crate::c::affine::to_set;
+use crate::c::ast::Pos;
+use crate::error::{Error, Result};
+use crate::scop::{access, schedule_map, Access, Array, Scop, Statement};
+use presburger::build::Constraint;
+use presburger::{DimKind, Set, Space, Tuple};
+use std::collections::HashMap;
+
+/// The place of byte offset `at` (line and column of `src`).
+fn place(src: &str, at: usize) -> Pos {
+    let mut c = mlir_syntax::Cursor::new(src);
+    c.pos = 0;
+    let (line, col) = c.line_col(at);
+    Pos {
+        start: at,
+        end: at,
+        line,
+        col,
+    }
+}
+
+/// The model of the statements `stmts` of a function whose body spans `span`;
+/// `used` are the parameters in order of first use (the symbols of the
+/// walk's expressions), `declared` the order the SCoP lists them in (the
+/// order of the function's arguments).
+pub fn build(
+    src: &str,
+    used: &[String],
+    declared: &[String],
+    stmts: &[RawStmt],
+    memrefs: &HashMap<String, MemrefInfo>,
+    span: (usize, usize),
+) -> Result<Scop> {
+    let params: Vec<String> = declared
+        .iter()
+        .filter(|p| used.contains(p))
+        .cloned()
+        .collect();
+    let order: Vec<usize> = used
+        .iter()
+        .map(|u| params.iter().position(|p| p == u).unwrap_or(0))
+        .collect();
+    let context = Set::from_constraints(
+        &Space::set(params.clone(), Tuple::new(None, &[])),
+        Vec::<Constraint>::new(),
+    )
+    .map_err(|e| Error::from_presburger(0, 0, e))?;
+    let depth = stmts.iter().map(|s| s.iters.len()).max().unwrap_or(0);
+    let n_out = 2 * depth + 1;
+    let mut statements = Vec::new();
+    let mut arrays: Vec<Array> = Vec::new();
+    for (k, raw) in stmts.iter().enumerate() {
+        let name = format!("S{k}");
+        let pos = place(src, raw.at);
+        let pb = |e| Error::from_presburger(pos.line, pos.col, e);
+        let n = raw.iters.len();
+        let iters: Vec<&str> = raw.iters.iter().map(String::as_str).collect();
+        let tuple = Tuple::new(Some(&name), &iters);
+        let Some(cond) = raw.guard.to_cond(n, &order) else {
+            return Err(Error::new(
+                pos.line,
+                pos.col,
+                "a loop bound or condition of this statement is not affine",
+            ));
+        };
+        let domain = to_set(&cond, &Space::set(params.clone(), tuple.clone()), pos)?;
+        let schedule =
+            schedule_map(&params, &tuple, &raw.positions, &vec![1; n], n_out).map_err(pb)?;
+        let relation = |a: &RawAccess| -> Result<Access> {
+            let mut subs = Vec::new();
+            for s in &a.subs {
+                match to_aff(s, DimKind::In, n, &order) {
+                    Some(s) => subs.push(s),
+                    None => {
+                        return Err(Error::new(
+                            pos.line,
+                            pos.col,
+                            format!("a subscript of {} is not affine", a.array),
+                        ))
+                    }
+                }
+            }
+            access(&params, &tuple, &a.array, &subs).map_err(pb)
+        };
+        let reads = raw.reads.iter().map(relation).collect::<Result<Vec<_>>>()?;
+        let writes = raw
+            .writes
+            .iter()
+            .map(relation)
+            .collect::<Result<Vec<_>>>()?;
+        for a in raw.reads.iter().chain(&raw.writes) {
+            if arrays.iter().any(|x| x.name == a.array) {
+                continue;
+            }
+            let info = memrefs.get(&a.array);
+            arrays.push(Array {
+                name: a.array.clone(),
+                dims: a.subs.len(),
+                element_type: info.map(|i| i.elem.clone()),
+                sizes: info.map(|i| i.sizes.clone()).unwrap_or_default(),
+            });
+        }
+        statements.push(Statement {
+            name,
+            iterators: raw.iters.clone(),
+            domain,
+            schedule,
+            reads,
+            writes,
+            text: raw.text.clone(),
+            span: raw.span,
+        });
+    }
+    Ok(Scop {
+        params,
+        context,
+        statements,
+        arrays,
+        span,
+    })
+}

@@ -1,0 +1,325 @@
+//! Regions and control flow: `affine.for` and `scf.for` (bounds, steps, the
+//! iterator), `affine.if` on integer sets and `scf.if` on `arith.cmpi`
+//! conditions, each pushing its conditions and schedule position for the
+//! statements inside.
+
+use super::*;
+
+impl<'a> Reader<'a> {
+    /// A region `{ ops }`; returns the offset after its `}`.
+    pub(super) fn block(&mut self) -> Result<usize> {
+        if self.iters.len() + self.guards.len() > MAX_DEPTH {
+            return self.err(
+                self.c.pos,
+                format!("regions nested more than {MAX_DEPTH} deep"),
+            );
+        }
+        self.c.expect("{", "to open the region")?;
+        self.scopes.push(Vec::new());
+        let r = self.ops_until_close();
+        for name in self.scopes.pop().unwrap_or_default() {
+            self.vals.remove(&name);
+        }
+        r
+    }
+
+    /// The operations of a region up to its `}`.
+    pub(super) fn ops_until_close(&mut self) -> Result<usize> {
+        loop {
+            if self.c.eat("}") {
+                return Ok(self.c.pos);
+            }
+            if self.c.at_eof() {
+                return self.err(self.c.pos, "the region is never closed (missing `}`)");
+            }
+            self.op()?;
+        }
+    }
+
+    /// The next schedule position at the current level.
+    pub(super) fn next_position(&mut self) -> i64 {
+        match self.counters.last_mut() {
+            Some(c) => {
+                *c += 1;
+                *c - 1
+            }
+            None => 0,
+        }
+    }
+
+    /// One bound of an `affine.for`: a constant, an SSA value, or a map (under
+    /// `max` for lower bounds, `min` for upper ones) applied to operands; the
+    /// pieces, in terms of iterators and parameters.
+    pub(super) fn affine_bound(&mut self, lower: bool) -> Result<Vec<AffineExpr>> {
+        self.c.skip_ws();
+        let at = self.c.pos;
+        let (good, bad) = if lower {
+            ("max", "min")
+        } else {
+            ("min", "max")
+        };
+        if self.c.peek_kw(bad) {
+            let which = if lower { "lower" } else { "upper" };
+            return self.err(at, format!("affine.for: `{bad}` in a {which} bound"));
+        }
+        self.c.eat_kw(good);
+        if self.c.peek_int() {
+            return Ok(vec![AffineExpr::Const(self.c.int()?)]);
+        }
+        if self.c.peek("%") {
+            let (n, n_at) = self.operand("a bound")?;
+            return Ok(vec![self.index(n, n_at, "affine.for")?]);
+        }
+        let map = self.map_ref()?;
+        if map.results.is_empty() {
+            return self.err(at, "affine.for: a bound map needs at least one result");
+        }
+        let (dims, syms) = self.map_operands(&map, at, "affine.for")?;
+        map.results
+            .iter()
+            .map(|e| self.compose(e, &dims, &syms, at))
+            .collect()
+    }
+
+    /// `affine.for %i = lb to ub step s { ... }` or
+    /// `scf.for %i = %lb to %ub step %s { ... }`.
+    pub(super) fn for_loop(&mut self, op: &str, op_at: usize) -> Result<()> {
+        let (iv, iv_at) = self.operand("the loop's induction variable")?;
+        if self.vals.contains_key(iv) {
+            return self.err(iv_at, format!("{op}: %{iv} is already defined"));
+        }
+        self.c
+            .expect("=", &format!("after the induction variable of {op}"))?;
+        let (lowers, uppers, step) = if op == "affine.for" {
+            let l = self.affine_bound(true)?;
+            if !self.c.eat_kw("to") {
+                let found = self.c.found();
+                return self.err(
+                    self.c.pos,
+                    format!("expected `to` in affine.for, found {found}"),
+                );
+            }
+            let u = self.affine_bound(false)?;
+            let step = if self.c.eat_kw("step") {
+                self.c.skip_ws();
+                let at = self.c.pos;
+                let s = self.c.int()?;
+                if s <= 0 {
+                    return self.err(at, format!("affine.for: the step {s} must be positive"));
+                }
+                s
+            } else {
+                1
+            };
+            (l, u, step)
+        } else {
+            let (l, l_at) = self.operand("the lower bound")?;
+            let l = self.pieces(l, l_at, op, true)?;
+            if !self.c.eat_kw("to") {
+                let found = self.c.found();
+                return self.err(
+                    self.c.pos,
+                    format!("expected `to` in scf.for, found {found}"),
+                );
+            }
+            let (u, u_at) = self.operand("the upper bound")?;
+            let u = self.pieces(u, u_at, op, false)?;
+            if !self.c.eat_kw("step") {
+                let found = self.c.found();
+                return self.err(
+                    self.c.pos,
+                    format!("expected `step` in scf.for, found {found}"),
+                );
+            }
+            let (s, s_at) = self.operand("the step")?;
+            let s_e = self.index(s, s_at, op)?;
+            let Some(step) = constant(&s_e).filter(|k| *k > 0) else {
+                return self.err(
+                    s_at,
+                    format!("scf.for: the step %{s} must be a positive constant"),
+                );
+            };
+            (l, u, step)
+        };
+        if self.c.peek_kw("iter_args") || self.c.peek("->") {
+            return self.err(
+                op_at,
+                format!("{op} with iter_args or results (loop-carried values) is not supported"),
+            );
+        }
+        if self.c.eat(":") {
+            self.c.skip_type()?;
+        }
+        let depth = self.iters.len();
+        let x = AffineExpr::Dim(depth);
+        let mut parts: Vec<Guard> = lowers
+            .iter()
+            .map(|l| Guard::Ge(sub(x.clone(), l.clone())))
+            .collect();
+        parts.extend(
+            uppers
+                .iter()
+                .map(|u| Guard::Ge(add(sub(u.clone(), x.clone()), AffineExpr::Const(-1)))),
+        );
+        if step > 1 {
+            // the iterator is the start plus a multiple of the step; the start
+            // is the lower bound piece that is the largest
+            let cases = lowers
+                .iter()
+                .map(|l| {
+                    let mut c: Vec<Guard> = lowers
+                        .iter()
+                        .map(|o| Guard::Ge(sub(l.clone(), o.clone())))
+                        .collect();
+                    c.push(Guard::Eq(AffineExpr::Mod(
+                        Box::new(sub(x.clone(), l.clone())),
+                        Box::new(AffineExpr::Const(step)),
+                    )));
+                    Guard::And(c)
+                })
+                .collect();
+            parts.push(Guard::Or(cases));
+        }
+        let position = self.next_position();
+        self.iters.push(iv.to_string());
+        self.vals.insert(iv.to_string(), Val::Index(x));
+        self.guards.push(Guard::And(parts));
+        self.prefix.push(position);
+        self.counters.push(0);
+        let r = self.block();
+        self.counters.pop();
+        self.prefix.pop();
+        self.guards.pop();
+        self.iters.pop();
+        self.vals.remove(iv);
+        r.map(|_| ())
+    }
+
+    /// `affine.if #set(%d...)[%s...] { ... } else { ... }`.
+    pub(super) fn if_op(&mut self, op_at: usize) -> Result<()> {
+        self.c.skip_ws();
+        let at = self.c.pos;
+        let set = if self.c.eat("affine_set<") {
+            parse_set_after_open(&mut self.c)?
+        } else if self.c.eat("#") {
+            match self.c.ident() {
+                Some((n, _)) => match self.sets.get(n) {
+                    Some(s) => s.clone(),
+                    None => return self.err(at, format!("#{n} is not an integer set alias")),
+                },
+                None => return self.err(at, "expected an integer set alias after `#`"),
+            }
+        } else {
+            let found = self.c.found();
+            return self.err(
+                at,
+                format!("expected an integer set in affine.if, found {found}"),
+            );
+        };
+        let shape = AffineMap {
+            n_dims: set.n_dims,
+            n_symbols: set.n_symbols,
+            results: Vec::new(),
+        };
+        let (dims, syms) = self.map_operands(&shape, at, "affine.if")?;
+        if self.c.peek("->") {
+            return self.err(op_at, "affine.if with results is not supported");
+        }
+        let mut atoms = Vec::new();
+        for (e, is_eq) in &set.constraints {
+            let e = self.compose(e, &dims, &syms, at)?;
+            atoms.push(if *is_eq { Guard::Eq(e) } else { Guard::Ge(e) });
+        }
+        self.branches(Guard::And(atoms))
+    }
+
+    /// `scf.if %c { ... } else { ... }` on a condition from `arith.cmpi` of
+    /// affine indices (and `arith.andi`/`ori` of such).
+    pub(super) fn scf_if(&mut self) -> Result<()> {
+        let (c, at) = self.operand("the condition of scf.if")?;
+        let cond = match self.value(c, at)? {
+            Val::Cond(g) => g,
+            Val::NonAffine(why) => {
+                return self.err(at, format!("scf.if: the condition %{c} is not affine ({why})"))
+            }
+            _ => {
+                return self.err(
+                    at,
+                    format!("scf.if: the condition %{c} is not an arith.cmpi of affine indices (data-dependent?)"),
+                )
+            }
+        };
+        self.branches(cond)
+    }
+
+    /// `%r = arith.cmpi pred, %a, %b : index` with a signed or equality
+    /// predicate on affine indices: a condition ([`Val::NonAffine`] otherwise).
+    pub(super) fn cmpi(&mut self, r: &str) -> Result<()> {
+        let pred = self.c.ident().map(|(p, _)| p).unwrap_or("");
+        self.c.expect(",", "after the predicate of arith.cmpi")?;
+        let (a, a_at) = self.operand("an operand of arith.cmpi")?;
+        self.c.expect(",", "between the operands of arith.cmpi")?;
+        let (b, b_at) = self.operand("an operand of arith.cmpi")?;
+        self.end_of_line();
+        let (va, vb) = (self.value(a, a_at)?, self.value(b, b_at)?);
+        let indices = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_));
+        let val = if let (Val::NonAffine(why), _) | (_, Val::NonAffine(why)) = (&va, &vb) {
+            Val::NonAffine(why.clone())
+        } else if !(indices(&va) && indices(&vb)) {
+            Val::NonAffine(format!(
+                "`arith.cmpi` of %{a} and %{b}, not both affine indices"
+            ))
+        } else {
+            let (x, y) = (
+                self.index(a, a_at, "arith.cmpi")?,
+                self.index(b, b_at, "arith.cmpi")?,
+            );
+            let minus1 = |e| add(e, AffineExpr::Const(-1));
+            match pred {
+                "eq" => Val::Cond(Guard::Eq(sub(x, y))),
+                "ne" => Val::Cond(Guard::Eq(sub(x, y)).negate()),
+                "sge" => Val::Cond(Guard::Ge(sub(x, y))),
+                "sle" => Val::Cond(Guard::Ge(sub(y, x))),
+                "sgt" => Val::Cond(Guard::Ge(minus1(sub(x, y)))),
+                "slt" => Val::Cond(Guard::Ge(minus1(sub(y, x)))),
+                _ => Val::NonAffine(format!(
+                    "`arith.cmpi {pred}` (unsigned or unknown predicate)"
+                )),
+            }
+        };
+        self.define(r, val);
+        Ok(())
+    }
+
+    /// The `{ then }` region under `cond` and an optional `else { ... }` under
+    /// its negation.
+    pub(super) fn branches(&mut self, cond: Guard) -> Result<()> {
+        self.guards.push(cond.clone());
+        let r = self.block();
+        self.guards.pop();
+        r?;
+        if self.c.eat_kw("else") {
+            self.guards.push(cond.negate());
+            let r = self.block();
+            self.guards.pop();
+            r?;
+        }
+        Ok(())
+    }
+
+    /// The pieces of an `scf.for` bound `%name`: one affine index, or the
+    /// pieces of an `arith.maxsi` (for a lower bound) or `arith.minsi` (for
+    /// an upper one), as `affine.for` bounds have them.
+    pub(super) fn pieces(
+        &mut self,
+        name: &str,
+        at: usize,
+        op: &str,
+        lower: bool,
+    ) -> Result<Vec<AffineExpr>> {
+        match self.value(name, at)? {
+            Val::Extremum { max, pieces } if max == lower => Ok(pieces),
+            _ => Ok(vec![self.index(name, at, op)?]),
+        }
+    }
+}

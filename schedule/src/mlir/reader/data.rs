@@ -1,0 +1,444 @@
+//! Operations on values: index arithmetic (`arith.constant`, `affine.apply`,
+//! `arith.addi`/`subi`/`muli`, ...), computations on data (other `arith` and
+//! `math` ops), `memref.alloca`, and the loads and stores whose subscripts
+//! become accesses; each store records a statement.
+
+use super::*;
+
+impl<'a> Reader<'a> {
+    /// `%r = memref.alloca(%sizes) : memref<...>`: a local array named by its
+    /// SSA name (its sizes are not modelled).
+    pub(super) fn alloc(&mut self, op: &str, r: &str) -> Result<()> {
+        while let Some(b) = self.c.byte() {
+            if b == b':' || b == b'\n' {
+                break;
+            }
+            self.c.bump();
+        }
+        if !self.c.eat(":") {
+            return self.err(
+                self.c.pos,
+                format!("expected `:` and the memref type of {op}"),
+            );
+        }
+        self.c.skip_ws();
+        let ty_at = self.c.pos;
+        self.c.skip_type()?;
+        let ty = self.c.src.get(ty_at..self.c.pos).unwrap_or("");
+        let Some(info) = memref_info(ty) else {
+            return self.err(ty_at, format!("{op}: cannot read the memref type `{ty}`"));
+        };
+        self.end_of_line();
+        self.memrefs.insert(r.to_string(), info);
+        self.define(r, Val::Memref(r.to_string()));
+        Ok(())
+    }
+
+    /// `%r = arith.constant 3 : index` (an index constant) or any other
+    /// constant (data without reads).
+    pub(super) fn constant(&mut self, r: &str) -> Result<()> {
+        let val = if self.c.peek_int() {
+            let v = self.c.int()?;
+            self.c.skip_ws();
+            if self.c.eat(":") && (self.c.peek_kw("index") || self.c.peek("i")) {
+                Val::Index(AffineExpr::Const(v))
+            } else {
+                Val::Data {
+                    reads: Vec::new(),
+                    spans: Vec::new(),
+                }
+            }
+        } else {
+            Val::Data {
+                reads: Vec::new(),
+                spans: Vec::new(),
+            }
+        };
+        self.end_of_line();
+        self.define(r, val);
+        Ok(())
+    }
+
+    /// An `arith` or `math` op: index arithmetic when all operands are
+    /// indices, otherwise a computation on data (its reads are its operands').
+    pub(super) fn arith(&mut self, name: &str, r: &str, start: usize) -> Result<()> {
+        let mut operands: Vec<(&'a str, usize)> = Vec::new();
+        while let Some(b) = self.c.byte() {
+            if b == b'\n' || (b == b'/' && self.c.byte_at(self.c.pos + 1) == Some(b'/')) {
+                break;
+            }
+            if b == b':' {
+                break;
+            }
+            if b == b'%' {
+                operands.push(self.operand("an operand")?);
+            } else {
+                self.c.bump();
+            }
+        }
+        self.end_of_line();
+        let end = self.c.pos;
+        let mut vals = Vec::new();
+        for (n, at) in &operands {
+            vals.push(self.value(n, *at)?);
+        }
+        if vals.iter().any(|v| matches!(v, Val::Cond(_))) {
+            let conds: Vec<Guard> = vals
+                .iter()
+                .filter_map(|v| match v {
+                    Val::Cond(g) => Some(g.clone()),
+                    _ => None,
+                })
+                .collect();
+            let why = vals.iter().find_map(|v| match v {
+                Val::NonAffine(w) => Some(w.clone()),
+                _ => None,
+            });
+            let val = match name {
+                _ if why.is_some() => Val::NonAffine(why.unwrap_or_default()),
+                "arith.andi" if conds.len() == vals.len() => Val::Cond(Guard::And(conds)),
+                "arith.ori" if conds.len() == vals.len() => Val::Cond(Guard::Or(conds)),
+                _ => Val::NonAffine(format!("`{name}` of a condition")),
+            };
+            self.define(r, val);
+            return Ok(());
+        }
+        if matches!(name, "arith.maxsi" | "arith.minsi")
+            && vals.len() == 2
+            && vals
+                .iter()
+                .all(|v| matches!(v, Val::Index(_) | Val::Param(_) | Val::Extremum { .. }))
+        {
+            let max = name == "arith.maxsi";
+            let mut pieces = Vec::new();
+            for ((n, at), v) in operands.iter().zip(&vals) {
+                match v {
+                    Val::Extremum { max: m, pieces: p } if *m == max => {
+                        pieces.extend(p.iter().cloned())
+                    }
+                    Val::Extremum { .. } => {
+                        let why = "`arith.maxsi` and `arith.minsi` mixed".to_string();
+                        self.define(r, Val::NonAffine(why));
+                        return Ok(());
+                    }
+                    _ => pieces.push(self.index(n, *at, name)?),
+                }
+            }
+            self.define(r, Val::Extremum { max, pieces });
+            return Ok(());
+        }
+        let is_index = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_) | Val::NonAffine(_));
+        let val = if !vals.is_empty() && vals.iter().all(is_index) && name.starts_with("arith.") {
+            self.index_arith(name, &operands)?
+        } else {
+            // merged without repeats, so that `%y = arith.addf %x, %x` chains
+            // stay as large as the loads they read
+            let mut reads: Vec<(usize, RawAccess)> = Vec::new();
+            let mut spans = vec![(start, end)];
+            let mut merge = |key: usize, a: RawAccess| {
+                if !reads.iter().any(|(k, b)| *k == key && b.array == a.array) {
+                    reads.push((key, a));
+                }
+            };
+            for v in vals {
+                match v {
+                    Val::Data { reads: r, spans: s } => {
+                        for (key, a) in r {
+                            merge(key, a);
+                        }
+                        spans.extend(s);
+                    }
+                    Val::Scalar(s) => merge(
+                        start,
+                        RawAccess {
+                            array: s,
+                            subs: Vec::new(),
+                        },
+                    ),
+                    _ => {}
+                }
+            }
+            spans.sort_unstable();
+            spans.dedup();
+            Val::Data { reads, spans }
+        };
+        self.define(r, val);
+        Ok(())
+    }
+
+    /// Index arithmetic: `addi`, `subi`, `muli` (by a constant), `floordivsi`,
+    /// `ceildivsi` (by a positive constant), `index_cast`; anything else, or a
+    /// non-affine result, is [`Val::NonAffine`] (an error only if used as an
+    /// index).
+    pub(super) fn index_arith(&mut self, name: &str, operands: &[(&'a str, usize)]) -> Result<Val> {
+        let mut es = Vec::new();
+        for (n, at) in operands {
+            if let Some(Val::NonAffine(why)) = self.vals.get(*n) {
+                return Ok(Val::NonAffine(why.clone()));
+            }
+            match self.index(n, *at, name) {
+                Ok(e) => es.push(e),
+                Err(_) => {
+                    return Ok(Val::NonAffine(format!(
+                        "computed by `{name}` from a non-affine value"
+                    )))
+                }
+            }
+        }
+        let short = name.trim_start_matches("arith.");
+        let bin = |es: &[AffineExpr]| match es {
+            [a, b] => Some((a.clone(), b.clone())),
+            _ => None,
+        };
+        let div = |k: Option<i64>| k.filter(|k| *k > 0);
+        Ok(match (short, bin(&es)) {
+            ("addi", Some((a, b))) => Val::Index(add(a, b)),
+            ("subi", Some((a, b))) => Val::Index(sub(a, b)),
+            ("muli", Some((a, b))) => match (constant(&a), constant(&b)) {
+                (Some(k), _) => Val::Index(scale(b, k)),
+                (None, Some(k)) => Val::Index(scale(a, k)),
+                _ => Val::NonAffine(format!("`{name}` of two non-constant values")),
+            },
+            ("floordivsi" | "ceildivsi", Some((a, b))) => match div(constant(&b)) {
+                Some(k) => {
+                    let (a, k) = (Box::new(a), Box::new(AffineExpr::Const(k)));
+                    Val::Index(if short == "floordivsi" {
+                        AffineExpr::FloorDiv(a, k)
+                    } else {
+                        AffineExpr::CeilDiv(a, k)
+                    })
+                }
+                None => Val::NonAffine(format!(
+                    "`{name}` by a value that is not a positive constant"
+                )),
+            },
+            ("index_cast" | "index_castui", None) if es.len() == 1 => Val::Index(es[0].clone()),
+            _ => Val::NonAffine(format!("`{name}` is not an affine operation")),
+        })
+    }
+
+    /// `%r = affine.apply #map(%d...)[%s...]`.
+    pub(super) fn apply(&mut self, r: &str) -> Result<()> {
+        let at = self.c.pos;
+        let map = self.map_ref()?;
+        if map.results.len() != 1 {
+            return self.err(at, "affine.apply needs a map with one result");
+        }
+        let (dims, syms) = self.map_operands(&map, at, "affine.apply")?;
+        let e = self.compose(&map.results[0], &dims, &syms, at)?;
+        self.end_of_line();
+        self.define(r, Val::Index(e));
+        Ok(())
+    }
+
+    /// `#alias` or an inline `affine_map<...>`.
+    pub(super) fn map_ref(&mut self) -> Result<AffineMap> {
+        self.c.skip_ws();
+        let at = self.c.pos;
+        if self.c.eat("affine_map<") {
+            return Ok(parse_map_after_open(&mut self.c)?);
+        }
+        if self.c.eat("#") {
+            if let Some((n, _)) = self.c.ident() {
+                return match self.maps.get(n) {
+                    Some(m) => Ok(m.clone()),
+                    None => self.err(at, format!("#{n} is not an affine map alias")),
+                };
+            }
+        }
+        let found = self.c.found();
+        self.err(at, format!("expected an affine map, found {found}"))
+    }
+
+    /// The `(%d, ...)[%s, ...]` operands of a map, as index expressions; their
+    /// numbers must match the map's.
+    pub(super) fn map_operands(
+        &mut self,
+        map_dims: &AffineMap,
+        at: usize,
+        op: &str,
+    ) -> Result<(Vec<AffineExpr>, Vec<AffineExpr>)> {
+        let dims = self.operand_list("(", ")", op)?;
+        let syms = if self.c.peek("[") {
+            self.operand_list("[", "]", op)?
+        } else {
+            Vec::new()
+        };
+        if dims.len() != map_dims.n_dims || syms.len() != map_dims.n_symbols {
+            return self.err(
+                at,
+                format!(
+                    "{op}: the map takes {} dims and {} symbols, given {} and {}",
+                    map_dims.n_dims,
+                    map_dims.n_symbols,
+                    dims.len(),
+                    syms.len()
+                ),
+            );
+        }
+        Ok((dims, syms))
+    }
+
+    /// `open %a, %b close` as index expressions.
+    pub(super) fn operand_list(
+        &mut self,
+        open: &str,
+        close: &str,
+        op: &str,
+    ) -> Result<Vec<AffineExpr>> {
+        self.c
+            .expect(open, &format!("to open the operands of {op}"))?;
+        let mut out = Vec::new();
+        if self.c.eat(close) {
+            return Ok(out);
+        }
+        loop {
+            let (n, at) = self.operand("an index operand")?;
+            out.push(self.index(n, at, op)?);
+            if self.c.eat(",") {
+                continue;
+            }
+            self.c
+                .expect(close, &format!("to close the operands of {op}"))?;
+            return Ok(out);
+        }
+    }
+
+    /// `e` with the map's dims and symbols replaced by the operands.
+    pub(super) fn compose(
+        &self,
+        e: &AffineExpr,
+        dims: &[AffineExpr],
+        syms: &[AffineExpr],
+        at: usize,
+    ) -> Result<AffineExpr> {
+        match substitute(e, dims, syms) {
+            Some(x) if nodes(&x, MAX_INDEX_NODES) > MAX_INDEX_NODES => self.err(
+                at,
+                format!("the index expression has more than {MAX_INDEX_NODES} terms"),
+            ),
+            Some(x) => Ok(x),
+            None => self.err(at, "the affine map uses more operands than given"),
+        }
+    }
+
+    /// The subscripts of a load or store: `[exprs over %values]` for the
+    /// affine ops, `[%i, %j]` for memref's.
+    pub(super) fn subscripts(&mut self, op: &str) -> Result<Vec<AffineExpr>> {
+        self.c.skip_ws();
+        if op.starts_with("affine.") {
+            self.c
+                .expect("[", &format!("to open the subscripts of {op}"))?;
+            let o = parse_operand_exprs(&mut self.c, "]")
+                .map_err(|e| Error::new(e.line, e.column, format!("{op}: {}", e.message)))?;
+            let mut dims = Vec::new();
+            for (n, at) in &o.dims {
+                dims.push(self.index(n, *at, op)?);
+            }
+            let mut syms = Vec::new();
+            for (n, at) in &o.syms {
+                syms.push(self.index(n, *at, op)?);
+            }
+            let at = self.c.pos;
+            o.exprs
+                .iter()
+                .map(|e| self.compose(e, &dims, &syms, at))
+                .collect()
+        } else {
+            self.operand_list("[", "]", op)
+        }
+    }
+
+    /// The memref operand of a load or store: its name and rank.
+    pub(super) fn memref(&mut self, op: &str) -> Result<(String, usize, usize)> {
+        let (m, at) = self.operand("a memref")?;
+        match self.value(m, at)? {
+            Val::Memref(k) => {
+                let rank = self.memrefs.get(&k).map(|i| i.rank).unwrap_or(0);
+                Ok((k, rank, at))
+            }
+            _ => self.err(at, format!("{op}: %{m} is not a memref argument")),
+        }
+    }
+
+    /// `%r = affine.load %A[...] : type` (or `memref.load`).
+    pub(super) fn load(&mut self, op: &str, start: usize, r: &str) -> Result<()> {
+        let (array, rank, at) = self.memref(op)?;
+        let subs = self.subscripts(op)?;
+        if subs.len() != rank {
+            return self.err(
+                at,
+                format!(
+                    "{op}: %{array} has {rank} dimensions, given {} subscripts",
+                    subs.len()
+                ),
+            );
+        }
+        self.rest_is_type(op)?;
+        let end = self.c.pos;
+        self.define(
+            r,
+            Val::Data {
+                reads: vec![(start, RawAccess { array, subs })],
+                spans: vec![(start, end)],
+            },
+        );
+        Ok(())
+    }
+
+    /// `affine.store %v, %A[...] : type` (or `memref.store`): a statement.
+    pub(super) fn store(&mut self, op: &str, start: usize) -> Result<()> {
+        let (v, v_at) = self.operand("the stored value")?;
+        let value = self.value(v, v_at)?;
+        self.c
+            .expect(",", &format!("after the value stored by {op}"))?;
+        let (array, rank, at) = self.memref(op)?;
+        let subs = self.subscripts(op)?;
+        if subs.len() != rank {
+            return self.err(
+                at,
+                format!(
+                    "{op}: %{array} has {rank} dimensions, given {} subscripts",
+                    subs.len()
+                ),
+            );
+        }
+        self.rest_is_type(op)?;
+        let end = self.c.pos;
+        let (reads, mut spans) = match value {
+            Val::Data { reads, spans } => (reads.into_iter().map(|(_, a)| a).collect(), spans),
+            Val::Scalar(s) => (
+                vec![RawAccess {
+                    array: s,
+                    subs: Vec::new(),
+                }],
+                Vec::new(),
+            ),
+            Val::Memref(_) => return self.err(v_at, format!("{op}: cannot store the memref %{v}")),
+            _ => (Vec::new(), Vec::new()),
+        };
+        spans.push((start, end));
+        spans.sort_unstable();
+        spans.dedup();
+        let text = spans
+            .iter()
+            .map(|(s, e)| self.c.src.get(*s..*e).unwrap_or("").trim())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let first = spans.first().map(|s| s.0).unwrap_or(start);
+        let position = self.next_position();
+        let mut positions = self.prefix.clone();
+        positions.push(position);
+        self.stmts.push(RawStmt {
+            iters: self.iters.clone(),
+            guard: Guard::And(self.guards.clone()),
+            positions,
+            reads,
+            writes: vec![RawAccess { array, subs }],
+            text,
+            span: (first, end),
+            at: start,
+        });
+        Ok(())
+    }
+}

@@ -238,10 +238,22 @@ fn a_function_body_as_the_region() {
 
 #[test]
 fn explosions_are_errors() {
-    // 2^13 cases of a condition, 2^7 pieces of a bound
-    let conds = region(&format!("if ({}) s = 0;", ["N != 3"; 13].join(" && ")));
-    let e = extract_scop(&conds, &Options::default()).unwrap_err();
-    assert!(e.message.contains("cases"), "{e}");
+    // 2^17 cases of a condition on 17 parameters (too many to build), 2^13
+    // that are all there (too many as they are built), 2^7 pieces of a bound
+    let ne = |n: usize| {
+        (0..n)
+            .map(|k| format!("N{k} != 3"))
+            .collect::<Vec<_>>()
+            .join(" && ")
+    };
+    for n in [17, 13] {
+        let conds = region(&format!("if ({}) s = 0;", ne(n)));
+        let e = extract_scop(&conds, &Options::default()).unwrap_err();
+        assert!(e.message.contains("cases"), "{e}");
+    }
+    // 2^13 alternatives of which two are not empty: built
+    let same = region(&format!("if ({}) s = 0;", ["N != 3"; 13].join(" && ")));
+    extract_scop(&same, &Options::default()).unwrap();
     let mins = region(&format!(
         "for (int i = 0; i < {}; i++) s = 0;",
         ["min(N, 2)"; 7].join(" + ")

@@ -27,8 +27,17 @@ use presburger::{Set, Space};
 /// The most affine pieces a `min`/`max` tree may have.
 pub const MAX_LEAVES: usize = 64;
 
-/// The most conjunctions a condition may expand to.
+/// The most conjunctions the set of a condition may have while it is built.
 pub const MAX_DISJUNCTS: usize = 4096;
+
+/// The largest syntactic expansion of a condition (the product of the
+/// alternatives of its conjuncts, [`Cond::disjuncts`]) that is built at all:
+/// a cheap bound checked first. The expansion overestimates the set, whose
+/// contradictory alternatives vanish as it is built (an iterator equal to
+/// the start of a strided loop, a `max` of `min`s, expands to dozens of
+/// alternatives of which a few are not empty), so the set itself is held to
+/// [`MAX_DISJUNCTS`] as it is built.
+pub const MAX_EXPANSION: usize = 1 << 16;
 
 /// A `min`/`max` tree over affine expressions.
 #[derive(Clone, Debug, PartialEq)]
@@ -326,13 +335,26 @@ pub fn cond(e: &Expr, negate: bool, res: &mut Resolver) -> Result<Cond> {
 /// The set of the points of `space` where `c` holds (an error at `pos` when
 /// it would have more than [`MAX_DISJUNCTS`] conjunctions).
 pub fn to_set(c: &Cond, space: &Space, pos: Pos) -> Result<Set> {
-    if c.disjuncts() > MAX_DISJUNCTS {
-        return Err(err(
-            pos,
-            format!("the conditions on this statement expand to more than {MAX_DISJUNCTS} cases"),
-        ));
+    if c.disjuncts() > MAX_EXPANSION {
+        return Err(too_many(pos));
     }
     build_set(c, space, pos)
+}
+
+/// The error of a condition whose set has too many conjunctions.
+fn too_many(pos: Pos) -> Error {
+    err(
+        pos,
+        format!("the conditions on this statement expand to more than {MAX_DISJUNCTS} cases"),
+    )
+}
+
+/// `Ok(s)` while `s` has at most [`MAX_DISJUNCTS`] conjunctions.
+fn within_limit(s: Set, pos: Pos) -> Result<Set> {
+    if s.n_basic() > MAX_DISJUNCTS {
+        return Err(too_many(pos));
+    }
+    Ok(s)
 }
 
 fn build_set(c: &Cond, space: &Space, pos: Pos) -> Result<Set> {
@@ -343,14 +365,14 @@ fn build_set(c: &Cond, space: &Space, pos: Pos) -> Result<Set> {
         Cond::And(v) => {
             let mut s = Set::universe(space.clone()).map_err(pb)?;
             for x in v {
-                s = s.intersect(&build_set(x, space, pos)?).map_err(pb)?;
+                s = within_limit(s.intersect(&build_set(x, space, pos)?).map_err(pb)?, pos)?;
             }
             Ok(s)
         }
         Cond::Or(v) => {
             let mut s = Set::empty(space.clone()).map_err(pb)?;
             for x in v {
-                s = s.union(&build_set(x, space, pos)?).map_err(pb)?;
+                s = within_limit(s.union(&build_set(x, space, pos)?).map_err(pb)?, pos)?;
             }
             Ok(s)
         }

@@ -5,12 +5,14 @@
 //! line/column positions), the affine expression, map and integer set types
 //! ([`AffineExpr`], [`AffineMap`], [`IntegerSet`]) and their reader in MLIR's
 //! syntax and precedence ([`affine`]), and an [`Error`] carrying the line and
-//! column. It depends on nothing but `std`; readers convert its error into
-//! their own.
+//! column; and the conversion of affine expressions into `presburger`'s
+//! quasi-affine expressions ([`convert`]), the one dependency. Readers
+//! convert its error into their own.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod affine;
+pub mod convert;
 pub mod cursor;
 pub mod error;
 

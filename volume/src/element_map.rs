@@ -11,7 +11,7 @@ use presburger::build::{Constraint, Expr};
 use presburger::{DimKind, Map, Set, Space, Tuple, TupleBody, UnionMap};
 
 use crate::error::{Error, Result};
-use crate::ir::{AffineExprExt, AffineMap, OpKind, Program, ValueId};
+use crate::ir::{AffineMap, OpKind, Program, ValueId};
 use crate::shape::{
     box_cons, check_linalg, check_slice, in_op, loop_ranges, op_err, tuple, Shapes, Size,
 };
@@ -65,7 +65,7 @@ fn indexing_map(
     let exprs = m
         .results
         .iter()
-        .map(|e| e.to_expr(&d, &[]))
+        .map(|e| e.to_expr(&d, &[]).map_err(Error::Invalid))
         .collect::<Result<Vec<_>>>()?;
     let mut cons = outputs_equal(exprs);
     if let Some(r) = ranges {

@@ -19,7 +19,7 @@ use presburger::build::{Constraint, Expr};
 use presburger::{DimKind, Set, Space, Tuple, TupleBody};
 
 use crate::error::{Error, Result};
-use crate::ir::{AffineExpr, AffineExprExt, Def, LinalgOp, OpKind, Program, Type, ValueId};
+use crate::ir::{AffineExpr, Def, LinalgOp, OpKind, Program, Type, ValueId};
 
 /// An affine expression in size parameters: `constant + sum coeff * param`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -720,7 +720,9 @@ fn extent(p: &Program, op: usize, e: &AffineExpr, ranges: &[Size]) -> Result<Siz
     let params: Vec<String> = params.into_iter().collect();
     // { [e] : exists d : 0 <= d_k < range_k and e = expr(d) }
     let d: Vec<Expr> = (0..ranges.len()).map(Expr::exists).collect();
-    let expr = e.to_expr(&d, &[]).map_err(|err| in_op(p, op, err))?;
+    let expr = e
+        .to_expr(&d, &[])
+        .map_err(|err| in_op(p, op, Error::Invalid(err)))?;
     let mut cons = box_cons(&d, ranges, &params)?;
     cons.push(Expr::dim(DimKind::SET, 0).eq(expr));
     let space = Space::set(params.clone(), tuple(None, &["e".to_string()]));

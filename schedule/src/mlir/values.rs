@@ -12,7 +12,7 @@
 use crate::c::affine::Cond;
 use mlir_syntax::AffineExpr;
 use presburger::build::Expr as Aff;
-use presburger::{DimKind, Int};
+use presburger::DimKind;
 
 /// One array element or scalar read or written: the array's name and the
 /// subscripts over the statement's iterators and the parameters.
@@ -120,34 +120,9 @@ pub fn substitute(e: &AffineExpr, dims: &[AffineExpr], syms: &[AffineExpr]) -> O
 /// when `e` is not quasi-affine (a product of non-constants, a divisor that is
 /// not a positive constant) or uses an iterator or symbol out of range.
 pub fn to_aff(e: &AffineExpr, kind: DimKind, n_iters: usize, order: &[usize]) -> Option<Aff> {
-    let go = |x: &AffineExpr| to_aff(x, kind, n_iters, order);
-    Some(match e {
-        AffineExpr::Dim(i) if *i < n_iters => Aff::dim(kind, *i),
-        AffineExpr::Dim(_) => return None,
-        AffineExpr::Symbol(p) => Aff::param(*order.get(*p)?),
-        AffineExpr::Const(c) => Aff::constant(*c),
-        AffineExpr::Add(a, b) => go(a)? + go(b)?,
-        AffineExpr::Mul(a, b) => {
-            let (x, y) = (go(a)?, go(b)?);
-            match (x.constant_value(), y.constant_value()) {
-                (Some(k), _) => y.scale(k),
-                (None, Some(k)) => x.scale(k),
-                (None, None) => return None,
-            }
-        }
-        AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) | AffineExpr::Mod(a, b) => {
-            let x = go(a)?;
-            let k = go(b)?
-                .constant_value()
-                .filter(|k| k.is_positive())
-                .and_then(Int::to_i64)?;
-            match e {
-                AffineExpr::FloorDiv(..) => x.floor_div(k),
-                AffineExpr::CeilDiv(..) => x.ceil_div(k),
-                _ => x.modulo(k),
-            }
-        }
-    })
+    let dims: Vec<Aff> = (0..n_iters).map(|i| Aff::dim(kind, i)).collect();
+    let syms: Vec<Aff> = order.iter().map(|&p| Aff::param(p)).collect();
+    e.to_expr(&dims, &syms).ok()
 }
 
 impl Guard {

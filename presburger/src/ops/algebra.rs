@@ -1154,8 +1154,12 @@ fn peel_extensions<'x>(
         };
         region.search(
             &ext,
-            &mut |region, budget| {
-                pieces.push(region.tidy_conjunction(budget)?);
+            &mut |region, _| {
+                // (not tidied: each piece is the root of a search next, which
+                // finds its redundant rows, and only the leaves are tidied)
+                let mut c = region.conjunction();
+                c.simplify();
+                pieces.push(c);
                 Ok(false)
             },
             budget,

@@ -58,7 +58,9 @@ pub struct Dependences {
     pub flow: UnionMap,
 }
 
-/// The memory-based dependences of `scop` (see the module doc).
+/// The memory-based dependences of `scop` and its value-based flow (see the
+/// module doc). Fails only when an operation of `presburger` does (its work
+/// budget).
 pub fn dependences(scop: &Scop) -> Result<Dependences> {
     let domains = scop.domains()?;
     let writes = scop.writes()?.intersect_domain(&domains)?;
@@ -79,25 +81,37 @@ pub fn dependences(scop: &Scop) -> Result<Dependences> {
             .coalesce()?;
         non_empty(&all)
     };
-    let raw = pairs(&writes, &reads)?;
-    // the last writers, one write access at a time (see the module doc)
-    let mut flow = UnionMap::empty(raw.params().to_vec());
+    // RAW and WAW one write access at a time (their unions are RAW and WAW),
+    // kept for the last writers below
+    let mut raw = UnionMap::empty(reads.params().to_vec());
+    let mut waw = raw.clone();
+    let mut per_access = Vec::new();
     for s in &scop.statements {
         for a in &s.writes {
             let wa = UnionMap::from(a.relation.intersect_domain(&s.domain)?);
             let raw_a = pairs(&wa, &reads)?;
-            if raw_a.members().is_empty() {
-                continue;
-            }
             let waw_a = pairs(&wa, &writes)?;
-            let killed = waw_a.apply_range(&raw)?;
-            flow = flow.union(&raw_a.subtract(&killed)?)?;
+            raw = raw.union(&raw_a)?;
+            waw = waw.union(&waw_a)?;
+            if !raw_a.members().is_empty() {
+                per_access.push((raw_a, waw_a));
+            }
         }
+    }
+    if scop.statements.iter().any(|s| s.writes.len() > 1) {
+        raw = raw.coalesce()?;
+        waw = waw.coalesce()?;
+    }
+    // the last writers: RAW_a − (WAW_a ; RAW) (see the module doc)
+    let mut flow = UnionMap::empty(raw.params().to_vec());
+    for (raw_a, waw_a) in &per_access {
+        let killed = waw_a.apply_range(&raw)?;
+        flow = flow.union(&raw_a.subtract(&killed)?)?;
     }
     Ok(Dependences {
         flow: non_empty(&flow.coalesce()?)?,
         war: pairs(&reads, &writes)?,
-        waw: pairs(&writes, &writes)?,
+        waw,
         raw,
     })
 }

@@ -13,7 +13,8 @@ use presburger_fuzz::Rng;
 use schedule::{extract_scop, Options};
 use std::time::Instant;
 
-/// isl's limit per SCoP (its own unit); past it a relation is skipped.
+/// isl's limit per step (its own unit; `DEPS_ISL_OPS` overrides it); past it
+/// a relation is skipped.
 const ISL_MAX_OPERATIONS: u64 = 5_000_000;
 
 #[derive(Default)]
@@ -107,7 +108,12 @@ impl Tally {
 
 fn new_ctx() -> Ctx {
     let ctx = Ctx::new();
-    ctx.set_max_operations(ISL_MAX_OPERATIONS);
+    ctx.set_max_operations(
+        std::env::var("DEPS_ISL_OPS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(ISL_MAX_OPERATIONS),
+    );
     ctx
 }
 

@@ -78,21 +78,33 @@ impl<'a> IslModel<'a> {
     /// Relation `k` of [`KINDS`] (see the module doc); `None` when isl
     /// failed to compute it (its operation limit, most likely).
     pub fn dependence(&self, k: usize) -> Option<UMap<'a>> {
-        let pairs = |a: &UMap<'a>, b: &UMap<'a>| -> Option<UMap<'a>> {
-            let before = self.schedule.lex_lt_union_map(&self.schedule)?;
-            a.apply_range(&b.reverse()?)?.intersect(&before)
-        };
-        match k {
-            0 => pairs(&self.writes, &self.reads),
-            1 => pairs(&self.reads, &self.writes),
-            2 => pairs(&self.writes, &self.writes),
-            _ => self.reads.compute_flow_must(&self.writes, &self.schedule),
+        if k == 3 {
+            return self.reads.compute_flow_must(&self.writes, &self.schedule);
         }
+        let before = self.schedule.lex_lt_union_map(&self.schedule)?;
+        self.memory_based(k, &before)
     }
 
-    /// The four relations, in the order of [`KINDS`].
-    pub fn dependences(&self) -> [Option<UMap<'a>>; 4] {
-        [0, 1, 2, 3].map(|k| self.dependence(k))
+    /// RAW, WAR or WAW (`k` = 0, 1, 2) given `Before`.
+    fn memory_based(&self, k: usize, before: &UMap<'a>) -> Option<UMap<'a>> {
+        let (a, b) = match k {
+            0 => (&self.writes, &self.reads),
+            1 => (&self.reads, &self.writes),
+            _ => (&self.writes, &self.writes),
+        };
+        a.apply_range(&b.reverse()?)?.intersect(before)
+    }
+
+    /// The four relations, in the order of [`KINDS`] (`Before` computed
+    /// once); `None` when isl failed on any.
+    pub fn dependences(&self) -> Option<[UMap<'a>; 4]> {
+        let before = self.schedule.lex_lt_union_map(&self.schedule)?;
+        Some([
+            self.memory_based(0, &before)?,
+            self.memory_based(1, &before)?,
+            self.memory_based(2, &before)?,
+            self.reads.compute_flow_must(&self.writes, &self.schedule)?,
+        ])
     }
 }
 

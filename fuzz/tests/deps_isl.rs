@@ -182,6 +182,12 @@ fn a_wrong_flow_is_a_mismatch() {
     let text = presburger_fuzz::deps_isl::ScopText::new(&scop).unwrap();
     let model = presburger_fuzz::deps_isl::IslModel::read(&ctx, &text).unwrap();
     let [raw, war, waw, flow] = model.dependences().unwrap();
+    let same = |ours: &presburger::UnionMap, isl: &presburger_fuzz::isl::UMap| {
+        ctx.union_map(&ours.to_string())
+            .unwrap()
+            .is_equal(isl)
+            .unwrap()
+    };
     assert!(same(&d.raw, &raw) && same(&d.war, &war) && same(&d.waw, &waw) && same(&d.flow, &flow));
     assert!(!same(&d.raw, &flow), "RAW is not the flow of jacobi-1d");
     assert!(!same(&d.waw, &raw), "WAW is not RAW");

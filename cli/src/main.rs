@@ -50,7 +50,8 @@ commands:
           first function with a body or @NAME): prints `context:`, `domain:`,
           `schedule:` (2d+1 form), `reads:` and `writes:` lines in isl notation
   deps    the memory-based dependences of that region: `raw:`, `war:` and `waw:`
-          lines, each a union map from source to target statement instances
+          lines, each a union map from source to target statement instances,
+          then `flow:`, the value-based flow (each read from its last writer)
   help    print this text
 
 FILE defaults to standard input.";

@@ -7,7 +7,8 @@
 //!
 //! `poly deps [--function NAME] FILE.c`: its memory-based dependences, three
 //! lines `raw: UNIONMAP`, `war: UNIONMAP`, `waw: UNIONMAP` (source instance
-//! to target instance).
+//! to target instance), then the value-based flow dependences `flow: UNIONMAP`
+//! (each read instance from its last writer).
 
 use schedule::{dependences, extract_scop, Options, Scop};
 
@@ -56,5 +57,8 @@ pub fn run(args: &[String]) -> Result<String, String> {
 pub fn run_deps(args: &[String]) -> Result<String, String> {
     let scop = load(args)?;
     let d = dependences(&scop).map_err(|e| e.to_string())?;
-    Ok(format!("raw: {}\nwar: {}\nwaw: {}\n", d.raw, d.war, d.waw))
+    Ok(format!(
+        "raw: {}\nwar: {}\nwaw: {}\nflow: {}\n",
+        d.raw, d.war, d.waw, d.flow
+    ))
 }

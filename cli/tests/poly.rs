@@ -513,16 +513,17 @@ fn scop_errors_name_the_line_and_column() {
 }
 
 #[test]
-fn deps_prints_raw_war_waw() {
+fn deps_prints_raw_war_waw_flow() {
     let src = "#pragma scop\nfor (int i = 1; i < n; i++)\n  A[i] = A[i - 1];\n#pragma endscop\n";
     let o = poly(&["deps"], src);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines.len(), 4, "{out}");
     assert!(lines[0].starts_with("raw: [n] -> { S0[i] -> S0["), "{out}");
     assert!(lines[1].starts_with("war: "), "{out}");
     assert!(lines[2].starts_with("waw: "), "{out}");
+    assert!(lines[3].starts_with("flow: [n] -> { S0[i] -> S0["), "{out}");
     let o = poly(&["deps"], "#pragma scop\nx = A[*p];\n#pragma endscop\n");
     assert!(!o.status.success());
     assert!(

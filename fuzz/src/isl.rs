@@ -16,6 +16,14 @@ struct IslUnionSet {
 struct IslUnionMap {
     _p: [u8; 0],
 }
+#[repr(C)]
+struct IslUnionAccessInfo {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslUnionFlow {
+    _p: [u8; 0],
+}
 
 extern "C" {
     fn isl_ctx_alloc() -> *mut IslCtx;
@@ -50,6 +58,24 @@ extern "C" {
     fn isl_union_map_apply_range(a: *mut IslUnionMap, b: *mut IslUnionMap) -> *mut IslUnionMap;
     fn isl_union_map_lexmin(a: *mut IslUnionMap) -> *mut IslUnionMap;
     fn isl_union_map_wrap(a: *mut IslUnionMap) -> *mut IslUnionSet;
+    fn isl_union_map_intersect(a: *mut IslUnionMap, b: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_union(a: *mut IslUnionMap, b: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_intersect_domain(a: *mut IslUnionMap, b: *mut IslUnionSet)
+        -> *mut IslUnionMap;
+    fn isl_union_map_lex_lt_union_map(a: *mut IslUnionMap, b: *mut IslUnionMap)
+        -> *mut IslUnionMap;
+    fn isl_union_access_info_from_sink(sink: *mut IslUnionMap) -> *mut IslUnionAccessInfo;
+    fn isl_union_access_info_set_must_source(
+        a: *mut IslUnionAccessInfo,
+        must: *mut IslUnionMap,
+    ) -> *mut IslUnionAccessInfo;
+    fn isl_union_access_info_set_schedule_map(
+        a: *mut IslUnionAccessInfo,
+        sched: *mut IslUnionMap,
+    ) -> *mut IslUnionAccessInfo;
+    fn isl_union_access_info_compute_flow(a: *mut IslUnionAccessInfo) -> *mut IslUnionFlow;
+    fn isl_union_flow_get_must_dependence(f: *mut IslUnionFlow) -> *mut IslUnionMap;
+    fn isl_union_flow_free(f: *mut IslUnionFlow) -> *mut IslUnionFlow;
     fn free(p: *mut std::ffi::c_void);
 }
 
@@ -293,6 +319,61 @@ impl<'a> UMap<'a> {
     pub fn range(&self) -> Option<USet<'a>> {
         // SAFETY: the call takes the copy.
         self.wrap_set(unsafe { isl_union_map_range(self.copy()) })
+    }
+
+    /// Intersection, space by space.
+    pub fn intersect(&self, other: &UMap) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_map_intersect(self.copy(), other.copy()) })
+    }
+
+    /// Union.
+    pub fn union(&self, other: &UMap) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_map_union(self.copy(), other.copy()) })
+    }
+
+    /// The map restricted to the domain points in `set`.
+    pub fn intersect_domain(&self, set: &USet) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_map_intersect_domain(self.copy(), set.copy()) })
+    }
+
+    /// `{ i -> j : self(i) <<_lex other(j) }`: with a schedule for both, the
+    /// pairs of instances in strict execution order.
+    pub fn lex_lt_union_map(&self, other: &UMap) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_map_lex_lt_union_map(self.copy(), other.copy()) })
+    }
+
+    /// isl's dataflow analysis (`isl_union_access_info_compute_flow`) with
+    /// `self` as the sink (the reads), `must_source` as the must-sources (the
+    /// writes) and `schedule` as the schedule map: the must-dependences, from
+    /// each sink instance's last source to it (`source -> sink`).
+    pub fn compute_flow_must(&self, must_source: &UMap, schedule: &UMap) -> Option<Self> {
+        // SAFETY: each call takes the object passed in (copies); the flow is
+        // freed after its dependences are copied out.
+        unsafe {
+            let mut a = isl_union_access_info_from_sink(self.copy());
+            if a.is_null() {
+                return None;
+            }
+            a = isl_union_access_info_set_must_source(a, must_source.copy());
+            if a.is_null() {
+                return None;
+            }
+            a = isl_union_access_info_set_schedule_map(a, schedule.copy());
+            if a.is_null() {
+                return None;
+            }
+            let f = isl_union_access_info_compute_flow(a);
+            if f.is_null() {
+                return None;
+            }
+            let d = isl_union_flow_get_must_dependence(f);
+            isl_union_flow_free(f);
+            self.wrap(d)
+        }
     }
 
     /// The set of pairs `{ [A[..] -> B[..]] }`.

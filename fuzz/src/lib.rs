@@ -4,9 +4,11 @@
 //! the problem families of the benchmark against isl ([`families`], used by
 //! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`]).
 
+pub mod deps_isl;
 pub mod families;
 pub mod isl;
 pub mod roundtrip;
+pub mod scops;
 pub mod unchain;
 
 pub use roundtrip::check_round_trip;

@@ -1,4 +1,5 @@
-//! Memory-based dependences against relations derived by hand.
+//! Memory-based and value-based (flow) dependences against relations derived
+//! by hand and against enumeration of small instances.
 
 use presburger::UnionMap;
 use schedule::{dependences, extract_scop, Options};
@@ -68,6 +69,65 @@ fn jacobi_1d() {
     );
 }
 
+/// The value-based flow of `src` must equal `flow` (and lie inside `raw`).
+fn check_flow(src: &str, flow: &str) {
+    let scop = extract_scop(src, &Options::default()).unwrap();
+    let d = dependences(&scop).unwrap();
+    let want: UnionMap = flow.parse().unwrap();
+    assert!(
+        d.flow.is_equal(&want).unwrap(),
+        "flow: expected {want}\n got {}",
+        d.flow
+    );
+    assert!(d.flow.is_subset(&d.raw).unwrap());
+}
+
+#[test]
+fn flow_of_a_chain_of_writes() {
+    // RAW also has S0[i] -> S2[i]; S1 overwrote the element in between
+    check_flow(
+        "#pragma scop\nfor (i = 0; i < N; i++)\n  A[i] = 0;\nfor (i = 0; i < N; i++)\n  A[i] = A[i] + 1;\n\
+         for (i = 0; i < N; i++)\n  B[i] = A[i];\n#pragma endscop\n",
+        "[N] -> { S0[i] -> S1[i] : 0 <= i < N; S1[i] -> S2[i] : 0 <= i < N }",
+    );
+    // straight-line code: a scalar written three times
+    check_flow(
+        "#pragma scop\nx = 1;\ny = x;\nx = 2;\nz = x + y;\nx = z;\n#pragma endscop\n",
+        "{ S0[] -> S1[]; S2[] -> S3[]; S1[] -> S3[]; S3[] -> S4[] }",
+    );
+}
+
+#[test]
+fn flow_of_a_reduction_is_from_the_previous_iteration() {
+    check_flow(
+        "#pragma scop\ns = 0;\nfor (i = 0; i < N; i++)\n  s = s + A[i];\nB[0] = s;\n#pragma endscop\n",
+        "[N] -> { S0[] -> S1[0] : N >= 1; S1[i] -> S1[i + 1] : 0 <= i <= N - 2; \
+         S1[i] -> S2[] : i = N - 1 and N >= 1; S0[] -> S2[] : N <= 0 }",
+    );
+}
+
+#[test]
+fn flow_after_a_partial_overwrite() {
+    // the second loop overwrites the first M elements: the reads of those come
+    // from S1, the others (M <= i < N) still from S0
+    check_flow(
+        "#pragma scop\nfor (i = 0; i < N; i++)\n  A[i] = 0;\nfor (i = 0; i < M; i++)\n  A[i] = 1;\n\
+         for (i = 0; i < N; i++)\n  B[i] = A[i];\n#pragma endscop\n",
+        "[N, M] -> { S0[i] -> S2[i] : 0 <= i < N and i >= M; S1[i] -> S2[i] : 0 <= i < M and i < N }",
+    );
+}
+
+#[test]
+fn flow_of_jacobi_1d() {
+    // within a sweep S1 reads what S0 wrote; S0 of sweep t + 1 reads what S1
+    // wrote in sweep t (never an older sweep)
+    check_flow(
+        &kernel("jacobi-1d"),
+        "[T, N] -> { S0[t, i] -> S1[t, i2] : 0 <= t < T and 1 <= i <= N - 2 and 1 <= i2 <= N - 2 and i - 1 <= i2 <= i + 1; \
+         S1[t, i] -> S0[t + 1, i2] : 0 <= t <= T - 2 and 1 <= i <= N - 2 and 1 <= i2 <= N - 2 and i - 1 <= i2 <= i + 1 }",
+    );
+}
+
 #[test]
 fn every_kernel_has_dependences_that_respect_the_schedule() {
     // a coarse check on all kernels: the computation succeeds and a kernel
@@ -129,8 +189,10 @@ fn image(m: &presburger::Map, p: &[i64], values: &[(&str, i64)]) -> Vec<Vec<i64>
 
 type Pairs = BTreeSet<(String, Vec<i64>, String, Vec<i64>)>;
 
-/// RAW, WAR, WAW by enumerating instances, their times and their elements.
-fn brute(scop: &schedule::Scop, values: &[(&str, i64)]) -> [Pairs; 3] {
+/// RAW, WAR, WAW by enumerating instances, their times and their elements,
+/// and the flow: for each read of each instance, the latest earlier write of
+/// its element.
+fn brute(scop: &schedule::Scop, values: &[(&str, i64)]) -> [Pairs; 4] {
     // (statement, instance, time, [(array, element, is_write)])
     let mut inst = Vec::new();
     for s in &scop.statements {
@@ -147,7 +209,21 @@ fn brute(scop: &schedule::Scop, values: &[(&str, i64)]) -> [Pairs; 3] {
             inst.push((s.name.clone(), p, time, acc));
         }
     }
-    let mut out = [Pairs::new(), Pairs::new(), Pairs::new()];
+    let mut out = [Pairs::new(), Pairs::new(), Pairs::new(), Pairs::new()];
+    for b in &inst {
+        for (arr, e, w) in &b.3 {
+            if *w {
+                continue;
+            }
+            let last = inst
+                .iter()
+                .filter(|a| a.2 < b.2 && a.3.iter().any(|x| x.2 && &x.0 == arr && &x.1 == e))
+                .max_by(|x, y| x.2.cmp(&y.2));
+            if let Some(a) = last {
+                out[3].insert((a.0.clone(), a.1.clone(), b.0.clone(), b.1.clone()));
+            }
+        }
+    }
     for a in &inst {
         for b in &inst {
             if a.2 >= b.2 {
@@ -207,6 +283,11 @@ fn kernels_against_enumeration() {
         ("backsub", &[("N", 4)]),
         ("conds", &[("N", 4)]),
         ("tiled", &[("N", 10)]),
+        ("gemm", &[("NI", 3), ("NJ", 2), ("NK", 3)]),
+        ("floyd-warshall", &[("N", 4)]),
+        ("fdtd-2d", &[("T", 2), ("NX", 3), ("NY", 4)]),
+        ("interval", &[("N", 6)]),
+        ("banddp", &[("N", 6), ("W", 2)]),
     ] {
         let scop = extract_scop(&kernel(k), &Options::default()).unwrap();
         let d = dependences(&scop).unwrap();
@@ -215,6 +296,7 @@ fn kernels_against_enumeration() {
             ("raw", &d.raw, &want[0]),
             ("war", &d.war, &want[1]),
             ("waw", &d.waw, &want[2]),
+            ("flow", &d.flow, &want[3]),
         ] {
             let got = pairs(got, values);
             assert!(

@@ -27,7 +27,7 @@ usage: poly <command> [FILE|-]
        poly volume [--output %NAME] [--tile DIM=SIZE,...] [--regions]
                    [--no-clone-constants] [--opaque-unknown] [FILE.mlir|-]
        poly scop [--function NAME] [FILE.c|FILE.mlir|-]
-       poly deps [--function NAME] [FILE.c|FILE.mlir|-]
+       poly deps [--function NAME] [--distances] [FILE.c|FILE.mlir|-]
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
@@ -51,7 +51,9 @@ commands:
           `schedule:` (2d+1 form), `reads:` and `writes:` lines in isl notation
   deps    the memory-based dependences of that region: `raw:`, `war:` and `waw:`
           lines, each a union map from source to target statement instances,
-          then `flow:`, the value-based flow (each read from its last writer)
+          then `flow:`, the value-based flow (each read from its last writer);
+          --distances adds `distance KIND SRC -> TGT: (DIRS) SET` per relation:
+          the direction per common loop (<, =, >, <=, >=, *) and the distances
   help    print this text
 
 FILE defaults to standard input.";

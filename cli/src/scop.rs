@@ -8,7 +8,8 @@
 //! `poly deps [--function NAME] FILE.c`: its memory-based dependences, three
 //! lines `raw: UNIONMAP`, `war: UNIONMAP`, `waw: UNIONMAP` (source instance
 //! to target instance), then the value-based flow dependences `flow: UNIONMAP`
-//! (each read instance from its last writer).
+//! (each read instance from its last writer); `--distances` adds a line per
+//! relation between two statements, `distance KIND SRC -> TGT: (DIRS) SET`.
 
 use schedule::{dependences, extract_scop, Options, Scop};
 
@@ -53,12 +54,35 @@ pub fn run(args: &[String]) -> Result<String, String> {
     ))
 }
 
-/// The output of `poly deps` for the arguments `args` (after `deps`).
+/// The output of `poly deps` for the arguments `args` (after `deps`); with
+/// `--distances`, one more line per dependence relation between two
+/// statements: `distance KIND SRC -> TGT: (DIRS) SET`, the direction per
+/// common loop (`<`, `=`, `>`, `*`) and the distance vectors.
 pub fn run_deps(args: &[String]) -> Result<String, String> {
-    let scop = load(args)?;
+    let with_distances = args.iter().any(|a| a == "--distances");
+    let rest: Vec<String> = args
+        .iter()
+        .filter(|a| *a != "--distances")
+        .cloned()
+        .collect();
+    let scop = load(&rest)?;
     let d = dependences(&scop).map_err(|e| e.to_string())?;
-    Ok(format!(
+    let mut out = format!(
         "raw: {}\nwar: {}\nwaw: {}\nflow: {}\n",
         d.raw, d.war, d.waw, d.flow
-    ))
+    );
+    if with_distances {
+        for x in schedule::distances(&scop, &d).map_err(|e| e.to_string())? {
+            let dirs: Vec<&str> = x.direction.iter().map(|d| d.symbol()).collect();
+            out.push_str(&format!(
+                "distance {} {} -> {}: ({}) {}\n",
+                x.kind,
+                x.source,
+                x.target,
+                dirs.join(", "),
+                x.distances
+            ));
+        }
+    }
+    Ok(out)
 }

@@ -524,6 +524,15 @@ fn deps_prints_raw_war_waw_flow() {
     assert!(lines[1].starts_with("war: "), "{out}");
     assert!(lines[2].starts_with("waw: "), "{out}");
     assert!(lines[3].starts_with("flow: [n] -> { S0[i] -> S0["), "{out}");
+    // with the distances: A[i] flows to the next iteration
+    let o = poly(&["deps", "--distances"], src);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("distance flow S0 -> S0: (<) [n] -> { [1]")),
+        "{out}"
+    );
     let o = poly(&["deps"], "#pragma scop\nx = A[*p];\n#pragma endscop\n");
     assert!(!o.status.success());
     assert!(

@@ -3,19 +3,22 @@
 //!
 //! [`scop`] holds the model, [`c`] the C front end that builds it
 //! ([`c::extract_scop`]), [`mlir`] the MLIR front end (affine dialect,
-//! [`mlir::extract_scop_mlir`]), [`deps`] the memory-based dependences, [`error`] the
+//! [`mlir::extract_scop_mlir`]), [`deps`] the dependences, [`distance`] their
+//! distance and direction vectors, [`error`] the
 //! error type (line and column of the source).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod c;
 pub mod deps;
+pub mod distance;
 pub mod error;
 pub mod mlir;
 pub mod scop;
 
 pub use c::{extract_scop, Options};
 pub use deps::{dependences, Dependences};
+pub use distance::{distances, Direction, Distance};
 pub use error::{Error, Result};
 pub use mlir::{extract_scop_mlir, looks_like_mlir};
 pub use scop::{Access, Array, Scop, Statement};

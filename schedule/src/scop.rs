@@ -37,6 +37,12 @@ pub struct Statement {
     pub name: String,
     /// The enclosing loops' iterators, outermost first.
     pub iterators: Vec<String>,
+    /// The textual positions, outermost first: the even entries of the 2d+1
+    /// schedule (one more than there are iterators). Two statements share
+    /// their first `k` loops when their first `k` positions are equal.
+    pub positions: Vec<i64>,
+    /// The direction of each enclosing loop: `1` increasing, `-1` decreasing.
+    pub signs: Vec<i64>,
     /// The iteration domain, `S0[i, j] : ...`.
     pub domain: Set,
     /// The original schedule, `S0[i, j] -> [c0, i, c1, j, c2]` padded with

@@ -526,6 +526,8 @@ impl<'a> Walk<'a> {
             statements.push(Statement {
                 name,
                 iterators: iters.iter().map(|s| s.to_string()).collect(),
+                positions: raw.positions.clone(),
+                signs,
                 domain,
                 schedule,
                 reads,

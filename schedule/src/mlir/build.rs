@@ -110,6 +110,8 @@ pub fn build(
         statements.push(Statement {
             name,
             iterators: raw.iters.clone(),
+            positions: raw.positions.clone(),
+            signs: vec![1; n],
             domain,
             schedule,
             reads,

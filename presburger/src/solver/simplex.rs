@@ -1388,6 +1388,77 @@ mod tests {
     use num_traits::{One, Signed, Zero};
     use proptest::prelude::*;
 
+    /// The generic update of one row by a pivot (the formula of
+    /// [`update_small_row`], on `Int`s).
+    fn update_generic(row: &[Int], prow: &[Int], cc: usize, neg: bool) -> Vec<Int> {
+        let abs_p = prow[cc].abs();
+        let d_r = &prow[DEN];
+        let a_ic = row[cc].clone();
+        let m = if neg { a_ic.clone() } else { -&a_ic };
+        let mut out = row.to_vec();
+        out[DEN] = &row[DEN] * &abs_p;
+        for k in CST..row.len() {
+            if k != cc {
+                out[k] = row[k].mul_add_mul(&abs_p, &m, &prow[k]);
+            }
+        }
+        let t = a_ic * d_r;
+        out[cc] = if neg { -t } else { t };
+        out
+    }
+
+    fn small_value() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            -3i64..=3,
+            Just(i64::MIN),
+            Just(i64::MAX),
+            Just(i64::MIN + 1),
+            any::<i64>(),
+        ]
+    }
+
+    proptest! {
+        /// The machine-word update agrees with the generic one, with a unit
+        /// pivot and without, near the ends of `i64` too.
+        #[test]
+        fn small_row_update_matches_the_generic_one(
+            row in proptest::collection::vec(small_value(), 5),
+            prow in proptest::collection::vec(small_value(), 5),
+            unit in any::<bool>(),
+            neg in any::<bool>(),
+        ) {
+            let cc = COL0 + 1;
+            let mut prow: Vec<Int> = prow.into_iter().map(Int::from).collect();
+            let mut row: Vec<Int> = row.into_iter().map(Int::from).collect();
+            if unit {
+                prow[cc] = Int::from(if neg { -1 } else { 1 });
+            } else if prow[cc].is_zero() {
+                prow[cc] = Int::from(7);
+            }
+            if prow[cc].is_negative() != neg {
+                prow[cc] = -&prow[cc];
+            }
+            // (the pivot takes the machine-word path only with |p| small)
+            prop_assume!(prow[cc].abs().is_small() && row[cc].is_small() && !row[cc].is_zero());
+            prow[DEN] = prow[DEN].abs().max_of(Int::ONE);
+            row[DEN] = row[DEN].abs().max_of(Int::ONE);
+            prop_assume!(prow[DEN].is_small() && row[DEN].is_small());
+            let want = update_generic(&row, &prow, cc, neg);
+            let ap = prow[cc].abs().small().unwrap();
+            let nz: SmallEntries = prow
+                .iter()
+                .enumerate()
+                .skip(CST)
+                .filter(|(k, y)| *k != cc && !y.is_zero())
+                .map(|(k, y)| (k, y.small().unwrap()))
+                .collect();
+            let a_ic = row[cc].small().unwrap();
+            let mut got = row.clone();
+            update_small_row(&mut got, cc, ap, &nz, a_ic, neg, &prow[DEN].clone());
+            prop_assert_eq!(got, want);
+        }
+    }
+
     fn row(v: &[i64]) -> Vec<Int> {
         v.iter().map(|&x| Int::from(x)).collect()
     }

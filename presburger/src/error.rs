@@ -3,6 +3,15 @@
 use std::fmt;
 
 /// Everything that can go wrong in `presburger`, with a message a person can act on.
+///
+/// ```
+/// use presburger::{Error, Set};
+/// let e = "{ [i] : i <= }".parse::<Set>().unwrap_err();
+/// assert!(matches!(e, Error::Parse { line: 1, .. }), "{e}");
+/// let unbounded: Set = "{ [i] : i >= 0 }".parse()?;
+/// assert!(matches!(unbounded.lexmax(), Err(Error::Unbounded(_))));
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
     /// Text that is not valid isl notation; `line` and `column` count from 1.

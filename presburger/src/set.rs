@@ -307,19 +307,70 @@ fn put_dims(t: &mut Tuple, pos: usize, new: Vec<Option<String>>) -> Result<()> {
     Ok(())
 }
 
-/// A single conjunction of constraints in a set space.
+/// A single conjunction of constraints in a set space (isl's
+/// `isl_basic_set`): affine equalities and inequalities over parameters,
+/// dimensions and existentially quantified locals.
+///
+/// ```
+/// use presburger::BasicSet;
+/// let b: BasicSet = "[N] -> { [i, j] : 0 <= i < N and j = 2i }".parse()?;
+/// assert!(!b.is_empty()?);
+/// assert_eq!(b.to_string(), "[N] -> { [i, 2i] : 0 <= i < N }");
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct BasicSet(pub(crate) Conjunction);
 
-/// A single conjunction of constraints in a map space.
+/// A single conjunction of constraints in a map space (isl's
+/// `isl_basic_map`).
+///
+/// ```
+/// use presburger::BasicMap;
+/// let b: BasicMap = "{ S[i] -> A[i + 1] : 0 <= i < 10 }".parse()?;
+/// assert!(!b.is_empty()?);
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct BasicMap(pub(crate) Conjunction);
 
-/// A finite union of conjunctions in one set space.
+/// A finite union of conjunctions in one set space (isl's `isl_set`): the
+/// integer points of a Presburger formula, read from and printed in isl
+/// notation. Every operation is exact.
+///
+/// ```
+/// use presburger::Set;
+/// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
+/// let b: Set = "[N] -> { [i] : i mod 2 = 0 }".parse()?;
+/// let odd = a.subtract(&b)?; // isl_set_subtract
+/// let want: Set = "[N] -> { [i] : 0 <= i < N and exists e : i = 2e + 1 }".parse()?;
+/// assert!(odd.is_equal(&want)?);
+/// assert!(a.intersect(&b)?.is_subset(&a)?); // isl_set_intersect, isl_set_is_subset
+/// assert!("{ [x, y] : 3x - 3y = 1 }".parse::<Set>()?.is_empty()?); // no integer point
+/// let tri: Set = "{ [i, j] : 2 <= i <= 5 and 0 <= j <= i and i + j >= 6 }".parse()?;
+/// let lexmin = tri.lexmin()?.unwrap(); // isl_set_lexmin (a point here)
+/// assert_eq!(lexmin, [3, 3].map(presburger::Int::from).to_vec());
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Set(pub(crate) Disjunction);
 
-/// A finite union of conjunctions in one map space.
+/// A finite union of conjunctions in one map space (isl's `isl_map`): a
+/// relation between integer tuples.
+///
+/// ```
+/// use presburger::{DimKind, Map, Set};
+/// let w: Map = "[N] -> { S[i, j] -> A[i + j] : 0 <= i, j < N }".parse()?;
+/// let r: Map = "{ A[a] -> B[2a] }".parse()?;
+/// let both = w.apply_range(&r)?; // isl_map_apply_range: w, then r
+/// let want: Map = "[N] -> { S[i, j] -> B[2i + 2j] : 0 <= i, j < N }".parse()?;
+/// assert!(both.is_equal(&want)?);
+/// // the elements written, and the projection out of j (isl_map_project_out)
+/// let written: Set = w.range();
+/// assert!(written.is_equal(&"[N] -> { A[a] : 0 <= a <= 2N - 2 }".parse()?)?);
+/// let by_i = w.project_out(DimKind::In, 1, 1)?;
+/// assert!(by_i.is_equal(&"[N] -> { S[i] -> A[a] : 0 <= i < N and i <= a < i + N }".parse()?)?);
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Map(pub(crate) Disjunction);
 
@@ -1028,13 +1079,34 @@ impl Disjunction {
 
 /// A union of sets in different spaces (one `Set` per space), as isl's
 /// `isl_union_set`. All members share one parameter list.
+///
+/// ```
+/// use presburger::{UnionMap, UnionSet};
+/// let d: UnionSet = "[N] -> { S0[i] : 0 <= i < N; S1[i, j] : 0 <= j < i < N }".parse()?;
+/// let m: UnionMap = "{ S0[i] -> A[i]; S1[i, j] -> A[j] }".parse()?;
+/// let touched = m.apply_to(&d)?; // isl_union_set_apply
+/// assert!(touched.is_equal(&"[N] -> { A[a] : 0 <= a < N }".parse()?)?);
+/// assert_eq!(d.members().len(), 2);
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct UnionSet {
     pub(crate) params: Vec<String>,
     pub(crate) sets: Vec<Set>,
 }
 
-/// A union of maps in different spaces (one `Map` per pair of tuples).
+/// A union of maps in different spaces (one `Map` per pair of tuples), as
+/// isl's `isl_union_map`.
+///
+/// ```
+/// use presburger::UnionMap;
+/// let dep: UnionMap = "[N] -> { S0[i] -> S1[i + 1] : 0 <= i < N - 1 }".parse()?;
+/// let sched: UnionMap = "{ S0[i] -> [i, 0]; S1[i] -> [i, 1] }".parse()?;
+/// // the dependence in time: the schedule of the source to that of the target
+/// let in_time = sched.reverse().apply_range(&dep)?.apply_range(&sched)?;
+/// assert!(in_time.is_equal(&"[N] -> { [t, 0] -> [t + 1, 1] : 0 <= t < N - 1 }".parse()?)?);
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct UnionMap {
     pub(crate) params: Vec<String>,

@@ -32,7 +32,15 @@ impl DimKind {
     pub const SET: DimKind = DimKind::Out;
 }
 
-/// A tuple: an optional name and its dimensions.
+/// A tuple: an optional name and its dimensions (or a nested pair of
+/// tuples, as isl's `[A[i] -> B[j]]`).
+///
+/// ```
+/// use presburger::Tuple;
+/// let t = Tuple::new(Some("S"), &["i", "j"]);
+/// assert_eq!(t.dim_names(), [Some("i".to_string()), Some("j".to_string())]);
+/// assert_eq!(Tuple::anonymous(3).dim_names().len(), 3);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Tuple {
     /// The tuple name (`S` in `S[i, j]`), if any.
@@ -186,7 +194,21 @@ impl Tuple {
     }
 }
 
-/// The space of a set (`domain` is `None`) or of a map.
+/// The space of a set (`domain` is `None`) or of a map: its parameters and
+/// tuples (isl's `isl_space`). Constraints are rows over its columns: the
+/// constant first, then the parameters, the input and output dimensions and
+/// the locals (unlike MLIR's layout, which puts the constant last).
+///
+/// ```
+/// use presburger::{DimKind, Set, Space, Tuple};
+/// let sp = Space::set(vec!["N".into()], Tuple::new(Some("S"), &["i", "j"]));
+/// assert_eq!((sp.n_param(), sp.n_out()), (1, 2));
+/// let s: Set = "[N] -> { S[i, j] : 0 <= i, j < N }".parse()?;
+/// assert!(s.space().is_same(&sp));
+/// let m = Space::map(vec![], Tuple::new(Some("S"), &["i"]), Tuple::anonymous(2));
+/// assert_eq!(m.dim(DimKind::In) + m.dim(DimKind::Out), 3);
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Space {
     params: Vec<String>,

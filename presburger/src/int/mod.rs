@@ -41,6 +41,14 @@ use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use std::str::FromStr;
 
 /// An exact integer with an `i64` fast path and a big-integer fallback.
+///
+/// ```
+/// use presburger::Int;
+/// let big = Int::from(i64::MAX) * &Int::from(i64::MAX);
+/// assert_eq!(big.to_string(), "85070591730234615847396907784232501249");
+/// assert_eq!(Int::from(-7).floor_div(&Int::from(2)), Int::from(-4));
+/// assert_eq!("123456789012345678901234567890".parse::<Int>().unwrap().to_i64(), None);
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub enum Int {
     /// A value that fits in an `i64`.

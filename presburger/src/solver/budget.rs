@@ -12,6 +12,16 @@ use std::sync::Arc;
 /// pool of steps, so that the independent sub-queries of one operation (run in
 /// parallel, e.g. the emptiness tests of a subtraction) are bounded together.
 /// Cloning a shared budget gives another handle on the same pool.
+///
+/// ```
+/// use presburger::{Budget, Error, Set};
+/// let a: Set = "{ [i, j] : 0 <= i, j < 1000 }".parse()?;
+/// let b: Set = "{ [i, j] : i + j = 999 or i = j }".parse()?;
+/// // a budget too small ends the operation with an error, never a wrong answer
+/// assert!(matches!(a.subtract_with_budget(&b, &mut Budget::new(5)), Err(Error::Budget(_))));
+/// assert!(a.subtract_with_budget(&b, &mut Budget::new(1_000_000)).is_ok());
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Budget {
     remaining: u64,

@@ -56,7 +56,7 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
             .parse()
             .map_err(|err| format!("the schedule: {err}"))?;
         let d = dependences(&scop).map_err(e)?;
-        return Ok(match check(&d, &sched).map_err(e)? {
+        return Ok(match check(&scop, &d, &sched).map_err(e)? {
             Validity::Valid => ("valid\n".into(), true),
             Validity::Invalid(v) => (format!("invalid: {v}\n"), false),
         });
@@ -65,6 +65,7 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
     let d = dependences(&scop).map_err(e)?;
     let s = match scheduler.as_str() {
         "identity" => identity(&scop, &d).map_err(e)?,
+        "lp" => schedule::pluto_lp(&scop, &d).map_err(e)?,
         other => return Err(format!("unknown scheduler '{other}' (identity or lp)")),
     };
     let mut out = format!("schedule: {}\n", s.to_union_map().map_err(e)?);

@@ -62,3 +62,18 @@ fn check_accepts_and_rejects() {
     assert!(!ok);
     assert_eq!(out, "");
 }
+
+#[test]
+fn lp_scheduler_skews_seidel_2d() {
+    let (out, ok) = poly(&["schedule", "--scheduler", "lp", &kernel("seidel-2d.c")]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let got: presburger::UnionMap = lines[0]["schedule: ".len()..].parse().unwrap();
+    let want: presburger::UnionMap = "[T, N] -> { S0[t, i, j] -> [t + i, t, 2t + i + j] }"
+        .parse()
+        .unwrap();
+    assert!(got.is_equal(&want).unwrap(), "{out}");
+    assert_eq!(&lines[1..], ["band: 0 2", "parallel:"]);
+    let (_, ok) = poly(&["schedule", "--scheduler", "ilp", &kernel("gemm.c")]);
+    assert!(!ok);
+}

@@ -169,8 +169,9 @@ impl Schedule {
 
 /// The dependences `deps` (RAW, WAR, WAW) as pairs of times under `sched`:
 /// the union of `Sched_S^-1 ; D ; Sched_T` over the relations `D: S -> T`,
-/// one map on the time space of `n` dimensions.
-pub fn time_pairs(deps: &Dependences, sched: &UnionMap, n: usize) -> Result<Map> {
+/// one map on the time space of `n` dimensions, for the parameter values of
+/// the context of `scop`.
+pub fn time_pairs(scop: &Scop, deps: &Dependences, sched: &UnionMap, n: usize) -> Result<Map> {
     let mut params = deps.raw.params().to_vec();
     for p in sched.params() {
         if !params.contains(p) {
@@ -186,14 +187,19 @@ pub fn time_pairs(deps: &Dependences, sched: &UnionMap, n: usize) -> Result<Map>
             out = out.union(m)?;
         }
     }
-    Ok(out)
+    out.intersect_params(&scop.context)
 }
 
 /// Per dimension of `sched` (which has `n` dimensions): true when no
 /// dependence pair of `deps` that is equal on the dimensions before it has
 /// different times at it (see the module doc).
-pub fn parallel_dims(deps: &Dependences, sched: &UnionMap, n: usize) -> Result<Vec<bool>> {
-    let pairs = time_pairs(deps, sched, n)?;
+pub fn parallel_dims(
+    scop: &Scop,
+    deps: &Dependences,
+    sched: &UnionMap,
+    n: usize,
+) -> Result<Vec<bool>> {
+    let pairs = time_pairs(scop, deps, sched, n)?;
     let space = pairs.space().clone();
     let mut out = Vec::with_capacity(n);
     for d in 0..n {
@@ -213,6 +219,42 @@ pub fn parallel_dims(deps: &Dependences, sched: &UnionMap, n: usize) -> Result<V
         out.push(!carried);
     }
     Ok(out)
+}
+
+/// True when the dimensions `first..=last` of `sched` (which has `n`
+/// dimensions) form a permutable band for `deps`: every dependence pair not
+/// already ordered by a dimension before `first` has a non-negative distance
+/// (target time minus source time) at each dimension of the band, so the
+/// dimensions can be interchanged and tiled (the tiling validity condition);
+/// for the parameter values of the context of `scop`.
+pub fn band_is_permutable(
+    scop: &Scop,
+    deps: &Dependences,
+    sched: &UnionMap,
+    n: usize,
+    first: usize,
+    last: usize,
+) -> Result<bool> {
+    if last >= n || first > last {
+        return Err(presburger::Error::Invalid(format!(
+            "band {first}..{last} does not fit {n} dimensions"
+        )));
+    }
+    let pairs = time_pairs(scop, deps, sched, n)?;
+    let space = pairs.space().clone();
+    for d in first..=last {
+        let mut cons: Vec<Constraint> = (0..first)
+            .map(|k| Expr::dim(DimKind::In, k).eq(Expr::dim(DimKind::Out, k)))
+            .collect();
+        cons.push(Expr::dim(DimKind::Out, d).lt(Expr::dim(DimKind::In, d)));
+        if !pairs
+            .intersect(&Map::from_constraints(&space, cons)?)?
+            .is_empty()?
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// The identity scheduler: the original 2d+1 schedule of `scop` (scalar
@@ -259,7 +301,7 @@ pub fn identity(scop: &Scop, deps: &Dependences) -> Result<Schedule> {
         bands: (0..max_depth).map(|k| (2 * k + 1, 2 * k + 1)).collect(),
         parallel: Vec::new(),
     };
-    sched.parallel = parallel_dims(deps, &sched.to_union_map()?, n_out)?;
+    sched.parallel = parallel_dims(scop, deps, &sched.to_union_map()?, n_out)?;
     Ok(sched)
 }
 

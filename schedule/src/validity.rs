@@ -19,7 +19,8 @@
 //! cheap once the relation is known not to be empty.
 
 use crate::deps::Dependences;
-use presburger::{Int, Map, Result, Space, Tuple, UnionMap};
+use crate::scop::Scop;
+use presburger::{Int, Map, Result, Space, Tuple, UnionMap, UnionSet};
 use std::fmt;
 
 /// A dependence relation that a schedule does not respect.
@@ -100,10 +101,14 @@ pub fn time_dims(sched: &UnionMap) -> Result<usize> {
 }
 
 /// Checks `sched` against the memory-based dependences `deps` (RAW, WAR and
-/// WAW; the flow dependences are a subset of RAW). See the module doc.
-pub fn check(deps: &Dependences, sched: &UnionMap) -> Result<Validity> {
+/// WAW; the flow dependences are a subset of RAW) of `scop`, for the
+/// parameter values of its context. See the module doc.
+pub fn check(scop: &Scop, deps: &Dependences, sched: &UnionMap) -> Result<Validity> {
     for (kind, rel) in [("raw", &deps.raw), ("war", &deps.war), ("waw", &deps.waw)] {
-        let v = check_relation(kind, rel, sched)?;
+        let mut ctx = UnionSet::empty(scop.context.space().params().to_vec());
+        ctx.add(scop.context.clone())?;
+        let rel = rel.intersect_params(&ctx)?;
+        let v = check_relation(kind, &rel, sched)?;
         if !v.is_valid() {
             return Ok(v);
         }
@@ -188,9 +193,11 @@ mod tests {
         let src = "#pragma scop\nfor (i = 1; i < n; i++)\n  A[i] = A[i - 1] + A[i + 1];\n#pragma endscop\n";
         let scop = extract_scop(src, &Options::default()).unwrap();
         let d = dependences(&scop).unwrap();
-        assert!(check(&d, &scop.schedule().unwrap()).unwrap().is_valid());
+        assert!(check(&scop, &d, &scop.schedule().unwrap())
+            .unwrap()
+            .is_valid());
         let rev: UnionMap = "[n] -> { S0[i] -> [0, -i, 0] }".parse().unwrap();
-        let Validity::Invalid(v) = check(&d, &rev).unwrap() else {
+        let Validity::Invalid(v) = check(&scop, &d, &rev).unwrap() else {
             panic!("reversal accepted");
         };
         assert_eq!((v.source.as_str(), v.target.as_str()), ("S0", "S0"));
@@ -200,10 +207,10 @@ mod tests {
         assert_eq!(s[2].clone() - s[1].clone(), Int::from(1));
         // all at one time: not strictly later
         let flat: UnionMap = "[n] -> { S0[i] -> [0] }".parse().unwrap();
-        assert!(!check(&d, &flat).unwrap().is_valid());
+        assert!(!check(&scop, &d, &flat).unwrap().is_valid());
         // a schedule missing instances
         let part: UnionMap = "[n] -> { S0[i] -> [i] : i < 5 }".parse().unwrap();
-        let Validity::Invalid(v) = check(&d, &part).unwrap() else {
+        let Validity::Invalid(v) = check(&scop, &d, &part).unwrap() else {
             panic!("partial schedule accepted");
         };
         assert_eq!(v.reason, "unscheduled");

@@ -21,7 +21,7 @@ fn verdict(name: &str, sched: &str) -> Validity {
     let scop = kernel(name);
     let d = dependences(&scop).unwrap();
     let s: UnionMap = sched.parse().unwrap();
-    check(&d, &s).unwrap()
+    check(&scop, &d, &s).unwrap()
 }
 
 #[test]
@@ -39,7 +39,7 @@ fn the_original_schedule_of_every_kernel_is_valid_and_identity_gives_it() {
         let scop = kernel(&name);
         let d = dependences(&scop).unwrap();
         let orig = scop.schedule().unwrap();
-        let v = check(&d, &orig).unwrap();
+        let v = check(&scop, &d, &orig).unwrap();
         assert!(v.is_valid(), "{name}: {v:?}");
         let id = identity(&scop, &d).unwrap();
         let m = id.to_union_map().unwrap();

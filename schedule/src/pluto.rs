@@ -66,7 +66,7 @@ use crate::schedule::{parallel_dims, Schedule, StatementSchedule};
 use crate::scop::Scop;
 use crate::validity::{check, Validity};
 use presburger::simplex::{LpResult, Simplex};
-use presburger::{DimKind, Error, Int, Map, Result, UnionMap};
+use presburger::{DimKind, Error, Int, Map, Result};
 
 /// The bound on each schedule coefficient (iterators, parameters) and on the
 /// constant, in the LP (before scaling to integers).
@@ -239,6 +239,11 @@ fn solve_row(
     for (s, t, m) in polys {
         let (bs, bt) = (&blocks[*s], &blocks[*t]);
         for bm in m.basics() {
+            // an empty piece adds nothing (and Farkas' affine form needs a
+            // non-empty polyhedron)
+            if bm.is_empty()? {
+                continue;
+            }
             let c = bm.conjunction();
             let sp = c.space();
             // position of each of D's parameters among the SCoP's
@@ -492,12 +497,6 @@ fn null_space(h: &[Vec<Int>], n: usize) -> Vec<Vec<Int>> {
         basis.push(v);
     }
     basis
-}
-
-/// The pluto-lp schedule as a union map (for callers that want only the
-/// map).
-pub fn pluto_lp_map(scop: &Scop, deps: &Dependences) -> Result<UnionMap> {
-    pluto_lp(scop, deps)?.to_union_map()
 }
 
 #[cfg(test)]

@@ -17,8 +17,11 @@
 //!   outer parallel row).
 //!
 //! Both are affine constraints that must hold on every point of `D`; the
-//! affine form of Farkas' lemma turns each into linear constraints on the
-//! schedule coefficients: an affine form `ψ` is non-negative on a non-empty
+//! affine form of Farkas' lemma (Schrijver, "Theory of linear and integer
+//! programming", 1986, Cor. 7.1h; used for schedules by Feautrier, "Some
+//! efficient solutions to the affine scheduling problem, part I", IJPP
+//! 21(5), 1992) turns each into linear constraints on the schedule
+//! coefficients: an affine form `ψ` is non-negative on a non-empty
 //! polyhedron `{ z : A z + b ≥ 0, E z + f = 0 }` iff `ψ(z) ≡ λ0 + μ·(A z + b) +
 //! ν·(E z + f)` for some `λ0 ≥ 0`, `μ ≥ 0` and free `ν`. Equating the
 //! coefficients of each variable of `D` (parameters, source and target
@@ -45,7 +48,9 @@
 //! keep the original outer loops when they can), found by a sequence of LPs
 //! on `presburger`'s exact simplex, each optimum fixed before the next
 //! ([`Simplex::lexmin`]). This is the LP relaxation of Pluto's ILP
-//! (pluto-lp): the technical report on pluto-lp-dfp (Sec. 2) shows that a
+//! (pluto-lp: Acharya, Bondhugula, Cohen, "Polyhedral auto-transformation
+//! with no integer linear programming", PLDI 2018); the technical report
+//! on pluto-lp-dfp (Sec. 2) shows that a
 //! rational optimum scaled by a positive factor stays feasible, with `u`,
 //! `w` scaled too, and that it finds outer parallel rows and permutable
 //! rows exactly when the ILP does. The solution is scaled to integers by the

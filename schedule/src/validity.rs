@@ -6,7 +6,11 @@
 //! dependences when every dependence pair `s -> t` (source before target in
 //! the original program) keeps its order strictly:
 //!
-//! `deps ⊆ Sched ; <_lex ; Sched^-1`.
+//! `deps ⊆ Sched ; <_lex ; Sched^-1`
+//!
+//! (the legality condition of multi-dimensional schedules: Feautrier, "Some
+//! efficient solutions to the affine scheduling problem, part II", IJPP
+//! 21(6), 1992).
 //!
 //! The check is written apart from any scheduler and asks the converse
 //! question, which needs intersections and emptiness only (no subtraction):

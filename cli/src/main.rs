@@ -10,11 +10,15 @@
 //!   accesses) of a C region or of an MLIR `func.func` (`FILE.mlir`; see
 //!   `scop.rs`).
 //! - `poly deps [--function NAME] FILE.c`: its memory-based dependences (see `scop.rs`).
+//! - `poly schedule [--scheduler identity|lp] FILE.c`, `poly schedule --check FILE.c
+//!   SCHEDULE`: a schedule with its bands and parallel dimensions, or the check of
+//!   one (see `schedule.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
 
 mod batch;
 mod calc;
+mod schedule;
 mod scop;
 mod volume;
 
@@ -28,6 +32,8 @@ usage: poly <command> [FILE|-]
                    [--no-clone-constants] [--opaque-unknown] [FILE.mlir|-]
        poly scop [--function NAME] [FILE.c|FILE.mlir|-]
        poly deps [--function NAME] [--distances] [FILE.c|FILE.mlir|-]
+       poly schedule [--scheduler identity|lp] [--function NAME] [FILE.c|FILE.mlir|-]
+       poly schedule --check [--function NAME] FILE.c|FILE.mlir SCHEDULE
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
@@ -54,6 +60,12 @@ commands:
           then `flow:`, the value-based flow (each read from its last writer);
           --distances adds `distance KIND SRC -> TGT: (DIRS) SET` per relation:
           the direction per common loop (<, =, >, <=, >=, *) and the distances
+  schedule  a schedule of that region: `schedule:` (a union map to one time space),
+          `band: FIRST LAST` per permutable band, `parallel:` the dimensions that
+          carry no dependence; --scheduler identity (the original 2d+1 schedule,
+          the default) or lp (Pluto-style hyperplanes from an LP); --check FILE
+          SCHEDULE checks a union map (text or a file) against the dependences and
+          prints `valid` or `invalid: ...` (then exits non-zero)
   help    print this text
 
 FILE defaults to standard input.";
@@ -89,6 +101,15 @@ fn run(args: &[String]) -> Result<(), String> {
     if cmd == "deps" {
         print!("{}", scop::run_deps(&args[1..])?);
         return Ok(());
+    }
+    if cmd == "schedule" {
+        let (out, ok) = schedule::run(&args[1..])?;
+        print!("{out}");
+        return if ok {
+            Ok(())
+        } else {
+            Err("the schedule is invalid".into())
+        };
     }
     if args.len() > 2 {
         return Err(format!("too many arguments\n{USAGE}"));

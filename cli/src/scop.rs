@@ -14,7 +14,7 @@
 use schedule::{dependences, extract_scop, Options, Scop};
 
 /// The SCoP of the file named in `args` (after the command).
-fn load(args: &[String]) -> Result<Scop, String> {
+pub(crate) fn load(args: &[String]) -> Result<Scop, String> {
     let mut options = Options::default();
     let mut file = None;
     let mut it = args.iter();

@@ -4,7 +4,9 @@
 //! [`scop`] holds the model, [`c`] the C front end that builds it
 //! ([`c::extract_scop`]), [`mlir`] the MLIR front end (affine dialect,
 //! [`mlir::extract_scop_mlir`]), [`deps`] the dependences, [`distance`] their
-//! distance and direction vectors, [`error`] the
+//! distance and direction vectors, [`validity`] the check of a schedule
+//! against them, [`schedule`] schedules and the identity scheduler, [`pluto`] a
+//! Pluto-style scheduler for one permutable band (LP relaxation), [`error`] the
 //! error type (line and column of the source).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -14,11 +16,17 @@ pub mod deps;
 pub mod distance;
 pub mod error;
 pub mod mlir;
+pub mod pluto;
+pub mod schedule;
 pub mod scop;
+pub mod validity;
 
 pub use c::{extract_scop, Options};
 pub use deps::{dependences, Dependences};
 pub use distance::{distances, Direction, Distance};
 pub use error::{Error, Result};
 pub use mlir::{extract_scop_mlir, looks_like_mlir};
+pub use pluto::pluto_lp;
+pub use schedule::{identity, Schedule, StatementSchedule};
 pub use scop::{Access, Array, Scop, Statement};
+pub use validity::{Validity, Violation};

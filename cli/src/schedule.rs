@@ -1,0 +1,81 @@
+//! `poly schedule [--scheduler identity|lp] [--function NAME] FILE`: a
+//! schedule of the SCoP of a C or MLIR file (crate `schedule`). Prints
+//! `schedule: UNIONMAP` (each statement's instances to one time space), one
+//! `band: FIRST LAST` line per permutable band (dimensions, inclusive) and
+//! `parallel: D ...`, the dimensions that carry no dependence.
+//!
+//! `poly schedule --check FILE SCHEDULE`: checks a schedule given in isl
+//! notation (the text itself or a file holding it) against the memory-based
+//! dependences of FILE; prints `valid`, or `invalid: ...` with the violated
+//! relation and a witness pair, and then fails.
+
+use crate::scop::load;
+use schedule::validity::{check, Validity};
+use schedule::{dependences, identity};
+
+/// The output of `poly schedule` for `args` (after `schedule`), and whether
+/// the command succeeded (false for a schedule that `--check` finds invalid).
+pub fn run(args: &[String]) -> Result<(String, bool), String> {
+    let mut scheduler = "identity".to_string();
+    let mut check_mode = false;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--scheduler" => {
+                scheduler = it
+                    .next()
+                    .ok_or("--scheduler needs a name: identity or lp")?
+                    .clone()
+            }
+            "--check" => check_mode = true,
+            "--function" => {
+                rest.push(a.clone());
+                rest.push(it.next().ok_or("--function needs a function name")?.clone());
+            }
+            _ => rest.push(a.clone()),
+        }
+    }
+    let e = |e: presburger::Error| e.to_string();
+    if check_mode {
+        let Some(sched_arg) = rest.pop() else {
+            return Err("usage: poly schedule --check FILE SCHEDULE".into());
+        };
+        if rest.last().is_none_or(|a| a.starts_with("--")) {
+            return Err("usage: poly schedule --check FILE SCHEDULE".into());
+        }
+        let scop = load(&rest)?;
+        let text = if std::path::Path::new(&sched_arg).is_file() {
+            std::fs::read_to_string(&sched_arg)
+                .map_err(|err| format!("cannot read {sched_arg}: {err}"))?
+        } else {
+            sched_arg
+        };
+        let sched: presburger::UnionMap = text
+            .trim()
+            .parse()
+            .map_err(|err| format!("the schedule: {err}"))?;
+        let d = dependences(&scop).map_err(e)?;
+        return Ok(match check(&scop, &d, &sched).map_err(e)? {
+            Validity::Valid => ("valid\n".into(), true),
+            Validity::Invalid(v) => (format!("invalid: {v}\n"), false),
+        });
+    }
+    let scop = load(&rest)?;
+    let d = dependences(&scop).map_err(e)?;
+    let s = match scheduler.as_str() {
+        "identity" => identity(&scop, &d).map_err(e)?,
+        "lp" => schedule::pluto_lp(&scop, &d).map_err(e)?,
+        other => return Err(format!("unknown scheduler '{other}' (identity or lp)")),
+    };
+    let mut out = format!("schedule: {}\n", s.to_union_map().map_err(e)?);
+    for (a, b) in &s.bands {
+        out.push_str(&format!("band: {a} {b}\n"));
+    }
+    out.push_str("parallel:");
+    for p in s.parallel_indices() {
+        out.push_str(&format!(" {p}"));
+    }
+    out.push('\n');
+    Ok((out, true))
+}

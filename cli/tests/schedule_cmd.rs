@@ -1,0 +1,79 @@
+//! `poly schedule`: the identity scheduler's output and `--check`.
+
+use std::process::Command;
+
+fn poly(args: &[&str]) -> (String, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_poly"))
+        .args(args)
+        .output()
+        .expect("poly runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+fn kernel(name: &str) -> String {
+    format!(
+        "{}/../schedule/tests/kernels/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn identity_schedule_of_gemm() {
+    let (out, ok) = poly(&["schedule", &kernel("gemm.c")]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("schedule: "), "{out}");
+    let got: presburger::UnionMap = lines[0]["schedule: ".len()..].parse().unwrap();
+    let want: presburger::UnionMap =
+        "{ S0[i, j] -> [0, i, 0, j, 0, 0, 0]; S1[i, k, j] -> [0, i, 1, k, 0, j, 0] }"
+            .parse()
+            .unwrap();
+    assert!(got.is_equal(&want).unwrap(), "{out}");
+    assert_eq!(
+        &lines[1..],
+        ["band: 1 1", "band: 3 3", "band: 5 5", "parallel: 0 1 4 5 6"]
+    );
+}
+
+#[test]
+fn check_accepts_and_rejects() {
+    let g = kernel("gemm.c");
+    let (out, ok) = poly(&[
+        "schedule",
+        "--check",
+        &g,
+        "{ S0[i, j] -> [0, j, 0, i, 0, 0, 0]; S1[i, k, j] -> [0, j, 1, k, 0, i, 0] }",
+    ]);
+    assert!(ok, "{out}");
+    assert_eq!(out, "valid\n");
+    let (out, ok) = poly(&[
+        "schedule",
+        "--check",
+        &kernel("seidel-2d.c"),
+        "{ S0[t, i, j] -> [0, i, 0, t, 0, j, 0] }",
+    ]);
+    assert!(!ok);
+    assert!(out.starts_with("invalid: raw dependence S0 -> S0"), "{out}");
+    // a malformed schedule is an error, not a verdict
+    let (out, ok) = poly(&["schedule", "--check", &g, "{ S0[i, j] -> "]);
+    assert!(!ok);
+    assert_eq!(out, "");
+}
+
+#[test]
+fn lp_scheduler_skews_seidel_2d() {
+    let (out, ok) = poly(&["schedule", "--scheduler", "lp", &kernel("seidel-2d.c")]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let got: presburger::UnionMap = lines[0]["schedule: ".len()..].parse().unwrap();
+    let want: presburger::UnionMap = "[T, N] -> { S0[t, i, j] -> [t + i, t, 2t + i + j] }"
+        .parse()
+        .unwrap();
+    assert!(got.is_equal(&want).unwrap(), "{out}");
+    assert_eq!(&lines[1..], ["band: 0 2", "parallel:"]);
+    let (_, ok) = poly(&["schedule", "--scheduler", "ilp", &kernel("gemm.c")]);
+    assert!(!ok);
+}

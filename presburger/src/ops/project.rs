@@ -37,55 +37,67 @@ pub const MAX_FM_ROWS: usize = 64;
 
 impl Conjunction {
     /// Removes every local that can be eliminated exactly (see the module doc);
-    /// returns true if any was. The locals are visited from the last, each
-    /// one eliminated when it can be, in one pass between two simplifications
-    /// (which can merge the new rows and make more locals eliminable).
+    /// returns true if any was. The result is simplified. Passes
+    /// ([`Conjunction::elimination_pass`]) alternate with simplifications
+    /// (which can merge the new rows and make more locals eliminable), the
+    /// first pass on the rows as they come (most often simplified already): a
+    /// pass that eliminates nothing there is tried once more after the
+    /// simplification.
     pub fn eliminate_locals_exactly(&mut self) -> bool {
         let mut any = false;
+        let mut simplified = false;
         loop {
-            self.simplify();
             if self.is_trivially_empty() {
                 return any;
             }
-            let first_local = 1 + self.space.n_var();
-            let mut done = false;
-            for l in (0..self.n_local()).rev() {
-                let col = first_local + l;
-                if self.eqs.iter().any(|r| !r[col].is_zero()) {
-                    continue;
-                }
-                if self.divs.iter().flatten().any(|d| !d.num[col].is_zero()) {
-                    continue;
-                }
-                let lowers: Vec<&Row> =
-                    self.ineqs.iter().filter(|r| r[col].is_positive()).collect();
-                let uppers: Vec<&Row> =
-                    self.ineqs.iter().filter(|r| r[col].is_negative()).collect();
-                let one_sided = lowers.is_empty() || uppers.is_empty();
-                let exact =
-                    lowers.iter().all(|r| r[col].is_one()) || uppers.iter().all(|r| r[col] == -1);
-                if !one_sided && (!exact || lowers.len() * uppers.len() > MAX_FM_ROWS) {
-                    continue;
-                }
-                let mut new_rows = Vec::new();
-                for lo in &lowers {
-                    for up in &uppers {
-                        new_rows.push(fm_pair(lo, up, col, false));
-                    }
-                }
-                self.ineqs.retain(|r| r[col].is_zero());
-                self.ineqs.extend(new_rows);
-                self.remove_cols(col, 1);
-                self.divs.remove(l);
-                done = true;
-                any = true;
-                // (the columns of the locals before `l` are unchanged: go on
-                // with them before simplifying again)
-            }
-            if !done {
+            let done = self.elimination_pass();
+            any |= done;
+            if !done && simplified {
                 return any;
             }
+            self.simplify();
+            simplified = true;
         }
+    }
+
+    /// One pass of exact eliminations: the locals are visited from the last,
+    /// and each one that occurs in no equality and no division and whose
+    /// lower (or upper) bounds all have coefficient one, or that is bounded
+    /// on one side only, is eliminated by Fourier–Motzkin (exact then); the
+    /// columns of the locals before it do not move, so the pass goes on with
+    /// them. True when a local was eliminated.
+    fn elimination_pass(&mut self) -> bool {
+        let first_local = 1 + self.space.n_var();
+        let mut done = false;
+        for l in (0..self.n_local()).rev() {
+            let col = first_local + l;
+            if self.eqs.iter().any(|r| !r[col].is_zero()) {
+                continue;
+            }
+            if self.divs.iter().flatten().any(|d| !d.num[col].is_zero()) {
+                continue;
+            }
+            let lowers: Vec<&Row> = self.ineqs.iter().filter(|r| r[col].is_positive()).collect();
+            let uppers: Vec<&Row> = self.ineqs.iter().filter(|r| r[col].is_negative()).collect();
+            let one_sided = lowers.is_empty() || uppers.is_empty();
+            let exact =
+                lowers.iter().all(|r| r[col].is_one()) || uppers.iter().all(|r| r[col] == -1);
+            if !one_sided && (!exact || lowers.len() * uppers.len() > MAX_FM_ROWS) {
+                continue;
+            }
+            let mut new_rows = Vec::new();
+            for lo in &lowers {
+                for up in &uppers {
+                    new_rows.push(fm_pair(lo, up, col, false));
+                }
+            }
+            self.ineqs.retain(|r| r[col].is_zero());
+            self.ineqs.extend(new_rows);
+            self.remove_cols(col, 1);
+            self.divs.remove(l);
+            done = true;
+        }
+        done
     }
 
     /// Drops the inequalities implied (over the rationals, hence over the integers)

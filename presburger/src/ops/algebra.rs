@@ -685,41 +685,44 @@ impl<'a> Region<'a> {
 
     /// The current region as a conjunction (not simplified).
     fn conjunction(&self) -> Conjunction {
-        let ineqs = self
-            .a_rows()
-            .map(|(_, r)| r)
-            .chain(self.rows.iter().map(|(r, _)| r))
-            .cloned()
-            .collect();
-        self.with_ineqs(ineqs)
+        self.with_ineqs(
+            self.a_rows()
+                .map(|(_, r)| r)
+                .chain(self.rows.iter().map(|(r, _)| r)),
+        )
     }
 
     /// The current region as a conjunction without the inequalities that the others
     /// imply (decided on the tableau, see [`irredundant`]); simplified.
     fn tidy_conjunction(&mut self, budget: &mut Budget) -> Result<Conjunction> {
-        let rows = self
-            .a_rows()
-            .map(|(con, r)| (con, r.clone()))
-            .chain(self.rows.iter().map(|(r, con)| (*con, r.clone())))
-            .collect::<Vec<_>>();
-        let ineqs = if self.rows.is_empty() && !self.a_redundant.is_empty() {
+        // (the rows are borrowed, field by field, and copied once, padded)
+        let (a, first, red) = (self.a, self.first, &self.a_redundant);
+        let rows: Vec<(usize, &Row)> = a
+            .ineqs
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !red.get(*k).copied().unwrap_or(false))
+            .map(|(k, r)| (first + k, r))
+            .chain(self.rows.iter().map(|(r, con)| (*con, r)))
+            .collect();
+        let kept: Vec<&Row> = if self.rows.is_empty() && !red.is_empty() {
             // the root itself: its redundancies are known
             rows.into_iter().map(|(_, r)| r).collect()
         } else {
             let snap = self.tab.snapshot();
-            let ineqs = irredundant(&mut self.tab, rows);
+            let kept = irredundant(&mut self.tab, rows);
             self.tab.rollback(snap);
-            ineqs
+            kept
         };
+        let mut c = self.with_ineqs(kept);
         self.charge(budget)?;
-        let mut c = self.with_ineqs(ineqs);
         c.simplify();
         Ok(c)
     }
 
     /// The conjunction of `a`'s divisions and equalities, the added divisions, and
     /// `ineqs` (rows padded to the current columns).
-    fn with_ineqs(&self, ineqs: Vec<Row>) -> Conjunction {
+    fn with_ineqs<'r>(&self, ineqs: impl IntoIterator<Item = &'r Row>) -> Conjunction {
         let pad = |r: &Row| {
             let mut r = r.clone();
             r.resize(self.n_col, Int::ZERO);
@@ -735,7 +738,7 @@ impl<'a> Region<'a> {
             space: self.a.space.clone(),
             divs,
             eqs: self.a.eqs.iter().map(pad).collect(),
-            ineqs: ineqs.iter().map(pad).collect(),
+            ineqs: ineqs.into_iter().map(pad).collect(),
         }
     }
 

@@ -126,10 +126,10 @@ impl Conjunction {
 /// is tested and, when implied, marked redundant in `tab` so that the later tests
 /// ignore it (the set stays the same, so dropping all the marked ones is exact).
 /// `tab` keeps the marks (roll it back to undo them).
-pub(crate) fn irredundant(
+pub(crate) fn irredundant<R>(
     tab: &mut Simplex,
-    rows: impl IntoIterator<Item = (usize, Row)>,
-) -> Vec<Row> {
+    rows: impl IntoIterator<Item = (usize, R)>,
+) -> Vec<R> {
     let mut keep = Vec::new();
     for (con, r) in rows {
         if tab.is_redundant(con) {

@@ -354,6 +354,8 @@ pub struct Simplex {
     empty: bool,
     undo: Vec<Undo>,
     n_pivots: u64,
+    /// The (row, column) of the last pivot.
+    last_pivot: (usize, usize),
     /// The work of the pivots so far, in budget steps (see [`Simplex::work`]).
     work: u64,
 }
@@ -523,6 +525,7 @@ impl Simplex {
             empty: false,
             undo: Vec::new(),
             n_pivots: 0,
+            last_pivot: (0, 0),
             work: 0,
         }
     }
@@ -727,12 +730,27 @@ impl Simplex {
         let Pos::Row(r) = self.cons[con].pos else {
             return false;
         };
-        let redundant = self.optimize_row(r, -1, Stop::Positive) == Outcome::Optimal;
-        if !redundant {
+        let pivots = self.n_pivots;
+        let outcome = self.optimize_row(r, -1, Stop::Positive);
+        if outcome == Outcome::Optimal {
+            return true;
+        }
+        if outcome == Outcome::Stopped && self.n_pivots > pivots {
+            // The last pivot made row `r` negative, from a basis where every
+            // restricted row, `r` too, was non-negative: pivoting back on the
+            // same entry returns to that basis in one step (as isl's
+            // `sign_of_min`), where a restoring run could take several.
+            let (i, j) = self.last_pivot;
+            self.pivot(i, j);
+            debug_assert!(
+                matches!(self.cons[con].pos, Pos::Row(r) if !self.rows[r][CST].is_negative()),
+                "pivoting back left the constraint negative"
+            );
+        } else {
             let ok = self.restore_con(con);
             debug_assert!(ok, "restoring a constraint that was feasible before");
         }
-        redundant
+        false
     }
 
     /// Marks inequality `con` redundant: from now on its sign restriction is
@@ -1216,6 +1234,7 @@ impl Simplex {
     /// `(|p|·b_i - s·a_ic·b_r + s·a_ic·d_r·u + Σ (|p|·a_ij - s·a_ic·a_rj)·x_j) / (|p|·d_i)`.
     fn pivot(&mut self, r: usize, c: usize) {
         self.n_pivots += 1;
+        self.last_pivot = (r, c);
         let cc = COL0 + c;
         let mut prow = std::mem::take(&mut self.rows[r]);
         let p = prow[cc].clone();

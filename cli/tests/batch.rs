@@ -1,26 +1,9 @@
 //! End-to-end tests of `poly batch`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn poly(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_poly"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("poly starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let bytes = stdin.to_vec();
-    // write from a thread: a large input must not deadlock against a full stdout
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&bytes);
-    });
-    let out = child.wait_with_output().expect("poly runs");
-    writer.join().expect("writer");
-    out
-}
+use common::{poly_bytes as poly, stderr};
+use std::process::Output;
 
 fn batch(args: &[&str], input: &str) -> Output {
     let mut all = vec!["batch"];
@@ -33,10 +16,6 @@ fn lines(o: &Output) -> Vec<String> {
         .lines()
         .map(str::to_string)
         .collect()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Queries whose answers are unique, with the answer worked out by hand.

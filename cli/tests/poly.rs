@@ -1,36 +1,9 @@
 //! End-to-end tests of the `poly` binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn poly(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_poly"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("poly starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let text = stdin.to_string();
-    // write from a thread: a large input must not deadlock against a full stdout
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(text.as_bytes());
-    });
-    let out = child.wait_with_output().expect("poly runs");
-    writer.join().expect("writer");
-    out
-}
+use common::{poly, stderr, stdout};
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// The lines `poly calc` prints for `prog`, which must succeed.
 fn calc_lines(prog: &str) -> Vec<String> {
     let o = poly(&["calc"], prog);
     assert!(o.status.success(), "{}", stderr(&o));

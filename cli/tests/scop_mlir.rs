@@ -1,33 +1,9 @@
 //! `poly scop` on MLIR: chosen by the `.mlir` extension or by text starting
 //! with `func.func`/`module`; prints the same five lines as for C.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn poly(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_poly"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("poly starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let text = stdin.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(text.as_bytes());
-    });
-    let out = child.wait_with_output().expect("poly runs");
-    writer.join().expect("writer");
-    out
-}
-
-fn kernel(name: &str) -> String {
-    format!(
-        "{}/../schedule/tests/kernels/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
+use common::{kernel, poly};
 
 #[test]
 fn scop_reads_mlir_files_and_mlir_on_stdin() {

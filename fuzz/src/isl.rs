@@ -43,6 +43,11 @@ extern "C" {
     fn isl_union_set_subtract(a: *mut IslUnionSet, b: *mut IslUnionSet) -> *mut IslUnionSet;
     fn isl_union_set_coalesce(a: *mut IslUnionSet) -> *mut IslUnionSet;
     fn isl_union_set_lexmin(a: *mut IslUnionSet) -> *mut IslUnionSet;
+    fn isl_union_set_lexmax(a: *mut IslUnionSet) -> *mut IslUnionSet;
+    fn isl_union_set_gist(a: *mut IslUnionSet, c: *mut IslUnionSet) -> *mut IslUnionSet;
+    fn isl_union_set_intersect(a: *mut IslUnionSet, b: *mut IslUnionSet) -> *mut IslUnionSet;
+    fn isl_union_map_gist(a: *mut IslUnionMap, c: *mut IslUnionMap) -> *mut IslUnionMap;
+    fn isl_union_map_deltas(a: *mut IslUnionMap) -> *mut IslUnionSet;
     fn isl_union_map_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslUnionMap;
     fn isl_union_map_copy(s: *mut IslUnionMap) -> *mut IslUnionMap;
     fn isl_union_map_free(s: *mut IslUnionMap) -> *mut IslUnionMap;
@@ -239,6 +244,23 @@ impl USet<'_> {
         self.wrap(unsafe { isl_union_set_lexmin(self.copy()) })
     }
 
+    pub fn lexmax(&self) -> Option<Self> {
+        // SAFETY: the call takes the copy.
+        self.wrap(unsafe { isl_union_set_lexmax(self.copy()) })
+    }
+
+    /// isl's gist against `context`, space by space.
+    pub fn gist(&self, context: &USet) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_set_gist(self.copy(), context.copy()) })
+    }
+
+    /// Intersection, space by space.
+    pub fn intersect(&self, other: &USet) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_set_intersect(self.copy(), other.copy()) })
+    }
+
     pub fn to_text(&self) -> String {
         // SAFETY: valid object, not consumed.
         take_string(unsafe { isl_union_set_to_str(self.0) })
@@ -319,6 +341,18 @@ impl<'a> UMap<'a> {
     pub fn range(&self) -> Option<USet<'a>> {
         // SAFETY: the call takes the copy.
         self.wrap_set(unsafe { isl_union_map_range(self.copy()) })
+    }
+
+    /// isl's gist against `context`, space by space.
+    pub fn gist(&self, context: &UMap) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_map_gist(self.copy(), context.copy()) })
+    }
+
+    /// `{ y - x }` of the maps whose domain and range are one space.
+    pub fn deltas(&self) -> Option<USet<'a>> {
+        // SAFETY: the call takes the copy.
+        self.wrap_set(unsafe { isl_union_map_deltas(self.copy()) })
     }
 
     /// Intersection, space by space.

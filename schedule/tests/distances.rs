@@ -5,15 +5,12 @@
 //! lexicographically positive between instances of one statement and
 //! non-negative between two statements.
 
-use presburger::{Int, Set};
-use schedule::{dependences, distances, extract_scop, Direction, Distance, Options, Scop};
-use std::path::Path;
+mod common;
 
-fn kernel(name: &str) -> Scop {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/kernels/{name}.c"));
-    let src = std::fs::read_to_string(&path).unwrap();
-    extract_scop(&src, &Options::default()).unwrap()
-}
+use common::kernel;
+use presburger::{Int, Set};
+use schedule::{dependences, distances, Direction, Distance, Scop};
+use std::path::Path;
 
 fn of(scop: &Scop) -> Vec<Distance> {
     distances(scop, &dependences(scop).unwrap()).unwrap()

@@ -2,18 +2,12 @@
 //! jacobi-1d and seidel-2d, and on every kernel that it succeeds on, an
 //! independent check that the result is valid and its band permutable.
 
+mod common;
+
+use common::kernel;
 use schedule::schedule::band_is_permutable;
 use schedule::validity::check;
-use schedule::{dependences, extract_scop, identity, pluto_lp, Options, Schedule, Scop};
-
-fn kernel(name: &str) -> Scop {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/kernels/{name}.c",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    extract_scop(&text, &Options::default()).unwrap()
-}
+use schedule::{dependences, identity, pluto_lp, Schedule, Scop};
 
 fn lp(name: &str) -> (Scop, Schedule) {
     let scop = kernel(name);

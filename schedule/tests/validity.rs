@@ -3,19 +3,13 @@
 //! legal interchanges are accepted. Also the identity scheduler's parallel
 //! dimensions on a few kernels, derived by hand.
 
+mod common;
+
+use common::kernel;
 use presburger::{Int, UnionMap};
 use schedule::validity::{check, Validity};
-use schedule::{dependences, extract_scop, identity, Options, Scop};
+use schedule::{dependences, identity};
 use std::path::Path;
-
-fn kernel(name: &str) -> Scop {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/kernels/{name}.c",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    extract_scop(&text, &Options::default()).unwrap()
-}
 
 fn verdict(name: &str, sched: &str) -> Validity {
     let scop = kernel(name);

@@ -474,6 +474,20 @@ struct Region<'a> {
     a_redundant: Vec<bool>,
 }
 
+/// The inequalities of `a` not marked in `redundant` (empty: all of them),
+/// with their constraint index in the tableau (`first` for the first one).
+fn rows_kept<'r>(
+    a: &'r Conjunction,
+    first: usize,
+    redundant: &'r [bool],
+) -> impl Iterator<Item = (usize, &'r Row)> + 'r {
+    a.ineqs
+        .iter()
+        .enumerate()
+        .filter(move |(k, _)| !redundant.get(*k).copied().unwrap_or(false))
+        .map(move |(k, r)| (first + k, r))
+}
+
 /// A point of the search to come back to ([`Region::reset`]).
 #[derive(Clone, Copy)]
 struct Mark {
@@ -538,13 +552,7 @@ impl<'a> Region<'a> {
     /// The inequalities of `a` not found redundant at the root, with their
     /// constraint index in the tableau.
     fn a_rows(&self) -> impl Iterator<Item = (usize, &Row)> + '_ {
-        let first = self.first;
-        self.a
-            .ineqs
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| !self.a_redundant.get(*k).copied().unwrap_or(false))
-            .map(move |(k, r)| (first + k, r))
+        rows_kept(self.a, self.first, &self.a_redundant)
     }
 
     fn mark(&self) -> Mark {
@@ -696,13 +704,8 @@ impl<'a> Region<'a> {
     /// imply (decided on the tableau, see [`irredundant`]); simplified.
     fn tidy_conjunction(&mut self, budget: &mut Budget) -> Result<Conjunction> {
         // (the rows are borrowed, field by field, and copied once, padded)
-        let (a, first, red) = (self.a, self.first, &self.a_redundant);
-        let rows: Vec<(usize, &Row)> = a
-            .ineqs
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| !red.get(*k).copied().unwrap_or(false))
-            .map(|(k, r)| (first + k, r))
+        let red = &self.a_redundant;
+        let rows: Vec<(usize, &Row)> = rows_kept(self.a, self.first, red)
             .chain(self.rows.iter().map(|(r, con)| (*con, r)))
             .collect();
         let kept: Vec<&Row> = if self.rows.is_empty() && !red.is_empty() {

@@ -361,8 +361,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// `%r = affine.load %A[...] : type` (or `memref.load`).
-    pub(super) fn load(&mut self, op: &str, start: usize, r: &str) -> Result<()> {
+    /// `%A[...] : type` after a load or store: the memref, its subscripts
+    /// (as many as its rank) and the type, read over.
+    fn access(&mut self, op: &str) -> Result<(String, Vec<AffineExpr>)> {
         let (array, rank, at) = self.memref(op)?;
         let subs = self.subscripts(op)?;
         if subs.len() != rank {
@@ -375,6 +376,12 @@ impl<'a> Reader<'a> {
             );
         }
         self.rest_is_type(op)?;
+        Ok((array, subs))
+    }
+
+    /// `%r = affine.load %A[...] : type` (or `memref.load`).
+    pub(super) fn load(&mut self, op: &str, start: usize, r: &str) -> Result<()> {
+        let (array, subs) = self.access(op)?;
         let end = self.c.pos;
         self.define(
             r,
@@ -392,18 +399,7 @@ impl<'a> Reader<'a> {
         let value = self.value(v, v_at)?;
         self.c
             .expect(",", &format!("after the value stored by {op}"))?;
-        let (array, rank, at) = self.memref(op)?;
-        let subs = self.subscripts(op)?;
-        if subs.len() != rank {
-            return self.err(
-                at,
-                format!(
-                    "{op}: %{array} has {rank} dimensions, given {} subscripts",
-                    subs.len()
-                ),
-            );
-        }
-        self.rest_is_type(op)?;
+        let (array, subs) = self.access(op)?;
         let end = self.c.pos;
         let (reads, mut spans) = match value {
             Val::Data { reads, spans } => (reads.into_iter().map(|(_, a)| a).collect(), spans),

@@ -5,8 +5,8 @@
 //! ([`c::extract_scop`]), [`mlir`] the MLIR front end (affine dialect,
 //! [`mlir::extract_scop_mlir`]), [`deps`] the dependences, [`distance`] their
 //! distance and direction vectors, [`validity`] the check of a schedule
-//! against them, [`schedule`] schedules and the identity scheduler, [`pluto`] a
-//! Pluto-style scheduler for one permutable band (LP relaxation), [`error`] the
+//! against them, [`schedule`] schedules and the identity scheduler, [`pluto`] the
+//! Pluto-style automatic schedulers (pluto-lp, pluto-lp-dfp), [`error`] the
 //! error type (line and column of the source).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -26,7 +26,8 @@ pub use deps::{dependences, Dependences};
 pub use distance::{distances, Direction, Distance};
 pub use error::{Error, Result};
 pub use mlir::{extract_scop_mlir, looks_like_mlir};
-pub use pluto::pluto_lp;
+pub use pluto::lp::pluto_lp;
+pub use pluto::{compute, Fusion, Scheduler, SchedulerOptions};
 pub use schedule::{identity, Schedule, StatementSchedule};
 pub use scop::{Access, Array, Scop, Statement};
 pub use validity::{Validity, Violation};

@@ -1,4 +1,4 @@
-//! A Pluto-style scheduler for one permutable band, on the LP relaxation.
+//! A Pluto-style scheduler on the LP relaxation (pluto-lp).
 //!
 //! # Idea
 //!

@@ -1,0 +1,58 @@
+//! Pluto-style automatic scheduling: the choice of scheduler and fusion
+//! policy ([`SchedulerOptions`]) and the entry point [`compute`].
+//!
+//! [`lp`] finds permutable bands of hyperplanes on the LP relaxation of
+//! Pluto's formulation (pluto-lp).
+
+pub mod lp;
+
+use crate::deps::Dependences;
+use crate::schedule::{identity, Schedule};
+use crate::scop::Scop;
+use presburger::Result;
+
+/// Which scheduler [`compute`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scheduler {
+    /// pluto-lp-dfp: fusion decided on the fusion conflict graph, then
+    /// scaling, shifting and skewing per level.
+    #[default]
+    Dfp,
+    /// pluto-lp: hyperplanes one at a time on the LP relaxation, loop
+    /// distribution by strongly connected components when none is found.
+    Lp,
+    /// The original program order (the 2d+1 schedule of the SCoP).
+    Identity,
+}
+
+/// How much loop fusion the scheduler aims for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Fusion {
+    /// Fuse whatever can be fused.
+    Max,
+    /// Pluto's default heuristics.
+    #[default]
+    Smart,
+    /// Distribute every strongly connected component of the dependence
+    /// graph into loops of its own.
+    None,
+}
+
+/// The options of [`compute`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SchedulerOptions {
+    /// The scheduler.
+    pub scheduler: Scheduler,
+    /// The fusion policy (ignored by the identity scheduler).
+    pub fuse: Fusion,
+}
+
+/// A schedule of `scop` for its dependences `deps`, by the scheduler and
+/// fusion policy of `opts`; always valid for `deps` (checked by
+/// [`crate::validity::check`]).
+pub fn compute(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
+    match opts.scheduler {
+        Scheduler::Identity => identity(scop, deps),
+        Scheduler::Lp | Scheduler::Dfp => lp::pluto_lp(scop, deps),
+    }
+}

@@ -10,7 +10,7 @@
 //!   accesses) of a C region or of an MLIR `func.func` (`FILE.mlir`; see
 //!   `scop.rs`).
 //! - `poly deps [--function NAME] FILE.c`: its memory-based dependences (see `scop.rs`).
-//! - `poly schedule [--scheduler identity|lp] FILE.c`, `poly schedule --check FILE.c
+//! - `poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--pluto] FILE.c`, `poly schedule --check FILE.c
 //!   SCHEDULE`: a schedule with its bands and parallel dimensions, or the check of
 //!   one (see `schedule.rs`).
 //!
@@ -32,7 +32,8 @@ usage: poly <command> [FILE|-]
                    [--no-clone-constants] [--opaque-unknown] [FILE.mlir|-]
        poly scop [--function NAME] [FILE.c|FILE.mlir|-]
        poly deps [--function NAME] [--distances] [FILE.c|FILE.mlir|-]
-       poly schedule [--scheduler identity|lp] [--function NAME] [FILE.c|FILE.mlir|-]
+       poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--pluto]
+                     [--function NAME] [FILE.c|FILE.mlir|-]
        poly schedule --check [--function NAME] FILE.c|FILE.mlir SCHEDULE
 
 commands:
@@ -62,8 +63,12 @@ commands:
           the direction per common loop (<, =, >, <=, >=, *) and the distances
   schedule  a schedule of that region: `schedule:` (a union map to one time space),
           `band: FIRST LAST` per permutable band, `parallel:` the dimensions that
-          carry no dependence; --scheduler identity (the original 2d+1 schedule,
-          the default) or lp (Pluto-style hyperplanes from an LP); --check FILE
+          carry no dependence; --scheduler dfp (pluto-lp-dfp: fusion and
+          permutation on the fusion conflict graph, then scaling, shifting and
+          skewing; the default), lp (pluto-lp: Pluto's hyperplanes one at a time
+          on the LP relaxation) or identity (the original 2d+1 schedule);
+          --fuse smart (Pluto's heuristics, the default), max or none;
+          --pluto adds `T(S0): (i, j, 0, k)` per statement; --check FILE
           SCHEDULE checks a union map (text or a file) against the dependences and
           prints `valid` or `invalid: ...` (then exits non-zero)
   help    print this text

@@ -1,8 +1,11 @@
-//! `poly schedule [--scheduler identity|lp] [--function NAME] FILE`: a
-//! schedule of the SCoP of a C or MLIR file (crate `schedule`). Prints
-//! `schedule: UNIONMAP` (each statement's instances to one time space), one
-//! `band: FIRST LAST` line per permutable band (dimensions, inclusive) and
-//! `parallel: D ...`, the dimensions that carry no dependence.
+//! `poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none]
+//! [--pluto] [--function NAME] FILE`: a schedule of the SCoP of a C or MLIR
+//! file (crate `schedule`; pluto-lp-dfp with Pluto's fusion heuristics by
+//! default). Prints `schedule: UNIONMAP` (each statement's instances to one
+//! time space), one `band: FIRST LAST` line per permutable band (dimensions,
+//! inclusive) and `parallel: D ...`, the dimensions that carry no
+//! dependence; `--pluto` adds each statement's schedule in Pluto's style,
+//! `T(S0): (i, j, 0, k)`.
 //!
 //! `poly schedule --check FILE SCHEDULE`: checks a schedule given in isl
 //! notation (the text itself or a file holding it) against the memory-based
@@ -11,23 +14,45 @@
 
 use crate::scop::load;
 use schedule::validity::{check, Validity};
-use schedule::{dependences, identity};
+use schedule::{compute, dependences, Fusion, Scheduler, SchedulerOptions};
 
 /// The output of `poly schedule` for `args` (after `schedule`), and whether
 /// the command succeeded (false for a schedule that `--check` finds invalid).
 pub fn run(args: &[String]) -> Result<(String, bool), String> {
-    let mut scheduler = "identity".to_string();
+    let mut opts = SchedulerOptions::default();
+    let mut pluto = false;
     let mut check_mode = false;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--scheduler" => {
-                scheduler = it
-                    .next()
-                    .ok_or("--scheduler needs a name: identity or lp")?
-                    .clone()
+                opts.scheduler = match it.next().map(String::as_str) {
+                    Some("dfp") => Scheduler::Dfp,
+                    Some("lp") => Scheduler::Lp,
+                    Some("identity") => Scheduler::Identity,
+                    Some(other) => {
+                        return Err(format!(
+                            "unknown scheduler '{other}' (dfp, lp or identity)"
+                        ))
+                    }
+                    None => return Err("--scheduler needs a name: dfp, lp or identity".into()),
+                }
             }
+            "--fuse" => {
+                opts.fuse = match it.next().map(String::as_str) {
+                    Some("max") => Fusion::Max,
+                    Some("smart") => Fusion::Smart,
+                    Some("none") => Fusion::None,
+                    Some(other) => {
+                        return Err(format!(
+                            "unknown fusion policy '{other}' (max, smart or none)"
+                        ))
+                    }
+                    None => return Err("--fuse needs a policy: max, smart or none".into()),
+                }
+            }
+            "--pluto" => pluto = true,
             "--check" => check_mode = true,
             "--function" => {
                 rest.push(a.clone());
@@ -63,11 +88,7 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
     }
     let scop = load(&rest)?;
     let d = dependences(&scop).map_err(e)?;
-    let s = match scheduler.as_str() {
-        "identity" => identity(&scop, &d).map_err(e)?,
-        "lp" => schedule::pluto_lp(&scop, &d).map_err(e)?,
-        other => return Err(format!("unknown scheduler '{other}' (identity or lp)")),
-    };
+    let s = compute(&scop, &d, &opts).map_err(e)?;
     let mut out = format!("schedule: {}\n", s.to_union_map().map_err(e)?);
     for (a, b) in &s.bands {
         out.push_str(&format!("band: {a} {b}\n"));
@@ -77,5 +98,10 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
         out.push_str(&format!(" {p}"));
     }
     out.push('\n');
+    if pluto {
+        for st in &s.statements {
+            out.push_str(&format!("T({}): {}\n", st.name(), st.describe(&s.params)));
+        }
+    }
     Ok((out, true))
 }

@@ -26,6 +26,7 @@ pub use deps::{dependences, Dependences};
 pub use distance::{distances, Direction, Distance};
 pub use error::{Error, Result};
 pub use mlir::{extract_scop_mlir, looks_like_mlir};
+pub use pluto::dfp::pluto_dfp;
 pub use pluto::lp::pluto_lp;
 pub use pluto::{compute, Fusion, Scheduler, SchedulerOptions};
 pub use schedule::{identity, Schedule, StatementSchedule};

@@ -257,11 +257,11 @@ pub fn band_is_permutable(
     Ok(true)
 }
 
-/// The identity scheduler: the original 2d+1 schedule of `scop` (scalar
-/// dimensions at the even places, each loop's iterator, times its sign, at
-/// the odd ones), each loop dimension a band of its own, and the parallel
-/// dimensions computed from `deps`.
-pub fn identity(scop: &Scop, deps: &Dependences) -> Result<Schedule> {
+/// The rows of the original 2d+1 schedule of each statement of `scop`
+/// (the layout of [`StatementSchedule::rows`]): the textual positions as
+/// constants at the even dimensions, each loop's iterator times its sign at
+/// the odd ones, all statements padded to the same number of dimensions.
+pub fn identity_rows(scop: &Scop) -> Vec<Vec<Vec<Int>>> {
     let n_out = scop
         .statements
         .iter()
@@ -269,26 +269,42 @@ pub fn identity(scop: &Scop, deps: &Dependences) -> Result<Schedule> {
         .max()
         .unwrap_or(1);
     let np = scop.params.len();
-    let mut statements = Vec::with_capacity(scop.statements.len());
-    for s in &scop.statements {
-        let n = s.iterators.len();
-        let rows = (0..n_out)
-            .map(|t| {
-                let mut row = vec![Int::ZERO; n + np + 1];
-                if t % 2 == 0 {
-                    row[n + np] = Int::from(s.positions.get(t / 2).copied().unwrap_or(0));
-                } else if t / 2 < n {
-                    row[t / 2] = Int::from(s.signs.get(t / 2).copied().unwrap_or(1));
-                }
-                row
-            })
-            .collect();
-        statements.push(StatementSchedule {
+    scop.statements
+        .iter()
+        .map(|s| {
+            let n = s.iterators.len();
+            (0..n_out)
+                .map(|t| {
+                    let mut row = vec![Int::ZERO; n + np + 1];
+                    if t % 2 == 0 {
+                        row[n + np] = Int::from(s.positions.get(t / 2).copied().unwrap_or(0));
+                    } else if t / 2 < n {
+                        row[t / 2] = Int::from(s.signs.get(t / 2).copied().unwrap_or(1));
+                    }
+                    row
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The identity scheduler: the original 2d+1 schedule of `scop` (scalar
+/// dimensions at the even places, each loop's iterator, times its sign, at
+/// the odd ones), each loop dimension a band of its own, and the parallel
+/// dimensions computed from `deps`.
+pub fn identity(scop: &Scop, deps: &Dependences) -> Result<Schedule> {
+    let rows = identity_rows(scop);
+    let n_out = rows.first().map_or(1, Vec::len);
+    let statements = scop
+        .statements
+        .iter()
+        .zip(rows)
+        .map(|(s, rows)| StatementSchedule {
             tuple: s.domain.space().range_tuple().clone(),
             iterators: s.iterators.clone(),
             rows,
-        });
-    }
+        })
+        .collect();
     let max_depth = scop
         .statements
         .iter()

@@ -2,9 +2,17 @@
 //! policy ([`SchedulerOptions`]) and the entry point [`compute`].
 //!
 //! [`lp`] finds permutable bands of hyperplanes on the LP relaxation of
-//! Pluto's formulation (pluto-lp).
+//! Pluto's formulation (pluto-lp); [`dfp`] decides fusion and permutation
+//! first (pluto-lp-dfp). Both build on [`partial`] (the schedule under
+//! construction and its open dependences), [`farkas`] (the LPs),
+//! [`independence`] and [`graph`] (components of the dependence graph).
 
+pub mod dfp;
+pub(crate) mod farkas;
+pub(crate) mod graph;
+pub(crate) mod independence;
 pub mod lp;
+pub(crate) mod partial;
 
 use crate::deps::Dependences;
 use crate::schedule::{identity, Schedule};
@@ -53,6 +61,7 @@ pub struct SchedulerOptions {
 pub fn compute(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
     match opts.scheduler {
         Scheduler::Identity => identity(scop, deps),
-        Scheduler::Lp | Scheduler::Dfp => lp::pluto_lp(scop, deps),
+        Scheduler::Lp => lp::pluto_lp(scop, deps, opts.fuse),
+        Scheduler::Dfp => dfp::pluto_dfp(scop, deps, opts.fuse),
     }
 }

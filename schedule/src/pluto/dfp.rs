@@ -1,0 +1,335 @@
+//! pluto-lp-dfp: fusion and permutation decided on the fusion conflict
+//! graph, then scaling, shifting and skewing per level.
+//!
+//! # Idea
+//!
+//! Acharya, Bondhugula and Cohen ("Polyhedral auto-transformation with no
+//! integer linear programming", PLDI 2018; the technical report "An approach
+//! for finding permutations quickly: fusion and dimension matching", Sec. 3)
+//! split Pluto's search for a row into a combinatorial choice and small LPs:
+//!
+//! 1. **Fusion conflict graph (FCG).** A vertex per statement dimension
+//!    (original loop). A *self edge* on `(S, i)` when loop `i` of `S` alone
+//!    cannot be the outermost row (`c_S = σ·e_i + shift`, `σ ≥ 1`, violates
+//!    tiling validity on `S`'s own open dependences); an edge between
+//!    `(S, i)` and `(T, j)` when the two loops cannot be fused into one row
+//!    with any scaling and shifting (the same LP on the dependences between
+//!    `S` and `T`). Edges are computed lazily, one LP check each, on the
+//!    dependence pairs not yet ordered; a cut drops the edges it makes
+//!    stale.
+//! 2. **Convex colouring, one colour per level.** The strongly connected
+//!    components of the dependence graph are coloured in topological order:
+//!    each statement of a component gets an unused dimension with no self
+//!    edge and no edge to the dimensions already coloured at this level
+//!    (backtracking over the statements of the component, outer dimensions
+//!    first). When a component cannot be coloured after others were, the
+//!    loops are distributed between it and the earlier components (a cut),
+//!    which removes the conflicts across, and it is coloured again (the
+//!    report's Algorithm 6).
+//! 3. **Scaling and shifting.** The row of each statement is `σ_S·e_i +
+//!    shift` with its coloured dimension `i` (a statement without a colour
+//!    at this level gets a constant), found by the Pluto LP (tiling validity
+//!    and bounding on the band's dependences, lexicographic minimum of `(u,
+//!    w, σ, shifts)`).
+//! 4. **Skewing.** When no scaling and shifting keeps the band permutable
+//!    (some dependence would get a negative distance), the row may add
+//!    non-negative multiples `λ` of the statement's rows of the band so far:
+//!    `σ_S·e_i + Σ λ_k·row_k + shift` (the report's Algorithm 3, which makes
+//!    the band tileable, as time skewing does for stencils). When even that
+//!    fails, the band ends and the row is found for the next band.
+//!
+//! A new row has a component along a dimension the statement's earlier rows
+//! do not use, so rows stay linearly independent (the report's Theorem
+//! 2.10). What the colouring cannot finish (a component whose every
+//! remaining dimension conflicts) is left to the pluto-lp steps
+//! ([`super::lp`]).
+//!
+//! Fusion: [`Fusion::Smart`] (Pluto's behaviour) distributes, at a level,
+//! the components that get a colour from those that do not (a statement
+//! whose loops are all used, like the initialisation of `C[i][j]` in gemm
+//! before the `k` loop of the update); [`Fusion::Max`] keeps them fused
+//! (the row of a statement without colour is a constant);
+//! [`Fusion::None`] distributes every component first.
+
+use super::farkas::{integer_rows, Lp};
+use super::lp::{lp_rows, COEFF_BOUND};
+use super::partial::Partial;
+use super::Fusion;
+use crate::deps::Dependences;
+use crate::schedule::Schedule;
+use crate::scop::Scop;
+use presburger::{Int, Result};
+use std::collections::HashMap;
+
+/// The pluto-lp-dfp schedule of `scop` for its dependences `deps` (see the
+/// module doc), with the fusion policy `fuse`. Fails only when a
+/// `presburger` operation does.
+pub fn pluto_dfp(scop: &Scop, deps: &Dependences, fuse: Fusion) -> Result<Schedule> {
+    let mut st = Partial::new(scop, deps)?;
+    if fuse == Fusion::None {
+        st.cut_all_sccs()?;
+    }
+    let n = st.n_stmt();
+    let mut used: Vec<Vec<bool>> = (0..n).map(|s| vec![false; st.layout.n_iter(s)]).collect();
+    let max_depth = used.iter().map(Vec::len).max().unwrap_or(0);
+    for _ in 0..2 * max_depth + 2 {
+        if st.all_complete() {
+            break;
+        }
+        let colors = color_level(&mut st, &used, fuse)?;
+        if colors.iter().all(Option::is_none) {
+            break;
+        }
+        let Some(rows) = scale_and_shift(&mut st, &colors)? else {
+            break;
+        };
+        for (s, c) in colors.iter().enumerate() {
+            if let Some(i) = c {
+                used[s][*i] = true;
+            }
+        }
+        st.push_rows(rows)?;
+    }
+    lp_rows(&mut st)?;
+    st.finish(deps)
+}
+
+/// The edges of the fusion conflict graph found so far, for the current
+/// open dependences (cleared by a cut).
+#[derive(Default)]
+struct Fcg {
+    /// `((S, i), (T, j))` with `S <= T` to whether there is an edge.
+    edges: HashMap<((usize, usize), (usize, usize)), bool>,
+    /// Per pair of statements `S <= T`, the validity LP of their open
+    /// dependences.
+    lps: HashMap<(usize, usize), Lp>,
+}
+
+impl Fcg {
+    /// True when loop `i` of `s` and loop `j` of `t` conflict (a self edge
+    /// when `(s, i) == (t, j)`): no row `σ_s·e_i + shift` for `s` and
+    /// `σ_t·e_j + shift` for `t` satisfies tiling validity on the open
+    /// dependences among the two statements.
+    fn conflict(&mut self, st: &Partial, a: (usize, usize), b: (usize, usize)) -> Result<bool> {
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        if let Some(&e) = self.edges.get(&(a, b)) {
+            return Ok(e);
+        }
+        let (s, t) = (a.0, b.0);
+        let related = st.open_deps().iter().any(|d| {
+            (d.src == s || d.src == t) && (d.dst == s || d.dst == t) && (s == t || d.src != d.dst)
+        });
+        let edge = if !related {
+            false
+        } else {
+            if !self.lps.contains_key(&(s, t)) {
+                let stmts = if s == t { vec![s] } else { vec![s, t] };
+                self.lps.insert((s, t), st.validity_lp(&stmts)?);
+            }
+            let lp = self.lps.get_mut(&(s, t)).expect("inserted above");
+            let snap = lp.snapshot();
+            for (stmt, dim) in [a, b] {
+                for k in 0..st.layout.n_iter(stmt) {
+                    let v = st.layout.coeff(stmt, k);
+                    if k == dim {
+                        lp.ge(&[(v, Int::ONE)], -1);
+                    } else {
+                        lp.eq(&[(v, Int::ONE)], 0);
+                    }
+                }
+            }
+            let e = lp.is_empty();
+            lp.rollback(snap);
+            e
+        };
+        self.edges.insert((a, b), edge);
+        Ok(edge)
+    }
+
+    /// True when giving `s` its loop `i` at this level conflicts with a
+    /// loop already coloured there (`color`), or `i` has a self edge.
+    fn blocked(
+        &mut self,
+        st: &Partial,
+        color: &[Option<usize>],
+        s: usize,
+        i: usize,
+    ) -> Result<bool> {
+        if self.conflict(st, (s, i), (s, i))? {
+            return Ok(true);
+        }
+        for (t, c) in color.iter().enumerate() {
+            if let Some(j) = *c {
+                if t != s && self.conflict(st, (s, i), (t, j))? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Colours the statements of component `comp` on top of `color`
+/// (backtracking, each statement's unused loops outermost first); `true`
+/// when every statement of it that is not complete got a loop.
+fn color_component(
+    st: &Partial,
+    fcg: &mut Fcg,
+    comp: &[usize],
+    used: &[Vec<bool>],
+    color: &mut Vec<Option<usize>>,
+) -> Result<bool> {
+    let todo: Vec<usize> = comp
+        .iter()
+        .copied()
+        .filter(|&s| !st.is_complete(s))
+        .collect();
+    fn go(
+        st: &Partial,
+        fcg: &mut Fcg,
+        todo: &[usize],
+        used: &[Vec<bool>],
+        color: &mut Vec<Option<usize>>,
+    ) -> Result<bool> {
+        let Some((&s, rest)) = todo.split_first() else {
+            return Ok(true);
+        };
+        for i in 0..used[s].len() {
+            if used[s][i] || fcg.blocked(st, color, s, i)? {
+                continue;
+            }
+            color[s] = Some(i);
+            if go(st, fcg, rest, used, color)? {
+                return Ok(true);
+            }
+            color[s] = None;
+        }
+        Ok(false)
+    }
+    go(st, fcg, &todo, used, color)
+}
+
+/// The colouring of one level (step 2 of the module doc): a loop (or none)
+/// per statement; cuts are added to `st` where components had to be
+/// distributed.
+fn color_level(st: &mut Partial, used: &[Vec<bool>], fuse: Fusion) -> Result<Vec<Option<usize>>> {
+    let n = st.n_stmt();
+    let mut color: Vec<Option<usize>> = vec![None; n];
+    let mut fcg = Fcg::default();
+    let comps = st.sccs(|_| false);
+    let mut colored_before = false;
+    for k in 0..comps.len() {
+        let comp = &comps[k];
+        if comp.iter().all(|&s| st.is_complete(s)) {
+            continue;
+        }
+        if color_component(st, &mut fcg, comp, used, &mut color)? {
+            colored_before = true;
+            continue;
+        }
+        if colored_before {
+            // distribute the components coloured so far from the rest,
+            // which removes the conflicts across, and try again
+            let mut group = vec![1; n];
+            for c in &comps[..k] {
+                for &s in c {
+                    group[s] = 0;
+                }
+            }
+            st.cut(&group)?;
+            fcg = Fcg::default();
+            if color_component(st, &mut fcg, comp, used, &mut color)? {
+                continue;
+            }
+        }
+        for &s in comp {
+            color[s] = None;
+        }
+    }
+    if fuse != Fusion::Max && color.iter().any(Option::is_some) {
+        // distribute the components without a colour from those with one
+        let comps = st.sccs(|c| c.iter().any(|&s| color[s].is_some()));
+        let has = |c: &Vec<usize>| c.iter().any(|&s| color[s].is_some());
+        let mut group = vec![0; n];
+        let mut g = 0;
+        for (k, c) in comps.iter().enumerate() {
+            if k > 0 && has(c) != has(&comps[k - 1]) {
+                g += 1;
+            }
+            for &s in c {
+                group[s] = g;
+            }
+        }
+        if st.open_deps().iter().any(|d| group[d.src] != group[d.dst]) {
+            st.cut(&group)?;
+        }
+    }
+    Ok(color)
+}
+
+/// The rows of one level (steps 3 and 4 of the module doc) for the colours
+/// `color`: scaling and shifting, then with skewing, then in a new band;
+/// `None` when none is feasible.
+fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<Vec<Vec<Int>>>> {
+    for attempt in 0..3 {
+        if attempt == 2 {
+            if !st.band_is_open() {
+                break;
+            }
+            st.close_band();
+        }
+        let skew = attempt == 1;
+        let layout = st.layout.clone();
+        let band: Vec<Vec<Vec<Int>>> = (0..st.n_stmt()).map(|s| st.band_rows(s).to_vec()).collect();
+        let mut order: Vec<usize> = (0..layout.np).map(|q| layout.u(q)).collect();
+        order.push(layout.w());
+        let lp = st.band_lp()?;
+        let snap = lp.snapshot();
+        for s in 0..layout.n_stmt() {
+            let n = layout.n_iter(s);
+            // c_s[k] = σ·δ(k = i) + Σ_j λ_j·band_j[k]
+            let sigma = color[s].map(|i| {
+                let v = lp.new_var();
+                lp.ge(&[(v, Int::ONE)], -1);
+                lp.ge(&[(v, Int::from(-1))], COEFF_BOUND);
+                (v, i)
+            });
+            let lambdas: Vec<usize> = if skew {
+                band[s]
+                    .iter()
+                    .map(|_| {
+                        let v = lp.new_var();
+                        lp.ge(&[(v, Int::ONE)], 0);
+                        v
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for k in 0..n {
+                let mut form = vec![(layout.coeff(s, k), Int::ONE)];
+                if let Some((v, i)) = sigma {
+                    if i == k {
+                        form.push((v, Int::from(-1)));
+                    }
+                }
+                for (j, &l) in lambdas.iter().enumerate() {
+                    let x = &band[s][j][k];
+                    if !x.is_zero() {
+                        form.push((l, -x.clone()));
+                    }
+                }
+                lp.eq(&form, 0);
+            }
+            order.extend(sigma.map(|(v, _)| v));
+            order.extend(lambdas.iter().copied());
+            order.extend((n..layout.row_len(s)).map(|k| layout.coeff(s, k)));
+        }
+        let found = lp.lexmin(&order);
+        lp.rollback(snap);
+        if let Some(point) = found {
+            return Ok(Some(integer_rows(&layout, &point)));
+        }
+    }
+    Ok(None)
+}

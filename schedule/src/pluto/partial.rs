@@ -1,0 +1,413 @@
+//! A schedule under construction, shared by the Pluto schedulers: the rows
+//! found so far, the permutable bands, and the dependence pairs that the
+//! rows do not order yet.
+//!
+//! # Invariants
+//!
+//! - Every statement has [`Partial::n_dims`] rows, each of
+//!   [`Layout::row_len`] entries (iterators, parameters, constant).
+//! - `band_deps` are the dependence pairs not ordered by a dimension before
+//!   the open band (which starts at `band_start`); `open_deps` are the pairs
+//!   not ordered by any dimension so far: the pairs of `band_deps` with equal
+//!   times on every row of the open band. Every row of the open band has a
+//!   non-negative distance on every pair of `band_deps` (tiling validity),
+//!   so a pair leaves `open_deps` exactly when some row gives it a positive
+//!   distance, which orders it: restricting to equal times is exact and
+//!   needs no subtraction.
+//! - Bands are disjoint, increasing and end before `band_start`; scalar
+//!   dimensions added by [`Partial::cut`] belong to no band.
+
+use super::farkas::{Layout, Lp};
+use super::graph::sccs;
+use super::independence::rank_of;
+use crate::deps::Dependences;
+use crate::schedule::{identity_rows, parallel_dims, Schedule, StatementSchedule};
+use crate::scop::Scop;
+use crate::validity::{check, Validity};
+use presburger::build::{Constraint, Expr};
+use presburger::{DimKind, Error, Int, Map, Result};
+
+/// Dependence pairs from statement `src` to statement `dst`.
+#[derive(Clone, Debug)]
+pub(crate) struct Dep {
+    /// The source statement (its index in the SCoP).
+    pub src: usize,
+    /// The target statement.
+    pub dst: usize,
+    /// The pairs.
+    pub map: Map,
+}
+
+/// A schedule under construction (see the module doc).
+pub(crate) struct Partial<'a> {
+    /// The SCoP.
+    pub scop: &'a Scop,
+    /// The LP variables of its statements.
+    pub layout: Layout,
+    /// Per statement, its rows so far.
+    rows: Vec<Vec<Vec<Int>>>,
+    /// The closed permutable bands, `(first, last)` inclusive.
+    bands: Vec<(usize, usize)>,
+    /// The first dimension of the open band.
+    band_start: usize,
+    /// The pairs not ordered before the open band.
+    band_deps: Vec<Dep>,
+    /// The pairs not ordered by any dimension so far.
+    open_deps: Vec<Dep>,
+    /// The LP with the Farkas constraints of `band_deps` (validity and
+    /// bounding), built on first use and dropped when `band_deps` changes.
+    band_lp: Option<Lp>,
+}
+
+impl<'a> Partial<'a> {
+    /// No rows yet; every dependence pair of `deps` (RAW, WAR, WAW, for the
+    /// context's parameter values) is open.
+    pub fn new(scop: &'a Scop, deps: &Dependences) -> Result<Partial<'a>> {
+        let all = deps.raw.union(&deps.war)?.union(&deps.waw)?;
+        let mut list: Vec<Dep> = Vec::new();
+        for m in all.members() {
+            let sp = m.space();
+            let find =
+                |name: Option<&String>| scop.statements.iter().position(|s| Some(&s.name) == name);
+            let (Some(src), Some(dst)) = (
+                find(sp.domain_tuple().and_then(|t| t.name.as_ref())),
+                find(sp.range_tuple().name.as_ref()),
+            ) else {
+                return Err(Error::Invalid(format!(
+                    "a dependence between unknown statements: {m}"
+                )));
+            };
+            let map = m.intersect_params(&scop.context)?.coalesce()?;
+            if !map.is_empty()? {
+                list.push(Dep { src, dst, map });
+            }
+        }
+        Ok(Partial {
+            scop,
+            layout: Layout::new(scop),
+            rows: vec![Vec::new(); scop.statements.len()],
+            bands: Vec::new(),
+            band_start: 0,
+            band_deps: list.clone(),
+            open_deps: list,
+            band_lp: None,
+        })
+    }
+
+    /// Checks the invariants of the module doc that are cheap to check.
+    pub fn check_invariants(&self) {
+        let n = self.n_dims();
+        for (s, r) in self.rows.iter().enumerate() {
+            assert_eq!(r.len(), n, "statement {s} has {} rows, not {n}", r.len());
+            for row in r {
+                assert_eq!(row.len(), self.layout.row_len(s));
+            }
+        }
+        let mut end = 0;
+        for &(a, b) in &self.bands {
+            assert!(a >= end && a <= b && b < self.band_start);
+            end = b + 1;
+        }
+        assert!(self.band_start <= n);
+    }
+
+    /// The number of dimensions so far.
+    pub fn n_dims(&self) -> usize {
+        self.rows.first().map_or(0, Vec::len)
+    }
+
+    /// The number of statements.
+    pub fn n_stmt(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Statement `s`'s rows.
+    pub fn rows(&self, s: usize) -> &[Vec<Int>] {
+        &self.rows[s]
+    }
+
+    /// Statement `s`'s rows in the open band.
+    pub fn band_rows(&self, s: usize) -> &[Vec<Int>] {
+        &self.rows[s][self.band_start..]
+    }
+
+    /// True when statement `s` has as many independent rows as iterators.
+    pub fn is_complete(&self, s: usize) -> bool {
+        let n = self.layout.n_iter(s);
+        rank_of(&self.rows[s], n) == n
+    }
+
+    /// True when every statement is complete.
+    pub fn all_complete(&self) -> bool {
+        (0..self.n_stmt()).all(|s| self.is_complete(s))
+    }
+
+    /// The pairs not ordered by any dimension so far.
+    pub fn open_deps(&self) -> &[Dep] {
+        &self.open_deps
+    }
+
+    /// True when the open band has rows.
+    pub fn band_is_open(&self) -> bool {
+        self.band_start < self.n_dims()
+    }
+
+    /// The LP whose constraints are tiling validity and bounding on every
+    /// pair of `band_deps` (built once per band).
+    pub fn band_lp(&mut self) -> Result<&mut Lp> {
+        if self.band_lp.is_none() {
+            let mut lp = Lp::new(&self.layout);
+            for d in &self.band_deps {
+                for bounding in [false, true] {
+                    lp.add_dependence(
+                        &self.layout,
+                        &self.scop.params,
+                        (d.src, d.dst),
+                        &d.map,
+                        bounding,
+                    )?;
+                }
+            }
+            self.band_lp = Some(lp);
+        }
+        Ok(self.band_lp.as_mut().expect("built above"))
+    }
+
+    /// An LP with tiling validity (no bounding) on the open pairs between
+    /// statements of `stmts` (both ends in it).
+    pub fn validity_lp(&self, stmts: &[usize]) -> Result<Lp> {
+        let mut lp = Lp::new(&self.layout);
+        for d in &self.open_deps {
+            if stmts.contains(&d.src) && stmts.contains(&d.dst) {
+                lp.add_dependence(
+                    &self.layout,
+                    &self.scop.params,
+                    (d.src, d.dst),
+                    &d.map,
+                    false,
+                )?;
+            }
+        }
+        Ok(lp)
+    }
+
+    /// The order in which the Pluto LPs minimise: `u`, `w`, then each
+    /// statement's iterator coefficients (innermost first, so that rows keep
+    /// the original outer loops when they can), parameters and constant.
+    pub fn objective(&self) -> Vec<usize> {
+        let l = &self.layout;
+        let mut order: Vec<usize> = (0..l.np).map(|q| l.u(q)).collect();
+        order.push(l.w());
+        for s in 0..l.n_stmt() {
+            let n = l.n_iter(s);
+            order.extend((0..n).rev().map(|k| l.coeff(s, k)));
+            order.extend((n..l.row_len(s)).map(|k| l.coeff(s, k)));
+        }
+        order
+    }
+
+    /// Appends `rows` (one per statement) to the open band; they must have a
+    /// non-negative distance on every pair of `band_deps`. The open pairs are
+    /// restricted to those with equal times on the new row.
+    pub fn push_rows(&mut self, rows: Vec<Vec<Int>>) -> Result<()> {
+        let mut open = Vec::with_capacity(self.open_deps.len());
+        for d in std::mem::take(&mut self.open_deps) {
+            let eq = self.equal_times(&d, &rows[d.src], &rows[d.dst])?;
+            let map = d.map.intersect(&eq)?;
+            if !map.is_empty()? {
+                open.push(Dep { map, ..d });
+            }
+        }
+        self.open_deps = open;
+        for (s, row) in rows.into_iter().enumerate() {
+            self.rows[s].push(row);
+        }
+        Ok(())
+    }
+
+    /// The pairs of `d`'s space whose times under the rows `rs` (source)
+    /// and `rt` (target) are equal.
+    fn equal_times(&self, d: &Dep, rs: &[Int], rt: &[Int]) -> Result<Map> {
+        let sp = d.map.space();
+        let np = self.layout.np;
+        let side = |row: &[Int], kind: DimKind, n: usize| -> Result<Expr> {
+            let mut e = Expr::constant(row[n + np].clone());
+            for (k, c) in row[..n].iter().enumerate() {
+                if !c.is_zero() {
+                    e = &e + &Expr::dim(kind, k).scale(c);
+                }
+            }
+            for (q, c) in row[n..n + np].iter().enumerate() {
+                if c.is_zero() {
+                    continue;
+                }
+                let name = &self.scop.params[q];
+                let Some(k) = sp.params().iter().position(|p| p == name) else {
+                    return Err(Error::Invalid(format!(
+                        "a schedule row uses the parameter {name}, unknown to {}",
+                        d.map
+                    )));
+                };
+                e = &e + &Expr::param(k).scale(c);
+            }
+            Ok(e)
+        };
+        let t = side(rt, DimKind::Out, self.layout.n_iter(d.dst))?;
+        let s = side(rs, DimKind::In, self.layout.n_iter(d.src))?;
+        let cons: Vec<Constraint> = vec![t.eq(s)];
+        Map::from_constraints(sp, cons)
+    }
+
+    /// Ends the open band (when it has rows): its pairs left open are the
+    /// next band's.
+    pub fn close_band(&mut self) {
+        let n = self.n_dims();
+        if self.band_start < n {
+            self.bands.push((self.band_start, n - 1));
+        }
+        self.band_start = n;
+        self.band_deps = self.open_deps.clone();
+        self.band_lp = None;
+    }
+
+    /// Loop distribution: ends the open band and appends a scalar dimension
+    /// with the constant `group[s]` for statement `s`. Every open pair must
+    /// go from a group to the same or a later one; the pairs between
+    /// different groups are then ordered and leave.
+    pub fn cut(&mut self, group: &[usize]) -> Result<()> {
+        self.close_band();
+        let np = self.layout.np;
+        for d in &self.open_deps {
+            if group[d.src] > group[d.dst] {
+                return Err(Error::Invalid(format!(
+                    "a cut would put statement {} after statement {} that depends on it",
+                    d.src, d.dst
+                )));
+            }
+        }
+        for (s, r) in self.rows.iter_mut().enumerate() {
+            let mut row = vec![Int::ZERO; self.layout.n_iter(s) + np + 1];
+            row[self.layout.n_iter(s) + np] = Int::from(group[s] as i64);
+            r.push(row);
+        }
+        self.open_deps.retain(|d| group[d.src] == group[d.dst]);
+        self.band_start = self.n_dims();
+        self.band_deps = self.open_deps.clone();
+        self.band_lp = None;
+        Ok(())
+    }
+
+    /// The strongly connected components of the graph of the open pairs,
+    /// in a topological order (`prefer` first among the ready ones, then
+    /// textual order; see [`sccs`]).
+    pub fn sccs(&self, prefer: impl Fn(&[usize]) -> bool) -> Vec<Vec<usize>> {
+        let edges: Vec<(usize, usize)> = self.open_deps.iter().map(|d| (d.src, d.dst)).collect();
+        sccs(self.n_stmt(), &edges, prefer)
+    }
+
+    /// True when some open pair goes between two different components of
+    /// `comps`.
+    pub fn crosses(&self, comps: &[Vec<usize>]) -> bool {
+        let comp = self.component_of(comps);
+        self.open_deps.iter().any(|d| comp[d.src] != comp[d.dst])
+    }
+
+    /// The index in `comps` of each statement's component.
+    pub fn component_of(&self, comps: &[Vec<usize>]) -> Vec<usize> {
+        let mut of = vec![0; self.n_stmt()];
+        for (k, c) in comps.iter().enumerate() {
+            for &s in c {
+                of[s] = k;
+            }
+        }
+        of
+    }
+
+    /// Distributes every strongly connected component of the open pairs
+    /// into a loop of its own, in topological order (a cut; nothing when
+    /// there is one component or no pair between them).
+    pub fn cut_all_sccs(&mut self) -> Result<()> {
+        let comps = self.sccs(|_| false);
+        if comps.len() > 1 && self.crosses(&comps) {
+            let group = self.component_of(&comps);
+            self.cut(&group)?;
+        }
+        Ok(())
+    }
+
+    /// Pluto's dimension-based cut (its default `smartfuse` in pluto-lp):
+    /// the components in topological order, a cut between two consecutive
+    /// ones whose loop depths (most iterators of a statement) differ.
+    pub fn cut_by_depth(&mut self) -> Result<()> {
+        let comps = self.sccs(|_| false);
+        let depth = |c: &Vec<usize>| c.iter().map(|&s| self.layout.n_iter(s)).max();
+        let mut group = vec![0; self.n_stmt()];
+        let mut g = 0;
+        for (k, c) in comps.iter().enumerate() {
+            if k > 0 && depth(c) != depth(&comps[k - 1]) {
+                g += 1;
+            }
+            for &s in c {
+                group[s] = g;
+            }
+        }
+        if g > 0 {
+            self.cut(&group)?;
+        }
+        Ok(())
+    }
+
+    /// The schedule: the open band closed; pairs still open ordered by a
+    /// last scalar dimension (the components of their graph in topological
+    /// order) when their graph has no cycle. When that is not enough (or a
+    /// scheduler gave up before every statement was complete), the original
+    /// 2d+1 schedule is appended, which orders every pair the rows leave
+    /// equal. The result is checked with [`check`]; an invalid one is an
+    /// error (a bug of the scheduler, not of the input).
+    pub fn finish(mut self, deps: &Dependences) -> Result<Schedule> {
+        self.close_band();
+        if !self.open_deps.is_empty() {
+            let comps = self.sccs(|_| false);
+            let cyclic = self.open_deps.iter().any(|d| {
+                let c = self.component_of(&comps);
+                c[d.src] == c[d.dst]
+            });
+            if !cyclic {
+                let group = self.component_of(&comps);
+                self.cut(&group)?;
+            }
+        }
+        if !self.open_deps.is_empty() || !self.all_complete() {
+            for (s, extra) in identity_rows(self.scop).into_iter().enumerate() {
+                self.rows[s].extend(extra);
+            }
+            self.open_deps.clear();
+        }
+        self.check_invariants();
+        let scop = self.scop;
+        let statements: Vec<StatementSchedule> = scop
+            .statements
+            .iter()
+            .zip(self.rows)
+            .map(|(s, rows)| StatementSchedule {
+                tuple: s.domain.space().range_tuple().clone(),
+                iterators: s.iterators.clone(),
+                rows,
+            })
+            .collect();
+        let mut sched = Schedule {
+            params: scop.params.clone(),
+            statements,
+            bands: self.bands,
+            parallel: Vec::new(),
+        };
+        let map = sched.to_union_map()?;
+        if let Validity::Invalid(v) = check(scop, deps, &map)? {
+            return Err(Error::Invalid(format!(
+                "the scheduler produced an invalid schedule (a bug): {v}"
+            )));
+        }
+        sched.parallel = parallel_dims(scop, deps, &map, sched.n_dims())?;
+        Ok(sched)
+    }
+}

@@ -32,9 +32,7 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
                     Some("lp") => Scheduler::Lp,
                     Some("identity") => Scheduler::Identity,
                     Some(other) => {
-                        return Err(format!(
-                            "unknown scheduler '{other}' (dfp, lp or identity)"
-                        ))
+                        return Err(format!("unknown scheduler '{other}' (dfp, lp or identity)"))
                     }
                     None => return Err("--scheduler needs a name: dfp, lp or identity".into()),
                 }

@@ -1,4 +1,5 @@
-//! `poly schedule`: the identity scheduler's output and `--check`.
+//! `poly schedule`: the default (pluto-lp-dfp) and identity schedulers'
+//! output, the options, and `--check`.
 
 use std::process::Command;
 
@@ -22,7 +23,7 @@ fn kernel(name: &str) -> String {
 
 #[test]
 fn identity_schedule_of_gemm() {
-    let (out, ok) = poly(&["schedule", &kernel("gemm.c")]);
+    let (out, ok) = poly(&["schedule", "--scheduler", "identity", &kernel("gemm.c")]);
     assert!(ok);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("schedule: "), "{out}");
@@ -76,4 +77,46 @@ fn lp_scheduler_skews_seidel_2d() {
     assert_eq!(&lines[1..], ["band: 0 2", "parallel:"]);
     let (_, ok) = poly(&["schedule", "--scheduler", "ilp", &kernel("gemm.c")]);
     assert!(!ok);
+}
+
+#[test]
+fn dfp_is_the_default_and_pluto_style_lines_on_request() {
+    let (out, ok) = poly(&["schedule", "--pluto", &kernel("gemm.c")]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let got: presburger::UnionMap = lines[0]["schedule: ".len()..].parse().unwrap();
+    let want: presburger::UnionMap = "{ S0[i, j] -> [i, j, 0, 0]; S1[i, k, j] -> [i, j, 1, k] }"
+        .parse()
+        .unwrap();
+    assert!(got.is_equal(&want).unwrap(), "{out}");
+    assert_eq!(
+        &lines[1..],
+        [
+            "band: 0 1",
+            "band: 3 3",
+            "parallel: 0 1",
+            "T(S0): (i, j, 0, 0)",
+            "T(S1): (i, j, 1, k)"
+        ]
+    );
+    // the same with the policy spelled out; max fuses the k loop
+    let (same, ok) = poly(&[
+        "schedule",
+        "--fuse",
+        "smart",
+        "--scheduler",
+        "dfp",
+        "--pluto",
+        &kernel("gemm.c"),
+    ]);
+    assert!(ok);
+    assert_eq!(same, out);
+    let (out, ok) = poly(&["schedule", "--fuse", "max", "--pluto", &kernel("gemm.c")]);
+    assert!(ok);
+    assert!(out.contains("T(S1): (i, j, k, 1)"), "{out}");
+    // bad option values are errors
+    for bad in [["--fuse", "some"], ["--scheduler", "ilp"]] {
+        let (_, ok) = poly(&["schedule", bad[0], bad[1], &kernel("gemm.c")]);
+        assert!(!ok);
+    }
 }

@@ -28,7 +28,7 @@ pub use error::{Error, Result};
 pub use mlir::{extract_scop_mlir, looks_like_mlir};
 pub use pluto::dfp::pluto_dfp;
 pub use pluto::lp::pluto_lp;
-pub use pluto::{compute, Fusion, Scheduler, SchedulerOptions};
+pub use pluto::{compute, FarkasMethod, Fusion, Scheduler, SchedulerOptions};
 pub use schedule::{identity, Schedule, StatementSchedule};
 pub use scop::{Access, Array, Scop, Statement};
 pub use validity::{Validity, Violation};

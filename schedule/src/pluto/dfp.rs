@@ -51,21 +51,23 @@
 //! (the row of a statement without colour is a constant);
 //! [`Fusion::None`] distributes every component first.
 
-use super::farkas::{integer_rows, Lp};
+use super::farkas::{integer_rows, FarkasPiece, Lp};
 use super::lp::{lp_rows, COEFF_BOUND};
 use super::partial::Partial;
-use super::Fusion;
+use super::{Fusion, SchedulerOptions};
 use crate::deps::Dependences;
 use crate::schedule::Schedule;
 use crate::scop::Scop;
+use presburger::simplex::Simplex;
 use presburger::{Int, Result};
 use std::collections::HashMap;
 
 /// The pluto-lp-dfp schedule of `scop` for its dependences `deps` (see the
 /// module doc), with the fusion policy `fuse`. Fails only when a
 /// `presburger` operation does.
-pub fn pluto_dfp(scop: &Scop, deps: &Dependences, fuse: Fusion) -> Result<Schedule> {
-    let mut st = Partial::new(scop, deps)?;
+pub fn pluto_dfp(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
+    let fuse = opts.fuse;
+    let mut st = Partial::new(scop, deps, opts.farkas)?;
     if fuse == Fusion::None {
         st.cut_all_sccs()?;
     }
@@ -94,12 +96,15 @@ pub fn pluto_dfp(scop: &Scop, deps: &Dependences, fuse: Fusion) -> Result<Schedu
     st.finish(deps)
 }
 
+/// A vertex of the fusion conflict graph: a statement and one of its loops.
+type Vertex = (usize, usize);
+
 /// The edges of the fusion conflict graph found so far, for the current
 /// open dependences (cleared by a cut).
 #[derive(Default)]
 struct Fcg {
     /// `((S, i), (T, j))` with `S <= T` to whether there is an edge.
-    edges: HashMap<((usize, usize), (usize, usize)), bool>,
+    edges: HashMap<(Vertex, Vertex), bool>,
     /// Per pair of statements `S <= T`, the validity LP of their open
     /// dependences.
     lps: HashMap<(usize, usize), Lp>,
@@ -116,15 +121,58 @@ impl Fcg {
             return Ok(e);
         }
         let (s, t) = (a.0, b.0);
-        let related = st.open_deps().iter().any(|d| {
-            (d.src == s || d.src == t) && (d.dst == s || d.dst == t) && (s == t || d.src != d.dst)
-        });
+        let mut pieces = Vec::new();
+        let mut related = false;
+        for d in st.open_deps() {
+            if (d.src == s || d.src == t) && (d.dst == s || d.dst == t) {
+                related |= s == t || d.src != d.dst;
+                pieces.push((d, d.piece(&st.scop.params, st.method())?));
+            }
+        }
         let edge = if !related {
             false
+        } else if pieces
+            .iter()
+            .all(|(_, p)| matches!(p, FarkasPiece::Generators(_)))
+        {
+            // a small LP on σ_s, σ_t and the relative shift δ = shift_t −
+            // shift_s: ψ·g ≥ 0 (= 0 on lines) for each generator g
+            let mut lp = Simplex::new(3);
+            lp.add_ineq(&[Int::from(-1), Int::ONE, Int::ZERO, Int::ZERO]);
+            lp.add_ineq(&[Int::from(-1), Int::ZERO, Int::ONE, Int::ZERO]);
+            let side = |x: usize| if x == s { (1, a.1) } else { (2, b.1) };
+            for (d, p) in &pieces {
+                let FarkasPiece::Generators(gens) = p else {
+                    continue;
+                };
+                let ((vs, is), (vt, it)) = (side(d.src), side(d.dst));
+                let shift = if d.src == d.dst {
+                    0
+                } else if d.src == s {
+                    1
+                } else {
+                    -1
+                };
+                for g in gens {
+                    let mut row = vec![Int::ZERO; 4];
+                    row[vt] += &g.dst[it];
+                    row[vs] -= &g.src[is];
+                    row[3] += &(&g.constant * &Int::from(shift));
+                    if g.line {
+                        lp.add_eq(&row);
+                    } else {
+                        lp.add_ineq(&row);
+                    }
+                    if lp.is_empty() {
+                        break;
+                    }
+                }
+            }
+            lp.is_empty()
         } else {
-            if !self.lps.contains_key(&(s, t)) {
+            if let std::collections::hash_map::Entry::Vacant(e) = self.lps.entry((s, t)) {
                 let stmts = if s == t { vec![s] } else { vec![s, t] };
-                self.lps.insert((s, t), st.validity_lp(&stmts)?);
+                e.insert(st.validity_lp(&stmts)?);
             }
             let lp = self.lps.get_mut(&(s, t)).expect("inserted above");
             let snap = lp.snapshot();
@@ -313,8 +361,8 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
                         form.push((v, Int::from(-1)));
                     }
                 }
-                for (j, &l) in lambdas.iter().enumerate() {
-                    let x = &band[s][j][k];
+                for (&l, row) in lambdas.iter().zip(&band[s]) {
+                    let x = &row[k];
                     if !x.is_zero() {
                         form.push((l, -x.clone()));
                     }

@@ -22,16 +22,28 @@
 //! solutions to the affine scheduling problem, part I", IJPP 21(5), 1992),
 //! `ψ ≥ 0` on the non-empty polyhedron `{ z : A z + b ≥ 0, E z + f = 0 }` iff
 //! `ψ(z) ≡ λ0 + μ·(A z + b) + ν·(E z + f)` for some `λ0 ≥ 0`, `μ ≥ 0` and free
-//! `ν`. Equating the coefficient of each column of `D` (constant,
-//! parameters, source and target iterators, existential variables) gives
-//! equalities between the unknowns and the multipliers, which stay in the LP
-//! as variables. Existential variables of `D` are treated as rational: the
-//! relaxed polyhedron is larger, so the constraints are sufficient (a
-//! schedule that satisfies them is valid), not always necessary.
+//! `ν`.
+//!
+//! The multipliers are eliminated: by duality, `ψ` is in that cone iff `ψ·g
+//! ≥ 0` for every extreme ray `g` of the homogenised cone of `D` (its
+//! vertices and rays) and `ψ·l = 0` on its lineality space
+//! ([`super::cone`]), a few constraints on the unknowns alone, shared by
+//! the validity and bounding constraints of the piece and deduplicated
+//! across pieces. When a piece has too many generators, the multipliers
+//! stay in the LP as variables instead: equating the coefficient of each
+//! column of `D` (constant, parameters, source and target iterators,
+//! existential variables) gives equalities between the unknowns and the
+//! multipliers. Existential variables of `D` are treated as rational (their
+//! coefficient in `ψ` is zero): the relaxed polyhedron is larger, so the
+//! constraints are sufficient (a schedule that satisfies them is valid),
+//! not always necessary.
 
+use super::cone::generators;
+pub use super::FarkasMethod;
 use crate::scop::Scop;
 use presburger::simplex::{LpResult, Rational, Simplex};
-use presburger::{DimKind, Error, Int, Map, Result};
+use presburger::{BasicMap, DimKind, Error, Int, Result};
+use std::collections::HashSet;
 
 /// Where the variables of a Pluto LP are: `u` (one per parameter), `w`, then
 /// one block per statement with the row's coefficients of the statement's
@@ -107,7 +119,13 @@ pub(crate) type Form = Vec<(usize, Int)>;
 /// (the Farkas constraints of a set of dependences) serve many questions.
 pub(crate) struct Lp {
     simplex: Simplex,
+    /// The dependence constraints added since the last rollback, normalised
+    /// (to skip duplicates).
+    seen: HashSet<(bool, Form)>,
 }
+
+/// The most generators a piece may have for [`FarkasMethod::Generators`].
+pub const MAX_RAYS: usize = 400;
 
 impl Lp {
     /// An LP over the variables of `layout`, with `u ≥ 0`, `w ≥ 0` and the
@@ -117,6 +135,7 @@ impl Lp {
     pub fn new(layout: &Layout) -> Lp {
         let mut lp = Lp {
             simplex: Simplex::new(layout.n_sched),
+            seen: HashSet::new(),
         };
         for v in 0..=layout.np {
             lp.ge(&[(v, Int::ONE)], 0);
@@ -182,7 +201,48 @@ impl Lp {
 
     /// Undoes everything added since `s`.
     pub fn rollback(&mut self, s: presburger::simplex::Snapshot) {
-        self.simplex.rollback(s)
+        self.simplex.rollback(s);
+        self.seen.clear();
+    }
+
+    /// Adds `form ≥ 0` (or `= 0`) unless the same constraint, divided by
+    /// the gcd of its coefficients, was added before.
+    fn add_unique(&mut self, mut form: Form, is_eq: bool) {
+        form.retain(|(_, x)| !x.is_zero());
+        if form.is_empty() {
+            return;
+        }
+        form.sort_by_key(|(v, _)| *v);
+        // merge repeated variables
+        let mut merged: Form = Vec::with_capacity(form.len());
+        for (v, x) in form {
+            match merged.last_mut() {
+                Some((w, y)) if *w == v => *y += &x,
+                _ => merged.push((v, x)),
+            }
+        }
+        merged.retain(|(_, x)| !x.is_zero());
+        if merged.is_empty() {
+            return;
+        }
+        let g = presburger::int::gcd_all(merged.iter().map(|(_, x)| x));
+        if !g.is_one() {
+            for (_, x) in &mut merged {
+                *x = x.exact_div(&g);
+            }
+        }
+        if is_eq && merged[0].1.is_negative() {
+            for (_, x) in &mut merged {
+                *x = -x.clone();
+            }
+        }
+        if self.seen.insert((is_eq, merged.clone())) {
+            if is_eq {
+                self.eq(&merged, 0);
+            } else {
+                self.ge(&merged, 0);
+            }
+        }
     }
 
     /// The lexicographic minimum of the variables `order`, one after the
@@ -209,86 +269,235 @@ impl Lp {
 
     /// Adds the constraints that the rows of `layout`'s statements `src`
     /// and `dst` satisfy tiling validity (`bounding = false`) or the
-    /// bounding function (`bounding = true`) on every pair of `dep` (a
-    /// relation `src -> dst` over some of `params`), by Farkas' lemma (see
-    /// the module doc); one block of multipliers per non-empty basic piece.
+    /// bounding function (`bounding = true`) on every pair of a dependence
+    /// piece `src -> dst` ([`farkas_piece`]), by Farkas' lemma (see the
+    /// module doc).
     pub fn add_dependence(
         &mut self,
         layout: &Layout,
-        params: &[String],
         (src, dst): (usize, usize),
-        dep: &Map,
+        piece: &FarkasPiece,
         bounding: bool,
-    ) -> Result<()> {
+    ) {
         let np = layout.np;
         let (ns, nt) = (layout.n_iter(src), layout.n_iter(dst));
-        for bm in dep.basics() {
-            if self.is_empty() {
-                return Ok(());
-            }
-            // an empty piece adds nothing (and Farkas' affine form needs a
-            // non-empty polyhedron)
-            if bm.is_empty()? {
-                continue;
-            }
-            let c = bm.conjunction();
-            let sp = c.space();
-            // ψ's coefficient at each column of D, as a form in the unknowns
-            let mut psi: Vec<Form> = vec![Vec::new(); c.n_col()];
-            let sign = if bounding { -1i64 } else { 1 };
-            for k in 0..sp.n_param() {
-                let name = &sp.params()[k];
-                let Some(q) = params.iter().position(|p| p == name) else {
-                    return Err(Error::Invalid(format!(
-                        "a dependence uses the unknown parameter {name}"
-                    )));
-                };
-                let col = c.col(DimKind::Param, k);
-                psi[col].push((layout.coeff(dst, nt + q), Int::from(sign)));
-                psi[col].push((layout.coeff(src, ns + q), Int::from(-sign)));
-                if bounding {
-                    psi[col].push((layout.u(q), Int::ONE));
-                }
-            }
-            for k in 0..ns {
-                psi[c.col(DimKind::In, k)].push((layout.coeff(src, k), Int::from(-sign)));
-            }
-            for k in 0..nt {
-                psi[c.col(DimKind::Out, k)].push((layout.coeff(dst, k), Int::from(sign)));
-            }
-            psi[0].push((layout.coeff(dst, nt + np), Int::from(sign)));
-            psi[0].push((layout.coeff(src, ns + np), Int::from(-sign)));
+        let sign = if bounding { -1i64 } else { 1 };
+        // ψ's coefficient of the constant, of parameter q, of source
+        // iterator k and of target iterator k, as forms in the unknowns
+        let psi_const: Form = {
+            let mut f = vec![
+                (layout.coeff(dst, nt + np), Int::from(sign)),
+                (layout.coeff(src, ns + np), Int::from(-sign)),
+            ];
             if bounding {
-                psi[0].push((layout.w(), Int::ONE));
+                f.push((layout.w(), Int::ONE));
             }
-            // ψ − λ0 − μ·ineqs − ν·eqs = 0, column by column
-            let lambda0 = self.new_var();
-            self.ge(&[(lambda0, Int::ONE)], 0);
-            let mu: Vec<usize> = c.inequalities().iter().map(|_| self.new_var()).collect();
-            for &m in &mu {
-                self.ge(&[(m, Int::ONE)], 0);
+            f
+        };
+        let psi_param = |q: usize| -> Form {
+            let mut f = vec![
+                (layout.coeff(dst, nt + q), Int::from(sign)),
+                (layout.coeff(src, ns + q), Int::from(-sign)),
+            ];
+            if bounding {
+                f.push((layout.u(q), Int::ONE));
             }
-            let nu: Vec<usize> = c.equalities().iter().map(|_| self.new_var()).collect();
-            for (col, mut row) in psi.into_iter().enumerate() {
-                if col == 0 {
-                    row.push((lambda0, Int::from(-1)));
-                }
-                for (k, ineq) in c.inequalities().iter().enumerate() {
-                    if !ineq[col].is_zero() {
-                        row.push((mu[k], -ineq[col].clone()));
+            f
+        };
+        {
+            if self.is_empty() {
+                return;
+            }
+            match piece {
+                FarkasPiece::Generators(gens) => {
+                    for g in gens {
+                        let mut form: Form = Vec::new();
+                        let mut scaled = |f: &Form, x: &Int| {
+                            if !x.is_zero() {
+                                form.extend(f.iter().map(|(v, y)| (*v, x * y)));
+                            }
+                        };
+                        scaled(&psi_const, &g.constant);
+                        for (q, x) in g.params.iter().enumerate() {
+                            scaled(&psi_param(q), x);
+                        }
+                        for (k, x) in g.src.iter().enumerate() {
+                            scaled(&vec![(layout.coeff(src, k), Int::from(-sign))], x);
+                        }
+                        for (k, x) in g.dst.iter().enumerate() {
+                            scaled(&vec![(layout.coeff(dst, k), Int::from(sign))], x);
+                        }
+                        self.add_unique(form, g.line);
                     }
                 }
-                for (k, eq) in c.equalities().iter().enumerate() {
-                    if !eq[col].is_zero() {
-                        row.push((nu[k], -eq[col].clone()));
+                FarkasPiece::Multipliers { conj, param_of } => {
+                    // ψ − λ0 − μ·ineqs − ν·eqs = 0, column by column
+                    let mut psi: Vec<Form> = vec![Vec::new(); conj.n_col()];
+                    psi[0] = psi_const.clone();
+                    for (k, &q) in param_of.iter().enumerate() {
+                        psi[conj.col(DimKind::Param, k)] = psi_param(q);
                     }
-                }
-                if !row.is_empty() {
-                    self.eq(&row, 0);
+                    for k in 0..ns {
+                        psi[conj.col(DimKind::In, k)] =
+                            vec![(layout.coeff(src, k), Int::from(-sign))];
+                    }
+                    for k in 0..nt {
+                        psi[conj.col(DimKind::Out, k)] =
+                            vec![(layout.coeff(dst, k), Int::from(sign))];
+                    }
+                    let lambda0 = self.new_var();
+                    self.ge(&[(lambda0, Int::ONE)], 0);
+                    let mu: Vec<usize> =
+                        conj.inequalities().iter().map(|_| self.new_var()).collect();
+                    for &m in &mu {
+                        self.ge(&[(m, Int::ONE)], 0);
+                    }
+                    let nu: Vec<usize> = conj.equalities().iter().map(|_| self.new_var()).collect();
+                    for (col, mut row) in psi.into_iter().enumerate() {
+                        if col == 0 {
+                            row.push((lambda0, Int::from(-1)));
+                        }
+                        for (k, ineq) in conj.inequalities().iter().enumerate() {
+                            if !ineq[col].is_zero() {
+                                row.push((mu[k], -ineq[col].clone()));
+                            }
+                        }
+                        for (k, eq) in conj.equalities().iter().enumerate() {
+                            if !eq[col].is_zero() {
+                                row.push((nu[k], -eq[col].clone()));
+                            }
+                        }
+                        if !row.is_empty() {
+                            self.eq(&row, 0);
+                        }
+                    }
                 }
             }
         }
-        Ok(())
+    }
+}
+
+/// One generator of the homogenised cone of a dependence piece, by the
+/// columns that matter to a schedule row: `ψ·g ≥ 0` (`= 0` for a line).
+#[derive(Clone, Debug)]
+pub(crate) struct Generator {
+    /// A vector of the lineality space (else an extreme ray).
+    pub line: bool,
+    /// The homogenising coordinate (positive for a vertex).
+    pub constant: Int,
+    /// Per parameter of the SCoP (zero for one the piece does not use).
+    pub params: Vec<Int>,
+    /// Per source iterator.
+    pub src: Vec<Int>,
+    /// Per target iterator.
+    pub dst: Vec<Int>,
+}
+
+/// A non-empty basic piece of a dependence, ready for Farkas' lemma.
+#[derive(Clone, Debug)]
+pub(crate) enum FarkasPiece {
+    /// The generators of its homogenised cone.
+    Generators(Vec<Generator>),
+    /// The piece itself, for multipliers (too many generators), with the
+    /// SCoP's index of each of its parameters.
+    Multipliers {
+        /// The constraints.
+        conj: presburger::Conjunction,
+        /// The SCoP's index of each parameter of `conj`.
+        param_of: Vec<usize>,
+    },
+}
+
+/// The piece `bm` of a dependence (over some of the SCoP's `params`) for
+/// [`Lp::add_dependence`], by `method`. `bm` must not be empty (Farkas'
+/// affine form needs a non-empty polyhedron).
+pub(crate) fn farkas_piece(
+    bm: &BasicMap,
+    params: &[String],
+    method: FarkasMethod,
+) -> Result<FarkasPiece> {
+    let c = bm.conjunction();
+    let sp = c.space();
+    let mut param_of = Vec::with_capacity(sp.n_param());
+    for name in sp.params() {
+        let Some(q) = params.iter().position(|p| p == name) else {
+            return Err(Error::Invalid(format!(
+                "a dependence uses the unknown parameter {name}"
+            )));
+        };
+        param_of.push(q);
+    }
+    if method == FarkasMethod::Generators {
+        let n = c.n_col();
+        let mut t = vec![Int::ZERO; n];
+        t[0] = Int::ONE;
+        let ineqs: Vec<Vec<Int>> = std::iter::once(t)
+            .chain(c.inequalities().iter().cloned())
+            .collect();
+        if let Some((lines, rays)) = generators(n, c.equalities(), &ineqs, MAX_RAYS) {
+            let gens = lines
+                .iter()
+                .map(|l| (l, true))
+                .chain(rays.iter().map(|r| (r, false)))
+                .map(|(g, line)| {
+                    let mut ps = vec![Int::ZERO; params.len()];
+                    for (k, &q) in param_of.iter().enumerate() {
+                        ps[q] = g[c.col(DimKind::Param, k)].clone();
+                    }
+                    Generator {
+                        line,
+                        constant: g[0].clone(),
+                        params: ps,
+                        src: (0..sp.n_in())
+                            .map(|k| g[c.col(DimKind::In, k)].clone())
+                            .collect(),
+                        dst: (0..sp.n_out())
+                            .map(|k| g[c.col(DimKind::Out, k)].clone())
+                            .collect(),
+                    }
+                })
+                .collect();
+            return Ok(FarkasPiece::Generators(gens));
+        }
+    }
+    Ok(FarkasPiece::Multipliers {
+        conj: c.clone(),
+        param_of,
+    })
+}
+
+impl FarkasPiece {
+    /// The piece restricted to the pairs where the rows `rs` (source) and
+    /// `rt` (target) give equal times, when that can be read off the
+    /// generators: for a row with a non-negative distance on the piece, the
+    /// restriction is a face, generated by the generators on which the
+    /// distance is zero. `None` when the piece holds multipliers or the row
+    /// has a negative distance on some generator (the caller then computes
+    /// the piece afresh).
+    pub fn face(&self, rs: &[Int], rt: &[Int], np: usize) -> Option<FarkasPiece> {
+        let FarkasPiece::Generators(gens) = self else {
+            return None;
+        };
+        let mut kept = Vec::with_capacity(gens.len());
+        for g in gens {
+            let (ns, nt) = (g.src.len(), g.dst.len());
+            let mut d = &(&rt[nt + np] - &rs[ns + np]) * &g.constant;
+            for q in 0..np {
+                d += &(&(&rt[nt + q] - &rs[ns + q]) * &g.params[q]);
+            }
+            for (r, x) in rs.iter().zip(&g.src) {
+                d -= &(r * x);
+            }
+            for (r, x) in rt.iter().zip(&g.dst) {
+                d += &(r * x);
+            }
+            if d.is_zero() {
+                kept.push(g.clone());
+            } else if d.is_negative() || g.line {
+                return None;
+            }
+        }
+        Some(FarkasPiece::Generators(kept))
     }
 }
 

@@ -25,12 +25,11 @@ pub(crate) fn sccs(
         reach[a][b] = true;
     }
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+        let through = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (r, &t) in row.iter_mut().zip(&through) {
+                    *r |= t;
                 }
             }
         }

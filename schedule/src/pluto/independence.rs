@@ -30,7 +30,13 @@ pub(crate) fn n_choices(n: usize) -> usize {
 /// some `v_i`), and `choice` `j > 0` the single `±v·c ≥ 1` with `v` the basis
 /// vector `(j − 1) / 2`, `+` for odd `j`. A choice beyond the basis falls
 /// back to the combined constraint.
-pub(crate) fn add_independence(lp: &mut Lp, layout: &Layout, s: usize, rows: &[Vec<Int>], choice: usize) {
+pub(crate) fn add_independence(
+    lp: &mut Lp,
+    layout: &Layout,
+    s: usize,
+    rows: &[Vec<Int>],
+    choice: usize,
+) {
     let n = layout.n_iter(s);
     let h: Vec<Vec<Int>> = rows.iter().map(|r| r[..n].to_vec()).collect();
     let basis = null_space(&h, n);

@@ -34,10 +34,10 @@
 //! of different loop depths first; [`Fusion::Max`] cuts only when no row
 //! exists.
 
-use super::independence::n_choices;
 use super::independence::add_independence;
+use super::independence::n_choices;
 use super::partial::Partial;
-use super::Fusion;
+use super::{Fusion, SchedulerOptions};
 use crate::deps::Dependences;
 use crate::schedule::Schedule;
 use crate::scop::Scop;
@@ -50,8 +50,9 @@ pub const COEFF_BOUND: i64 = 4;
 /// The pluto-lp schedule of `scop` for its dependences `deps` (see the
 /// module doc): permutable bands, scalar dimensions for distribution, the
 /// parallel dimensions. Fails only when a `presburger` operation does.
-pub fn pluto_lp(scop: &Scop, deps: &Dependences, fuse: Fusion) -> Result<Schedule> {
-    let mut st = Partial::new(scop, deps)?;
+pub fn pluto_lp(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
+    let fuse = opts.fuse;
+    let mut st = Partial::new(scop, deps, opts.farkas)?;
     match fuse {
         Fusion::None => st.cut_all_sccs()?,
         Fusion::Smart => st.cut_by_depth()?,
@@ -64,7 +65,12 @@ pub fn pluto_lp(scop: &Scop, deps: &Dependences, fuse: Fusion) -> Result<Schedul
 /// Adds rows (and cuts) to `st` by the pluto-lp steps of the module doc
 /// until every statement is complete or no progress is possible.
 pub(crate) fn lp_rows(st: &mut Partial) -> Result<()> {
-    let max_dims = 4 * (st.layout.n_stmt() + 2) * (1 + (0..st.n_stmt()).map(|s| st.layout.n_iter(s)).max().unwrap_or(0));
+    let max_dims = 4
+        * (st.layout.n_stmt() + 2)
+        * (1 + (0..st.n_stmt())
+            .map(|s| st.layout.n_iter(s))
+            .max()
+            .unwrap_or(0));
     while !st.all_complete() && st.n_dims() < max_dims {
         if let Some(rows) = next_row(st)? {
             st.push_rows(rows)?;

@@ -7,6 +7,7 @@
 //! construction and its open dependences), [`farkas`] (the LPs),
 //! [`independence`] and [`graph`] (components of the dependence graph).
 
+pub(crate) mod cone;
 pub mod dfp;
 pub(crate) mod farkas;
 pub(crate) mod graph;
@@ -46,6 +47,19 @@ pub enum Fusion {
     None,
 }
 
+/// How the Pluto LPs state Farkas' lemma (see `farkas.rs`; both are exact
+/// statements of it, they differ in speed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FarkasMethod {
+    /// Constraints from the generators of each piece's homogenised cone
+    /// (multipliers eliminated), falling back to multipliers for a piece
+    /// with more than `farkas::MAX_RAYS` generators.
+    #[default]
+    Generators,
+    /// Multipliers as LP variables.
+    Multipliers,
+}
+
 /// The options of [`compute`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct SchedulerOptions {
@@ -53,6 +67,8 @@ pub struct SchedulerOptions {
     pub scheduler: Scheduler,
     /// The fusion policy (ignored by the identity scheduler).
     pub fuse: Fusion,
+    /// How Farkas' lemma is stated in the LPs.
+    pub farkas: FarkasMethod,
 }
 
 /// A schedule of `scop` for its dependences `deps`, by the scheduler and
@@ -61,7 +77,7 @@ pub struct SchedulerOptions {
 pub fn compute(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
     match opts.scheduler {
         Scheduler::Identity => identity(scop, deps),
-        Scheduler::Lp => lp::pluto_lp(scop, deps, opts.fuse),
-        Scheduler::Dfp => dfp::pluto_dfp(scop, deps, opts.fuse),
+        Scheduler::Lp => lp::pluto_lp(scop, deps, opts),
+        Scheduler::Dfp => dfp::pluto_dfp(scop, deps, opts),
     }
 }

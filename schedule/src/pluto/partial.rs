@@ -17,25 +17,80 @@
 //! - Bands are disjoint, increasing and end before `band_start`; scalar
 //!   dimensions added by [`Partial::cut`] belong to no band.
 
-use super::farkas::{Layout, Lp};
+use super::farkas::{farkas_piece, FarkasMethod, FarkasPiece, Layout, Lp};
 use super::graph::sccs;
 use super::independence::rank_of;
 use crate::deps::Dependences;
 use crate::schedule::{identity_rows, parallel_dims, Schedule, StatementSchedule};
 use crate::scop::Scop;
 use crate::validity::{check, Validity};
-use presburger::build::{Constraint, Expr};
-use presburger::{DimKind, Error, Int, Map, Result};
+use presburger::{BasicMap, DimKind, Error, Int, Result};
+use std::cell::OnceCell;
 
-/// Dependence pairs from statement `src` to statement `dst`.
+/// Dependence pairs from statement `src` to statement `dst`: one basic
+/// piece of a dependence relation.
 #[derive(Clone, Debug)]
 pub(crate) struct Dep {
     /// The source statement (its index in the SCoP).
     pub src: usize,
     /// The target statement.
     pub dst: usize,
-    /// The pairs.
-    pub map: Map,
+    /// The pairs (not empty).
+    pub map: BasicMap,
+    /// The piece for Farkas' lemma, computed on first use.
+    piece: OnceCell<FarkasPiece>,
+}
+
+impl Dep {
+    fn new(src: usize, dst: usize, map: BasicMap) -> Dep {
+        Dep {
+            src,
+            dst,
+            map,
+            piece: OnceCell::new(),
+        }
+    }
+
+    /// The piece for Farkas' lemma ([`farkas_piece`]).
+    pub fn piece(&self, params: &[String], method: FarkasMethod) -> Result<&FarkasPiece> {
+        if self.piece.get().is_none() {
+            let _ = self.piece.set(farkas_piece(&self.map, params, method)?);
+        }
+        Ok(self.piece.get().expect("set above"))
+    }
+
+    /// The row `φ_T(y) − φ_S(x) + shift` over the columns of `map`, for the
+    /// rows `rs` of the source and `rt` of the target (over the SCoP's
+    /// `params`).
+    fn distance_row(
+        &self,
+        rs: &[Int],
+        rt: &[Int],
+        params: &[String],
+        shift: i64,
+    ) -> Result<Vec<Int>> {
+        let c = self.map.conjunction();
+        let sp = c.space();
+        let np = params.len();
+        let (ns, nt) = (sp.n_in(), sp.n_out());
+        let mut row = vec![Int::ZERO; c.n_col()];
+        row[0] = &(&rt[nt + np] - &rs[ns + np]) + &Int::from(shift);
+        for (k, name) in sp.params().iter().enumerate() {
+            let Some(q) = params.iter().position(|p| p == name) else {
+                return Err(Error::Invalid(format!(
+                    "a dependence uses the unknown parameter {name}"
+                )));
+            };
+            row[c.col(DimKind::Param, k)] = &rt[nt + q] - &rs[ns + q];
+        }
+        for k in 0..ns {
+            row[c.col(DimKind::In, k)] = -rs[k].clone();
+        }
+        for k in 0..nt {
+            row[c.col(DimKind::Out, k)] = rt[k].clone();
+        }
+        Ok(row)
+    }
 }
 
 /// A schedule under construction (see the module doc).
@@ -48,6 +103,9 @@ pub(crate) struct Partial<'a> {
     rows: Vec<Vec<Vec<Int>>>,
     /// The closed permutable bands, `(first, last)` inclusive.
     bands: Vec<(usize, usize)>,
+    /// Per dimension: true when it orders no pair that the dimensions
+    /// before it leave open (it carries no dependence).
+    parallel: Vec<bool>,
     /// The first dimension of the open band.
     band_start: usize,
     /// The pairs not ordered before the open band.
@@ -57,15 +115,19 @@ pub(crate) struct Partial<'a> {
     /// The LP with the Farkas constraints of `band_deps` (validity and
     /// bounding), built on first use and dropped when `band_deps` changes.
     band_lp: Option<Lp>,
+    /// How the LPs state Farkas' lemma.
+    method: FarkasMethod,
 }
 
 impl<'a> Partial<'a> {
     /// No rows yet; every dependence pair of `deps` (RAW, WAR, WAW, for the
     /// context's parameter values) is open.
-    pub fn new(scop: &'a Scop, deps: &Dependences) -> Result<Partial<'a>> {
-        let all = deps.raw.union(&deps.war)?.union(&deps.waw)?;
+    pub fn new(scop: &'a Scop, deps: &Dependences, method: FarkasMethod) -> Result<Partial<'a>> {
         let mut list: Vec<Dep> = Vec::new();
-        for m in all.members() {
+        for m in [&deps.raw, &deps.war, &deps.waw]
+            .into_iter()
+            .flat_map(|u| u.members())
+        {
             let sp = m.space();
             let find =
                 |name: Option<&String>| scop.statements.iter().position(|s| Some(&s.name) == name);
@@ -77,9 +139,10 @@ impl<'a> Partial<'a> {
                     "a dependence between unknown statements: {m}"
                 )));
             };
-            let map = m.intersect_params(&scop.context)?.coalesce()?;
-            if !map.is_empty()? {
-                list.push(Dep { src, dst, map });
+            for bm in m.intersect_params(&scop.context)?.basics() {
+                if !bm.is_empty()? {
+                    list.push(Dep::new(src, dst, bm));
+                }
             }
         }
         Ok(Partial {
@@ -87,10 +150,12 @@ impl<'a> Partial<'a> {
             layout: Layout::new(scop),
             rows: vec![Vec::new(); scop.statements.len()],
             bands: Vec::new(),
+            parallel: Vec::new(),
             band_start: 0,
             band_deps: list.clone(),
             open_deps: list,
             band_lp: None,
+            method,
         })
     }
 
@@ -109,6 +174,7 @@ impl<'a> Partial<'a> {
             end = b + 1;
         }
         assert!(self.band_start <= n);
+        assert_eq!(self.parallel.len(), n);
     }
 
     /// The number of dimensions so far.
@@ -158,19 +224,19 @@ impl<'a> Partial<'a> {
         if self.band_lp.is_none() {
             let mut lp = Lp::new(&self.layout);
             for d in &self.band_deps {
+                let piece = d.piece(&self.scop.params, self.method)?;
                 for bounding in [false, true] {
-                    lp.add_dependence(
-                        &self.layout,
-                        &self.scop.params,
-                        (d.src, d.dst),
-                        &d.map,
-                        bounding,
-                    )?;
+                    lp.add_dependence(&self.layout, (d.src, d.dst), piece, bounding);
                 }
             }
             self.band_lp = Some(lp);
         }
         Ok(self.band_lp.as_mut().expect("built above"))
+    }
+
+    /// How the LPs state Farkas' lemma.
+    pub fn method(&self) -> FarkasMethod {
+        self.method
     }
 
     /// An LP with tiling validity (no bounding) on the open pairs between
@@ -179,13 +245,8 @@ impl<'a> Partial<'a> {
         let mut lp = Lp::new(&self.layout);
         for d in &self.open_deps {
             if stmts.contains(&d.src) && stmts.contains(&d.dst) {
-                lp.add_dependence(
-                    &self.layout,
-                    &self.scop.params,
-                    (d.src, d.dst),
-                    &d.map,
-                    false,
-                )?;
+                let piece = d.piece(&self.scop.params, self.method)?;
+                lp.add_dependence(&self.layout, (d.src, d.dst), piece, false);
             }
         }
         Ok(lp)
@@ -208,54 +269,38 @@ impl<'a> Partial<'a> {
 
     /// Appends `rows` (one per statement) to the open band; they must have a
     /// non-negative distance on every pair of `band_deps`. The open pairs are
-    /// restricted to those with equal times on the new row.
+    /// restricted to those with equal times on the new row; the row is
+    /// parallel when that removes none of them (every open pair has distance
+    /// 0, as no distance is negative).
     pub fn push_rows(&mut self, rows: Vec<Vec<Int>>) -> Result<()> {
         let mut open = Vec::with_capacity(self.open_deps.len());
+        let mut parallel = true;
+        let params = &self.scop.params;
         for d in std::mem::take(&mut self.open_deps) {
-            let eq = self.equal_times(&d, &rows[d.src], &rows[d.dst])?;
-            let map = d.map.intersect(&eq)?;
+            let (rs, rt) = (&rows[d.src], &rows[d.dst]);
+            if parallel {
+                let mut later = d.map.clone();
+                later.add_ineq(d.distance_row(rs, rt, params, -1)?)?;
+                if !later.is_empty()? {
+                    parallel = false;
+                }
+            }
+            let mut map = d.map.clone();
+            map.add_eq(d.distance_row(rs, rt, params, 0)?)?;
             if !map.is_empty()? {
-                open.push(Dep { map, ..d });
+                let next = Dep::new(d.src, d.dst, map);
+                if let Some(face) = d.piece.get().and_then(|p| p.face(rs, rt, params.len())) {
+                    let _ = next.piece.set(face);
+                }
+                open.push(next);
             }
         }
         self.open_deps = open;
+        self.parallel.push(parallel);
         for (s, row) in rows.into_iter().enumerate() {
             self.rows[s].push(row);
         }
         Ok(())
-    }
-
-    /// The pairs of `d`'s space whose times under the rows `rs` (source)
-    /// and `rt` (target) are equal.
-    fn equal_times(&self, d: &Dep, rs: &[Int], rt: &[Int]) -> Result<Map> {
-        let sp = d.map.space();
-        let np = self.layout.np;
-        let side = |row: &[Int], kind: DimKind, n: usize| -> Result<Expr> {
-            let mut e = Expr::constant(row[n + np].clone());
-            for (k, c) in row[..n].iter().enumerate() {
-                if !c.is_zero() {
-                    e = &e + &Expr::dim(kind, k).scale(c);
-                }
-            }
-            for (q, c) in row[n..n + np].iter().enumerate() {
-                if c.is_zero() {
-                    continue;
-                }
-                let name = &self.scop.params[q];
-                let Some(k) = sp.params().iter().position(|p| p == name) else {
-                    return Err(Error::Invalid(format!(
-                        "a schedule row uses the parameter {name}, unknown to {}",
-                        d.map
-                    )));
-                };
-                e = &e + &Expr::param(k).scale(c);
-            }
-            Ok(e)
-        };
-        let t = side(rt, DimKind::Out, self.layout.n_iter(d.dst))?;
-        let s = side(rs, DimKind::In, self.layout.n_iter(d.src))?;
-        let cons: Vec<Constraint> = vec![t.eq(s)];
-        Map::from_constraints(sp, cons)
     }
 
     /// Ends the open band (when it has rows): its pairs left open are the
@@ -290,7 +335,9 @@ impl<'a> Partial<'a> {
             row[self.layout.n_iter(s) + np] = Int::from(group[s] as i64);
             r.push(row);
         }
+        let before = self.open_deps.len();
         self.open_deps.retain(|d| group[d.src] == group[d.dst]);
+        self.parallel.push(before == self.open_deps.len());
         self.band_start = self.n_dims();
         self.band_deps = self.open_deps.clone();
         self.band_lp = None;
@@ -362,8 +409,13 @@ impl<'a> Partial<'a> {
     /// order) when their graph has no cycle. When that is not enough (or a
     /// scheduler gave up before every statement was complete), the original
     /// 2d+1 schedule is appended, which orders every pair the rows leave
-    /// equal. The result is checked with [`check`]; an invalid one is an
-    /// error (a bug of the scheduler, not of the input).
+    /// equal; the parallel dimensions are then computed afresh
+    /// ([`parallel_dims`]). The schedule is valid by construction (every
+    /// row keeps the distances of the pairs it does not order at zero or
+    /// more, every pair ends up ordered); debug builds and the fallback
+    /// check it with [`check`] and compare the parallel dimensions with
+    /// [`parallel_dims`], and a difference is an error (a bug of the
+    /// scheduler, not of the input).
     pub fn finish(mut self, deps: &Dependences) -> Result<Schedule> {
         self.close_band();
         if !self.open_deps.is_empty() {
@@ -377,10 +429,15 @@ impl<'a> Partial<'a> {
                 self.cut(&group)?;
             }
         }
-        if !self.open_deps.is_empty() || !self.all_complete() {
-            for (s, extra) in identity_rows(self.scop).into_iter().enumerate() {
-                self.rows[s].extend(extra);
+        let fallback = !self.open_deps.is_empty() || !self.all_complete();
+        if fallback {
+            let extra = identity_rows(self.scop);
+            let n_extra = extra.first().map_or(0, Vec::len);
+            for (s, e) in extra.into_iter().enumerate() {
+                self.rows[s].extend(e);
             }
+            // recomputed exactly below
+            self.parallel.extend(std::iter::repeat_n(false, n_extra));
             self.open_deps.clear();
         }
         self.check_invariants();
@@ -399,15 +456,24 @@ impl<'a> Partial<'a> {
             params: scop.params.clone(),
             statements,
             bands: self.bands,
-            parallel: Vec::new(),
+            parallel: self.parallel,
         };
-        let map = sched.to_union_map()?;
-        if let Validity::Invalid(v) = check(scop, deps, &map)? {
-            return Err(Error::Invalid(format!(
-                "the scheduler produced an invalid schedule (a bug): {v}"
-            )));
+        if fallback || cfg!(debug_assertions) {
+            let map = sched.to_union_map()?;
+            if let Validity::Invalid(v) = check(scop, deps, &map)? {
+                return Err(Error::Invalid(format!(
+                    "the scheduler produced an invalid schedule (a bug): {v}"
+                )));
+            }
+            let exact = parallel_dims(scop, deps, &map, sched.n_dims())?;
+            if !fallback && exact != sched.parallel {
+                return Err(Error::Invalid(format!(
+                    "the scheduler's parallel dimensions {:?} differ from the exact ones {exact:?} (a bug)",
+                    sched.parallel
+                )));
+            }
+            sched.parallel = exact;
         }
-        sched.parallel = parallel_dims(scop, deps, &map, sched.n_dims())?;
         Ok(sched)
     }
 }

@@ -51,8 +51,9 @@ fn verify(name: &str, scop: &Scop, s: &Schedule) {
                 for i in 0..rows.len() {
                     if i != rank && rows[i][c] != 0 {
                         let (a, b) = (rows[rank][c], rows[i][c]);
-                        for k in 0..n {
-                            rows[i][k] = rows[i][k] * a - rows[rank][k] * b;
+                        let pivot = rows[rank].clone();
+                        for (x, p) in rows[i].iter_mut().zip(&pivot) {
+                            *x = *x * a - p * b;
                         }
                     }
                 }

@@ -88,7 +88,9 @@ fn dfp_finds_plutos_schedules_on_its_five_kernels() {
     // (t, 0, j|i, t+j) with S4 at 1; lu (i, j, 0|1, ..). Pluto also skews
     // the last rows of fdtd-2d and lu by t and i, which its band does not
     // need here.
-    let cases: [(&str, &[&str], &[(usize, usize)], &[usize]); 5] = [
+    /// A kernel, its rows per statement, its bands, its parallel dimensions.
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(usize, usize)], &'a [usize]);
+    let cases: [Case; 5] = [
         (
             "gemm",
             &["(i, j, 0, 0)", "(i, j, 1, k)"],

@@ -975,7 +975,7 @@ fn normalize_tail(
 /// costs more than the rest of a small simplification; a hash-flooding attack on
 /// these maps would only make one simplification slow, not wrong.
 #[derive(Default, Clone, Copy)]
-pub(crate) struct RowHasher(u64);
+pub struct RowHasher(u64);
 
 impl RowHasher {
     const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
@@ -1028,7 +1028,7 @@ impl Hasher for RowHasher {
 }
 
 /// Hash-map builder for [`RowHasher`].
-pub(crate) type BuildRowHasher = BuildHasherDefault<RowHasher>;
+pub type BuildRowHasher = BuildHasherDefault<RowHasher>;
 
 /// The value `s·v` modulo 2⁶⁴ (`s = -1` when `flip`): the same word for equal values
 /// whatever their representation (`-i64::MIN` is big, and so is its word's source).

@@ -44,7 +44,7 @@ pub use notation::{lexer, parse};
 pub use ops::{algebra, bounds, gist, maps, project};
 pub use solver::{omega, sdbm_path, simplex, solve};
 
-pub use conjunction::{Conjunction, Div};
+pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};
 pub use error::{Error, Result};
 pub use int::Int;
 pub use parse::{parse_object, Object};

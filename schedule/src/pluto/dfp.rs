@@ -51,14 +51,13 @@
 //! (the row of a statement without colour is a constant);
 //! [`Fusion::None`] distributes every component first.
 
-use super::farkas::{integer_rows, FarkasPiece, Lp};
+use super::farkas::{FarkasPiece, Form, Layout, Lp};
 use super::lp::{lp_rows, COEFF_BOUND};
-use super::partial::Partial;
+use super::partial::{Dep, Partial};
 use super::{Fusion, SchedulerOptions};
 use crate::deps::Dependences;
 use crate::schedule::Schedule;
 use crate::scop::Scop;
-use presburger::simplex::Simplex;
 use presburger::{Int, Result};
 use std::collections::HashMap;
 
@@ -105,9 +104,6 @@ type Vertex = (usize, usize);
 struct Fcg {
     /// `((S, i), (T, j))` with `S <= T` to whether there is an edge.
     edges: HashMap<(Vertex, Vertex), bool>,
-    /// Per pair of statements `S <= T`, the validity LP of their open
-    /// dependences.
-    lps: HashMap<(usize, usize), Lp>,
 }
 
 impl Fcg {
@@ -121,74 +117,55 @@ impl Fcg {
             return Ok(e);
         }
         let (s, t) = (a.0, b.0);
-        let mut pieces = Vec::new();
-        let mut related = false;
-        for d in st.open_deps() {
-            if (d.src == s || d.src == t) && (d.dst == s || d.dst == t) {
-                related |= s == t || d.src != d.dst;
-                pieces.push((d, d.piece(&st.scop.params, st.method())?));
+        let deps: Vec<&Dep> = st
+            .open_deps()
+            .iter()
+            .filter(|d| (d.src == s || d.src == t) && (d.dst == s || d.dst == t))
+            .collect();
+        let related = deps.iter().any(|d| s == t || d.src != d.dst);
+        if a == b {
+            // a self edge: loop i alone has a negative distance on a ray (or
+            // a non-zero one on a line) of one of the statement's own
+            // dependence pieces (no LP needed: the shift cancels)
+            let mut scanned = true;
+            let mut edge = false;
+            for d in &deps {
+                match d.piece(st.params(), st.method())? {
+                    FarkasPiece::Generators(gens) => {
+                        edge |= gens.iter().any(|g| {
+                            let x = &g.dst[a.1] - &g.src[a.1];
+                            x.is_negative() || (g.line && !x.is_zero())
+                        })
+                    }
+                    FarkasPiece::Multipliers { .. } => scanned = false,
+                }
+            }
+            if scanned {
+                self.edges.insert((a, b), edge);
+                return Ok(edge);
             }
         }
-        let edge = if !related {
-            false
-        } else if pieces
-            .iter()
-            .all(|(_, p)| matches!(p, FarkasPiece::Generators(_)))
-        {
-            // a small LP on σ_s, σ_t and the relative shift δ = shift_t −
-            // shift_s: ψ·g ≥ 0 (= 0 on lines) for each generator g
-            let mut lp = Simplex::new(3);
-            lp.add_ineq(&[Int::from(-1), Int::ONE, Int::ZERO, Int::ZERO]);
-            lp.add_ineq(&[Int::from(-1), Int::ZERO, Int::ONE, Int::ZERO]);
-            let side = |x: usize| if x == s { (1, a.1) } else { (2, b.1) };
-            for (d, p) in &pieces {
-                let FarkasPiece::Generators(gens) = p else {
-                    continue;
-                };
-                let ((vs, is), (vt, it)) = (side(d.src), side(d.dst));
-                let shift = if d.src == d.dst {
-                    0
-                } else if d.src == s {
-                    1
-                } else {
-                    -1
-                };
-                for g in gens {
-                    let mut row = vec![Int::ZERO; 4];
-                    row[vt] += &g.dst[it];
-                    row[vs] -= &g.src[is];
-                    row[3] += &(&g.constant * &Int::from(shift));
-                    if g.line {
-                        lp.add_eq(&row);
-                    } else {
-                        lp.add_ineq(&row);
-                    }
-                    if lp.is_empty() {
-                        break;
-                    }
-                }
+        let edge = related && {
+            // rows σ_s·e_i + shift_s and σ_t·e_j + shift_t, σ ≥ 1
+            let l = &st.layout;
+            let mut tpl = Layout::template(
+                l.np,
+                &(0..l.n_stmt()).map(|x| l.n_iter(x)).collect::<Vec<_>>(),
+            );
+            let mut lp_sigmas = Vec::new();
+            for (stmt, dim) in if s == t { vec![a] } else { vec![a, b] } {
+                let sigma = tpl.new_var();
+                let shift = tpl.new_var();
+                tpl.set(stmt, dim, vec![(sigma, Int::ONE)]);
+                tpl.set(stmt, tpl.n_iter(stmt) + tpl.np, vec![(shift, Int::ONE)]);
+                lp_sigmas.push(sigma);
             }
+            let mut lp = Lp::new(&tpl);
+            for v in lp_sigmas {
+                lp.ge(&[(v, Int::ONE)], -1);
+            }
+            st.add_deps(&mut lp, &tpl, deps.iter().copied(), false)?;
             lp.is_empty()
-        } else {
-            if let std::collections::hash_map::Entry::Vacant(e) = self.lps.entry((s, t)) {
-                let stmts = if s == t { vec![s] } else { vec![s, t] };
-                e.insert(st.validity_lp(&stmts)?);
-            }
-            let lp = self.lps.get_mut(&(s, t)).expect("inserted above");
-            let snap = lp.snapshot();
-            for (stmt, dim) in [a, b] {
-                for k in 0..st.layout.n_iter(stmt) {
-                    let v = st.layout.coeff(stmt, k);
-                    if k == dim {
-                        lp.ge(&[(v, Int::ONE)], -1);
-                    } else {
-                        lp.eq(&[(v, Int::ONE)], 0);
-                    }
-                }
-            }
-            let e = lp.is_empty();
-            lp.rollback(snap);
-            e
         };
         self.edges.insert((a, b), edge);
         Ok(edge)
@@ -327,56 +304,59 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
             st.close_band();
         }
         let skew = attempt == 1;
-        let layout = st.layout.clone();
-        let band: Vec<Vec<Vec<Int>>> = (0..st.n_stmt()).map(|s| st.band_rows(s).to_vec()).collect();
-        let mut order: Vec<usize> = (0..layout.np).map(|q| layout.u(q)).collect();
-        order.push(layout.w());
-        let lp = st.band_lp()?;
-        let snap = lp.snapshot();
-        for s in 0..layout.n_stmt() {
-            let n = layout.n_iter(s);
-            // c_s[k] = σ·δ(k = i) + Σ_j λ_j·band_j[k]
-            let sigma = color[s].map(|i| {
-                let v = lp.new_var();
-                lp.ge(&[(v, Int::ONE)], -1);
-                lp.ge(&[(v, Int::from(-1))], COEFF_BOUND);
-                (v, i)
-            });
+        let l = &st.layout;
+        let np = l.np;
+        let mut tpl = Layout::template(
+            np,
+            &(0..l.n_stmt()).map(|x| l.n_iter(x)).collect::<Vec<_>>(),
+        );
+        let mut order: Vec<usize> = (0..np).map(|q| tpl.u(q)).collect();
+        order.push(tpl.w());
+        let mut sigmas = Vec::new();
+        for (s, c) in color.iter().enumerate() {
+            let n = tpl.n_iter(s);
+            let band = st.band_rows(s);
+            // row = σ·e_i + Σ_j λ_j·band_j + shift
+            let sigma = c.map(|i| (tpl.new_var(), i));
             let lambdas: Vec<usize> = if skew {
-                band[s]
-                    .iter()
-                    .map(|_| {
-                        let v = lp.new_var();
-                        lp.ge(&[(v, Int::ONE)], 0);
-                        v
-                    })
-                    .collect()
+                band.iter().map(|_| tpl.new_var()).collect()
             } else {
                 Vec::new()
             };
-            for k in 0..n {
-                let mut form = vec![(layout.coeff(s, k), Int::ONE)];
+            let shift = tpl.new_var();
+            for k in 0..tpl.row_len(s) {
+                let mut form: Form = Vec::new();
                 if let Some((v, i)) = sigma {
                     if i == k {
-                        form.push((v, Int::from(-1)));
+                        form.push((v, Int::ONE));
                     }
                 }
-                for (&l, row) in lambdas.iter().zip(&band[s]) {
-                    let x = &row[k];
-                    if !x.is_zero() {
-                        form.push((l, -x.clone()));
+                for (&lam, row) in lambdas.iter().zip(band) {
+                    if !row[k].is_zero() {
+                        form.push((lam, row[k].clone()));
                     }
                 }
-                lp.eq(&form, 0);
+                if k == n + np {
+                    form.push((shift, Int::ONE));
+                }
+                tpl.set(s, k, form);
             }
+            sigmas.extend(sigma.map(|(v, _)| v));
             order.extend(sigma.map(|(v, _)| v));
             order.extend(lambdas.iter().copied());
-            order.extend((n..layout.row_len(s)).map(|k| layout.coeff(s, k)));
+            order.push(shift);
         }
-        let found = lp.lexmin(&order);
-        lp.rollback(snap);
-        if let Some(point) = found {
-            return Ok(Some(integer_rows(&layout, &point)));
+        let mut lp = Lp::new(&tpl);
+        for v in np + 1..tpl.n_var {
+            lp.ge(&[(v, Int::ONE)], 0);
+        }
+        for v in sigmas {
+            lp.ge(&[(v, Int::ONE)], -1);
+            lp.ge(&[(v, Int::from(-1))], COEFF_BOUND);
+        }
+        st.add_deps(&mut lp, &tpl, st.band_deps(), true)?;
+        if let Some(point) = lp.lexmin(&order) {
+            return Ok(Some(tpl.integer_rows(&point)));
         }
     }
     Ok(None)

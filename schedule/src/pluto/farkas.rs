@@ -42,61 +42,101 @@ use super::cone::generators;
 pub use super::FarkasMethod;
 use crate::scop::Scop;
 use presburger::simplex::{LpResult, Rational, Simplex};
-use presburger::{BasicMap, DimKind, Error, Int, Result};
+use presburger::{BasicMap, BuildRowHasher, DimKind, Error, Int, Result};
 use std::collections::HashSet;
 
-/// Where the variables of a Pluto LP are: `u` (one per parameter), `w`, then
-/// one block per statement with the row's coefficients of the statement's
-/// iterators, of the parameters, and its constant. Variables created later
-/// (multipliers, template variables) come after [`Layout::n_sched`].
+/// The unknowns of a Pluto LP and how each statement's row is made of
+/// them: `u` (one variable per parameter) and `w` first, then variables of
+/// the caller's choice, and for each statement and each entry of its row
+/// (iterators, parameters, constant) a linear form in them. The full layout
+/// ([`Layout::new`]) gives every iterator coefficient and constant a
+/// variable of its own (parameter coefficients are zero: no parametric
+/// shifts, as in Pluto's output); templates ([`Layout::template`]) make
+/// rows of a given shape, such as `σ·e_i + shift` for the fusion conflict
+/// graph or `σ·e_i + Σ λ_k·row_k + shift` for skewing. Variables created
+/// by the LP itself (multipliers) come after [`Layout::n_var`].
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
     /// The number of parameters.
     pub np: usize,
-    /// Per statement: its first variable and its number of iterators.
-    blocks: Vec<(usize, usize)>,
-    /// The number of variables of `u`, `w` and the blocks.
-    pub n_sched: usize,
+    /// Per statement: its number of iterators.
+    n_iters: Vec<usize>,
+    /// Per statement, per row entry: the entry as a form in the variables.
+    entries: Vec<Vec<Form>>,
+    /// The number of variables.
+    pub n_var: usize,
 }
 
 impl Layout {
-    /// The layout for the statements and parameters of `scop`.
+    /// The full layout for the statements and parameters of `scop`: one
+    /// variable per iterator coefficient and constant of every row.
     pub fn new(scop: &Scop) -> Layout {
-        let np = scop.params.len();
-        let mut blocks = Vec::with_capacity(scop.statements.len());
-        let mut next = np + 1;
-        for s in &scop.statements {
-            let n = s.iterators.len();
-            blocks.push((next, n));
-            next += n + np + 1;
+        let n_iters: Vec<usize> = scop.statements.iter().map(|s| s.iterators.len()).collect();
+        let mut l = Layout::template(scop.params.len(), &n_iters);
+        for (s, &n) in n_iters.iter().enumerate() {
+            for k in (0..n).chain([n + l.np]) {
+                let v = l.new_var();
+                l.set(s, k, vec![(v, Int::ONE)]);
+            }
         }
+        l
+    }
+
+    /// A layout with `u` and `w` only and every row zero, for statements
+    /// with `n_iters` iterators; rows are then made with [`Layout::new_var`]
+    /// and [`Layout::set`].
+    pub fn template(np: usize, n_iters: &[usize]) -> Layout {
         Layout {
             np,
-            blocks,
-            n_sched: next,
+            n_iters: n_iters.to_vec(),
+            entries: n_iters
+                .iter()
+                .map(|&n| vec![Vec::new(); n + np + 1])
+                .collect(),
+            n_var: np + 1,
         }
+    }
+
+    /// A new variable.
+    pub fn new_var(&mut self) -> usize {
+        self.n_var += 1;
+        self.n_var - 1
+    }
+
+    /// Makes entry `k` of statement `s`'s row the form `f`.
+    pub fn set(&mut self, s: usize, k: usize, f: Form) {
+        self.entries[s][k] = f;
     }
 
     /// The number of statements.
     pub fn n_stmt(&self) -> usize {
-        self.blocks.len()
+        self.n_iters.len()
     }
 
     /// The number of iterators of statement `s`.
     pub fn n_iter(&self, s: usize) -> usize {
-        self.blocks[s].1
+        self.n_iters[s]
     }
 
     /// The length of a row of statement `s` (iterators, parameters,
     /// constant).
     pub fn row_len(&self, s: usize) -> usize {
-        self.blocks[s].1 + self.np + 1
+        self.n_iters[s] + self.np + 1
     }
 
-    /// The variable of entry `k` of statement `s`'s row.
-    pub fn coeff(&self, s: usize, k: usize) -> usize {
-        debug_assert!(k < self.row_len(s));
-        self.blocks[s].0 + k
+    /// Entry `k` of statement `s`'s row as a form in the variables.
+    pub fn entry(&self, s: usize, k: usize) -> &Form {
+        &self.entries[s][k]
+    }
+
+    /// The variable of entry `k` of statement `s`'s row in the full layout
+    /// (`None` for a parameter coefficient, or when the entry is not a
+    /// variable of its own).
+    pub fn coeff(&self, s: usize, k: usize) -> Option<usize> {
+        match self.entries[s][k].as_slice() {
+            [(v, x)] if x.is_one() => Some(*v),
+            _ => None,
+        }
     }
 
     /// The variable of `u`'s entry for parameter `q`.
@@ -107,6 +147,51 @@ impl Layout {
     /// The variable `w`.
     pub fn w(&self) -> usize {
         self.np
+    }
+
+    /// The rows of a rational solution `point`, scaled to integers: every
+    /// entry of every row multiplied by the least common multiple of their
+    /// denominators, then divided by the gcd of all of them (one factor for
+    /// all statements, so that validity, which compares rows of different
+    /// statements, is kept: Sec. 2 of the pluto-lp-dfp report).
+    pub fn integer_rows(&self, point: &[Rational]) -> Vec<Vec<Int>> {
+        let value = |f: &Form| -> Rational {
+            let mut num = Int::ZERO;
+            let mut den = Int::ONE;
+            for (v, x) in f {
+                // num/den + x·p.num/p.den
+                let p = &point[*v];
+                num = &(&num * &p.den) + &(&(x * &p.num) * &den);
+                den = &den * &p.den;
+            }
+            Rational::new(num, den)
+        };
+        let vals: Vec<Vec<Rational>> = self
+            .entries
+            .iter()
+            .map(|row| row.iter().map(value).collect())
+            .collect();
+        let mut den = Int::ONE;
+        for x in vals.iter().flatten() {
+            den = den.lcm(&x.den);
+        }
+        let mut rows: Vec<Vec<Int>> = vals
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|x| (&x.num * &den).exact_div(&x.den))
+                    .collect()
+            })
+            .collect();
+        let g = presburger::int::gcd_all(rows.iter().flatten());
+        if !g.is_zero() && !g.is_one() {
+            for r in &mut rows {
+                for x in r.iter_mut() {
+                    *x = x.exact_div(&g);
+                }
+            }
+        }
+        rows
     }
 }
 
@@ -119,35 +204,31 @@ pub(crate) type Form = Vec<(usize, Int)>;
 /// (the Farkas constraints of a set of dependences) serve many questions.
 pub(crate) struct Lp {
     simplex: Simplex,
-    /// The dependence constraints added since the last rollback, normalised
-    /// (to skip duplicates).
-    seen: HashSet<(bool, Form)>,
+    /// The dependence constraints added since the last rollback, as dense
+    /// rows divided by their gcd (to skip duplicates).
+    seen: HashSet<(bool, Vec<Int>), BuildRowHasher>,
 }
 
 /// The most generators a piece may have for [`FarkasMethod::Generators`].
 pub const MAX_RAYS: usize = 400;
 
 impl Lp {
-    /// An LP over the variables of `layout`, with `u ≥ 0`, `w ≥ 0` and the
-    /// parameter coefficients of every row fixed to 0 (no parametric shifts,
-    /// as in Pluto's output); iterator coefficients and constants are
-    /// non-negative.
+    /// An LP over the variables of `layout`, with `u ≥ 0`, `w ≥ 0`, and
+    /// every iterator coefficient and constant of every row non-negative.
     pub fn new(layout: &Layout) -> Lp {
         let mut lp = Lp {
-            simplex: Simplex::new(layout.n_sched),
-            seen: HashSet::new(),
+            simplex: Simplex::new(layout.n_var),
+            seen: HashSet::default(),
         };
         for v in 0..=layout.np {
             lp.ge(&[(v, Int::ONE)], 0);
         }
         for s in 0..layout.n_stmt() {
             let n = layout.n_iter(s);
-            for k in 0..layout.row_len(s) {
-                let v = layout.coeff(s, k);
-                if k >= n && k < n + layout.np {
-                    lp.eq(&[(v, Int::ONE)], 0);
-                } else {
-                    lp.ge(&[(v, Int::ONE)], 0);
+            for k in (0..n).chain([n + layout.np]) {
+                let f = layout.entry(s, k);
+                if !f.is_empty() {
+                    lp.add_unique(f, false);
                 }
             }
         }
@@ -207,41 +288,42 @@ impl Lp {
 
     /// Adds `form ≥ 0` (or `= 0`) unless the same constraint, divided by
     /// the gcd of its coefficients, was added before.
-    fn add_unique(&mut self, mut form: Form, is_eq: bool) {
-        form.retain(|(_, x)| !x.is_zero());
-        if form.is_empty() {
-            return;
-        }
-        form.sort_by_key(|(v, _)| *v);
-        // merge repeated variables
-        let mut merged: Form = Vec::with_capacity(form.len());
+    fn add_unique(&mut self, form: &[(usize, Int)], is_eq: bool) {
+        let mut row = vec![Int::ZERO; self.n_var() + 1];
         for (v, x) in form {
-            match merged.last_mut() {
-                Some((w, y)) if *w == v => *y += &x,
-                _ => merged.push((v, x)),
-            }
+            row[v + 1] += x;
         }
-        merged.retain(|(_, x)| !x.is_zero());
-        if merged.is_empty() {
+        self.add_unique_row(row, is_eq);
+    }
+
+    /// [`Lp::add_unique`] for a dense row `(constant, variables)` with a
+    /// zero constant.
+    fn add_unique_row(&mut self, mut row: Vec<Int>, is_eq: bool) {
+        if self.is_empty() {
             return;
         }
-        let g = presburger::int::gcd_all(merged.iter().map(|(_, x)| x));
+        let g = presburger::int::gcd_all(row.iter());
+        if g.is_zero() {
+            return;
+        }
         if !g.is_one() {
-            for (_, x) in &mut merged {
+            for x in &mut row {
                 *x = x.exact_div(&g);
             }
         }
-        if is_eq && merged[0].1.is_negative() {
-            for (_, x) in &mut merged {
+        if is_eq && row.iter().find(|x| !x.is_zero()).is_some_and(Int::is_negative) {
+            for x in &mut row {
                 *x = -x.clone();
             }
         }
-        if self.seen.insert((is_eq, merged.clone())) {
+        let key = (is_eq, row);
+        if !self.seen.contains(&key) {
             if is_eq {
-                self.eq(&merged, 0);
+                self.simplex.add_eq(&key.1);
             } else {
-                self.ge(&merged, 0);
+                self.simplex.add_ineq(&key.1);
             }
+            self.seen.insert(key);
         }
     }
 
@@ -267,6 +349,69 @@ impl Lp {
         }
     }
 
+    /// [`Lp::add_dependence`] for generators `gens` of pieces of dependences
+    /// `src -> dst` (the constraints of several pieces are those of the
+    /// union of their generators).
+    pub fn add_generators(
+        &mut self,
+        layout: &Layout,
+        (src, dst): (usize, usize),
+        gens: &[&Generator],
+        bounding: bool,
+    ) {
+        let np = layout.np;
+        let (ns, nt) = (layout.n_iter(src), layout.n_iter(dst));
+        let sign = Int::from(if bounding { -1i64 } else { 1 });
+        let n = self.n_var() + 1;
+        // ψ's coefficient of each column of the piece as a dense row:
+        // sign·(target entry − source entry), plus w or u_q when bounding
+        let column = |k: Option<usize>, j: Option<usize>, extra: Option<usize>| {
+            let mut row = vec![Int::ZERO; n];
+            if let Some(k) = k {
+                for (v, x) in layout.entry(dst, k) {
+                    row[v + 1] += &(x * &sign);
+                }
+            }
+            if let Some(j) = j {
+                for (v, x) in layout.entry(src, j) {
+                    row[v + 1] -= &(x * &sign);
+                }
+            }
+            if let (Some(v), true) = (extra, bounding) {
+                row[v + 1] += &Int::ONE;
+            }
+            row.into_iter()
+                .enumerate()
+                .filter(|(_, x)| !x.is_zero())
+                .collect::<Vec<(usize, Int)>>()
+        };
+        let c = column(Some(nt + np), Some(ns + np), Some(layout.w()));
+        let p: Vec<_> = (0..np)
+            .map(|q| column(Some(nt + q), Some(ns + q), Some(layout.u(q))))
+            .collect();
+        let si: Vec<_> = (0..ns).map(|k| column(None, Some(k), None)).collect();
+        let di: Vec<_> = (0..nt).map(|k| column(Some(k), None, None)).collect();
+        for g in gens {
+            if self.is_empty() {
+                return;
+            }
+            let mut row = vec![Int::ZERO; n];
+            let terms = std::iter::once((&c, &g.constant))
+                .chain(p.iter().zip(&g.params))
+                .chain(si.iter().zip(&g.src))
+                .chain(di.iter().zip(&g.dst));
+            for (f, x) in terms {
+                if x.is_zero() {
+                    continue;
+                }
+                for (col, y) in f {
+                    row[*col] += &(x * y);
+                }
+            }
+            self.add_unique_row(row, g.line);
+        }
+    }
+
     /// Adds the constraints that the rows of `layout`'s statements `src`
     /// and `dst` satisfy tiling validity (`bounding = false`) or the
     /// bounding function (`bounding = true`) on every pair of a dependence
@@ -284,21 +429,36 @@ impl Lp {
         let sign = if bounding { -1i64 } else { 1 };
         // ψ's coefficient of the constant, of parameter q, of source
         // iterator k and of target iterator k, as forms in the unknowns
+        // sign·(entry k of the target − entry j of the source)
+        let diff = |k: Option<usize>, j: Option<usize>| -> Form {
+            let mut f: Form = Vec::new();
+            if let Some(k) = k {
+                f.extend(
+                    layout
+                        .entry(dst, k)
+                        .iter()
+                        .map(|(v, x)| (*v, x * &Int::from(sign))),
+                );
+            }
+            if let Some(j) = j {
+                f.extend(
+                    layout
+                        .entry(src, j)
+                        .iter()
+                        .map(|(v, x)| (*v, x * &Int::from(-sign))),
+                );
+            }
+            f
+        };
         let psi_const: Form = {
-            let mut f = vec![
-                (layout.coeff(dst, nt + np), Int::from(sign)),
-                (layout.coeff(src, ns + np), Int::from(-sign)),
-            ];
+            let mut f = diff(Some(nt + np), Some(ns + np));
             if bounding {
                 f.push((layout.w(), Int::ONE));
             }
             f
         };
         let psi_param = |q: usize| -> Form {
-            let mut f = vec![
-                (layout.coeff(dst, nt + q), Int::from(sign)),
-                (layout.coeff(src, ns + q), Int::from(-sign)),
-            ];
+            let mut f = diff(Some(nt + q), Some(ns + q));
             if bounding {
                 f.push((layout.u(q), Int::ONE));
             }
@@ -310,25 +470,8 @@ impl Lp {
             }
             match piece {
                 FarkasPiece::Generators(gens) => {
-                    for g in gens {
-                        let mut form: Form = Vec::new();
-                        let mut scaled = |f: &Form, x: &Int| {
-                            if !x.is_zero() {
-                                form.extend(f.iter().map(|(v, y)| (*v, x * y)));
-                            }
-                        };
-                        scaled(&psi_const, &g.constant);
-                        for (q, x) in g.params.iter().enumerate() {
-                            scaled(&psi_param(q), x);
-                        }
-                        for (k, x) in g.src.iter().enumerate() {
-                            scaled(&vec![(layout.coeff(src, k), Int::from(-sign))], x);
-                        }
-                        for (k, x) in g.dst.iter().enumerate() {
-                            scaled(&vec![(layout.coeff(dst, k), Int::from(sign))], x);
-                        }
-                        self.add_unique(form, g.line);
-                    }
+                    let gens: Vec<&Generator> = gens.iter().collect();
+                    self.add_generators(layout, (src, dst), &gens, bounding);
                 }
                 FarkasPiece::Multipliers { conj, param_of } => {
                     // ψ − λ0 − μ·ineqs − ν·eqs = 0, column by column
@@ -338,12 +481,10 @@ impl Lp {
                         psi[conj.col(DimKind::Param, k)] = psi_param(q);
                     }
                     for k in 0..ns {
-                        psi[conj.col(DimKind::In, k)] =
-                            vec![(layout.coeff(src, k), Int::from(-sign))];
+                        psi[conj.col(DimKind::In, k)] = diff(None, Some(k));
                     }
                     for k in 0..nt {
-                        psi[conj.col(DimKind::Out, k)] =
-                            vec![(layout.coeff(dst, k), Int::from(sign))];
+                        psi[conj.col(DimKind::Out, k)] = diff(Some(k), None);
                     }
                     let lambda0 = self.new_var();
                     self.ge(&[(lambda0, Int::ONE)], 0);
@@ -379,7 +520,7 @@ impl Lp {
 
 /// One generator of the homogenised cone of a dependence piece, by the
 /// columns that matter to a schedule row: `ψ·g ≥ 0` (`= 0` for a line).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Generator {
     /// A vector of the lineality space (else an extreme ray).
     pub line: bool,
@@ -499,36 +640,4 @@ impl FarkasPiece {
         }
         Some(FarkasPiece::Generators(kept))
     }
-}
-
-/// The rows of a rational solution `point` for the statements of `layout`,
-/// scaled to integers: every entry of every block multiplied by the least
-/// common multiple of their denominators, then divided by the gcd of all of
-/// them (one factor for all statements, so that validity, which compares
-/// rows of different statements, is kept: Sec. 2 of the pluto-lp-dfp
-/// report).
-pub(crate) fn integer_rows(layout: &Layout, point: &[Rational]) -> Vec<Vec<Int>> {
-    let vars = |s: usize| (0..layout.row_len(s)).map(move |k| layout.coeff(s, k));
-    let mut den = Int::ONE;
-    for s in 0..layout.n_stmt() {
-        for v in vars(s) {
-            den = den.lcm(&point[v].den);
-        }
-    }
-    let mut rows: Vec<Vec<Int>> = (0..layout.n_stmt())
-        .map(|s| {
-            vars(s)
-                .map(|v| (&point[v].num * &den).exact_div(&point[v].den))
-                .collect()
-        })
-        .collect();
-    let g = presburger::int::gcd_all(rows.iter().flatten());
-    if !g.is_zero() && !g.is_one() {
-        for r in &mut rows {
-            for x in r.iter_mut() {
-                *x = x.exact_div(&g);
-            }
-        }
-    }
-    rows
 }

@@ -44,7 +44,10 @@ pub(crate) fn add_independence(
         v.iter()
             .enumerate()
             .filter(|(_, x)| !x.is_zero())
-            .map(|(i, x)| (layout.coeff(s, i), x * &Int::from(sign)))
+            .flat_map(|(i, x)| {
+                let c = x * &Int::from(sign);
+                layout.entry(s, i).iter().map(move |(v, y)| (*v, &c * y))
+            })
             .collect()
     };
     if choice > 0 && !h.is_empty() && (choice - 1) / 2 < basis.len() {

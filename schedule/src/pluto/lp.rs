@@ -111,7 +111,12 @@ fn next_row(st: &mut Partial) -> Result<Option<Vec<Vec<Int>>>> {
         for (s, &need) in needs.iter().enumerate() {
             let n = layout.n_iter(s);
             for k in 0..n {
-                lp.ge(&[(layout.coeff(s, k), Int::from(-1))], COEFF_BOUND);
+                let below: Vec<(usize, Int)> = layout
+                    .entry(s, k)
+                    .iter()
+                    .map(|(v, x)| (*v, -x.clone()))
+                    .collect();
+                lp.ge(&below, COEFF_BOUND);
             }
             if need {
                 add_independence(lp, &layout, s, &rows[s], choice);
@@ -126,5 +131,5 @@ fn next_row(st: &mut Partial) -> Result<Option<Vec<Vec<Int>>>> {
     let Some(point) = found else {
         return Ok(None);
     };
-    Ok(Some(super::farkas::integer_rows(&layout, &point)))
+    Ok(Some(layout.integer_rows(&point)))
 }

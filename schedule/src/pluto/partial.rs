@@ -223,15 +223,15 @@ impl<'a> Partial<'a> {
     pub fn band_lp(&mut self) -> Result<&mut Lp> {
         if self.band_lp.is_none() {
             let mut lp = Lp::new(&self.layout);
-            for d in &self.band_deps {
-                let piece = d.piece(&self.scop.params, self.method)?;
-                for bounding in [false, true] {
-                    lp.add_dependence(&self.layout, (d.src, d.dst), piece, bounding);
-                }
-            }
+            self.add_deps(&mut lp, &self.layout, &self.band_deps, true)?;
             self.band_lp = Some(lp);
         }
         Ok(self.band_lp.as_mut().expect("built above"))
+    }
+
+    /// The SCoP's parameters.
+    pub fn params(&self) -> &[String] {
+        &self.scop.params
     }
 
     /// How the LPs state Farkas' lemma.
@@ -239,17 +239,28 @@ impl<'a> Partial<'a> {
         self.method
     }
 
-    /// An LP with tiling validity (no bounding) on the open pairs between
-    /// statements of `stmts` (both ends in it).
-    pub fn validity_lp(&self, stmts: &[usize]) -> Result<Lp> {
-        let mut lp = Lp::new(&self.layout);
-        for d in &self.open_deps {
-            if stmts.contains(&d.src) && stmts.contains(&d.dst) {
-                let piece = d.piece(&self.scop.params, self.method)?;
-                lp.add_dependence(&self.layout, (d.src, d.dst), piece, false);
+    /// The pairs not ordered before the open band.
+    pub fn band_deps(&self) -> &[Dep] {
+        &self.band_deps
+    }
+
+    /// Adds to `lp` (over `layout`) tiling validity, and the bounding
+    /// function when `bounding`, on every pair of `deps`.
+    pub fn add_deps<'d>(
+        &self,
+        lp: &mut Lp,
+        layout: &Layout,
+        deps: impl IntoIterator<Item = &'d Dep>,
+        bounding: bool,
+    ) -> Result<()> {
+        for d in deps {
+            let piece = d.piece(&self.scop.params, self.method)?;
+            lp.add_dependence(layout, (d.src, d.dst), piece, false);
+            if bounding {
+                lp.add_dependence(layout, (d.src, d.dst), piece, true);
             }
         }
-        Ok(lp)
+        Ok(())
     }
 
     /// The order in which the Pluto LPs minimise: `u`, `w`, then each
@@ -261,8 +272,8 @@ impl<'a> Partial<'a> {
         order.push(l.w());
         for s in 0..l.n_stmt() {
             let n = l.n_iter(s);
-            order.extend((0..n).rev().map(|k| l.coeff(s, k)));
-            order.extend((n..l.row_len(s)).map(|k| l.coeff(s, k)));
+            order.extend((0..n).rev().filter_map(|k| l.coeff(s, k)));
+            order.extend((n..l.row_len(s)).filter_map(|k| l.coeff(s, k)));
         }
         order
     }

@@ -26,6 +26,7 @@ use crate::scop::Scop;
 use crate::validity::{check, Validity};
 use presburger::{BasicMap, DimKind, Error, Int, Result};
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 /// Dependence pairs from statement `src` to statement `dst`: one basic
 /// piece of a dependence relation.
@@ -37,8 +38,9 @@ pub(crate) struct Dep {
     pub dst: usize,
     /// The pairs (not empty).
     pub map: BasicMap,
-    /// The piece for Farkas' lemma, computed on first use.
-    piece: OnceCell<FarkasPiece>,
+    /// The piece for Farkas' lemma, computed on first use (shared by the
+    /// copies of this `Dep` in the band's and the open pairs).
+    piece: Rc<OnceCell<FarkasPiece>>,
 }
 
 impl Dep {
@@ -47,7 +49,7 @@ impl Dep {
             src,
             dst,
             map,
-            piece: OnceCell::new(),
+            piece: Rc::new(OnceCell::new()),
         }
     }
 
@@ -287,8 +289,27 @@ impl<'a> Partial<'a> {
         let mut open = Vec::with_capacity(self.open_deps.len());
         let mut parallel = true;
         let params = &self.scop.params;
+        let np = params.len();
         for d in std::mem::take(&mut self.open_deps) {
             let (rs, rt) = (&rows[d.src], &rows[d.dst]);
+            // the generators decide the common cases without an integer
+            // test: a distance zero on every generator leaves the piece as
+            // it is; a face without a vertex is empty
+            let face = d.piece(params, self.method)?.face(rs, rt, np);
+            if let Some(FarkasPiece::Generators(kept)) = &face {
+                let all = match d.piece(params, self.method)? {
+                    FarkasPiece::Generators(gens) => gens.len(),
+                    FarkasPiece::Multipliers { .. } => usize::MAX,
+                };
+                if kept.len() == all {
+                    open.push(d);
+                    continue;
+                }
+                if kept.iter().all(|g| g.constant.is_zero()) {
+                    parallel = false;
+                    continue;
+                }
+            }
             if parallel {
                 let mut later = d.map.clone();
                 later.add_ineq(d.distance_row(rs, rt, params, -1)?)?;
@@ -300,7 +321,7 @@ impl<'a> Partial<'a> {
             map.add_eq(d.distance_row(rs, rt, params, 0)?)?;
             if !map.is_empty()? {
                 let next = Dep::new(d.src, d.dst, map);
-                if let Some(face) = d.piece.get().and_then(|p| p.face(rs, rt, params.len())) {
+                if let Some(face) = face {
                     let _ = next.piece.set(face);
                 }
                 open.push(next);

@@ -57,10 +57,10 @@ fn main() {
                     .unwrap_or_default();
                 Ok(median
                     + &s.statements
-                    .iter()
-                    .map(|st| st.describe(&s.params))
-                    .collect::<Vec<_>>()
-                    .join(" "))
+                        .iter()
+                        .map(|st| st.describe(&s.params))
+                        .collect::<Vec<_>>()
+                        .join(" "))
             });
         match result {
             Ok(rows) => println!("{path}: {rows}"),

@@ -98,6 +98,16 @@ pub fn pluto_dfp(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Re
 /// A vertex of the fusion conflict graph: a statement and one of its loops.
 type Vertex = (usize, usize);
 
+/// The direction of loop `i` of statement `s` in the source: `1` for an
+/// increasing loop, `-1` for a decreasing one. A colour gives the loop in
+/// its own direction, `σ·dir·e_i` (so a loop written backwards, as in
+/// back substitution, can still be chosen; Pluto+ allows such negative
+/// coefficients in general, Bondhugula, Acharya, Cohen, TOPLAS 38(3),
+/// 2016).
+fn direction(st: &Partial, s: usize, i: usize) -> i64 {
+    st.scop.statements[s].signs.get(i).copied().unwrap_or(1)
+}
+
 /// The edges of the fusion conflict graph found so far, for the current
 /// open dependences (cleared by a cut).
 #[derive(Default)]
@@ -132,8 +142,9 @@ impl Fcg {
             for d in &deps {
                 match d.piece(st.params(), st.method())? {
                     FarkasPiece::Generators(gens) => {
+                        let sign = Int::from(direction(st, s, a.1));
                         edge |= gens.iter().any(|g| {
-                            let x = &g.dst[a.1] - &g.src[a.1];
+                            let x = &(&g.dst[a.1] - &g.src[a.1]) * &sign;
                             x.is_negative() || (g.line && !x.is_zero())
                         })
                     }
@@ -156,7 +167,11 @@ impl Fcg {
             for (stmt, dim) in if s == t { vec![a] } else { vec![a, b] } {
                 let sigma = tpl.new_var();
                 let shift = tpl.new_var();
-                tpl.set(stmt, dim, vec![(sigma, Int::ONE)]);
+                tpl.set(
+                    stmt,
+                    dim,
+                    vec![(sigma, Int::from(direction(st, stmt, dim)))],
+                );
                 tpl.set(stmt, tpl.n_iter(stmt) + tpl.np, vec![(shift, Int::ONE)]);
                 lp_sigmas.push(sigma);
             }
@@ -328,7 +343,7 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
                 let mut form: Form = Vec::new();
                 if let Some((v, i)) = sigma {
                     if i == k {
-                        form.push((v, Int::ONE));
+                        form.push((v, Int::from(direction(st, s, i))));
                     }
                 }
                 for (&lam, row) in lambdas.iter().zip(band) {

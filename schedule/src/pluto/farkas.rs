@@ -65,6 +65,10 @@ pub(crate) struct Layout {
     entries: Vec<Vec<Form>>,
     /// The number of variables.
     pub n_var: usize,
+    /// True for the full layout (whose coefficients [`Lp::new`] keeps
+    /// non-negative); a template's variables get their bounds from its
+    /// maker.
+    full: bool,
 }
 
 impl Layout {
@@ -73,6 +77,7 @@ impl Layout {
     pub fn new(scop: &Scop) -> Layout {
         let n_iters: Vec<usize> = scop.statements.iter().map(|s| s.iterators.len()).collect();
         let mut l = Layout::template(scop.params.len(), &n_iters);
+        l.full = true;
         for (s, &n) in n_iters.iter().enumerate() {
             for k in (0..n).chain([n + l.np]) {
                 let v = l.new_var();
@@ -94,6 +99,7 @@ impl Layout {
                 .map(|&n| vec![Vec::new(); n + np + 1])
                 .collect(),
             n_var: np + 1,
+            full: false,
         }
     }
 
@@ -213,8 +219,9 @@ pub(crate) struct Lp {
 pub const MAX_RAYS: usize = 400;
 
 impl Lp {
-    /// An LP over the variables of `layout`, with `u ≥ 0`, `w ≥ 0`, and
-    /// every iterator coefficient and constant of every row non-negative.
+    /// An LP over the variables of `layout`, with `u ≥ 0`, `w ≥ 0`, and,
+    /// for the full layout, every iterator coefficient and constant of every
+    /// row non-negative (as in Pluto).
     pub fn new(layout: &Layout) -> Lp {
         let mut lp = Lp {
             simplex: Simplex::new(layout.n_var),
@@ -223,12 +230,11 @@ impl Lp {
         for v in 0..=layout.np {
             lp.ge(&[(v, Int::ONE)], 0);
         }
-        for s in 0..layout.n_stmt() {
-            let n = layout.n_iter(s);
-            for k in (0..n).chain([n + layout.np]) {
-                let f = layout.entry(s, k);
-                if !f.is_empty() {
-                    lp.add_unique(f, false);
+        if layout.full {
+            for s in 0..layout.n_stmt() {
+                let n = layout.n_iter(s);
+                for k in (0..n).chain([n + layout.np]) {
+                    lp.add_unique(layout.entry(s, k), false);
                 }
             }
         }
@@ -311,7 +317,12 @@ impl Lp {
                 *x = x.exact_div(&g);
             }
         }
-        if is_eq && row.iter().find(|x| !x.is_zero()).is_some_and(Int::is_negative) {
+        if is_eq
+            && row
+                .iter()
+                .find(|x| !x.is_zero())
+                .is_some_and(Int::is_negative)
+        {
             for x in &mut row {
                 *x = -x.clone();
             }

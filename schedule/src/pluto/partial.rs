@@ -141,7 +141,12 @@ impl<'a> Partial<'a> {
                     "a dependence between unknown statements: {m}"
                 )));
             };
-            for bm in m.intersect_params(&scop.context)?.basics() {
+            let m = if scop.context.plain_is_universe() {
+                m.clone()
+            } else {
+                m.intersect_params(&scop.context)?
+            };
+            for bm in m.basics() {
                 if !bm.is_empty()? {
                     list.push(Dep::new(src, dst, bm));
                 }

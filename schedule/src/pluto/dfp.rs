@@ -311,14 +311,16 @@ fn color_level(st: &mut Partial, used: &[Vec<bool>], fuse: Fusion) -> Result<Vec
 /// `color`: scaling and shifting, then with skewing, then in a new band;
 /// `None` when none is feasible.
 fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<Vec<Vec<Int>>>> {
-    for attempt in 0..3 {
-        if attempt == 2 {
+    for attempt in 0..2 {
+        if attempt == 1 {
             if !st.band_is_open() {
                 break;
             }
             st.close_band();
         }
-        let skew = attempt == 1;
+        // λ variables when the band has rows: first tried at zero (scaling
+        // and shifting alone), then free (skewing)
+        let skew = st.band_is_open();
         let l = &st.layout;
         let np = l.np;
         let mut tpl = Layout::template(
@@ -328,6 +330,7 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
         let mut order: Vec<usize> = (0..np).map(|q| tpl.u(q)).collect();
         order.push(tpl.w());
         let mut sigmas = Vec::new();
+        let mut all_lambdas = Vec::new();
         for (s, c) in color.iter().enumerate() {
             let n = tpl.n_iter(s);
             let band = st.band_rows(s);
@@ -357,6 +360,7 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
                 tpl.set(s, k, form);
             }
             sigmas.extend(sigma.map(|(v, _)| v));
+            all_lambdas.extend(lambdas.iter().copied());
             order.extend(sigma.map(|(v, _)| v));
             order.extend(lambdas.iter().copied());
             order.push(shift);
@@ -370,7 +374,13 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
             lp.ge(&[(v, Int::from(-1))], COEFF_BOUND);
         }
         st.add_deps(&mut lp, &tpl, st.band_deps(), true)?;
-        if let Some(point) = lp.lexmin(&order) {
+        let snap = lp.snapshot();
+        for &v in &all_lambdas {
+            lp.eq(&[(v, Int::ONE)], 0);
+        }
+        let found = lp.lexmin(&order);
+        lp.rollback(snap);
+        if let Some(point) = found.or_else(|| lp.lexmin(&order)) {
             return Ok(Some(tpl.integer_rows(&point)));
         }
     }

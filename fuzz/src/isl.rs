@@ -24,6 +24,18 @@ struct IslUnionAccessInfo {
 struct IslUnionFlow {
     _p: [u8; 0],
 }
+#[repr(C)]
+struct IslScheduleConstraints {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslSchedule {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslScheduleNode {
+    _p: [u8; 0],
+}
 
 extern "C" {
     fn isl_ctx_alloc() -> *mut IslCtx;
@@ -81,6 +93,32 @@ extern "C" {
     fn isl_union_access_info_compute_flow(a: *mut IslUnionAccessInfo) -> *mut IslUnionFlow;
     fn isl_union_flow_get_must_dependence(f: *mut IslUnionFlow) -> *mut IslUnionMap;
     fn isl_union_flow_free(f: *mut IslUnionFlow) -> *mut IslUnionFlow;
+    fn isl_schedule_constraints_on_domain(d: *mut IslUnionSet) -> *mut IslScheduleConstraints;
+    fn isl_schedule_constraints_set_validity(
+        sc: *mut IslScheduleConstraints,
+        m: *mut IslUnionMap,
+    ) -> *mut IslScheduleConstraints;
+    fn isl_schedule_constraints_set_proximity(
+        sc: *mut IslScheduleConstraints,
+        m: *mut IslUnionMap,
+    ) -> *mut IslScheduleConstraints;
+    fn isl_schedule_constraints_set_coincidence(
+        sc: *mut IslScheduleConstraints,
+        m: *mut IslUnionMap,
+    ) -> *mut IslScheduleConstraints;
+    fn isl_schedule_constraints_compute_schedule(
+        sc: *mut IslScheduleConstraints,
+    ) -> *mut IslSchedule;
+    fn isl_schedule_get_map(s: *mut IslSchedule) -> *mut IslUnionMap;
+    fn isl_schedule_get_root(s: *mut IslSchedule) -> *mut IslScheduleNode;
+    fn isl_schedule_free(s: *mut IslSchedule) -> *mut IslSchedule;
+    fn isl_schedule_node_get_type(n: *mut IslScheduleNode) -> c_int;
+    fn isl_schedule_node_n_children(n: *mut IslScheduleNode) -> c_int;
+    fn isl_schedule_node_get_child(n: *mut IslScheduleNode, pos: c_int) -> *mut IslScheduleNode;
+    fn isl_schedule_node_band_n_member(n: *mut IslScheduleNode) -> c_int;
+    fn isl_schedule_node_band_member_get_coincident(n: *mut IslScheduleNode, pos: c_int) -> c_int;
+    fn isl_schedule_node_band_get_permutable(n: *mut IslScheduleNode) -> c_int;
+    fn isl_schedule_node_free(n: *mut IslScheduleNode) -> *mut IslScheduleNode;
     fn free(p: *mut std::ffi::c_void);
 }
 
@@ -168,12 +206,14 @@ impl Ctx {
 }
 
 impl Default for Ctx {
+    /// [`Ctx::new`].
     fn default() -> Self {
         Ctx::new()
     }
 }
 
 impl Drop for Ctx {
+    /// Frees the context.
     fn drop(&mut self) {
         // SAFETY: every object of the context borrows it, so none outlives it.
         unsafe { isl_ctx_free(self.0) }
@@ -193,6 +233,7 @@ fn take_string(p: *mut c_char) -> String {
     }
 }
 
+/// isl's `isl_bool` (or a plain C truth value): `None` for an error (-1).
 fn boolean(r: c_int) -> Option<bool> {
     match r {
         0 => Some(false),
@@ -204,46 +245,55 @@ fn boolean(r: c_int) -> Option<bool> {
 /// An isl union set.
 pub struct USet<'a>(*mut IslUnionSet, &'a Ctx);
 
-impl USet<'_> {
+impl<'a> USet<'a> {
+    /// A new reference to the object, for a call that takes its argument.
     fn copy(&self) -> *mut IslUnionSet {
         // SAFETY: self.0 is a valid object.
         unsafe { isl_union_set_copy(self.0) }
     }
 
+    /// Owns a result of isl in this context; `None` for null (isl failed).
     fn wrap(&self, p: *mut IslUnionSet) -> Option<Self> {
         (!p.is_null()).then_some(USet(p, self.1))
     }
 
+    /// Emptiness; `None` when isl fails.
     pub fn is_empty(&self) -> Option<bool> {
         // SAFETY: valid object, not consumed.
         boolean(unsafe { isl_union_set_is_empty(self.0) })
     }
 
+    /// `self ⊆ other`; `None` when isl fails.
     pub fn is_subset(&self, other: &USet) -> Option<bool> {
         // SAFETY: valid objects, not consumed.
         boolean(unsafe { isl_union_set_is_subset(self.0, other.0) })
     }
 
+    /// `self = other`; `None` when isl fails.
     pub fn is_equal(&self, other: &USet) -> Option<bool> {
         // SAFETY: valid objects, not consumed.
         boolean(unsafe { isl_union_set_is_equal(self.0, other.0) })
     }
 
+    /// `self \ other`.
     pub fn subtract(&self, other: &USet) -> Option<Self> {
         // SAFETY: the call takes the two copies.
         self.wrap(unsafe { isl_union_set_subtract(self.copy(), other.copy()) })
     }
 
+    /// isl's coalescing (the same set, fewer disjuncts).
     pub fn coalesce(&self) -> Option<Self> {
         // SAFETY: the call takes the copy.
         self.wrap(unsafe { isl_union_set_coalesce(self.copy()) })
     }
 
+    /// The lexicographic minimum of each space.
     pub fn lexmin(&self) -> Option<Self> {
         // SAFETY: the call takes the copy.
         self.wrap(unsafe { isl_union_set_lexmin(self.copy()) })
     }
 
+    /// The lexicographic maximum of each space.
     pub fn lexmax(&self) -> Option<Self> {
         // SAFETY: the call takes the copy.
         self.wrap(unsafe { isl_union_set_lexmax(self.copy()) })
@@ -261,6 +311,41 @@ impl USet<'_> {
         self.wrap(unsafe { isl_union_set_intersect(self.copy(), other.copy()) })
     }
 
+    /// isl's scheduler (`isl_schedule_constraints_compute_schedule`, with
+    /// isl's default options) on the instances of `self` under the
+    /// validity, proximity and coincidence constraints given; `None` when
+    /// isl fails (its operation limit, most likely).
+    pub fn compute_schedule(
+        &self,
+        validity: &UMap,
+        proximity: &UMap,
+        coincidence: &UMap,
+    ) -> Option<Schedule<'a>> {
+        // SAFETY: each call takes the objects passed in (copies); on failure
+        // isl frees what it took and returns null, so nothing is left to free.
+        unsafe {
+            let mut sc = isl_schedule_constraints_on_domain(self.copy());
+            if sc.is_null() {
+                return None;
+            }
+            sc = isl_schedule_constraints_set_validity(sc, validity.copy());
+            if sc.is_null() {
+                return None;
+            }
+            sc = isl_schedule_constraints_set_proximity(sc, proximity.copy());
+            if sc.is_null() {
+                return None;
+            }
+            sc = isl_schedule_constraints_set_coincidence(sc, coincidence.copy());
+            if sc.is_null() {
+                return None;
+            }
+            let p = isl_schedule_constraints_compute_schedule(sc);
+            (!p.is_null()).then_some(Schedule(p, self.1))
+        }
+    }
+
+    /// isl's printing of the object.
     pub fn to_text(&self) -> String {
         // SAFETY: valid object, not consumed.
         take_string(unsafe { isl_union_set_to_str(self.0) })
@@ -268,6 +353,7 @@ impl USet<'_> {
 }
 
 impl Drop for USet<'_> {
+    /// Frees the isl object.
     fn drop(&mut self) {
         // SAFETY: owned object.
         unsafe { isl_union_set_free(self.0) };
@@ -278,44 +364,53 @@ impl Drop for USet<'_> {
 pub struct UMap<'a>(*mut IslUnionMap, &'a Ctx);
 
 impl<'a> UMap<'a> {
+    /// A new reference to the object, for a call that takes its argument.
     fn copy(&self) -> *mut IslUnionMap {
         // SAFETY: self.0 is a valid object.
         unsafe { isl_union_map_copy(self.0) }
     }
 
+    /// Owns a result of isl in this context; `None` for null (isl failed).
     fn wrap(&self, p: *mut IslUnionMap) -> Option<Self> {
         (!p.is_null()).then_some(UMap(p, self.1))
     }
 
+    /// Owns a union set returned by isl; `None` for null (isl failed).
     fn wrap_set(&self, p: *mut IslUnionSet) -> Option<USet<'a>> {
         (!p.is_null()).then_some(USet(p, self.1))
     }
 
+    /// Emptiness; `None` when isl fails.
     pub fn is_empty(&self) -> Option<bool> {
         // SAFETY: valid object, not consumed.
         boolean(unsafe { isl_union_map_is_empty(self.0) })
     }
 
+    /// `self ⊆ other`; `None` when isl fails.
     pub fn is_subset(&self, other: &UMap) -> Option<bool> {
         // SAFETY: valid objects, not consumed.
         boolean(unsafe { isl_union_map_is_subset(self.0, other.0) })
     }
 
+    /// `self = other`; `None` when isl fails.
     pub fn is_equal(&self, other: &UMap) -> Option<bool> {
         // SAFETY: valid objects, not consumed.
         boolean(unsafe { isl_union_map_is_equal(self.0, other.0) })
     }
 
+    /// `self \ other`.
     pub fn subtract(&self, other: &UMap) -> Option<Self> {
         // SAFETY: the call takes the two copies.
         self.wrap(unsafe { isl_union_map_subtract(self.copy(), other.copy()) })
     }
 
+    /// isl's coalescing (the same set, fewer disjuncts).
     pub fn coalesce(&self) -> Option<Self> {
         // SAFETY: the call takes the copy.
         self.wrap(unsafe { isl_union_map_coalesce(self.copy()) })
     }
 
+    /// The inverse relation.
     pub fn reverse(&self) -> Option<Self> {
         // SAFETY: the call takes the copy.
         self.wrap(unsafe { isl_union_map_reverse(self.copy()) })
@@ -333,11 +428,13 @@ impl<'a> UMap<'a> {
         self.wrap(unsafe { isl_union_map_lexmin(self.copy()) })
     }
 
+    /// The union of the domains.
     pub fn domain(&self) -> Option<USet<'a>> {
         // SAFETY: the call takes the copy.
         self.wrap_set(unsafe { isl_union_map_domain(self.copy()) })
     }
 
+    /// The union of the ranges.
     pub fn range(&self) -> Option<USet<'a>> {
         // SAFETY: the call takes the copy.
         self.wrap_set(unsafe { isl_union_map_range(self.copy()) })
@@ -416,6 +513,7 @@ impl<'a> UMap<'a> {
         self.wrap_set(unsafe { isl_union_map_wrap(self.copy()) })
     }
 
+    /// isl's printing of the object.
     pub fn to_text(&self) -> String {
         // SAFETY: valid object, not consumed.
         take_string(unsafe { isl_union_map_to_str(self.0) })
@@ -423,8 +521,128 @@ impl<'a> UMap<'a> {
 }
 
 impl Drop for UMap<'_> {
+    /// Frees the isl object.
     fn drop(&mut self) {
         // SAFETY: owned object.
         unsafe { isl_union_map_free(self.0) };
+    }
+}
+
+/// A schedule tree computed by isl.
+pub struct Schedule<'a>(*mut IslSchedule, &'a Ctx);
+
+impl<'a> Schedule<'a> {
+    /// The schedule flattened to a union map (`isl_schedule_get_map`): each
+    /// statement's instances to their times, the band members and the
+    /// positions in sequences as dimensions.
+    pub fn map(&self) -> Option<UMap<'a>> {
+        // SAFETY: valid object, not consumed.
+        let p = unsafe { isl_schedule_get_map(self.0) };
+        (!p.is_null()).then_some(UMap(p, self.1))
+    }
+
+    /// The root of the tree (a domain node).
+    pub fn root(&self) -> Option<ScheduleNode<'a>> {
+        // SAFETY: valid object, not consumed.
+        let p = unsafe { isl_schedule_get_root(self.0) };
+        (!p.is_null()).then_some(ScheduleNode(p, self.1))
+    }
+}
+
+impl Drop for Schedule<'_> {
+    /// Frees the isl object.
+    fn drop(&mut self) {
+        // SAFETY: owned object.
+        unsafe { isl_schedule_free(self.0) };
+    }
+}
+
+/// The kind of a schedule tree node (`enum isl_schedule_node_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeType {
+    /// A band of schedule dimensions.
+    Band,
+    /// A context node.
+    Context,
+    /// The root: the statement instances.
+    Domain,
+    /// An expansion node.
+    Expansion,
+    /// An extension node.
+    Extension,
+    /// A filter (a subset of the instances, under a sequence or set).
+    Filter,
+    /// A leaf.
+    Leaf,
+    /// A guard node.
+    Guard,
+    /// A mark node.
+    Mark,
+    /// Children run in order.
+    Sequence,
+    /// Children run in any order.
+    Set,
+}
+
+/// A node of a schedule tree (a position in it: isl's node keeps its
+/// schedule alive by reference counting).
+pub struct ScheduleNode<'a>(*mut IslScheduleNode, &'a Ctx);
+
+impl<'a> ScheduleNode<'a> {
+    /// The kind of the node; `None` on isl's error.
+    pub fn kind(&self) -> Option<NodeType> {
+        use NodeType::*;
+        // SAFETY: valid object, not consumed.
+        let t = unsafe { isl_schedule_node_get_type(self.0) };
+        [
+            Band, Context, Domain, Expansion, Extension, Filter, Leaf, Guard, Mark, Sequence, Set,
+        ]
+        .get(usize::try_from(t).ok()?)
+        .copied()
+    }
+
+    /// The number of children (0 for a leaf); `None` on isl's error.
+    pub fn n_children(&self) -> Option<usize> {
+        // SAFETY: valid object, not consumed.
+        usize::try_from(unsafe { isl_schedule_node_n_children(self.0) }).ok()
+    }
+
+    /// Child `pos`; `None` when there is none.
+    pub fn child(&self, pos: usize) -> Option<ScheduleNode<'a>> {
+        let pos = c_int::try_from(pos).ok()?;
+        // SAFETY: valid object, not consumed.
+        let p = unsafe { isl_schedule_node_get_child(self.0, pos) };
+        (!p.is_null()).then_some(ScheduleNode(p, self.1))
+    }
+
+    /// The number of members of a band node; `None` for another kind.
+    pub fn band_n_member(&self) -> Option<usize> {
+        if self.kind()? != NodeType::Band {
+            return None;
+        }
+        // SAFETY: valid band node, not consumed.
+        usize::try_from(unsafe { isl_schedule_node_band_n_member(self.0) }).ok()
+    }
+
+    /// Whether member `pos` of a band node is coincident (isl found it
+    /// parallel under the coincidence constraints); `None` on isl's error.
+    pub fn band_member_coincident(&self, pos: usize) -> Option<bool> {
+        let pos = c_int::try_from(pos).ok()?;
+        // SAFETY: valid object, not consumed.
+        boolean(unsafe { isl_schedule_node_band_member_get_coincident(self.0, pos) })
+    }
+
+    /// Whether a band node is permutable; `None` on isl's error.
+    pub fn band_permutable(&self) -> Option<bool> {
+        // SAFETY: valid object, not consumed.
+        boolean(unsafe { isl_schedule_node_band_get_permutable(self.0) })
+    }
+}
+
+impl Drop for ScheduleNode<'_> {
+    /// Frees the isl object.
+    fn drop(&mut self) {
+        // SAFETY: owned object.
+        unsafe { isl_schedule_node_free(self.0) };
     }
 }

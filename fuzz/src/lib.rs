@@ -2,12 +2,15 @@
 //! deterministic generator of isl-notation sets, and a differential checker that
 //! compares our answers with isl's (through the system library, see [`isl`]); and
 //! the problem families of the benchmark against isl ([`families`], used by
-//! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`]).
+//! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`]); the
+//! dependences ([`deps_isl`]) and the schedules ([`schedule_isl`]) of the
+//! `schedule` crate against isl's, with the random SCoPs of [`scops`].
 
 pub mod deps_isl;
 pub mod families;
 pub mod isl;
 pub mod roundtrip;
+pub mod schedule_isl;
 pub mod scops;
 pub mod unchain;
 

@@ -4,7 +4,7 @@
 //! `compute_schedule` on the same domains and dependences (validity =
 //! proximity = coincidence = RAW ∪ WAR ∪ WAW, as in `src/schedule_isl.rs`),
 //! parsed from our text before each call and outside the measurement.
-//! Kernels: `../schedule/tests/kernels/` and `data/pluto-kernels/`
+//! Kernels: `../schedule/tests/kernels/` and `../schedule/tests/pluto-kernels/`
 //! (`pluto/NAME`); a kernel our scheduler fails on is left out (printed).
 //!
 //!     cargo bench --bench schedule [-- FILTER]
@@ -20,6 +20,7 @@ fn schedule_bench(c: &mut Criterion) {
     let opts = SchedulerOptions {
         scheduler: Scheduler::Dfp,
         fuse: Fusion::Smart,
+        ..SchedulerOptions::default()
     };
     let ctx = Ctx::new();
     ctx.set_max_operations(100_000_000);

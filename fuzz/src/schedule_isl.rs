@@ -299,10 +299,13 @@ fn scalar_dim(sched: &UnionMap, d: usize) -> presburger::Result<bool> {
 /// The metrics of the schedule `sched` (`n` time dimensions, every
 /// statement of `scop`) for `deps`, computed the same way whoever made the
 /// schedule: a dimension is scalar when every statement's time there is a
-/// constant on its instances in the context; the outer band depth counts
-/// the non-scalar dimensions of the longest prefix `0..L` that is a
-/// permutable band; the parallel loops are the non-scalar dimensions that
-/// carry no dependence.
+/// constant on its instances in the context; the outer band starts at the
+/// first non-scalar dimension `f` (the scalar dimensions before it only
+/// distribute: the pairs they order are not asked to be permutable, as in a
+/// sequence node of isl's tree) and is the longest `f..L` that is a
+/// permutable band for the pairs not ordered before `f`; its depth counts
+/// its non-scalar dimensions; the parallel loops are the non-scalar
+/// dimensions that carry no dependence.
 pub fn metrics(
     scop: &Scop,
     deps: &Dependences,
@@ -317,14 +320,15 @@ pub fn metrics(
         .map(|d| scalar_dim(&on_domains, d))
         .collect::<presburger::Result<Vec<bool>>>()
         .map_err(e)?;
-    let mut band_prefix = 0;
+    let first = (0..n).find(|&d| !scalar[d]).unwrap_or(n);
+    let mut band_prefix = first;
     while band_prefix < n
-        && schedule::schedule::band_is_permutable(scop, deps, sched, n, 0, band_prefix)
+        && schedule::schedule::band_is_permutable(scop, deps, sched, n, first, band_prefix)
             .map_err(e)?
     {
         band_prefix += 1;
     }
-    let band_depth = (0..band_prefix).filter(|&d| !scalar[d]).count();
+    let band_depth = (first..band_prefix).filter(|&d| !scalar[d]).count();
     let parallel = schedule::schedule::parallel_dims(scop, deps, sched, n).map_err(e)?;
     let parallel_loops = (0..n).filter(|&d| parallel[d] && !scalar[d]).count();
     Ok(Metrics {
@@ -338,13 +342,13 @@ pub fn metrics(
 }
 
 /// The C kernels of `../schedule/tests/kernels/` (named by their stem) and,
-/// with `pluto`, those of `data/pluto-kernels/` (named `pluto/STEM`), each
+/// with `pluto`, those of `../schedule/tests/pluto-kernels/` (named `pluto/STEM`), each
 /// directory sorted by name: `(name, source text)`.
 pub fn kernels(pluto: bool) -> std::io::Result<Vec<(String, String)>> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut dirs = vec![(root.join("../schedule/tests/kernels"), "")];
     if pluto {
-        dirs.push((root.join("data/pluto-kernels"), "pluto/"));
+        dirs.push((root.join("../schedule/tests/pluto-kernels"), "pluto/"));
     }
     let mut out = Vec::new();
     for (dir, prefix) in dirs {

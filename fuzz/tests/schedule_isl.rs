@@ -182,6 +182,7 @@ fn run_kernels(configs: &[(Scheduler, Fusion)]) -> KernelRun {
             let opts = SchedulerOptions {
                 scheduler: c.0,
                 fuse: c.1,
+                ..SchedulerOptions::default()
             };
             let name = format!("{kernel} {config}");
             let s = match compute(&scop, &deps, &opts) {

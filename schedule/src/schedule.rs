@@ -159,6 +159,40 @@ impl Schedule {
         Ok(u)
     }
 
+    /// True when dimension `d` is scalar: every statement's time there is a
+    /// constant (it only orders statements, like a loop distribution).
+    pub fn is_scalar(&self, d: usize) -> bool {
+        self.statements.iter().all(|st| {
+            st.rows
+                .get(d)
+                .is_none_or(|r| r[..r.len() - 1].iter().all(Int::is_zero))
+        })
+    }
+
+    /// The number of loops (non-scalar dimensions) of the outermost band:
+    /// the band holding the first non-scalar dimension (a dimension in no
+    /// band counts as a band of its own).
+    pub fn outer_band_depth(&self) -> usize {
+        let n = self.n_dims();
+        let Some(f) = (0..n).find(|&d| !self.is_scalar(d)) else {
+            return 0;
+        };
+        let (a, b) = self
+            .bands
+            .iter()
+            .copied()
+            .find(|&(a, b)| a <= f && f <= b)
+            .unwrap_or((f, f));
+        (a..=b).filter(|&d| !self.is_scalar(d)).count()
+    }
+
+    /// The number of loops (non-scalar dimensions) that carry no dependence.
+    pub fn parallel_loops(&self) -> usize {
+        (0..self.n_dims())
+            .filter(|&d| self.parallel.get(d).copied().unwrap_or(false) && !self.is_scalar(d))
+            .count()
+    }
+
     /// The indices of the parallel dimensions.
     pub fn parallel_indices(&self) -> Vec<usize> {
         (0..self.parallel.len())

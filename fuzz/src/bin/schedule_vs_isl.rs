@@ -3,7 +3,7 @@
 //! (`isl_schedule_constraints_compute_schedule` on the same dependences,
 //! validity = proximity = coincidence = RAW ∪ WAR ∪ WAW, as in
 //! `src/schedule_isl.rs`), on every kernel of `../schedule/tests/kernels/`
-//! and of `data/pluto-kernels/`, in one run.
+//! and of `../schedule/tests/pluto-kernels/`, in one run.
 //!
 //!     cargo run --release --bin schedule_vs_isl -- [--reps R] [--isl-ops K]
 //!
@@ -52,6 +52,7 @@ fn time(
     let ours_opts = [Scheduler::Dfp, Scheduler::Lp].map(|scheduler| SchedulerOptions {
         scheduler,
         fuse: Fusion::Smart,
+        ..SchedulerOptions::default()
     });
     let mut samples: [Vec<f64>; 3] = Default::default();
     let mut failed: [Option<String>; 3] = Default::default();
@@ -130,6 +131,7 @@ fn worker(scheduler: Scheduler) {
     let opts = SchedulerOptions {
         scheduler,
         fuse: Fusion::Smart,
+        ..SchedulerOptions::default()
     };
     let result = extract_scop(&src, &Options::default())
         .map_err(|e| format!("front end: {e}"))

@@ -52,7 +52,8 @@
 //! [`Fusion::None`] distributes every component first.
 
 use super::farkas::{FarkasPiece, Form, Layout, Lp};
-use super::lp::{lp_rows, COEFF_BOUND};
+use super::independence::rank_of;
+use super::lp::{lp_rows, next_row, COEFF_BOUND};
 use super::partial::{Dep, Partial};
 use super::{Fusion, SchedulerOptions};
 use crate::deps::Dependences;
@@ -70,29 +71,64 @@ pub fn pluto_dfp(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Re
     if fuse == Fusion::None {
         st.cut_all_sccs()?;
     }
-    let n = st.n_stmt();
-    let mut used: Vec<Vec<bool>> = (0..n).map(|s| vec![false; st.layout.n_iter(s)]).collect();
-    let max_depth = used.iter().map(Vec::len).max().unwrap_or(0);
-    for _ in 0..2 * max_depth + 2 {
+    let max_depth = (0..st.n_stmt())
+        .map(|s| st.layout.n_iter(s))
+        .max()
+        .unwrap_or(0);
+    for _ in 0..3 * max_depth + 2 {
         if st.all_complete() {
             break;
         }
-        let colors = color_level(&mut st, &used, fuse)?;
+        let used = used_loops(&st);
+        let colors = match color_level(&mut st, &used, fuse, false)? {
+            Some(c) => c,
+            None => {
+                // before distributing conflicting components, a pluto-lp
+                // row (any coefficients, skewing included) may continue the
+                // band with everything fused
+                if st.band_is_open() {
+                    if let Some(rows) = next_row(&mut st)? {
+                        st.push_rows(rows)?;
+                        continue;
+                    }
+                }
+                match color_level(&mut st, &used, fuse, true)? {
+                    Some(c) => c,
+                    None => break,
+                }
+            }
+        };
         if colors.iter().all(Option::is_none) {
             break;
         }
         let Some(rows) = scale_and_shift(&mut st, &colors)? else {
             break;
         };
-        for (s, c) in colors.iter().enumerate() {
-            if let Some(i) = c {
-                used[s][*i] = true;
-            }
-        }
         st.push_rows(rows)?;
     }
     lp_rows(&mut st)?;
     st.finish(deps)
+}
+
+/// Per statement, per loop `i`: true when `e_i` is in the span of the
+/// statement's rows (a row along loop `i` would not be independent).
+fn used_loops(st: &Partial) -> Vec<Vec<bool>> {
+    (0..st.n_stmt())
+        .map(|s| {
+            let n = st.layout.n_iter(s);
+            let rows = st.rows(s);
+            let r = rank_of(rows, n);
+            (0..n)
+                .map(|i| {
+                    let mut with = rows.to_vec();
+                    let mut e = vec![Int::ZERO; n];
+                    e[i] = Int::ONE;
+                    with.push(e);
+                    rank_of(&with, n) == r
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A vertex of the fusion conflict graph: a statement and one of its loops.
@@ -224,35 +260,68 @@ fn color_component(
         .copied()
         .filter(|&s| !st.is_complete(s))
         .collect();
+    // the loops to try per statement: for a statement alone in its
+    // component, the loops that carry none of its own dependences first
+    // (an outer parallel loop, as Pluto's objective prefers), else outer
+    // loops first
+    let mut orders: Vec<Vec<usize>> = vec![Vec::new(); st.n_stmt()];
+    for &s in &todo {
+        let n = used[s].len();
+        let mut order: Vec<usize> = (0..n).collect();
+        if comp.len() == 1 {
+            let mut carries = vec![false; n];
+            for d in st.open_deps().iter().filter(|d| d.src == s && d.dst == s) {
+                match d.piece(st.params(), st.method())? {
+                    FarkasPiece::Generators(gens) => {
+                        for g in gens {
+                            for (i, c) in carries.iter_mut().enumerate() {
+                                *c |= g.dst[i] != g.src[i];
+                            }
+                        }
+                    }
+                    FarkasPiece::Multipliers { .. } => carries = vec![true; n],
+                }
+            }
+            order.sort_by_key(|&i| carries[i]);
+        }
+        orders[s] = order;
+    }
     fn go(
         st: &Partial,
         fcg: &mut Fcg,
         todo: &[usize],
+        orders: &[Vec<usize>],
         used: &[Vec<bool>],
         color: &mut Vec<Option<usize>>,
     ) -> Result<bool> {
         let Some((&s, rest)) = todo.split_first() else {
             return Ok(true);
         };
-        for i in 0..used[s].len() {
+        for &i in &orders[s] {
             if used[s][i] || fcg.blocked(st, color, s, i)? {
                 continue;
             }
             color[s] = Some(i);
-            if go(st, fcg, rest, used, color)? {
+            if go(st, fcg, rest, orders, used, color)? {
                 return Ok(true);
             }
             color[s] = None;
         }
         Ok(false)
     }
-    go(st, fcg, &todo, used, color)
+    go(st, fcg, &todo, &orders, used, color)
 }
 
 /// The colouring of one level (step 2 of the module doc): a loop (or none)
 /// per statement; cuts are added to `st` where components had to be
-/// distributed.
-fn color_level(st: &mut Partial, used: &[Vec<bool>], fuse: Fusion) -> Result<Vec<Option<usize>>> {
+/// distributed. `None` when that needs a cut between components and
+/// `may_cut` is false (nothing is changed then).
+fn color_level(
+    st: &mut Partial,
+    used: &[Vec<bool>],
+    fuse: Fusion,
+    may_cut: bool,
+) -> Result<Option<Vec<Option<usize>>>> {
     let n = st.n_stmt();
     let mut color: Vec<Option<usize>> = vec![None; n];
     let mut fcg = Fcg::default();
@@ -268,6 +337,9 @@ fn color_level(st: &mut Partial, used: &[Vec<bool>], fuse: Fusion) -> Result<Vec
             continue;
         }
         if colored_before {
+            if !may_cut {
+                return Ok(None);
+            }
             // distribute the components coloured so far from the rest,
             // which removes the conflicts across, and try again
             let mut group = vec![1; n];
@@ -301,10 +373,13 @@ fn color_level(st: &mut Partial, used: &[Vec<bool>], fuse: Fusion) -> Result<Vec
             }
         }
         if st.open_deps().iter().any(|d| group[d.src] != group[d.dst]) {
+            if !may_cut {
+                return Ok(None);
+            }
             st.cut(&group)?;
         }
     }
-    Ok(color)
+    Ok(Some(color))
 }
 
 /// The rows of one level (steps 3 and 4 of the module doc) for the colours

@@ -93,7 +93,7 @@ pub(crate) fn lp_rows(st: &mut Partial) -> Result<()> {
 /// The next row of the open band: tiling validity and bounding on the
 /// band's pairs, independence for the statements not complete, the
 /// lexicographic minimum; `None` when infeasible.
-fn next_row(st: &mut Partial) -> Result<Option<Vec<Vec<Int>>>> {
+pub(crate) fn next_row(st: &mut Partial) -> Result<Option<Vec<Vec<Int>>>> {
     let needs: Vec<bool> = (0..st.n_stmt()).map(|s| !st.is_complete(s)).collect();
     let rows: Vec<Vec<Vec<Int>>> = (0..st.n_stmt()).map(|s| st.rows(s).to_vec()).collect();
     let order = st.objective();

@@ -39,7 +39,13 @@ pub enum Scheduler {
 pub enum Fusion {
     /// Fuse whatever can be fused.
     Max,
-    /// Pluto's default heuristics.
+    /// The default: with `dfp`, the best by a cost model (the deepest
+    /// outer permutable band, then the most parallel loops) of
+    /// pluto-lp-dfp with Pluto's fusion rules (a statement whose loops are
+    /// used up is distributed from the loops still running), pluto-lp-dfp
+    /// with maximal fusion, pluto-lp, and pluto-lp-dfp without fusion; with
+    /// `lp`, Pluto's `smartfuse` (components of different loop depths
+    /// distributed).
     #[default]
     Smart,
     /// Distribute every strongly connected component of the dependence
@@ -75,9 +81,58 @@ pub struct SchedulerOptions {
 /// fusion policy of `opts`; always valid for `deps` (checked by
 /// [`crate::validity::check`]).
 pub fn compute(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
-    match opts.scheduler {
-        Scheduler::Identity => identity(scop, deps),
-        Scheduler::Lp => lp::pluto_lp(scop, deps, opts),
-        Scheduler::Dfp => dfp::pluto_dfp(scop, deps, opts),
+    match (opts.scheduler, opts.fuse) {
+        (Scheduler::Identity, _) => identity(scop, deps),
+        (Scheduler::Lp, _) => lp::pluto_lp(scop, deps, opts),
+        (Scheduler::Dfp, Fusion::Smart) => smart(scop, deps, opts),
+        (Scheduler::Dfp, _) => dfp::pluto_dfp(scop, deps, opts),
+    }
+}
+
+/// The default: the best of pluto-lp-dfp with Pluto's fusion rules,
+/// pluto-lp-dfp with maximal fusion, pluto-lp with Pluto's depth-based
+/// distribution, and pluto-lp-dfp with every component distributed, by a
+/// cost model: the deepest outermost permutable band
+/// (what tiling can use), then the most parallel loops; the first on a tie
+/// (so fusion is preferred). A candidate whose outer band holds every loop
+/// of the deepest statement ends the search (nothing deeper exists).
+/// Pluto's report leaves the cost model of fusion as future work; this one
+/// is the measure the schedulers are compared with isl's by.
+fn smart(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
+    let full = scop
+        .statements
+        .iter()
+        .map(|s| s.iterators.len())
+        .max()
+        .unwrap_or(0);
+    let candidates = [
+        (Scheduler::Dfp, Fusion::Smart),
+        (Scheduler::Dfp, Fusion::Max),
+        (Scheduler::Lp, Fusion::Smart),
+        (Scheduler::Dfp, Fusion::None),
+    ];
+    let mut best: Option<Schedule> = None;
+    let score = |s: &Schedule| (s.outer_band_depth(), s.parallel_loops());
+    for (scheduler, fuse) in candidates {
+        let o = SchedulerOptions {
+            scheduler,
+            fuse,
+            ..*opts
+        };
+        let s = match scheduler {
+            Scheduler::Dfp => dfp::pluto_dfp(scop, deps, &o)?,
+            _ => lp::pluto_lp(scop, deps, &o)?,
+        };
+        let done = s.outer_band_depth() >= full;
+        if best.as_ref().is_none_or(|b| score(&s) > score(b)) {
+            best = Some(s);
+        }
+        if done {
+            break;
+        }
+    }
+    match best {
+        Some(b) => Ok(b),
+        None => identity(scop, deps),
     }
 }

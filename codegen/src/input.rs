@@ -1,0 +1,1 @@
+//! The input format of `poly codegen` (placeholder).

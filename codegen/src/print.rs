@@ -229,6 +229,9 @@ impl Printer {
         if v.is_empty() {
             return "1".into();
         }
+        if let [c] = v {
+            return self.cond(c);
+        }
         let parts: Vec<String> = v.iter().map(|x| self.nested_cond(x, true)).collect();
         parts.join(" && ")
     }

@@ -239,11 +239,12 @@ pub fn generate(
         dims,
         options,
     };
-    let mut active = Vec::new();
-    let lifted = lift(&ctx0, n)?;
-    for (s, st) in g.stmts.iter().enumerate() {
-        active.push((s, st.time.intersect(&lifted)?));
-    }
+    let active: Vec<(usize, Set)> = g
+        .stmts
+        .iter()
+        .enumerate()
+        .map(|(s, st)| (s, st.time.clone()))
+        .collect();
     let body = g.level(0, active, &ctx0)?;
     Ok(block(body))
 }
@@ -334,6 +335,37 @@ fn block(mut v: Vec<Ast>) -> Ast {
     Ast::Block(flat)
 }
 
+/// `g` simplified in the context `ctx` (same space): `g'` with `g' ∩ ctx =
+/// g ∩ ctx`, the universe when `ctx ⊆ g`, else the gist of `g` (isl's gist,
+/// exact) without the disjuncts that the others cover within `ctx`.
+fn simplify_guard(g: &Set, ctx: &Set) -> Result<Set> {
+    if ctx.is_subset(g)? {
+        return Ok(Set::universe(g.space().clone())?);
+    }
+    let g = g.gist(ctx)?.coalesce()?;
+    let parts = conjs(&g);
+    if parts.len() <= 1 || parts.len() > 8 {
+        return Ok(g);
+    }
+    let space = g.space().clone();
+    let mut kept = parts;
+    let mut k = kept.len();
+    while k > 0 {
+        k -= 1;
+        let others: Vec<_> = kept
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != k)
+            .map(|(_, c)| c.clone())
+            .collect();
+        let this = to_set(&space, vec![kept[k].clone()])?.intersect(ctx)?;
+        if this.is_subset(&to_set(&space, others)?)? {
+            kept.remove(k);
+        }
+    }
+    to_set(&space, kept)
+}
+
 /// The number of comparisons in a condition list.
 fn n_tests(conds: &[Cond]) -> usize {
     conds
@@ -401,8 +433,9 @@ impl Gen<'_> {
             return self.leaf(active, ctx);
         }
         let mut projs = Vec::with_capacity(active.len());
+        let lifted_ctx = lift(ctx, 1)?;
         for (s, t) in &active {
-            let p = project_onto(t, d + 1)?.coalesce()?;
+            let p = project_onto(t, d + 1)?.intersect(&lifted_ctx)?.coalesce()?;
             if !p.is_empty()? {
                 projs.push((*s, p));
             }
@@ -447,7 +480,7 @@ impl Gen<'_> {
                 let inside = ctx.intersect(&hoist)?;
                 let mut with = Vec::with_capacity(plans.len());
                 for p in &plans {
-                    with.push(env_conds(&p.guard.gist(&inside)?)?);
+                    with.push(env_conds(&simplify_guard(&p.guard, &inside)?)?);
                 }
                 let count = |v: &[Vec<Cond>]| v.iter().map(|c| n_tests(c)).sum::<usize>();
                 if n_tests(&hc) + count(&with) < count(&own) {
@@ -458,7 +491,7 @@ impl Gen<'_> {
         }
         let mut out = Vec::new();
         for (p, conds) in plans.into_iter().zip(own) {
-            if let Some(a) = self.emit(d, p, conds, &active)? {
+            if let Some(a) = self.emit(d, p, conds, &active, &projs_all)? {
                 out.push(a);
             }
         }
@@ -473,10 +506,7 @@ impl Gen<'_> {
     /// dimensions, less what the loop's being non-empty implies (a loop
     /// whose bounds cross runs no iteration, so it needs no guard for that).
     fn plan(&self, d: usize, node: Node, ctx: &Set) -> Result<Option<Plan>> {
-        let g = project_onto(&node.set, d)?
-            .coalesce()?
-            .gist(ctx)?
-            .coalesce()?;
+        let g = simplify_guard(&project_onto(&node.set, d)?.coalesce()?, ctx)?;
         if g.is_empty()? {
             return Ok(None);
         }
@@ -527,7 +557,7 @@ impl Gen<'_> {
         let guard = match &lp.nonempty {
             Some(c) => {
                 let l = project_onto(&conj_set(c.clone())?, d)?;
-                g.gist(&ctx.intersect(&l)?)?
+                simplify_guard(&g, &ctx.intersect(&l)?)?
             }
             None => g.clone(),
         };
@@ -548,12 +578,12 @@ impl Gen<'_> {
         plan: Plan,
         conds: Vec<Cond>,
         active: &[(usize, Set)],
+        projs: &[(usize, Set)],
     ) -> Result<Option<Ast>> {
         let n = self.n;
         let Plan {
             node, lp, ctx_in, ..
         } = plan;
-        let lifted_in = lift(&ctx_in, n - d - 1)?;
         let mut region: Option<Set> = None;
         let mut inner = Vec::new();
         for &s in &node.stmts {
@@ -562,13 +592,17 @@ impl Gen<'_> {
             };
             // a statement whose instances here all lie in the piece needs no
             // restriction to it (which would cut its set into the piece's
-            // fragments)
-            let proj = project_onto(t, d + 1)?;
-            let t = if proj.is_subset(&node.set)? {
-                t.intersect(&lifted_in)?
+            // fragments); the context is applied to the projections of each
+            // level, not to the statement's set
+            let whole = match projs.iter().find(|(x, _)| *x == s) {
+                Some((_, p)) => p.is_subset(&node.set)?,
+                None => false,
+            };
+            let t = if whole {
+                t.clone()
             } else {
                 if region.is_none() {
-                    region = Some(lift(&node.set, n - d - 1)?.intersect(&lifted_in)?);
+                    region = Some(lift(&node.set, n - d - 1)?);
                 }
                 let r = region.as_ref().ok_or_else(overflow)?;
                 t.intersect(r)?.coalesce()?
@@ -608,7 +642,7 @@ impl Gen<'_> {
             if t.is_empty()? {
                 continue;
             }
-            let g = t.gist(ctx)?;
+            let g = simplify_guard(&t, ctx)?;
             let conds = self.env(self.n).conds(&g)?;
             let dims = &self.dims;
             let subst = |v: &str| -> Option<Expr> {
@@ -646,6 +680,17 @@ impl Gen<'_> {
             for j in 0..m {
                 if i != j && self.precedes(d, &nodes[i].set, &nodes[j].set)? {
                     reach[i][j] = true;
+                }
+            }
+        }
+        if self.options.atomic {
+            // pieces of different statements may overlap: those share a loop
+            for i in 0..m {
+                for j in i + 1..m {
+                    if !nodes[i].set.is_disjoint(&nodes[j].set)? {
+                        reach[i][j] = true;
+                        reach[j][i] = true;
+                    }
                 }
             }
         }

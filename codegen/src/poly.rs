@@ -364,11 +364,14 @@ impl Env<'_> {
                 // one alternative is just the common part: the disjunction holds
                 return Ok(common);
             }
-            alternatives.push(if rest.len() == 1 {
+            let alt = if rest.len() == 1 {
                 rest.into_iter().next().unwrap_or(Cond::And(Vec::new()))
             } else {
                 Cond::And(rest)
-            });
+            };
+            if !alternatives.contains(&alt) {
+                alternatives.push(alt);
+            }
         }
         let mut out = common;
         out.push(Cond::Or(alternatives));

@@ -432,11 +432,14 @@ impl Gen<'_> {
         if d == self.n {
             return self.leaf(active, ctx);
         }
+        // the projections are not intersected with the context (whose
+        // existentials would then spread into every piece): the context is
+        // added to each emptiness test instead
         let mut projs = Vec::with_capacity(active.len());
-        let lifted_ctx = lift(ctx, 1)?;
+        let lctx = lift(ctx, 1)?;
         for (s, t) in &active {
-            let p = project_onto(t, d + 1)?.intersect(&lifted_ctx)?.coalesce()?;
-            if !p.is_empty()? {
+            let p = project_onto(t, d + 1)?.coalesce()?;
+            if !p.is_disjoint(&lctx)? {
                 projs.push((*s, p));
             }
         }
@@ -452,9 +455,9 @@ impl Gen<'_> {
                 })
                 .collect()
         } else {
-            separate(projs)?
+            separate(projs, &lctx)?
         };
-        let nodes = self.order(d, nodes, &projs_all)?;
+        let nodes = self.order(d, nodes, &projs_all, ctx)?;
         let mut plans = Vec::with_capacity(nodes.len());
         for node in nodes {
             if let Some(p) = self.plan(d, node, ctx)? {
@@ -491,7 +494,7 @@ impl Gen<'_> {
         }
         let mut out = Vec::new();
         for (p, conds) in plans.into_iter().zip(own) {
-            if let Some(a) = self.emit(d, p, conds, &active, &projs_all)? {
+            if let Some(a) = self.emit(d, p, conds, &active, &projs_all, &lctx)? {
                 out.push(a);
             }
         }
@@ -579,6 +582,7 @@ impl Gen<'_> {
         conds: Vec<Cond>,
         active: &[(usize, Set)],
         projs: &[(usize, Set)],
+        lctx: &Set,
     ) -> Result<Option<Ast>> {
         let n = self.n;
         let Plan {
@@ -592,10 +596,9 @@ impl Gen<'_> {
             };
             // a statement whose instances here all lie in the piece needs no
             // restriction to it (which would cut its set into the piece's
-            // fragments); the context is applied to the projections of each
-            // level, not to the statement's set
+            // fragments)
             let whole = match projs.iter().find(|(x, _)| *x == s) {
-                Some((_, p)) => p.is_subset(&node.set)?,
+                Some((_, p)) => p.intersect(lctx)?.is_subset(&node.set)?,
                 None => false,
             };
             let t = if whole {
@@ -668,9 +671,16 @@ impl Gen<'_> {
     /// The pieces in execution order, pieces that interleave merged (see the
     /// module doc, step 3).
     /// `projs` are the statements' projections onto `t0 .. td`: a merged
-    /// piece that holds all of its statements' projections is their union
-    /// (fewer fragments than the union of the pieces).
-    fn order(&self, d: usize, nodes: Vec<Node>, projs: &[(usize, Set)]) -> Result<Vec<Node>> {
+    /// piece that holds all of its statements' projections (within the
+    /// context `ctx`, over `t0 .. t(d-1)`) is their union (fewer fragments
+    /// than the union of the pieces).
+    fn order(
+        &self,
+        d: usize,
+        nodes: Vec<Node>,
+        projs: &[(usize, Set)],
+        ctx: &Set,
+    ) -> Result<Vec<Node>> {
         let m = nodes.len();
         if m <= 1 {
             return Ok(nodes);
@@ -678,7 +688,7 @@ impl Gen<'_> {
         let mut reach = vec![vec![false; m]; m];
         for i in 0..m {
             for j in 0..m {
-                if i != j && self.precedes(d, &nodes[i].set, &nodes[j].set)? {
+                if i != j && self.precedes(d, &nodes[i].set, &nodes[j].set, ctx)? {
                     reach[i][j] = true;
                 }
             }
@@ -687,7 +697,8 @@ impl Gen<'_> {
             // pieces of different statements may overlap: those share a loop
             for i in 0..m {
                 for j in i + 1..m {
-                    if !nodes[i].set.is_disjoint(&nodes[j].set)? {
+                    let both = nodes[i].set.intersect(&nodes[j].set)?;
+                    if !both.is_disjoint(&lift(ctx, 1)?)? {
                         reach[i][j] = true;
                         reach[j][i] = true;
                     }
@@ -785,11 +796,13 @@ impl Gen<'_> {
                             all = all.union(p)?;
                         }
                     }
-                    node.set = if all.n_basic() < node.set.n_basic() && all.is_subset(&node.set)? {
-                        all.coalesce()?
-                    } else {
-                        node.set.coalesce()?
-                    };
+                    let inside = all.intersect(&lift(ctx, 1)?)?;
+                    node.set =
+                        if all.n_basic() < node.set.n_basic() && inside.is_subset(&node.set)? {
+                            all.coalesce()?
+                        } else {
+                            node.set.coalesce()?
+                        };
                 }
                 out.push(node);
             }
@@ -798,8 +811,8 @@ impl Gen<'_> {
     }
 
     /// True when some point of `a` has a smaller `td` than some point of `b`
-    /// with the same `t0 .. t(d-1)` and parameters.
-    fn precedes(&self, d: usize, a: &Set, b: &Set) -> Result<bool> {
+    /// with the same `t0 .. t(d-1)` and parameters, in the context `ctx`.
+    fn precedes(&self, d: usize, a: &Set, b: &Set, ctx: &Set) -> Result<bool> {
         let np = self.params.len();
         let space = set_space(&self.params, d + 2);
         let same: Vec<usize> = (1..=np + d).collect();
@@ -807,20 +820,24 @@ impl Gen<'_> {
         ma.push(1 + np + d);
         let mut mb = same;
         mb.push(1 + np + d + 1);
+        let ctx_parts = conjs(ctx);
         for ca in conjs(a) {
             for cb in conjs(b) {
-                let mut bld = Builder::new(&space);
-                bld.add(&ca, &ma);
-                bld.add(&cb, &mb);
-                // v - u - 1 >= 0
-                let mut row = vec![Int::ZERO; 1 + np + d + 2];
-                row[0] = Int::from(-1);
-                row[1 + np + d] = Int::from(-1);
-                row[1 + np + d + 1] = Int::ONE;
-                bld.ineq(row);
-                let c = bld.build()?;
-                if !presburger::BasicSet::from_conjunction(c)?.is_empty()? {
-                    return Ok(true);
+                for cc in &ctx_parts {
+                    let mut bld = Builder::new(&space);
+                    bld.add(&ca, &ma);
+                    bld.add(&cb, &mb);
+                    bld.add(cc, &ma[..np + d]);
+                    // v - u - 1 >= 0
+                    let mut row = vec![Int::ZERO; 1 + np + d + 2];
+                    row[0] = Int::from(-1);
+                    row[1 + np + d] = Int::from(-1);
+                    row[1 + np + d + 1] = Int::ONE;
+                    bld.ineq(row);
+                    let c = bld.build()?;
+                    if !presburger::BasicSet::from_conjunction(c)?.is_empty()? {
+                        return Ok(true);
+                    }
                 }
             }
         }
@@ -1048,9 +1065,10 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 /// The pieces of the statements' projections where the set of active
-/// statements differs (separation), each cut into its conjunctions; a key
-/// per piece in the order found.
-fn separate(projs: Vec<(usize, Set)>) -> Result<Vec<Node>> {
+/// statements differs (separation), each cut into its conjunctions, those
+/// without points in the context `lctx` left out; a key per piece in the
+/// order found.
+fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
     let mut pieces: Vec<(Set, Vec<usize>)> = Vec::new();
     for (s, p) in projs {
         let mut rest = p.clone();
@@ -1061,18 +1079,18 @@ fn separate(projs: Vec<(usize, Set)>) -> Result<Vec<Node>> {
                 continue;
             }
             let both = r.intersect(&p)?;
-            if !both.is_empty()? {
+            if !both.is_disjoint(lctx)? {
                 let mut a2 = a.clone();
                 a2.push(s);
                 next.push((both.coalesce()?, a2));
             }
             let only = r.subtract(&p)?;
-            if !only.is_empty()? {
+            if !only.is_disjoint(lctx)? {
                 next.push((only.coalesce()?, a));
             }
             rest = rest.subtract(&r)?;
         }
-        if !rest.is_empty()? {
+        if !rest.is_disjoint(lctx)? {
             next.push((rest.coalesce()?, vec![s]));
         }
         pieces = next;
@@ -1082,8 +1100,12 @@ fn separate(projs: Vec<(usize, Set)>) -> Result<Vec<Node>> {
         let space = set.space().clone();
         for c in conjs(&set) {
             let key = nodes.len();
+            let part = to_set(&space, vec![c])?;
+            if part.is_disjoint(lctx)? {
+                continue;
+            }
             nodes.push(Node {
-                set: to_set(&space, vec![c])?,
+                set: part,
                 stmts: stmts.clone(),
                 key,
             });

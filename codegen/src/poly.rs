@@ -89,6 +89,12 @@ impl Builder {
         );
     }
 
+    /// Adds one local with an optional division `(num, den)` over the
+    /// target's columns.
+    pub(crate) fn local(&mut self, div: Option<(Vec<Int>, Int)>) {
+        self.divs.push(div);
+    }
+
     /// Adds the equality `row = 0` over the target's columns, locals included.
     pub(crate) fn eq_full(&mut self, row: Vec<Int>) {
         self.eqs.push(row);
@@ -162,12 +168,230 @@ pub(crate) fn project_onto(s: &Set, k: usize) -> Result<Set> {
     if k >= n {
         return Ok(s.clone());
     }
-    Ok(s.project_out_exact(DimKind::Out, k, n - k)?)
+    tidy(&s.project_out_exact(DimKind::Out, k, n - k)?)
 }
 
 /// A conjunction of the space `[params] -> { [k dims] }` as a set.
 pub(crate) fn conj_set(c: Conjunction) -> Result<Set> {
     Ok(Set::from(BasicSet::from_conjunction(c)?))
+}
+
+/// `s` with the existential blocks that say nothing about its dimensions
+/// tidied (see [`tidy_conj`]); conjunctions found empty are dropped.
+pub(crate) fn tidy(s: &Set) -> Result<Set> {
+    let parts = conjs(s);
+    if parts.iter().all(|c| c.n_local() == 0) {
+        return Ok(s.clone());
+    }
+    let mut out = Vec::with_capacity(parts.len());
+    let mut changed = false;
+    for c in parts {
+        match tidy_conj(&c)? {
+            Some(t) => {
+                changed |= t.n_local() != c.n_local();
+                out.push(t);
+            }
+            None => changed = true,
+        }
+    }
+    if !changed {
+        return Ok(s.clone());
+    }
+    to_set(s.space(), out)
+}
+
+/// Union-find root.
+fn root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
+/// One conjunction with its existential blocks tidied: the locals are split
+/// into blocks (connected through the rows and divisions that use them); a
+/// block whose rows involve no dimension and no parameter is a closed
+/// statement, dropped when it holds and making the conjunction empty
+/// (`None`) when it does not; a block that repeats an earlier one (the same
+/// rows up to the numbering of its locals) is dropped. Projections and intersections of sets with existentials make
+/// such blocks, and each copy makes every later emptiness test harder.
+pub(crate) fn tidy_conj(c: &Conjunction) -> Result<Option<Conjunction>> {
+    let nl = c.n_local();
+    if nl == 0 {
+        return Ok(Some(c.clone()));
+    }
+    let np = c.space().n_param();
+    let nv = 1 + c.space().n_var();
+    let n = c.n_col();
+    let pad = |r: &Vec<Int>| {
+        let mut r = r.clone();
+        r.resize(n, Int::ZERO);
+        r
+    };
+    let eqs: Vec<Vec<Int>> = c.equalities().iter().map(pad).collect();
+    let ineqs: Vec<Vec<Int>> = c.inequalities().iter().map(pad).collect();
+    let divs: Vec<Option<Vec<Int>>> = c
+        .divs()
+        .iter()
+        .map(|d| d.as_ref().map(|d| pad(&d.num)))
+        .collect();
+    let mut parent: Vec<usize> = (0..nl).collect();
+    let join = |r: &[Int], parent: &mut Vec<usize>| {
+        let ls: Vec<usize> = (0..nl).filter(|&l| !r[nv + l].is_zero()).collect();
+        for w in ls.windows(2) {
+            let (a, b) = (root(parent, w[0]), root(parent, w[1]));
+            parent[a] = b;
+        }
+    };
+    for r in eqs.iter().chain(&ineqs) {
+        join(r, &mut parent);
+    }
+    for (l, d) in divs.iter().enumerate() {
+        if let Some(num) = d {
+            let mut r = num.clone();
+            r[nv + l] = Int::ONE;
+            join(&r, &mut parent);
+        }
+    }
+    let block: Vec<usize> = (0..nl).map(|l| root(&mut parent, l)).collect();
+    let row_block = |r: &[Int]| (0..nl).find(|&l| !r[nv + l].is_zero()).map(|l| block[l]);
+    let mut drop = vec![false; nl];
+    let mut seen: Vec<Vec<Vec<Int>>> = Vec::new();
+    let mut roots: Vec<usize> = block.clone();
+    roots.sort_unstable();
+    roots.dedup();
+    for b in roots {
+        let members: Vec<usize> = (0..nl).filter(|&l| block[l] == b).collect();
+        let rows: Vec<(bool, &Vec<Int>)> = eqs
+            .iter()
+            .map(|r| (true, r))
+            .chain(ineqs.iter().map(|r| (false, r)))
+            .filter(|(_, r)| row_block(r) == Some(b))
+            .collect();
+        let div_rows = members.iter().filter_map(|&l| divs[l].as_ref());
+        let touches = |lo: usize, hi: usize| {
+            rows.iter()
+                .any(|(_, r)| r[lo..hi].iter().any(|v| !v.is_zero()))
+                || div_rows
+                    .clone()
+                    .any(|r| r[lo..hi].iter().any(|v| !v.is_zero()))
+        };
+        if !touches(1 + np, nv) && !touches(1, 1 + np) {
+            // closed: true or false
+            let mut b2 = Builder::new(c.space());
+            b2.add_locals(c);
+            for (is_eq, r) in &rows {
+                if *is_eq {
+                    b2.eq_full((*r).clone());
+                } else {
+                    b2.ineq_full((*r).clone());
+                }
+            }
+            if BasicSet::from_conjunction(b2.build()?)?.is_empty()? {
+                return Ok(None);
+            }
+            for &l in &members {
+                drop[l] = true;
+            }
+            continue;
+        }
+        // a repeat of an earlier block (the same rows up to the numbering of
+        // its locals) says nothing new
+        let sig = block_signature(&rows, &members, nv);
+        if seen.contains(&sig) {
+            for &l in &members {
+                drop[l] = true;
+            }
+        } else {
+            seen.push(sig);
+        }
+    }
+    if !drop.iter().any(|&d| d) {
+        return Ok(Some(c.clone()));
+    }
+    // rebuild without the dropped locals and their rows
+    let kept: Vec<usize> = (0..nl).filter(|&l| !drop[l]).collect();
+    let remap = |r: &[Int]| -> Vec<Int> {
+        let mut out: Vec<Int> = r[..nv].to_vec();
+        out.extend(kept.iter().map(|&l| r[nv + l].clone()));
+        out
+    };
+    let mut b = Builder::new(c.space());
+    for &l in &kept {
+        b.local(divs[l].as_ref().map(|num| {
+            (
+                remap(num),
+                c.divs()[l]
+                    .as_ref()
+                    .map(|d| d.den.clone())
+                    .unwrap_or(Int::ONE),
+            )
+        }));
+    }
+    for r in &eqs {
+        if row_block(r).is_none_or(|bk| !drop[bk]) {
+            b.eq_full(remap(r));
+        }
+    }
+    for r in &ineqs {
+        if row_block(r).is_none_or(|bk| !drop[bk]) {
+            b.ineq_full(remap(r));
+        }
+    }
+    Ok(Some(b.build()?))
+}
+
+/// A canonical form of a block of rows over the locals `members`: the rows
+/// (kind, the columns before the locals, the members' coefficients) sorted,
+/// the least over the orders of the members (up to 5 of them; beyond, the
+/// order of first appearance).
+fn block_signature(rows: &[(bool, &Vec<Int>)], members: &[usize], nv: usize) -> Vec<Vec<Int>> {
+    let sig_for = |order: &[usize]| -> Vec<Vec<Int>> {
+        let mut v: Vec<Vec<Int>> = rows
+            .iter()
+            .map(|(is_eq, r)| {
+                let mut x: Vec<Int> = vec![Int::from(i64::from(*is_eq))];
+                x.extend(r[..nv].iter().cloned());
+                x.extend(order.iter().map(|&l| r[nv + l].clone()));
+                x
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    if members.len() > 5 {
+        return sig_for(members);
+    }
+    let mut best: Option<Vec<Vec<Int>>> = None;
+    let mut perm: Vec<usize> = members.to_vec();
+    // Heap's algorithm over the orders of the members
+    let k = perm.len();
+    let mut c = vec![0usize; k];
+    let consider = |p: &[usize], best: &mut Option<Vec<Vec<Int>>>| {
+        let s = sig_for(p);
+        if best.as_ref().is_none_or(|b| s < *b) {
+            *best = Some(s);
+        }
+    };
+    consider(&perm, &mut best);
+    let mut i = 0;
+    while i < k {
+        if c[i] < i {
+            if i % 2 == 0 {
+                perm.swap(0, i);
+            } else {
+                perm.swap(c[i], i);
+            }
+            consider(&perm, &mut best);
+            c[i] += 1;
+            i = 0;
+        } else {
+            c[i] = 0;
+            i += 1;
+        }
+    }
+    best.unwrap_or_default()
 }
 
 /// `row >= 0` normalised: coefficients divided by their gcd, the constant

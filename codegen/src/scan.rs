@@ -67,7 +67,7 @@ use crate::error::{Error, Result};
 use crate::invert::{invert, time_var};
 use crate::poly::{
     conj_set, conjs, eliminate_with, is_div_row, lift, overflow, project_onto, set_space, shadow,
-    simple_hull, to_set, Builder, Env,
+    simple_hull, tidy, to_set, Builder, Env,
 };
 use presburger::{BasicMap, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
 
@@ -480,7 +480,7 @@ impl Gen<'_> {
             let hoist = conj_set(simple_hull(&any.coalesce()?)?)?;
             let hc = env_conds(&hoist)?;
             if !hc.is_empty() {
-                let inside = ctx.intersect(&hoist)?;
+                let inside = tidy(&ctx.intersect(&hoist)?)?;
                 let mut with = Vec::with_capacity(plans.len());
                 for p in &plans {
                     with.push(env_conds(&simplify_guard(&p.guard, &inside)?)?);
@@ -513,7 +513,7 @@ impl Gen<'_> {
         if g.is_empty()? {
             return Ok(None);
         }
-        let ctx_g = ctx.intersect(&g)?;
+        let ctx_g = tidy(&ctx.intersect(&g)?)?;
         let hull = simple_hull(&node.set)?;
         let lifted_ctx = lift(&ctx_g, 1)?;
         let gisted = conj_set(hull)?.gist(&lifted_ctx)?;
@@ -556,7 +556,7 @@ impl Gen<'_> {
             }
             lp.nonempty = None;
         }
-        let ctx_in = lifted_ctx.intersect(&conj_set(lp.enforced.clone())?)?;
+        let ctx_in = tidy(&lifted_ctx.intersect(&conj_set(lp.enforced.clone())?)?)?;
         let guard = match &lp.nonempty {
             Some(c) => {
                 let l = project_onto(&conj_set(c.clone())?, d)?;
@@ -608,7 +608,7 @@ impl Gen<'_> {
                     region = Some(lift(&node.set, n - d - 1)?);
                 }
                 let r = region.as_ref().ok_or_else(overflow)?;
-                t.intersect(r)?.coalesce()?
+                tidy(&t.intersect(r)?)?.coalesce()?
             };
             inner.push((s, t));
         }
@@ -1082,16 +1082,16 @@ fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
             if !both.is_disjoint(lctx)? {
                 let mut a2 = a.clone();
                 a2.push(s);
-                next.push((both.coalesce()?, a2));
+                next.push((tidy(&both)?.coalesce()?, a2));
             }
             let only = r.subtract(&p)?;
             if !only.is_disjoint(lctx)? {
-                next.push((only.coalesce()?, a));
+                next.push((tidy(&only)?.coalesce()?, a));
             }
             rest = rest.subtract(&r)?;
         }
         if !rest.is_disjoint(lctx)? {
-            next.push((rest.coalesce()?, vec![s]));
+            next.push((tidy(&rest)?.coalesce()?, vec![s]));
         }
         pieces = next;
     }

@@ -137,7 +137,11 @@ fn printed_c_compiles_and_runs_in_order() {
     if got != want {
         // the first differing case
         let (g, w): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
-        let k = g.iter().zip(&w).position(|(a, b)| a != b).unwrap_or(g.len().min(w.len()));
+        let k = g
+            .iter()
+            .zip(&w)
+            .position(|(a, b)| a != b)
+            .unwrap_or(g.len().min(w.len()));
         let header = w[..k.min(w.len())]
             .iter()
             .rev()

@@ -2,8 +2,10 @@
 //! deterministic generator of isl-notation sets, and a differential checker that
 //! compares our answers with isl's (through the system library, see [`isl`]); and
 //! the problem families of the benchmark against isl ([`families`], used by
-//! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`]).
+//! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`]); and
+//! code generation against isl's AST generator ([`ast_isl`]).
 
+pub mod ast_isl;
 pub mod deps_isl;
 pub mod families;
 pub mod isl;

@@ -10,7 +10,58 @@
 use crate::ast::{Cond, Expr};
 use crate::error::{Error, Result};
 use presburger::algebra::explicit_locals;
-use presburger::{BasicSet, Conjunction, DimKind, Div, Int, Set, Space, Tuple};
+use presburger::{BasicSet, Budget, Conjunction, DimKind, Div, Int, Set, Space, Tuple};
+
+/// The work allowed to one optional simplification (a gist, a coalescing,
+/// an inclusion test that may remove a guard): beyond it the simplification
+/// is not made, and the code stays correct with a test more.
+pub(crate) const OPTIONAL_STEPS: u64 = 200_000;
+
+/// The work allowed to one emptiness test whose "don't know" has a safe
+/// answer (a piece kept, two pieces taken to be ordered both ways).
+pub(crate) const TEST_STEPS: u64 = 2_000_000;
+
+/// The result of a step that may run out of its budget: `None` then.
+pub(crate) fn optional<T>(r: presburger::Result<T>) -> Result<Option<T>> {
+    match r {
+        Ok(x) => Ok(Some(x)),
+        Err(presburger::Error::Budget(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `s` coalesced, or `s` when that takes too long.
+pub(crate) fn try_coalesce(s: Set) -> Result<Set> {
+    Ok(optional(s.coalesce_with_budget(&mut Budget::new(OPTIONAL_STEPS)))?.unwrap_or(s))
+}
+
+/// `s` gisted in `ctx`, or `s` when that takes too long.
+pub(crate) fn try_gist(s: &Set, ctx: &Set) -> Result<Set> {
+    Ok(
+        optional(s.gist_with_budget(ctx, &mut Budget::new(OPTIONAL_STEPS)))?
+            .unwrap_or_else(|| s.clone()),
+    )
+}
+
+/// True when `c` is shown to have no integer point within [`TEST_STEPS`].
+pub(crate) fn proved_empty_conj(c: &Conjunction) -> Result<bool> {
+    Ok(optional(c.is_empty_with(&mut Budget::new(TEST_STEPS)))? == Some(true))
+}
+
+/// True when `s` is shown to be empty within [`TEST_STEPS`] per conjunction.
+pub(crate) fn proved_empty(s: &Set) -> Result<bool> {
+    for c in conjs(s) {
+        if !proved_empty_conj(&c)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// True when `a` and `b` are shown to be disjoint within [`TEST_STEPS`].
+pub(crate) fn proved_disjoint(a: &Set, b: &Set) -> Result<bool> {
+    Ok(optional(a.is_disjoint_with_budget(b, &mut Budget::new(TEST_STEPS)))? == Some(true))
+}
 
 /// The set space `[params] -> { [n anonymous dimensions] }`.
 pub(crate) fn set_space(params: &[String], n: usize) -> Space {
@@ -288,8 +339,11 @@ pub(crate) fn tidy_conj(c: &Conjunction) -> Result<Option<Conjunction>> {
                     b2.ineq_full((*r).clone());
                 }
             }
-            if BasicSet::from_conjunction(b2.build()?)?.is_empty()? {
-                return Ok(None);
+            let closed = b2.build()?;
+            match optional(closed.is_empty_with(&mut Budget::new(TEST_STEPS)))? {
+                Some(true) => return Ok(None),
+                Some(false) => {}
+                None => continue,
             }
             for &l in &members {
                 drop[l] = true;
@@ -760,7 +814,7 @@ pub(crate) fn holds_on(c: &Conjunction, row: &[Int]) -> Result<bool> {
     neg[0] = &neg[0] - 1;
     neg.resize(c.n_col(), Int::ZERO);
     probe.add_ineq(neg)?;
-    Ok(BasicSet::from_conjunction(probe)?.is_empty()?)
+    proved_empty_conj(&probe)
 }
 
 #[cfg(test)]

@@ -66,10 +66,11 @@ use crate::ast::{Ast, Bound, Cond, Expr};
 use crate::error::{Error, Result};
 use crate::invert::{invert, time_var};
 use crate::poly::{
-    conj_set, conjs, eliminate_with, is_div_row, lift, overflow, project_onto, set_space, shadow,
-    simple_hull, tidy, to_set, Builder, Env,
+    conj_set, conjs, eliminate_with, is_div_row, lift, optional, overflow, project_onto,
+    proved_disjoint, proved_empty, proved_empty_conj, set_space, shadow, simple_hull, tidy, to_set,
+    try_coalesce, try_gist, Builder, Env, OPTIONAL_STEPS,
 };
-use presburger::{BasicMap, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
+use presburger::{BasicMap, Budget, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
 
 /// Options of the scan.
 #[derive(Clone, Debug, Default)]
@@ -94,6 +95,9 @@ struct Node {
     set: Set,
     stmts: Vec<usize>,
     key: usize,
+    /// The statements all of whose pieces (within the context) are in this
+    /// node, set by [`Gen::order`]: their sets need no restriction to it.
+    whole: Vec<usize>,
 }
 
 /// What the loop of one piece is: a fixed value or bounds and a stride,
@@ -221,7 +225,7 @@ pub fn generate(
         if let Some(c) = context {
             m = m.intersect_params(c)?;
         }
-        if m.is_empty()? {
+        if proved_empty(&m.wrap())? {
             continue;
         }
         let (time, inverse) = canonical(&m, &params, n)?;
@@ -339,10 +343,13 @@ fn block(mut v: Vec<Ast>) -> Ast {
 /// g ∩ ctx`, the universe when `ctx ⊆ g`, else the gist of `g` (isl's gist,
 /// exact) without the disjuncts that the others cover within `ctx`.
 fn simplify_guard(g: &Set, ctx: &Set) -> Result<Set> {
-    if ctx.is_subset(g)? {
+    let g = try_coalesce(try_gist(g, ctx)?)?;
+    if g.plain_is_universe() {
+        return Ok(g);
+    }
+    if optional(ctx.is_subset_with_budget(&g, &mut Budget::new(OPTIONAL_STEPS)))? == Some(true) {
         return Ok(Set::universe(g.space().clone())?);
     }
-    let g = g.gist(ctx)?.coalesce()?;
     let parts = conjs(&g);
     if parts.len() <= 1 || parts.len() > 8 {
         return Ok(g);
@@ -359,7 +366,9 @@ fn simplify_guard(g: &Set, ctx: &Set) -> Result<Set> {
             .map(|(_, c)| c.clone())
             .collect();
         let this = to_set(&space, vec![kept[k].clone()])?.intersect(ctx)?;
-        if this.is_subset(&to_set(&space, others)?)? {
+        let covered =
+            this.is_subset_with_budget(&to_set(&space, others)?, &mut Budget::new(OPTIONAL_STEPS));
+        if optional(covered)? == Some(true) {
             kept.remove(k);
         }
     }
@@ -438,8 +447,8 @@ impl Gen<'_> {
         let mut projs = Vec::with_capacity(active.len());
         let lctx = lift(ctx, 1)?;
         for (s, t) in &active {
-            let p = project_onto(t, d + 1)?.coalesce()?;
-            if !p.is_disjoint(&lctx)? {
+            let p = try_coalesce(project_onto(t, d + 1)?)?;
+            if !proved_disjoint(&p, &lctx)? {
                 projs.push((*s, p));
             }
         }
@@ -452,6 +461,7 @@ impl Gen<'_> {
                     set,
                     stmts: vec![s],
                     key,
+                    whole: Vec::new(),
                 })
                 .collect()
         } else {
@@ -477,7 +487,7 @@ impl Gen<'_> {
             for p in &plans {
                 any = any.union(&p.full_guard)?;
             }
-            let hoist = conj_set(simple_hull(&any.coalesce()?)?)?;
+            let hoist = conj_set(simple_hull(&try_coalesce(any)?)?)?;
             let hc = env_conds(&hoist)?;
             if !hc.is_empty() {
                 let inside = tidy(&ctx.intersect(&hoist)?)?;
@@ -494,7 +504,7 @@ impl Gen<'_> {
         }
         let mut out = Vec::new();
         for (p, conds) in plans.into_iter().zip(own) {
-            if let Some(a) = self.emit(d, p, conds, &active, &projs_all, &lctx)? {
+            if let Some(a) = self.emit(d, p, conds, &active)? {
                 out.push(a);
             }
         }
@@ -509,14 +519,14 @@ impl Gen<'_> {
     /// dimensions, less what the loop's being non-empty implies (a loop
     /// whose bounds cross runs no iteration, so it needs no guard for that).
     fn plan(&self, d: usize, node: Node, ctx: &Set) -> Result<Option<Plan>> {
-        let g = simplify_guard(&project_onto(&node.set, d)?.coalesce()?, ctx)?;
-        if g.is_empty()? {
+        let g = simplify_guard(&try_coalesce(project_onto(&node.set, d)?)?, ctx)?;
+        if proved_empty(&g)? {
             return Ok(None);
         }
         let ctx_g = tidy(&ctx.intersect(&g)?)?;
         let hull = simple_hull(&node.set)?;
         let lifted_ctx = lift(&ctx_g, 1)?;
-        let gisted = conj_set(hull)?.gist(&lifted_ctx)?;
+        let gisted = try_gist(&conj_set(hull)?, &lifted_ctx)?;
         let h = match gisted.n_basic() {
             0 => return Ok(None),
             1 => conjs(&gisted).swap_remove(0),
@@ -538,7 +548,7 @@ impl Gen<'_> {
             }
             let (mut los, mut ups) = (Vec::new(), Vec::new());
             for c in conjs(&node.set) {
-                let part = conj_set(c)?.gist(&lifted_ctx)?;
+                let part = try_gist(&conj_set(c)?, &lifted_ctx)?;
                 let p = self.loop_parts(d, &simple_hull(&part)?)?;
                 if let Some(v) = p.fixed {
                     los.push(v.clone());
@@ -581,8 +591,6 @@ impl Gen<'_> {
         plan: Plan,
         conds: Vec<Cond>,
         active: &[(usize, Set)],
-        projs: &[(usize, Set)],
-        lctx: &Set,
     ) -> Result<Option<Ast>> {
         let n = self.n;
         let Plan {
@@ -597,18 +605,14 @@ impl Gen<'_> {
             // a statement whose instances here all lie in the piece needs no
             // restriction to it (which would cut its set into the piece's
             // fragments)
-            let whole = match projs.iter().find(|(x, _)| *x == s) {
-                Some((_, p)) => p.intersect(lctx)?.is_subset(&node.set)?,
-                None => false,
-            };
-            let t = if whole {
+            let t = if node.whole.contains(&s) {
                 t.clone()
             } else {
                 if region.is_none() {
                     region = Some(lift(&node.set, n - d - 1)?);
                 }
                 let r = region.as_ref().ok_or_else(overflow)?;
-                tidy(&t.intersect(r)?)?.coalesce()?
+                try_coalesce(tidy(&t.intersect(r)?)?)?
             };
             inner.push((s, t));
         }
@@ -642,7 +646,7 @@ impl Gen<'_> {
         active.sort_by_key(|(s, _)| *s);
         let mut out = Vec::new();
         for (s, t) in active {
-            if t.is_empty()? {
+            if proved_empty(&t)? {
                 continue;
             }
             let g = simplify_guard(&t, ctx)?;
@@ -683,7 +687,13 @@ impl Gen<'_> {
     ) -> Result<Vec<Node>> {
         let m = nodes.len();
         if m <= 1 {
-            return Ok(nodes);
+            return Ok(nodes
+                .into_iter()
+                .map(|mut nd| {
+                    nd.whole = nd.stmts.clone();
+                    nd
+                })
+                .collect());
         }
         let mut reach = vec![vec![false; m]; m];
         for i in 0..m {
@@ -698,7 +708,7 @@ impl Gen<'_> {
             for i in 0..m {
                 for j in i + 1..m {
                     let both = nodes[i].set.intersect(&nodes[j].set)?;
-                    if !both.is_disjoint(&lift(ctx, 1)?)? {
+                    if !proved_disjoint(&both, &lift(ctx, 1)?)? {
                         reach[i][j] = true;
                         reach[j][i] = true;
                     }
@@ -767,6 +777,21 @@ impl Gen<'_> {
                 }
             }
         }
+        // a statement is whole in a component holding all of its pieces
+        let whole_in = |s: usize, c: usize| {
+            nodes
+                .iter()
+                .enumerate()
+                .all(|(i, nd)| !nd.stmts.contains(&s) || comp[i] == c)
+        };
+        let mut whole: Vec<Vec<usize>> = vec![Vec::new(); n_comp];
+        for (i, nd) in nodes.iter().enumerate() {
+            for &s in &nd.stmts {
+                if !whole[comp[i]].contains(&s) && whole_in(s, comp[i]) {
+                    whole[comp[i]].push(s);
+                }
+            }
+        }
         // merge the members of each component
         let mut merged: Vec<Option<Node>> = (0..n_comp).map(|_| None).collect();
         for (i, node) in nodes.into_iter().enumerate() {
@@ -789,20 +814,24 @@ impl Gen<'_> {
         let mut out = Vec::with_capacity(n_comp);
         for c in order {
             if let Some(mut node) = merged[c].take() {
+                node.whole = std::mem::take(&mut whole[c]);
+                node.whole.sort_unstable();
                 if node.set.n_basic() > 1 {
+                    // a node holding all the pieces of its statements is the
+                    // union of their projections (fewer fragments)
                     let mut all = Set::empty(node.set.space().clone())?;
                     for (s, p) in projs {
                         if node.stmts.contains(s) {
                             all = all.union(p)?;
                         }
                     }
-                    let inside = all.intersect(&lift(ctx, 1)?)?;
-                    node.set =
-                        if all.n_basic() < node.set.n_basic() && inside.is_subset(&node.set)? {
-                            all.coalesce()?
-                        } else {
-                            node.set.coalesce()?
-                        };
+                    node.set = if node.whole.len() == node.stmts.len()
+                        && all.n_basic() < node.set.n_basic()
+                    {
+                        try_coalesce(all)?
+                    } else {
+                        try_coalesce(node.set)?
+                    };
                 }
                 out.push(node);
             }
@@ -835,7 +864,7 @@ impl Gen<'_> {
                     row[1 + np + d + 1] = Int::ONE;
                     bld.ineq(row);
                     let c = bld.build()?;
-                    if !presburger::BasicSet::from_conjunction(c)?.is_empty()? {
+                    if !proved_empty_conj(&c)? {
                         return Ok(true);
                     }
                 }
@@ -1074,24 +1103,24 @@ fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
         let mut rest = p.clone();
         let mut next = Vec::with_capacity(2 * pieces.len() + 1);
         for (r, a) in pieces {
-            if r.is_disjoint(&p)? {
+            if proved_disjoint(&r, &p)? {
                 next.push((r, a));
                 continue;
             }
             let both = r.intersect(&p)?;
-            if !both.is_disjoint(lctx)? {
+            if !proved_disjoint(&both, lctx)? {
                 let mut a2 = a.clone();
                 a2.push(s);
-                next.push((tidy(&both)?.coalesce()?, a2));
+                next.push((try_coalesce(tidy(&both)?)?, a2));
             }
             let only = r.subtract(&p)?;
-            if !only.is_disjoint(lctx)? {
-                next.push((tidy(&only)?.coalesce()?, a));
+            if !proved_disjoint(&only, lctx)? {
+                next.push((try_coalesce(tidy(&only)?)?, a));
             }
             rest = rest.subtract(&r)?;
         }
-        if !rest.is_disjoint(lctx)? {
-            next.push((tidy(&rest)?.coalesce()?, vec![s]));
+        if !proved_disjoint(&rest, lctx)? {
+            next.push((try_coalesce(tidy(&rest)?)?, vec![s]));
         }
         pieces = next;
     }
@@ -1101,13 +1130,14 @@ fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
         for c in conjs(&set) {
             let key = nodes.len();
             let part = to_set(&space, vec![c])?;
-            if part.is_disjoint(lctx)? {
+            if proved_disjoint(&part, lctx)? {
                 continue;
             }
             nodes.push(Node {
                 set: part,
                 stmts: stmts.clone(),
                 key,
+                whole: Vec::new(),
             });
         }
     }

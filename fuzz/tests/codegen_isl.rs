@@ -31,6 +31,7 @@ fn run(cases: u64) {
     let (mut ours_lines, mut isl_lines, mut isl_compared) = (0usize, 0usize, 0usize);
     let (mut ours_time, mut isl_time) = (Duration::ZERO, Duration::ZERO);
     let mut ours_shorter = 0usize;
+    let mut slowest: Vec<(Duration, String)> = Vec::new();
     let mut isl_shorter = 0usize;
     for _ in 0..cases {
         let text = random_schedule(&mut rng);
@@ -42,6 +43,9 @@ fn run(cases: u64) {
                 isl_time: it,
             } => {
                 same += 1;
+                slowest.push((ot, text.clone()));
+                slowest.sort_by(|a, b| b.0.cmp(&a.0));
+                slowest.truncate(3);
                 if let (Some(i), Some(it)) = (i, it) {
                     isl_compared += 1;
                     ours_lines += o;
@@ -69,6 +73,15 @@ fn run(cases: u64) {
     );
     for h in harness.iter().take(3) {
         eprintln!("isl harness: {h}");
+    }
+    for (t, text) in &slowest {
+        eprintln!("slow: {:.1} ms: {text}", t.as_secs_f64() * 1e3);
+    }
+    for m in mismatches.iter().skip(1).take(9) {
+        eprintln!(
+            "mismatch: {}",
+            m.lines().take(2).collect::<Vec<_>>().join(" / ")
+        );
     }
     assert!(
         mismatches.is_empty(),

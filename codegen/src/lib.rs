@@ -2,7 +2,7 @@
 //!
 //! - [`ast`]: the loop AST ([`Ast`]: `for` loops with `max`/`min` bounds and
 //!   strides, `if`, blocks and statement calls over quasi-affine [`Expr`]s),
-//!   its evaluation ([`Ast::trace`]) and, in [`print`], C printing in isl's
+//!   its evaluation ([`Ast::trace`]) and, in [`mod@print`], C printing in isl's
 //!   style ([`Ast::to_c`]).
 //! - [`scan`]: [`generate`], the AST that scans a schedule (a union map from
 //!   statement instances to times) in lexicographic order: separation,

@@ -60,7 +60,7 @@
 //!
 //! After the last dimension, each statement instance is called, guarded by
 //! what is left of its set, with its iterators computed by the inverse of its
-//! schedule ([`crate::invert`]).
+//! schedule (the `invert` module).
 
 use crate::ast::{Ast, Bound, Cond, Expr};
 use crate::error::{Error, Result};
@@ -716,13 +716,13 @@ impl Gen<'_> {
             }
         }
         let edge = reach.clone();
+        // the transitive closure (Warshall)
         for k in 0..m {
-            for i in 0..m {
-                if reach[i][k] {
-                    for j in 0..m {
-                        if reach[k][j] {
-                            reach[i][j] = true;
-                        }
+            let row_k = reach[k].clone();
+            for row in reach.iter_mut() {
+                if row[k] {
+                    for (x, &y) in row.iter_mut().zip(&row_k) {
+                        *x |= y;
                     }
                 }
             }

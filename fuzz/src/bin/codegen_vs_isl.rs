@@ -3,8 +3,9 @@
 //! `isl_ast_build_node_from_schedule_map` with its default options), on the
 //! same inputs, parsed once beforehand by each side.
 //!
-//!     cargo run --release --bin codegen_vs_isl -- [--cases N] [--seed S] [--reps R]
+//!     cargo run --release --bin codegen_vs_isl -- [--cases N] [--seed S] [--reps R] [--show]
 //!
+//! `--show` prints both programs for each kernel first.
 //! Inputs: a few classic schedules (`kernels`: 2d+1 gemm, a skewed
 //! jacobi-1d, a triangular solve, a tiled loop, strides, two shifted
 //! statements) and N random schedules of `src/ast_isl.rs` (default 200).
@@ -100,6 +101,21 @@ fn main() {
     let seed = get("--seed", 1);
     let reps = get("--reps", 5).max(1) as usize;
     let ctx = Ctx::new();
+    if args.iter().any(|a| a == "--show") {
+        for k in KERNELS {
+            let sched: presburger::UnionMap = k.parse().expect("a kernel parses");
+            let ours = codegen::generate(&sched, None, None, &codegen::Options::default())
+                .map(|a| a.to_c())
+                .unwrap_or_else(|e| format!("error: {e}\n"));
+            let context = format!("[{}] -> {{ : }}", sched.params().join(", "));
+            let theirs = ctx
+                .union_map(k)
+                .and_then(|m| ctx.ast_from_schedule_map(&context, &m))
+                .map(|n| n.to_c())
+                .unwrap_or_else(|| "isl failed\n".into());
+            println!("== {k}\n-- ours\n{ours}-- isl\n{theirs}");
+        }
+    }
     let mut rows: Vec<(&str, Row)> = Vec::new();
     let new_row = || Row {
         ours: Vec::new(),

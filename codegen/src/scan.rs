@@ -101,29 +101,36 @@ struct Node {
 }
 
 /// What the loop of one piece is: a fixed value or bounds and a stride,
-/// the constraints it enforces, and those whose projection onto the outer
-/// dimensions is exactly where the loop runs at least once (`None` for a
-/// fixed value that needs its guard).
+/// the constraints it enforces, and `runs`: constraints on the outer
+/// dimensions and `td` that hold at every iteration of the emitted loop (or
+/// at the substituted value), for any values of the outer dimensions, not
+/// only those of the context (an over-approximation: where the emitted code
+/// can run its body).
 struct LoopParts {
     fixed: Option<Expr>,
     lower: Vec<Expr>,
     upper: Vec<Expr>,
     stride: i64,
     enforced: Conjunction,
-    nonempty: Option<Conjunction>,
+    runs: Conjunction,
 }
 
-/// A piece with its guard (a set over the outer dimensions), its loop and
-/// the context inside the loop.
+/// A piece with its guard (a set over the outer dimensions where it has
+/// points, gisted in the context), its loop and the context inside the loop.
 struct Plan {
     node: Node,
-    /// Where the piece has points (over the outer dimensions, gisted).
-    full_guard: Set,
-    /// What the piece's code must test: `full_guard` less what the loop's
-    /// being non-empty implies.
     guard: Set,
     lp: LoopParts,
     ctx_in: Set,
+}
+
+/// A planned piece with its code (loop or block, without the guard) and
+/// where that code can do anything (`reach`, over `t0 .. t(d-1)`).
+struct Built {
+    full_guard: Set,
+    guard: Set,
+    code: Ast,
+    reach: Set,
 }
 
 struct Gen<'a> {
@@ -249,7 +256,7 @@ pub fn generate(
         .enumerate()
         .map(|(s, st)| (s, st.time.clone()))
         .collect();
-    let body = g.level(0, active, &ctx0)?;
+    let (body, _) = g.level(0, active, &ctx0)?;
     Ok(block(body))
 }
 
@@ -437,7 +444,11 @@ impl Gen<'_> {
     /// The code for time dimensions `d ..`: `active` holds the statements
     /// with their times (over all `n` dimensions) restricted to the current
     /// subtree; `ctx` (over `t0 .. t(d-1)`) is what holds there.
-    fn level(&mut self, d: usize, active: Vec<(usize, Set)>, ctx: &Set) -> Result<Vec<Ast>> {
+    /// Also returns where the code can execute anything: a set over `t0 ..
+    /// t(d-1)` outside which (for any values, in the context or not) it runs
+    /// no statement; an over-approximation, computed from the emitted
+    /// guards and loops.
+    fn level(&mut self, d: usize, active: Vec<(usize, Set)>, ctx: &Set) -> Result<(Vec<Ast>, Set)> {
         if d == self.n {
             return self.leaf(active, ctx);
         }
@@ -474,50 +485,76 @@ impl Gen<'_> {
                 plans.push(p);
             }
         }
+        // the code of each piece, then its guard: where the piece has
+        // points, less what the code's doing anything at all implies (a loop
+        // whose bounds cross, or a body that does nothing there)
+        let mut built = Vec::with_capacity(plans.len());
+        for p in plans {
+            if let Some(b) = self.build(d, p, &active, ctx)? {
+                built.push(b);
+            }
+        }
+        if built.is_empty() {
+            return Ok((Vec::new(), Set::empty(set_space(&self.params, d))?));
+        }
         // each piece under its own guard, or the conditions common to all
         // pieces hoisted around the level when that prints fewer tests
         let env_conds = |g: &Set| self.env(d).conds(g);
-        let mut own = Vec::with_capacity(plans.len());
-        for p in &plans {
-            own.push(env_conds(&p.guard)?);
+        let mut own = Vec::with_capacity(built.len());
+        let mut own_sets = Vec::with_capacity(built.len());
+        for b in &built {
+            own.push(env_conds(&b.guard)?);
+            own_sets.push(b.guard.clone());
         }
         let mut hoist_conds = Vec::new();
-        if plans.len() > 1 {
+        let mut hoist_set = None;
+        if built.len() > 1 {
             let mut any = Set::empty(set_space(&self.params, d))?;
-            for p in &plans {
-                any = any.union(&p.full_guard)?;
+            for b in &built {
+                any = any.union(&b.full_guard)?;
             }
             let hoist = conj_set(simple_hull(&try_coalesce(any)?)?)?;
             let hc = env_conds(&hoist)?;
             if !hc.is_empty() {
                 let inside = tidy(&ctx.intersect(&hoist)?)?;
-                let mut with = Vec::with_capacity(plans.len());
-                for p in &plans {
-                    with.push(env_conds(&simplify_guard(&p.guard, &inside)?)?);
+                let mut with = Vec::with_capacity(built.len());
+                let mut with_sets = Vec::with_capacity(built.len());
+                for b in &built {
+                    let g = simplify_guard(&b.guard, &inside)?;
+                    with.push(env_conds(&g)?);
+                    with_sets.push(g);
                 }
                 let count = |v: &[Vec<Cond>]| v.iter().map(|c| n_tests(c)).sum::<usize>();
                 if n_tests(&hc) + count(&with) < count(&own) {
                     hoist_conds = hc;
+                    hoist_set = Some(hoist);
                     own = with;
+                    own_sets = with_sets;
                 }
             }
         }
-        let mut out = Vec::new();
-        for (p, conds) in plans.into_iter().zip(own) {
-            if let Some(a) = self.emit(d, p, conds, &active)? {
-                out.push(a);
+        // where this level's code can do anything: the emitted guards and
+        // where each piece's code can
+        let mut reach = Set::empty(set_space(&self.params, d))?;
+        let mut out = Vec::with_capacity(built.len());
+        for ((b, conds), g) in built.into_iter().zip(own).zip(own_sets) {
+            if let Some(r) = optional(g.intersect(&b.reach))? {
+                reach = reach.union(&r)?;
+            } else {
+                reach = Set::universe(set_space(&self.params, d))?;
             }
+            out.push(guarded(conds, b.code));
         }
-        if out.is_empty() {
-            return Ok(out);
+        if let Some(h) = hoist_set {
+            reach = reach.intersect(&h)?;
         }
-        Ok(vec![guarded(hoist_conds, block(out))])
+        let reach = try_coalesce(tidy(&reach)?)?;
+        Ok((vec![guarded(hoist_conds, block(out))], reach))
     }
 
     /// The guard and the loop of one piece of level `d` (see the module doc,
-    /// steps 4 and 5). The guard is what the piece needs of the outer
-    /// dimensions, less what the loop's being non-empty implies (a loop
-    /// whose bounds cross runs no iteration, so it needs no guard for that).
+    /// steps 4 and 5): the guard is where the piece has points, over the
+    /// outer dimensions, gisted in the context.
     fn plan(&self, d: usize, node: Node, ctx: &Set) -> Result<Option<Plan>> {
         let g = simplify_guard(&try_coalesce(project_onto(&node.set, d)?)?, ctx)?;
         if proved_empty(&g)? {
@@ -564,37 +601,35 @@ impl Gen<'_> {
             if lp.upper.is_empty() {
                 lp.upper = vec![Expr::max(ups).ok_or_else(unbounded)?];
             }
-            lp.nonempty = None;
         }
         let ctx_in = tidy(&lifted_ctx.intersect(&conj_set(lp.enforced.clone())?)?)?;
-        let guard = match &lp.nonempty {
-            Some(c) => {
-                let l = project_onto(&conj_set(c.clone())?, d)?;
-                simplify_guard(&g, &ctx.intersect(&l)?)?
-            }
-            None => g.clone(),
-        };
         Ok(Some(Plan {
             node,
-            full_guard: g,
-            guard,
+            guard: g,
             lp,
             ctx_in,
         }))
     }
 
-    /// The code of one planned piece: its guard `conds`, its loop or fixed
-    /// value, and the levels inside.
-    fn emit(
+    /// The code of one planned piece (its loop or fixed value and the
+    /// levels inside, without its guard), its final guard and where its code
+    /// can do anything. The guard drops what the code's doing anything
+    /// implies: outside the code's reach `R` nothing runs, whatever the
+    /// guard, so the guard `g'` only has to agree with the piece's guard `g`
+    /// on `ctx ∩ R` (a gist). `None` when the body is empty.
+    fn build(
         &mut self,
         d: usize,
         plan: Plan,
-        conds: Vec<Cond>,
         active: &[(usize, Set)],
-    ) -> Result<Option<Ast>> {
+        ctx: &Set,
+    ) -> Result<Option<Built>> {
         let n = self.n;
         let Plan {
-            node, lp, ctx_in, ..
+            node,
+            guard,
+            lp,
+            ctx_in,
         } = plan;
         let mut region: Option<Set> = None;
         let mut inner = Vec::new();
@@ -623,10 +658,20 @@ impl Gen<'_> {
         };
         let body = self.level(d + 1, inner, &ctx_in);
         self.dims[d] = saved;
-        let body = body?;
+        let (body, inner_reach) = body?;
         if body.is_empty() {
             return Ok(None);
         }
+        // the reach: where the emitted loop (or value) meets the body's reach
+        let reach = match optional(
+            inner_reach
+                .intersect(&conj_set(lp.runs.clone())?)
+                .and_then(|x| x.project_out_exact(presburger::DimKind::Out, d, 1)),
+        )? {
+            Some(r) => try_coalesce(tidy(&r)?)?,
+            None => Set::universe(set_space(&self.params, d))?,
+        };
+        let final_guard = simplify_guard(&guard, &tidy(&ctx.intersect(&reach)?)?)?;
         let code = match lp.fixed {
             Some(_) => block(body),
             None => Ast::For {
@@ -637,20 +682,27 @@ impl Gen<'_> {
                 body: Box::new(block(body)),
             },
         };
-        Ok(Some(guarded(conds, code)))
+        Ok(Some(Built {
+            full_guard: guard,
+            guard: final_guard,
+            code,
+            reach,
+        }))
     }
 
     /// The statement calls once every time dimension has its value.
-    fn leaf(&mut self, active: Vec<(usize, Set)>, ctx: &Set) -> Result<Vec<Ast>> {
+    fn leaf(&mut self, active: Vec<(usize, Set)>, ctx: &Set) -> Result<(Vec<Ast>, Set)> {
         let mut active = active;
         active.sort_by_key(|(s, _)| *s);
         let mut out = Vec::new();
+        let mut reach = Set::empty(set_space(&self.params, self.n))?;
         for (s, t) in active {
             if proved_empty(&t)? {
                 continue;
             }
             let g = simplify_guard(&t, ctx)?;
             let conds = self.env(self.n).conds(&g)?;
+            reach = reach.union(&g)?;
             let dims = &self.dims;
             let subst = |v: &str| -> Option<Expr> {
                 let j = (0..dims.len()).find(|&j| time_var(j) == v)?;
@@ -669,7 +721,7 @@ impl Gen<'_> {
                 },
             ));
         }
-        Ok(out)
+        Ok((out, try_coalesce(reach)?))
     }
 
     /// The pieces in execution order, pieces that interleave merged (see the
@@ -960,14 +1012,30 @@ impl Gen<'_> {
             }
             .ok_or_else(overflow)?;
             b.eq_full(r.clone());
-            let enforced = b.build()?;
+            // the value emitted is floor(-f / a) for any outer values:
+            // a·td <= -f <= a·td + a - 1 (the equality when |a| = 1)
+            let mut runs = Builder::new(h.space());
+            runs.add_locals(h);
+            if a.abs() == 1 {
+                runs.eq_full(r.clone());
+            } else {
+                let pos: Vec<Int> = if a > 0 {
+                    r.clone()
+                } else {
+                    r.iter().map(|v| -v).collect()
+                };
+                let mut up = pos.clone();
+                up[0] = &up[0] + (a.abs() - 1);
+                runs.ineq_full(pos.iter().map(|v| -v).collect());
+                runs.ineq_full(up);
+            }
             return Ok(LoopParts {
                 fixed: Some(v),
                 lower: Vec::new(),
                 upper: Vec::new(),
                 stride: 1,
-                nonempty: (a.abs() == 1).then(|| enforced.clone()),
-                enforced,
+                enforced: b.build()?,
+                runs: runs.build()?,
             });
         }
         // the stride
@@ -1063,7 +1131,7 @@ impl Gen<'_> {
             b.ineq_full(r.clone());
             ne.ineq_full(r.clone());
         }
-        let nonempty = Some(ne.build()?);
+        let runs = ne.build()?;
         if stride == 1 && lower.len() == 1 && upper.len() == 1 && lower[0] == upper[0] {
             return Ok(LoopParts {
                 fixed: Some(lower[0].clone()),
@@ -1071,7 +1139,7 @@ impl Gen<'_> {
                 upper: Vec::new(),
                 stride: 1,
                 enforced: b.build()?,
-                nonempty,
+                runs,
             });
         }
         Ok(LoopParts {
@@ -1080,7 +1148,7 @@ impl Gen<'_> {
             upper,
             stride,
             enforced: b.build()?,
-            nonempty,
+            runs,
         })
     }
 }

@@ -102,7 +102,7 @@ fn fused_and_skewed() {
     );
     assert_eq!(
         c,
-        "if (N >= 1)\n  for (int c0 = 0; c0 <= T - 1; c0 += 1)\n    for (int c1 = c0; c1 <= N + c0 - 1; c1 += 1)\n      S(c0, -c0 + c1);\n"
+        "for (int c0 = 0; c0 <= T - 1; c0 += 1)\n  for (int c1 = c0; c1 <= N + c0 - 1; c1 += 1)\n    S(c0, -c0 + c1);\n"
     );
     check(
         "[T, N] -> { S[t, i] -> [t, 2t + i] : 0 <= t < T and 1 <= i < N - 1; U[t, i] -> [t, 2t + i + 1] : 0 <= t < T and 1 <= i < N - 1 }",

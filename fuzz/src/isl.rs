@@ -622,7 +622,7 @@ unsafe fn expr_tree(e: *mut IslAstExpr) -> Option<IslExpr> {
             }
             let (num, den) = (isl_val_get_num_si(v), isl_val_get_den_si(v));
             isl_val_free(v);
-            (den == 1).then_some(IslExpr::Int(num as i64))
+            (den == 1).then_some(IslExpr::Int(i64::from(num)))
         }
         _ => None,
     }

@@ -44,7 +44,7 @@ fn run(cases: u64) {
             } => {
                 same += 1;
                 slowest.push((ot, text.clone()));
-                slowest.sort_by(|a, b| b.0.cmp(&a.0));
+                slowest.sort_by_key(|a| std::cmp::Reverse(a.0));
                 slowest.truncate(3);
                 if let (Some(i), Some(it)) = (i, it) {
                     isl_compared += 1;

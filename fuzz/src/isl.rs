@@ -622,7 +622,10 @@ unsafe fn expr_tree(e: *mut IslAstExpr) -> Option<IslExpr> {
             }
             let (num, den) = (isl_val_get_num_si(v), isl_val_get_den_si(v));
             isl_val_free(v);
-            (den == 1).then_some(IslExpr::Int(i64::from(num)))
+            // c_long is 32 bits on some platforms
+            #[allow(clippy::useless_conversion)]
+            let num = i64::from(num);
+            (den == 1).then_some(IslExpr::Int(num))
         }
         _ => None,
     }

@@ -39,10 +39,15 @@
 //!    the merged pieces are sorted topologically (ties: the input order of
 //!    their first statement).
 //! 4. *Guards*: the conditions on the outer dimensions and parameters under
-//!    which anything of the level runs (hoisted around the whole level), then
-//!    those of each piece, each simplified by `gist` against what is known
+//!    which a piece has points, simplified by `gist` against what is known
 //!    (an exact gist: a constraint goes when the context and the others imply
-//!    it).
+//!    it), by inclusion (a guard the context implies goes, a disjunct the
+//!    others cover goes), and against the piece's *reach*: where its emitted
+//!    code can run anything at all (its loop's bounds and the reach of the
+//!    levels inside, computed from the emitted guards and loops and valid for
+//!    any outer values), since outside it the guard does not matter (no
+//!    `if (N >= 1)` around a loop from 0 to `N - 1`). Conditions common to
+//!    all pieces are hoisted around the level when that prints fewer tests.
 //! 5. *Loop*: the piece's constraints on `td` (its simple hull when it is a
 //!    union; gisted against the context) give the bounds: `td >= ceil(-f/a)`
 //!    for each `a·td + f >= 0`, `a > 0`, and `td <= floor(f/a)` for each

@@ -13,11 +13,14 @@
 //! - `poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--pluto] FILE.c`, `poly schedule --check FILE.c
 //!   SCHEDULE`: a schedule with its bands and parallel dimensions, or the check of
 //!   one (see `schedule.rs`).
+//! - `poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]`: the loop code of a
+//!   schedule as C (see `codegen.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
 
 mod batch;
 mod calc;
+mod codegen;
 mod schedule;
 mod scop;
 mod volume;
@@ -35,6 +38,7 @@ usage: poly <command> [FILE|-]
        poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--pluto]
                      [--function NAME] [FILE.c|FILE.mlir|-]
        poly schedule --check [--function NAME] FILE.c|FILE.mlir SCHEDULE
+       poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
@@ -71,6 +75,14 @@ commands:
           --pluto adds `T(S0): (i, j, 0, k)` per statement; --check FILE
           SCHEDULE checks a union map (text or a file) against the dependences and
           prints `valid` or `invalid: ...` (then exits non-zero)
+  codegen  the loops that scan a schedule, printed as C in isl's style: FILE holds
+          a schedule union map with the domains in it, e.g.
+          `[N] -> { S[i] -> [i] : 0 <= i < N; T[i] -> [i + 1] : 0 <= i < N }`,
+          optionally followed by a context set (`[N] -> { : N >= 1 }`, or
+          `context: SET`) and options (`options: atomic` or isl's
+          `{ [i] -> atomic[x] }`); --atomic: one loop per group of overlapping
+          statements instead of separation; --run N=4: print the statement
+          instances the code runs for those parameter values instead
   help    print this text
 
 FILE defaults to standard input.";
@@ -105,6 +117,10 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     if cmd == "deps" {
         print!("{}", scop::run_deps(&args[1..])?);
+        return Ok(());
+    }
+    if cmd == "codegen" {
+        print!("{}", codegen::run(&args[1..])?);
         return Ok(());
     }
     if cmd == "schedule" {

@@ -1,9 +1,41 @@
 //! Loop code generation from schedules.
 //!
-//! This crate will hold the scanning of polyhedra into loop ASTs (bounds with
-//! min/max/floor/ceil, guards, strides, separation), tiling of permutable bands,
-//! C emission, and slice matching (MatchSlice) with tiled-loop generation for
-//! volume programs.
+//! - [`ast`]: the loop AST ([`Ast`]: `for` loops with `max`/`min` bounds and
+//!   strides, `if`, blocks and statement calls over quasi-affine [`Expr`]s),
+//!   its evaluation ([`Ast::trace`]) and, in [`mod@print`], C printing in isl's
+//!   style ([`Ast::to_c`]).
+//! - [`scan`]: [`generate`], the AST that scans a schedule (a union map from
+//!   statement instances to times) in lexicographic order: separation,
+//!   bounds, strides, fixed dimensions, guards simplified against the
+//!   context (Quilleré–Rajopadhye–Wilde 2000; Bastoul 2004; Grosser,
+//!   Verdoolaege, Cohen 2015).
+//! - [`input`]: the text format of `poly codegen` (iscc's code-generation
+//!   input: a schedule, then optionally a context and options).
 //!
-//! Status: empty; built by the code-generation issue.
+//! ```
+//! use codegen::{generate, Options};
+//! let sched: presburger::UnionMap =
+//!     "[N] -> { S[i, j] -> [i, j] : 0 <= j <= i < N }".parse()?;
+//! let ctx: presburger::Set = "[N] -> { : N >= 1 }".parse()?;
+//! let ast = generate(&sched, None, Some(&ctx), &Options::default())?;
+//! assert_eq!(
+//!     ast.to_c(),
+//!     "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  for (int c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
+//! );
+//! # Ok::<(), codegen::Error>(())
+//! ```
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod ast;
+pub mod error;
+pub mod input;
+mod invert;
+mod poly;
+pub mod print;
+pub mod scan;
+
+pub use ast::{Ast, Atom, Bound, Cond, Expr, Visit};
+pub use error::{Error, Result};
+pub use print::Macro;
+pub use scan::{generate, Options};

@@ -122,6 +122,76 @@ extern "C" {
     fn free(p: *mut std::ffi::c_void);
 }
 
+// ----- code generation (isl's AST generator; used by src/ast_isl.rs) -----
+#[repr(C)]
+struct IslSet {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslAstBuild {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslAstNode {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslAstNodeList {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslAstExpr {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslId {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslVal {
+    _p: [u8; 0],
+}
+
+extern "C" {
+    fn isl_set_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslSet;
+    fn isl_ast_build_from_context(set: *mut IslSet) -> *mut IslAstBuild;
+    fn isl_ast_build_free(b: *mut IslAstBuild) -> *mut IslAstBuild;
+    fn isl_ast_build_node_from_schedule_map(
+        b: *mut IslAstBuild,
+        schedule: *mut IslUnionMap,
+    ) -> *mut IslAstNode;
+    fn isl_ast_node_free(n: *mut IslAstNode) -> *mut IslAstNode;
+    fn isl_ast_node_to_C_str(n: *mut IslAstNode) -> *mut c_char;
+    fn isl_ast_node_get_type(n: *mut IslAstNode) -> c_int;
+    fn isl_ast_node_for_get_iterator(n: *mut IslAstNode) -> *mut IslAstExpr;
+    fn isl_ast_node_for_get_init(n: *mut IslAstNode) -> *mut IslAstExpr;
+    fn isl_ast_node_for_get_cond(n: *mut IslAstNode) -> *mut IslAstExpr;
+    fn isl_ast_node_for_get_inc(n: *mut IslAstNode) -> *mut IslAstExpr;
+    fn isl_ast_node_for_get_body(n: *mut IslAstNode) -> *mut IslAstNode;
+    fn isl_ast_node_if_get_cond(n: *mut IslAstNode) -> *mut IslAstExpr;
+    fn isl_ast_node_if_get_then_node(n: *mut IslAstNode) -> *mut IslAstNode;
+    fn isl_ast_node_if_has_else_node(n: *mut IslAstNode) -> c_int;
+    fn isl_ast_node_if_get_else_node(n: *mut IslAstNode) -> *mut IslAstNode;
+    fn isl_ast_node_block_get_children(n: *mut IslAstNode) -> *mut IslAstNodeList;
+    fn isl_ast_node_mark_get_node(n: *mut IslAstNode) -> *mut IslAstNode;
+    fn isl_ast_node_user_get_expr(n: *mut IslAstNode) -> *mut IslAstExpr;
+    fn isl_ast_node_list_n_ast_node(l: *mut IslAstNodeList) -> c_int;
+    fn isl_ast_node_list_get_ast_node(l: *mut IslAstNodeList, i: c_int) -> *mut IslAstNode;
+    fn isl_ast_node_list_free(l: *mut IslAstNodeList) -> *mut IslAstNodeList;
+    fn isl_ast_expr_free(e: *mut IslAstExpr) -> *mut IslAstExpr;
+    fn isl_ast_expr_get_type(e: *mut IslAstExpr) -> c_int;
+    fn isl_ast_expr_op_get_type(e: *mut IslAstExpr) -> c_int;
+    fn isl_ast_expr_op_get_n_arg(e: *mut IslAstExpr) -> c_int;
+    fn isl_ast_expr_op_get_arg(e: *mut IslAstExpr, pos: c_int) -> *mut IslAstExpr;
+    fn isl_ast_expr_get_id(e: *mut IslAstExpr) -> *mut IslId;
+    fn isl_ast_expr_get_val(e: *mut IslAstExpr) -> *mut IslVal;
+    fn isl_id_get_name(id: *mut IslId) -> *const c_char;
+    fn isl_id_free(id: *mut IslId) -> *mut IslId;
+    fn isl_val_get_num_si(v: *mut IslVal) -> std::ffi::c_long;
+    fn isl_val_get_den_si(v: *mut IslVal) -> std::ffi::c_long;
+    fn isl_val_free(v: *mut IslVal) -> *mut IslVal;
+}
+
 const ISL_ON_ERROR_CONTINUE: c_int = 1;
 const ISL_ERROR_QUOTA: c_int = 6;
 
@@ -644,5 +714,222 @@ impl Drop for ScheduleNode<'_> {
     fn drop(&mut self) {
         // SAFETY: owned object.
         unsafe { isl_schedule_node_free(self.0) };
+// ----- code generation (isl's AST generator; used by src/ast_isl.rs) -----
+
+/// An expression of isl's AST, copied out of isl: an integer, an
+/// identifier, or an operation (isl's `isl_ast_expr_op_type` number, see
+/// `isl/ast_type.h`: 0 and, 1 and_then, 2 or, 3 or_else, 4 max, 5 min,
+/// 6 minus, 7 add, 8 sub, 9 mul, 10 div, 11 fdiv_q, 12 pdiv_q, 13 pdiv_r,
+/// 14 zdiv_r, 15 cond, 16 select, 17 eq, 18 le, 19 lt, 20 ge, 21 gt,
+/// 22 call, ...) with its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IslExpr {
+    Int(i64),
+    Id(String),
+    Op(i32, Vec<IslExpr>),
+}
+
+/// A node of isl's AST, copied out of isl.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IslAst {
+    For {
+        iterator: String,
+        init: IslExpr,
+        cond: IslExpr,
+        inc: IslExpr,
+        body: Box<IslAst>,
+    },
+    If {
+        cond: IslExpr,
+        then: Box<IslAst>,
+        otherwise: Option<Box<IslAst>>,
+    },
+    Block(Vec<IslAst>),
+    /// A mark node's child.
+    Mark(Box<IslAst>),
+    /// A user statement: its call expression.
+    User(IslExpr),
+}
+
+/// An isl AST node (owned).
+pub struct AstNode<'a>(*mut IslAstNode, &'a Ctx);
+
+impl Drop for AstNode<'_> {
+    fn drop(&mut self) {
+        // SAFETY: owned object.
+        unsafe { isl_ast_node_free(self.0) };
+    }
+}
+
+impl Ctx {
+    /// isl's AST generator on a schedule (`isl_ast_build_from_context` on
+    /// the parameter set `context`, then
+    /// `isl_ast_build_node_from_schedule_map`, isl's default options);
+    /// `None` when isl fails (or rejects the context's text).
+    pub fn ast_from_schedule_map<'a>(
+        &'a self,
+        context: &str,
+        schedule: &UMap,
+    ) -> Option<AstNode<'a>> {
+        let c = CString::new(context).ok()?;
+        // SAFETY: valid context and string; the build takes the set, the
+        // node call takes a copy of the schedule; the build is freed here.
+        unsafe {
+            let set = isl_set_read_from_str(self.0, c.as_ptr());
+            if set.is_null() {
+                return None;
+            }
+            let build = isl_ast_build_from_context(set);
+            if build.is_null() {
+                return None;
+            }
+            let node = isl_ast_build_node_from_schedule_map(build, schedule.copy());
+            isl_ast_build_free(build);
+            (!node.is_null()).then_some(AstNode(node, self))
+        }
+    }
+}
+
+fn take_expr(e: *mut IslAstExpr) -> Option<IslExpr> {
+    if e.is_null() {
+        return None;
+    }
+    // SAFETY: e is a valid expression that we own; it is freed at the end.
+    let r = unsafe { expr_tree(e) };
+    unsafe { isl_ast_expr_free(e) };
+    r
+}
+
+/// # Safety
+/// `e` must be a valid expression (not consumed).
+unsafe fn expr_tree(e: *mut IslAstExpr) -> Option<IslExpr> {
+    match isl_ast_expr_get_type(e) {
+        0 => {
+            let op = isl_ast_expr_op_get_type(e);
+            let n = isl_ast_expr_op_get_n_arg(e);
+            if n < 0 {
+                return None;
+            }
+            let mut args = Vec::with_capacity(n as usize);
+            for k in 0..n {
+                args.push(take_expr(isl_ast_expr_op_get_arg(e, k))?);
+            }
+            Some(IslExpr::Op(op, args))
+        }
+        1 => {
+            let id = isl_ast_expr_get_id(e);
+            if id.is_null() {
+                return None;
+            }
+            let name = isl_id_get_name(id);
+            let s = if name.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(name).to_string_lossy().into_owned()
+            };
+            isl_id_free(id);
+            Some(IslExpr::Id(s))
+        }
+        2 => {
+            let v = isl_ast_expr_get_val(e);
+            if v.is_null() {
+                return None;
+            }
+            let (num, den) = (isl_val_get_num_si(v), isl_val_get_den_si(v));
+            isl_val_free(v);
+            // c_long is 32 bits on some platforms
+            #[allow(clippy::useless_conversion)]
+            let num = i64::from(num);
+            (den == 1).then_some(IslExpr::Int(num))
+        }
+        _ => None,
+    }
+}
+
+fn take_node(n: *mut IslAstNode) -> Option<IslAst> {
+    if n.is_null() {
+        return None;
+    }
+    // SAFETY: n is a valid node that we own; it is freed at the end.
+    let r = unsafe { node_tree(n) };
+    unsafe { isl_ast_node_free(n) };
+    r
+}
+
+/// # Safety
+/// `n` must be a valid node (not consumed).
+unsafe fn node_tree(n: *mut IslAstNode) -> Option<IslAst> {
+    match isl_ast_node_get_type(n) {
+        1 => {
+            let iterator = match take_expr(isl_ast_node_for_get_iterator(n))? {
+                IslExpr::Id(s) => s,
+                _ => return None,
+            };
+            Some(IslAst::For {
+                iterator,
+                init: take_expr(isl_ast_node_for_get_init(n))?,
+                cond: take_expr(isl_ast_node_for_get_cond(n))?,
+                inc: take_expr(isl_ast_node_for_get_inc(n))?,
+                body: Box::new(take_node(isl_ast_node_for_get_body(n))?),
+            })
+        }
+        2 => {
+            let cond = take_expr(isl_ast_node_if_get_cond(n))?;
+            let then = Box::new(take_node(isl_ast_node_if_get_then_node(n))?);
+            let otherwise = match isl_ast_node_if_has_else_node(n) {
+                1 => Some(Box::new(take_node(isl_ast_node_if_get_else_node(n))?)),
+                0 => None,
+                _ => return None,
+            };
+            Some(IslAst::If {
+                cond,
+                then,
+                otherwise,
+            })
+        }
+        3 => {
+            let l = isl_ast_node_block_get_children(n);
+            if l.is_null() {
+                return None;
+            }
+            let k = isl_ast_node_list_n_ast_node(l);
+            let mut out = Vec::new();
+            let mut ok = k >= 0;
+            for i in 0..k.max(0) {
+                match take_node(isl_ast_node_list_get_ast_node(l, i)) {
+                    Some(c) => out.push(c),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            isl_ast_node_list_free(l);
+            ok.then_some(IslAst::Block(out))
+        }
+        4 => Some(IslAst::Mark(Box::new(take_node(
+            isl_ast_node_mark_get_node(n),
+        )?))),
+        5 => Some(IslAst::User(take_expr(isl_ast_node_user_get_expr(n))?)),
+        _ => None,
+    }
+}
+
+impl AstNode<'_> {
+    /// The C text of isl's printer (`isl_ast_node_to_C_str`).
+    pub fn to_c(&self) -> String {
+        // SAFETY: valid node, not consumed.
+        take_string(unsafe { isl_ast_node_to_C_str(self.0) })
+    }
+
+    /// The tree, copied out of isl; `None` if isl reports an error.
+    pub fn tree(&self) -> Option<IslAst> {
+        // SAFETY: valid node, not consumed.
+        unsafe { node_tree(self.0) }
+    }
+
+    /// The context this node belongs to.
+    pub fn ctx(&self) -> &Ctx {
+        self.1
     }
 }

@@ -4,8 +4,10 @@
 //! the problem families of the benchmark against isl ([`families`], used by
 //! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`]); the
 //! dependences ([`deps_isl`]) and the schedules ([`schedule_isl`]) of the
-//! `schedule` crate against isl's, with the random SCoPs of [`scops`].
+//! `schedule` crate against isl's, with the random SCoPs of [`scops`]; and
+//! code generation against isl's AST generator ([`ast_isl`]).
 
+pub mod ast_isl;
 pub mod deps_isl;
 pub mod families;
 pub mod isl;

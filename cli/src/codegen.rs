@@ -1,0 +1,84 @@
+//! `poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]`: the loop
+//! code of a schedule (crate `codegen`), printed as C in the style of isl's
+//! AST printer.
+//!
+//! FILE holds iscc's code-generation input (see `codegen::input`): a schedule
+//! union map with the statement domains in it, e.g.
+//! `[N] -> { S[i] -> [i] : 0 <= i < N; T[i] -> [i + 1] : 0 <= i < N }`, then
+//! optionally a context set (`[N] -> { : N >= 1 }`, or `context: SET`) and
+//! options (`{ [i] -> atomic[x] }` or `options: atomic`). `--atomic` asks for
+//! one loop per group of overlapping statements (with guards) instead of
+//! separation. `--run N=4,M=2` prints, instead of the code, the statement
+//! instances the code executes for those parameter values, one per line
+//! (`S(0, 1)`), by running the AST.
+
+use crate::read_input;
+
+/// The output of `poly codegen` for `args` (after `codegen`).
+pub fn run(args: &[String]) -> Result<String, String> {
+    let mut atomic = false;
+    let mut run_with: Option<Vec<(String, i64)>> = None;
+    let mut file: Option<&String> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--atomic" => atomic = true,
+            "--run" => {
+                let spec = it
+                    .next()
+                    .ok_or("--run needs parameter values, such as N=4,M=2")?;
+                run_with = Some(parse_values(spec)?);
+            }
+            s if s.starts_with("--") => {
+                return Err(format!(
+                    "unknown option {s}\nusage: poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]"
+                ))
+            }
+            _ if file.is_some() => return Err("poly codegen takes one input file".into()),
+            _ => file = Some(a),
+        }
+    }
+    let text = read_input(file)?;
+    let mut input = codegen::input::parse_input(&text).map_err(|e| e.to_string())?;
+    if atomic {
+        input.options.atomic = true;
+    }
+    let ast = input.generate().map_err(|e| e.to_string())?;
+    let Some(values) = run_with else {
+        return Ok(ast.to_c());
+    };
+    let params = input.schedule.params();
+    for (name, _) in &values {
+        if !params.contains(name) {
+            return Err(format!(
+                "--run: {name} is not a parameter of the schedule ({})",
+                params.join(", ")
+            ));
+        }
+    }
+    let refs: Vec<(&str, i64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let trace = ast.trace(&refs, 10_000_000).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    for (name, args) in trace {
+        let a: Vec<String> = args.iter().map(i64::to_string).collect();
+        out.push_str(&format!("{name}({})\n", a.join(", ")));
+    }
+    Ok(out)
+}
+
+/// `N=4,M=2` as pairs.
+fn parse_values(spec: &str) -> Result<Vec<(String, i64)>, String> {
+    spec.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| {
+            let (n, v) = p
+                .split_once('=')
+                .ok_or_else(|| format!("--run: expected PARAM=VALUE, not {p}"))?;
+            let v: i64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("--run: {v} is not an integer"))?;
+            Ok((n.trim().to_string(), v))
+        })
+        .collect()
+}

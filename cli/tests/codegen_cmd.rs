@@ -1,0 +1,82 @@
+//! `poly codegen`: the C text of isl-style inputs, `--run`, `--atomic`, and
+//! errors.
+
+mod common;
+use common::{poly, stderr, stdout};
+
+fn data(name: &str) -> String {
+    format!("{}/tests/codegen/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn prints_c_in_isl_style() {
+    let o = poly(&["codegen", &data("shift.in")], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "\
+if (N >= 1) {
+  S(0);
+  for (int c0 = 1; c0 <= N - 1; c0 += 1) {
+    S(c0);
+    T(c0 - 1);
+  }
+  T(N - 1);
+}
+"
+    );
+    // from standard input, with a label and a context
+    let o = poly(
+        &["codegen", "-"],
+        "schedule: [N] -> { S[i, j] -> [i, j] : 0 <= j <= i < N }\ncontext: [N] -> { : N >= 1 }\n",
+    );
+    assert_eq!(
+        stdout(&o),
+        "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  for (int c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
+    );
+}
+
+#[test]
+fn run_lists_the_instances_in_order() {
+    let o = poly(&["codegen", "--run", "N=3", &data("shift.in")], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "S(0)\nS(1)\nT(0)\nS(2)\nT(1)\nT(2)\n");
+    let o = poly(&["codegen", "--run", "T=2,N=4", &data("stencil.in")], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "S(0, 1)\nS(0, 2)\nU(0, 1)\nU(0, 2)\nS(1, 1)\nS(1, 2)\nU(1, 1)\nU(1, 2)\n"
+    );
+}
+
+#[test]
+fn atomic_keeps_one_loop() {
+    let o = poly(&["codegen", "--atomic", &data("shift.in")], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("for (").count(), 1, "{out}");
+    let o = poly(
+        &["codegen", "--atomic", "--run", "N=3", &data("shift.in")],
+        "",
+    );
+    assert_eq!(stdout(&o), "S(0)\nS(1)\nT(0)\nS(2)\nT(1)\nT(2)\n");
+}
+
+#[test]
+fn errors_exit_non_zero_with_a_message() {
+    let o = poly(
+        &["codegen", "-"],
+        "[N] -> { S[i, j] -> [i] : 0 <= i, j < N }",
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not injective"), "{}", stderr(&o));
+    let o = poly(&["codegen", "-"], "\n{ S[i] -> [i] : i <= }");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+    let o = poly(&["codegen", "--run", "M=1", &data("shift.in")], "");
+    assert!(stderr(&o).contains("not a parameter"), "{}", stderr(&o));
+    let o = poly(&["codegen", "--fast", &data("shift.in")], "");
+    assert!(stderr(&o).contains("unknown option"), "{}", stderr(&o));
+    let o = poly(&["codegen", "-"], "{ S[i] -> [i] : i >= 0 }");
+    assert!(stderr(&o).contains("bound"), "{}", stderr(&o));
+}

@@ -714,6 +714,9 @@ impl Drop for ScheduleNode<'_> {
     fn drop(&mut self) {
         // SAFETY: owned object.
         unsafe { isl_schedule_node_free(self.0) };
+    }
+}
+
 // ----- code generation (isl's AST generator; used by src/ast_isl.rs) -----
 
 /// An expression of isl's AST, copied out of isl: an integer, an

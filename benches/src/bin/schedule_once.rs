@@ -8,28 +8,34 @@
 //!     target/release/schedule_once dfp schedule/tests/pluto-kernels/*.c
 //! ```
 //!
-//! The first argument is the scheduler (`dfp`, `lp` or `identity`), the
+//! The first argument is the scheduler (`dfp` (the default policy), `dfp-max`,
+//! `dfp-none`, `lp` or `identity`), the
 //! others C files with a `#pragma scop`. The dependences are computed before
 //! the scheduler runs; each kernel's schedule is printed in Pluto's style.
 //! With `SCHEDULE_REPEAT=N` in the environment, each kernel is scheduled `N`
 //! more times and the median time is printed too.
 #![forbid(unsafe_code)]
 
-use schedule::{compute, dependences, extract_scop, Options, Scheduler, SchedulerOptions};
+use schedule::{
+    compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions,
+};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let scheduler = match args.next().as_deref() {
-        Some("dfp") => Scheduler::Dfp,
-        Some("lp") => Scheduler::Lp,
-        Some("identity") => Scheduler::Identity,
+    let (scheduler, fuse) = match args.next().as_deref() {
+        Some("dfp") => (Scheduler::Dfp, Fusion::Smart),
+        Some("dfp-max") => (Scheduler::Dfp, Fusion::Max),
+        Some("dfp-none") => (Scheduler::Dfp, Fusion::None),
+        Some("lp") => (Scheduler::Lp, Fusion::Smart),
+        Some("identity") => (Scheduler::Identity, Fusion::Smart),
         _ => {
-            eprintln!("usage: schedule_once dfp|lp|identity FILE.c...");
+            eprintln!("usage: schedule_once dfp|dfp-max|dfp-none|lp|identity FILE.c...");
             std::process::exit(2);
         }
     };
     let opts = SchedulerOptions {
         scheduler,
+        fuse,
         ..SchedulerOptions::default()
     };
     for path in args {
@@ -56,6 +62,7 @@ fn main() {
                     .map(|t| format!("{t:.0} µs: "))
                     .unwrap_or_default();
                 Ok(median
+                    + &format!("band {} par {}: ", s.outer_band_depth(), s.parallel_loops())
                     + &s.statements
                         .iter()
                         .map(|st| st.describe(&s.params))

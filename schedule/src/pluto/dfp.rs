@@ -54,7 +54,7 @@
 use super::farkas::{FarkasPiece, Form, Layout, Lp};
 use super::independence::rank_of;
 use super::lp::{lp_rows, next_row, COEFF_BOUND};
-use super::partial::{Dep, Partial};
+use super::partial::{Dep, InitialDeps, Partial};
 use super::{Fusion, SchedulerOptions};
 use crate::deps::Dependences;
 use crate::schedule::Schedule;
@@ -66,8 +66,18 @@ use std::collections::HashMap;
 /// module doc), with the fusion policy `fuse`. Fails only when a
 /// `presburger` operation does.
 pub fn pluto_dfp(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
+    dfp_from(scop, deps, &Partial::pieces_of(scop, deps)?, opts)
+}
+
+/// [`pluto_dfp`] from the dependence pieces `initial` of `deps`.
+pub(crate) fn dfp_from(
+    scop: &Scop,
+    deps: &Dependences,
+    initial: &InitialDeps,
+    opts: &SchedulerOptions,
+) -> Result<Schedule> {
     let fuse = opts.fuse;
-    let mut st = Partial::new(scop, deps, opts.farkas)?;
+    let mut st = Partial::new(scop, initial, opts.farkas);
     if fuse == Fusion::None {
         st.cut_all_sccs()?;
     }

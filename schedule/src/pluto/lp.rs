@@ -36,7 +36,7 @@
 
 use super::independence::add_independence;
 use super::independence::n_choices;
-use super::partial::Partial;
+use super::partial::{InitialDeps, Partial};
 use super::{Fusion, SchedulerOptions};
 use crate::deps::Dependences;
 use crate::schedule::Schedule;
@@ -51,8 +51,18 @@ pub const COEFF_BOUND: i64 = 4;
 /// module doc): permutable bands, scalar dimensions for distribution, the
 /// parallel dimensions. Fails only when a `presburger` operation does.
 pub fn pluto_lp(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Schedule> {
+    lp_from(scop, deps, &Partial::pieces_of(scop, deps)?, opts)
+}
+
+/// [`pluto_lp`] from the dependence pieces `initial` of `deps`.
+pub(crate) fn lp_from(
+    scop: &Scop,
+    deps: &Dependences,
+    initial: &InitialDeps,
+    opts: &SchedulerOptions,
+) -> Result<Schedule> {
     let fuse = opts.fuse;
-    let mut st = Partial::new(scop, deps, opts.farkas)?;
+    let mut st = Partial::new(scop, initial, opts.farkas);
     match fuse {
         Fusion::None => st.cut_all_sccs()?,
         Fusion::Smart => st.cut_by_depth()?,

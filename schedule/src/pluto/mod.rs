@@ -42,10 +42,10 @@ pub enum Fusion {
     /// The default: with `dfp`, the best by a cost model (the deepest
     /// outer permutable band, then the most parallel loops) of
     /// pluto-lp-dfp with Pluto's fusion rules (a statement whose loops are
-    /// used up is distributed from the loops still running), pluto-lp-dfp
-    /// with maximal fusion, pluto-lp, and pluto-lp-dfp without fusion; with
-    /// `lp`, Pluto's `smartfuse` (components of different loop depths
-    /// distributed).
+    /// used up is distributed from the loops still running, unless a
+    /// pluto-lp row keeps the band going), pluto-lp-dfp without fusion, and
+    /// pluto-lp; with `lp`, Pluto's `smartfuse` (components of different
+    /// loop depths distributed).
     #[default]
     Smart,
     /// Distribute every strongly connected component of the dependence
@@ -90,9 +90,8 @@ pub fn compute(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Resu
 }
 
 /// The default: the best of pluto-lp-dfp with Pluto's fusion rules,
-/// pluto-lp-dfp with maximal fusion, pluto-lp with Pluto's depth-based
-/// distribution, and pluto-lp-dfp with every component distributed, by a
-/// cost model: the deepest outermost permutable band
+/// pluto-lp-dfp with every component distributed, and pluto-lp with
+/// Pluto's depth-based distribution, by a cost model: the deepest outermost permutable band
 /// (what tiling can use), then the most parallel loops; the first on a tie
 /// (so fusion is preferred). A candidate whose outer band holds every loop
 /// of the deepest statement ends the search (nothing deeper exists).
@@ -107,10 +106,10 @@ fn smart(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Sch
         .unwrap_or(0);
     let candidates = [
         (Scheduler::Dfp, Fusion::Smart),
-        (Scheduler::Dfp, Fusion::Max),
-        (Scheduler::Lp, Fusion::Smart),
         (Scheduler::Dfp, Fusion::None),
+        (Scheduler::Lp, Fusion::Smart),
     ];
+    let initial = partial::Partial::pieces_of(scop, deps)?;
     let mut best: Option<Schedule> = None;
     let score = |s: &Schedule| (s.outer_band_depth(), s.parallel_loops());
     for (scheduler, fuse) in candidates {
@@ -120,8 +119,8 @@ fn smart(scop: &Scop, deps: &Dependences, opts: &SchedulerOptions) -> Result<Sch
             ..*opts
         };
         let s = match scheduler {
-            Scheduler::Dfp => dfp::pluto_dfp(scop, deps, &o)?,
-            _ => lp::pluto_lp(scop, deps, &o)?,
+            Scheduler::Dfp => dfp::dfp_from(scop, deps, &initial, &o)?,
+            _ => lp::lp_from(scop, deps, &initial, &o)?,
         };
         let done = s.outer_band_depth() >= full;
         if best.as_ref().is_none_or(|b| score(&s) > score(b)) {

@@ -95,6 +95,10 @@ impl Dep {
     }
 }
 
+/// The dependence pieces a schedule starts from ([`Partial::pieces_of`]).
+#[derive(Clone, Debug)]
+pub(crate) struct InitialDeps(Vec<Dep>);
+
 /// A schedule under construction (see the module doc).
 pub(crate) struct Partial<'a> {
     /// The SCoP.
@@ -122,9 +126,28 @@ pub(crate) struct Partial<'a> {
 }
 
 impl<'a> Partial<'a> {
-    /// No rows yet; every dependence pair of `deps` (RAW, WAR, WAW, for the
-    /// context's parameter values) is open.
-    pub fn new(scop: &'a Scop, deps: &Dependences, method: FarkasMethod) -> Result<Partial<'a>> {
+    /// No rows yet; every pair of `initial` (from [`Partial::pieces_of`]) is
+    /// open.
+    pub fn new(scop: &'a Scop, initial: &InitialDeps, method: FarkasMethod) -> Partial<'a> {
+        Partial {
+            scop,
+            layout: Layout::new(scop),
+            rows: vec![Vec::new(); scop.statements.len()],
+            bands: Vec::new(),
+            parallel: Vec::new(),
+            band_start: 0,
+            band_deps: initial.0.clone(),
+            open_deps: initial.0.clone(),
+            band_lp: None,
+            method,
+        }
+    }
+
+    /// The dependence pairs of `deps` (RAW, WAR, WAW, for the context's
+    /// parameter values) as non-empty basic pieces, for [`Partial::new`]
+    /// (several schedulers may start from them: their pieces' generators are
+    /// computed once and shared).
+    pub fn pieces_of(scop: &Scop, deps: &Dependences) -> Result<InitialDeps> {
         let mut list: Vec<Dep> = Vec::new();
         for m in [&deps.raw, &deps.war, &deps.waw]
             .into_iter()
@@ -152,18 +175,7 @@ impl<'a> Partial<'a> {
                 }
             }
         }
-        Ok(Partial {
-            scop,
-            layout: Layout::new(scop),
-            rows: vec![Vec::new(); scop.statements.len()],
-            bands: Vec::new(),
-            parallel: Vec::new(),
-            band_start: 0,
-            band_deps: list.clone(),
-            open_deps: list,
-            band_lp: None,
-            method,
-        })
+        Ok(InitialDeps(list))
     }
 
     /// Checks the invariants of the module doc that are cheap to check.

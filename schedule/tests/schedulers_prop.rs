@@ -8,9 +8,7 @@
 use proptest::prelude::*;
 use schedule::schedule::{band_is_permutable, parallel_dims};
 use schedule::validity::check;
-use schedule::{
-    compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions,
-};
+use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
 
 /// One statement: `W[s0][s1] = R[s2][s3] + W[s4][s5]` with each subscript
 /// an iterator plus an offset (or the other iterator, for a transpose).
@@ -29,12 +27,10 @@ fn access(arrays: &[&str], (a, off, swap): &(usize, [i64; 2], bool), depth: usiz
     } else {
         ("i", "j")
     };
-    let sub = |v: &str, o: i64| {
-        match o {
-            0 => v.to_string(),
-            o if o < 0 => format!("{v} - {}", -o),
-            o => format!("{v} + {o}"),
-        }
+    let sub = |v: &str, o: i64| match o {
+        0 => v.to_string(),
+        o if o < 0 => format!("{v} - {}", -o),
+        o => format!("{v} + {o}"),
     };
     format!("{}[{}][{}]", arrays[*a], sub(x, off[0]), sub(y, off[1]))
 }
@@ -43,7 +39,11 @@ fn program(stmts: &[Stmt], down: bool) -> String {
     let arrays = ["A", "B"];
     let mut body = String::new();
     for s in stmts {
-        let rhs: Vec<String> = s.reads.iter().map(|r| access(&arrays, r, s.depth)).collect();
+        let rhs: Vec<String> = s
+            .reads
+            .iter()
+            .map(|r| access(&arrays, r, s.depth))
+            .collect();
         let line = format!(
             "{} = {} + 1.0;",
             access(&arrays, &s.write, s.depth),

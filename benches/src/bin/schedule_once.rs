@@ -16,9 +16,7 @@
 //! more times and the median time is printed too.
 #![forbid(unsafe_code)]
 
-use schedule::{
-    compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions,
-};
+use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
 
 fn main() {
     let mut args = std::env::args().skip(1);

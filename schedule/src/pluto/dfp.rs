@@ -225,7 +225,12 @@ impl Fcg {
             for v in lp_sigmas {
                 lp.ge(&[(v, Int::ONE)], -1);
             }
-            st.add_deps(&mut lp, &tpl, deps.iter().copied(), false)?;
+            // a statement's own pieces constrain σ alone (σ times a
+            // distance that is never negative, as the loop has no self edge:
+            // `blocked` asks that first), so only the pieces between the two
+            // statements matter
+            let across = deps.iter().copied().filter(|d| s == t || d.src != d.dst);
+            st.add_deps(&mut lp, &tpl, across, false)?;
             lp.is_empty()
         };
         self.edges.insert((a, b), edge);

@@ -17,15 +17,17 @@
 //! - Bands are disjoint, increasing and end before `band_start`; scalar
 //!   dimensions added by [`Partial::cut`] belong to no band.
 
-use super::farkas::{farkas_piece, FarkasMethod, FarkasPiece, Layout, Lp};
+use super::farkas::{farkas_piece, FarkasMethod, FarkasPiece, Generator, Layout, Lp};
 use super::graph::sccs;
 use super::independence::rank_of;
 use crate::deps::Dependences;
 use crate::schedule::{identity_rows, parallel_dims, Schedule, StatementSchedule};
 use crate::scop::Scop;
 use crate::validity::{check, Validity};
+use presburger::BuildRowHasher;
 use presburger::{BasicMap, DimKind, Error, Int, Result};
 use std::cell::OnceCell;
+use std::collections::HashSet;
 use std::rc::Rc;
 
 /// Dependence pairs from statement `src` to statement `dst`: one basic
@@ -272,11 +274,38 @@ impl<'a> Partial<'a> {
         deps: impl IntoIterator<Item = &'d Dep>,
         bounding: bool,
     ) -> Result<()> {
+        // the generators of the pieces of each pair of statements, merged
+        // (the pieces of the relations between two statements share many)
+        let mut groups: Vec<((usize, usize), Vec<&Generator>)> = Vec::new();
+        let mut seen: HashSet<(usize, usize, &Generator), BuildRowHasher> = HashSet::default();
         for d in deps {
-            let piece = d.piece(&self.scop.params, self.method)?;
-            lp.add_dependence(layout, (d.src, d.dst), piece, false);
+            match d.piece(&self.scop.params, self.method)? {
+                FarkasPiece::Generators(gens) => {
+                    let k = match groups.iter().position(|(p, _)| *p == (d.src, d.dst)) {
+                        Some(k) => k,
+                        None => {
+                            groups.push(((d.src, d.dst), Vec::new()));
+                            groups.len() - 1
+                        }
+                    };
+                    for g in gens {
+                        if seen.insert((d.src, d.dst, g)) {
+                            groups[k].1.push(g);
+                        }
+                    }
+                }
+                piece => {
+                    lp.add_dependence(layout, (d.src, d.dst), piece, false);
+                    if bounding {
+                        lp.add_dependence(layout, (d.src, d.dst), piece, true);
+                    }
+                }
+            }
+        }
+        for (pair, gens) in &groups {
+            lp.add_generators(layout, *pair, gens, false);
             if bounding {
-                lp.add_dependence(layout, (d.src, d.dst), piece, true);
+                lp.add_generators(layout, *pair, gens, true);
             }
         }
         Ok(())

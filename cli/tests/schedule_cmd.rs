@@ -85,7 +85,7 @@ fn dfp_is_the_default_and_pluto_style_lines_on_request() {
     assert!(ok, "{out}");
     let lines: Vec<&str> = out.lines().collect();
     let got: presburger::UnionMap = lines[0]["schedule: ".len()..].parse().unwrap();
-    let want: presburger::UnionMap = "{ S0[i, j] -> [i, j, 0, 0]; S1[i, k, j] -> [i, j, 1, k] }"
+    let want: presburger::UnionMap = "{ S0[i, j] -> [i, j, 0, 0]; S1[i, k, j] -> [i, j, k, 1] }"
         .parse()
         .unwrap();
     assert!(got.is_equal(&want).unwrap(), "{out}");

@@ -487,13 +487,11 @@ impl<'a> Partial<'a> {
     /// order) when their graph has no cycle. When that is not enough (or a
     /// scheduler gave up before every statement was complete), the original
     /// 2d+1 schedule is appended, which orders every pair the rows leave
-    /// equal; the parallel dimensions are then computed afresh
-    /// ([`parallel_dims`]). The schedule is valid by construction (every
-    /// row keeps the distances of the pairs it does not order at zero or
-    /// more, every pair ends up ordered); debug builds and the fallback
-    /// check it with [`check`] and compare the parallel dimensions with
-    /// [`parallel_dims`], and a difference is an error (a bug of the
-    /// scheduler, not of the input).
+    /// equal. The schedule is valid by construction (every row keeps the
+    /// distances of the pairs it does not order at zero or more, every pair
+    /// ends up ordered); debug builds check it with [`check`] and compare
+    /// the parallel dimensions with [`parallel_dims`], and a difference is
+    /// an error (a bug of the scheduler, not of the input).
     pub fn finish(mut self, deps: &Dependences) -> Result<Schedule> {
         self.close_band();
         if !self.open_deps.is_empty() {
@@ -507,16 +505,28 @@ impl<'a> Partial<'a> {
                 self.cut(&group)?;
             }
         }
-        let fallback = !self.open_deps.is_empty() || !self.all_complete();
-        if fallback {
+        if !self.open_deps.is_empty() || !self.all_complete() {
+            // the original 2d+1 rows, one at a time: a pair still open is
+            // equal on every row so far, and the original order is
+            // lexicographically increasing on it, so its distance on the
+            // next original row is not negative; each row is a band of its
+            // own (a loop) or a scalar dimension
             let extra = identity_rows(self.scop);
             let n_extra = extra.first().map_or(0, Vec::len);
-            for (s, e) in extra.into_iter().enumerate() {
-                self.rows[s].extend(e);
+            for d in 0..n_extra {
+                let rows: Vec<Vec<Int>> = extra.iter().map(|r| r[d].clone()).collect();
+                let scalar = rows.iter().all(|r| r[..r.len() - 1].iter().all(Int::is_zero));
+                self.push_rows(rows)?;
+                if scalar {
+                    self.band_start = self.n_dims();
+                }
+                self.close_band();
             }
-            // recomputed exactly below
-            self.parallel.extend(std::iter::repeat_n(false, n_extra));
-            self.open_deps.clear();
+            if !self.open_deps.is_empty() {
+                return Err(Error::Invalid(
+                    "the original schedule leaves dependence pairs unordered (a bug)".into(),
+                ));
+            }
         }
         self.check_invariants();
         let scop = self.scop;
@@ -530,13 +540,13 @@ impl<'a> Partial<'a> {
                 rows,
             })
             .collect();
-        let mut sched = Schedule {
+        let sched = Schedule {
             params: scop.params.clone(),
             statements,
             bands: self.bands,
             parallel: self.parallel,
         };
-        if fallback || cfg!(debug_assertions) {
+        if cfg!(debug_assertions) {
             let map = sched.to_union_map()?;
             if let Validity::Invalid(v) = check(scop, deps, &map)? {
                 return Err(Error::Invalid(format!(
@@ -544,13 +554,12 @@ impl<'a> Partial<'a> {
                 )));
             }
             let exact = parallel_dims(scop, deps, &map, sched.n_dims())?;
-            if !fallback && exact != sched.parallel {
+            if exact != sched.parallel {
                 return Err(Error::Invalid(format!(
                     "the scheduler's parallel dimensions {:?} differ from the exact ones {exact:?} (a bug)",
                     sched.parallel
                 )));
             }
-            sched.parallel = exact;
         }
         Ok(sched)
     }

@@ -25,7 +25,7 @@ use crate::schedule::{identity_rows, parallel_dims, Schedule, StatementSchedule}
 use crate::scop::Scop;
 use crate::validity::{check, Validity};
 use presburger::BuildRowHasher;
-use presburger::{BasicMap, DimKind, Error, Int, Result};
+use presburger::{BasicMap, DimKind, Error, Int, Map, Result};
 use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -166,12 +166,67 @@ impl<'a> Partial<'a> {
                     "a dependence between unknown statements: {m}"
                 )));
             };
-            let m = if scop.context.plain_is_universe() {
-                m.clone()
+            // the context's constraints added to each piece directly when
+            // it is one conjunction without existentials (the usual sizes
+            // `N >= 1`), else by intersection
+            let ctx: Vec<_> = scop.context.basics().collect();
+            let simple = ctx.len() == 1 && ctx[0].conjunction().n_local() == 0;
+            let pieces: Vec<BasicMap> = if scop.context.plain_is_universe() || simple {
+                m.basics().collect()
             } else {
-                m.intersect_params(&scop.context)?
+                m.intersect_params(&scop.context)?.basics().collect()
             };
-            for bm in m.basics() {
+            for mut bm in pieces {
+                if simple && !scop.context.plain_is_universe() {
+                    let c = ctx[0].conjunction();
+                    let into = |row: &[Int], bm: &BasicMap| -> Option<Vec<Int>> {
+                        let b = bm.conjunction();
+                        let mut out = vec![Int::ZERO; b.n_col()];
+                        out[0] = row[0].clone();
+                        for (k, name) in c.space().params().iter().enumerate() {
+                            let x = &row[c.col(DimKind::Param, k)];
+                            if x.is_zero() {
+                                continue;
+                            }
+                            let q = b.space().params().iter().position(|p| p == name)?;
+                            out[b.col(DimKind::Param, q)] = x.clone();
+                        }
+                        Some(out)
+                    };
+                    let rows: Option<Vec<(bool, Vec<Int>)>> = c
+                        .equalities()
+                        .iter()
+                        .map(|r| into(r, &bm).map(|r| (true, r)))
+                        .chain(
+                            c.inequalities()
+                                .iter()
+                                .map(|r| into(r, &bm).map(|r| (false, r))),
+                        )
+                        .collect();
+                    match rows {
+                        Some(rows) => {
+                            for (eq, r) in rows {
+                                if eq {
+                                    bm.add_eq(r)?;
+                                } else {
+                                    bm.add_ineq(r)?;
+                                }
+                            }
+                        }
+                        // a parameter of the context the piece lacks
+                        None => {
+                            for piece in Map::from(bm.clone())
+                                .intersect_params(&scop.context)?
+                                .basics()
+                            {
+                                if !piece.is_empty()? {
+                                    list.push(Dep::new(src, dst, piece));
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                }
                 if !bm.is_empty()? {
                     list.push(Dep::new(src, dst, bm));
                 }
@@ -515,7 +570,9 @@ impl<'a> Partial<'a> {
             let n_extra = extra.first().map_or(0, Vec::len);
             for d in 0..n_extra {
                 let rows: Vec<Vec<Int>> = extra.iter().map(|r| r[d].clone()).collect();
-                let scalar = rows.iter().all(|r| r[..r.len() - 1].iter().all(Int::is_zero));
+                let scalar = rows
+                    .iter()
+                    .all(|r| r[..r.len() - 1].iter().all(Int::is_zero));
                 self.push_rows(rows)?;
                 if scalar {
                     self.band_start = self.n_dims();

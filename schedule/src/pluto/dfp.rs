@@ -85,9 +85,18 @@ pub(crate) fn dfp_from(
         .map(|s| st.layout.n_iter(s))
         .max()
         .unwrap_or(0);
+    // the band in which pluto-lp rows took over from the colouring: they
+    // continue it without colouring again (the conflicts would recur)
+    let mut lp_band: Option<usize> = None;
     for _ in 0..3 * max_depth + 2 {
         if st.all_complete() {
             break;
+        }
+        if lp_band == Some(st.band_start()) && st.band_is_open() {
+            if let Some(rows) = next_row(&mut st)? {
+                st.push_rows(rows)?;
+                continue;
+            }
         }
         let used = used_loops(&st);
         let colors = match color_level(&mut st, &used, fuse, false)? {
@@ -99,6 +108,7 @@ pub(crate) fn dfp_from(
                 if st.band_is_open() {
                     if let Some(rows) = next_row(&mut st)? {
                         st.push_rows(rows)?;
+                        lp_band = Some(st.band_start());
                         continue;
                     }
                 }

@@ -39,7 +39,7 @@ pub(crate) struct Dep {
     /// The target statement.
     pub dst: usize,
     /// The pairs (not empty).
-    pub map: BasicMap,
+    pub map: Rc<BasicMap>,
     /// The piece for Farkas' lemma, computed on first use (shared by the
     /// copies of this `Dep` in the band's and the open pairs).
     piece: Rc<OnceCell<FarkasPiece>>,
@@ -50,7 +50,7 @@ impl Dep {
         Dep {
             src,
             dst,
-            map,
+            map: Rc::new(map),
             piece: Rc::new(OnceCell::new()),
         }
     }
@@ -289,6 +289,11 @@ impl<'a> Partial<'a> {
         &self.open_deps
     }
 
+    /// The first dimension of the open band.
+    pub fn band_start(&self) -> usize {
+        self.band_start
+    }
+
     /// True when the open band has rows.
     pub fn band_is_open(&self) -> bool {
         self.band_start < self.n_dims()
@@ -412,13 +417,13 @@ impl<'a> Partial<'a> {
                 }
             }
             if parallel {
-                let mut later = d.map.clone();
+                let mut later = (*d.map).clone();
                 later.add_ineq(d.distance_row(rs, rt, params, -1)?)?;
                 if !later.is_empty()? {
                     parallel = false;
                 }
             }
-            let mut map = d.map.clone();
+            let mut map = (*d.map).clone();
             map.add_eq(d.distance_row(rs, rt, params, 0)?)?;
             if !map.is_empty()? {
                 let next = Dep::new(d.src, d.dst, map);

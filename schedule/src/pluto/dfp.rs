@@ -22,10 +22,18 @@
 //!    each statement of a component gets an unused dimension with no self
 //!    edge and no edge to the dimensions already coloured at this level
 //!    (backtracking over the statements of the component, outer dimensions
-//!    first). When a component cannot be coloured after others were, the
-//!    loops are distributed between it and the earlier components (a cut),
-//!    which removes the conflicts across, and it is coloured again (the
-//!    report's Algorithm 6).
+//!    first; for a statement alone in its component, the loops that carry
+//!    none of its own dependences first, so that a parallel loop goes
+//!    outermost, as Pluto's objective `u = w = 0` prefers). When a
+//!    component cannot be coloured after others were, the loops are
+//!    distributed between it and the earlier components (a cut), which
+//!    removes the conflicts across, and it is coloured again (the report's
+//!    Algorithm 6). Before such a cut (or the distribution of statements
+//!    without a colour, below) inside an open band, a pluto-lp row (any
+//!    coefficients, skewing included: [`super::lp`]) is tried; when one
+//!    exists the band goes on fused, and the rest of that band is found the
+//!    same way (the conflicts would recur). A loop written backwards is
+//!    taken in its own direction (`σ·dir·e_i` with `dir = -1`).
 //! 3. **Scaling and shifting.** The row of each statement is `σ_S·e_i +
 //!    shift` with its coloured dimension `i` (a statement without a colour
 //!    at this level gets a constant), found by the Pluto LP (tiling validity
@@ -44,12 +52,16 @@
 //! remaining dimension conflicts) is left to the pluto-lp steps
 //! ([`super::lp`]).
 //!
-//! Fusion: [`Fusion::Smart`] (Pluto's behaviour) distributes, at a level,
-//! the components that get a colour from those that do not (a statement
-//! whose loops are all used, like the initialisation of `C[i][j]` in gemm
-//! before the `k` loop of the update); [`Fusion::Max`] keeps them fused
-//! (the row of a statement without colour is a constant);
-//! [`Fusion::None`] distributes every component first.
+//! Fusion: [`Fusion::Smart`] here is Pluto's rule: at a level, the
+//! components that get a colour are distributed from those that do not (a
+//! statement whose loops are all used, like the initialisation of `C[i][j]`
+//! in gemm before the `k` loop of the update), unless a pluto-lp row keeps
+//! the band going; [`Fusion::Max`] keeps them fused (the row of a statement
+//! without colour is a constant); [`Fusion::None`] distributes every
+//! component first. (The default policy of [`super::compute`] compares
+//! this scheduler's results under several policies with pluto-lp's.) Not
+//! implemented: the report's typed fusion (fusing parallel loops only with
+//! parallel ones); the cost model of [`super::compute`] plays its part.
 
 use super::farkas::{FarkasPiece, Form, Layout, Lp};
 use super::independence::rank_of;

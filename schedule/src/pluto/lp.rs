@@ -7,11 +7,11 @@
 //! tiling validity on every dependence pair not ordered before the current
 //! band, and the bounding function `φ_T(y) − φ_S(x) ≤ u·p + w` whose
 //! lexicographic minimum `(u, w, coefficients)` makes dependence distances
-//! short and zero when it can (an outer parallel row); see [`super::farkas`]
+//! short and zero when it can (an outer parallel row); see `farkas.rs`
 //! for the linearisation. Coefficients are non-negative, iterator
 //! coefficients at most [`COEFF_BOUND`], parameter coefficients zero; a
 //! statement that still needs rows gets Pluto's non-triviality and
-//! linear-independence constraint ([`super::independence`]), a complete
+//! linear-independence constraint (`independence.rs`), a complete
 //! statement takes part in later rows through validity only.
 //!
 //! The LP is solved exactly as a sequence of LPs on `presburger`'s simplex
@@ -23,10 +23,10 @@
 //! report).
 //!
 //! When no row is found: if the band has rows, it ends; the pairs its rows
-//! order leave, and the next band starts with the others ([`Partial`]).
+//! order leave, and the next band starts with the others (`Partial` (`partial.rs`)).
 //! If the band is empty, the strongly connected components of the open
 //! pairs are distributed (a scalar dimension, a *cut*); when there is one
-//! component, the scheduler gives up and [`Partial::finish`] completes the
+//! component, the scheduler gives up and `Partial::finish` completes the
 //! schedule with the original order.
 //!
 //! Fusion: [`Fusion::None`] distributes every component first;

@@ -3,9 +3,9 @@
 //!
 //! [`lp`] finds permutable bands of hyperplanes on the LP relaxation of
 //! Pluto's formulation (pluto-lp); [`dfp`] decides fusion and permutation
-//! first (pluto-lp-dfp). Both build on [`partial`] (the schedule under
-//! construction and its open dependences), [`farkas`] (the LPs),
-//! [`independence`] and [`graph`] (components of the dependence graph).
+//! first (pluto-lp-dfp). Both build on `partial` (the schedule under
+//! construction and its open dependences), `farkas` (the LPs),
+//! `independence` and `graph` (components of the dependence graph).
 
 pub(crate) mod cone;
 pub mod dfp;

@@ -38,7 +38,7 @@ pub const MAX_FM_ROWS: usize = 64;
 impl Conjunction {
     /// Removes every local that can be eliminated exactly (see the module doc);
     /// returns true if any was. The result is simplified. Passes
-    /// ([`Conjunction::elimination_pass`]) alternate with simplifications
+    /// (`Conjunction::elimination_pass`) alternate with simplifications
     /// (which can merge the new rows and make more locals eliminable), the
     /// first pass on the rows as they come (most often simplified already): a
     /// pass that eliminates nothing there is tried once more after the

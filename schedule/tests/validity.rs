@@ -9,7 +9,6 @@ use common::kernel;
 use presburger::{Int, UnionMap};
 use schedule::validity::{check, Validity};
 use schedule::{dependences, identity};
-use std::path::Path;
 
 fn verdict(name: &str, sched: &str) -> Validity {
     let scop = kernel(name);
@@ -20,14 +19,7 @@ fn verdict(name: &str, sched: &str) -> Validity {
 
 #[test]
 fn the_original_schedule_of_every_kernel_is_valid_and_identity_gives_it() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = common::kernel_names();
     assert!(names.len() >= 20);
     for name in names {
         let scop = kernel(&name);

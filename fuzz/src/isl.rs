@@ -936,3 +936,236 @@ impl AstNode<'_> {
         self.1
     }
 }
+
+// ----- single-space maps and sets, and the rearrangements of spaces:
+// domain_map, range_map, zip, insert_dims (used by tests/map_ops_isl.rs).
+// Declared in a module of their own so that the names of this block cannot
+// clash with other additions to this file. -----
+
+pub use rearrange::{IMap, ISet, IslDim};
+
+mod rearrange {
+    use super::{boolean, take_string, Ctx, IslCtx, IslSet, UMap};
+    use super::{isl_set_read_from_str, IslUnionMap};
+    use std::ffi::{c_char, c_int, c_uint, CString};
+
+    #[repr(C)]
+    struct IslMap {
+        _p: [u8; 0],
+    }
+
+    extern "C" {
+        fn isl_map_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslMap;
+        fn isl_map_copy(m: *mut IslMap) -> *mut IslMap;
+        fn isl_map_free(m: *mut IslMap) -> *mut IslMap;
+        fn isl_map_to_str(m: *mut IslMap) -> *mut c_char;
+        fn isl_map_is_equal(a: *mut IslMap, b: *mut IslMap) -> c_int;
+        fn isl_map_domain_map(m: *mut IslMap) -> *mut IslMap;
+        fn isl_map_range_map(m: *mut IslMap) -> *mut IslMap;
+        fn isl_map_can_zip(m: *mut IslMap) -> c_int;
+        fn isl_map_zip(m: *mut IslMap) -> *mut IslMap;
+        fn isl_map_insert_dims(m: *mut IslMap, t: c_int, pos: c_uint, n: c_uint) -> *mut IslMap;
+        fn isl_map_set_dim_name(
+            m: *mut IslMap,
+            t: c_int,
+            pos: c_uint,
+            s: *const c_char,
+        ) -> *mut IslMap;
+        fn isl_set_copy(s: *mut IslSet) -> *mut IslSet;
+        fn isl_set_free(s: *mut IslSet) -> *mut IslSet;
+        fn isl_set_to_str(s: *mut IslSet) -> *mut c_char;
+        fn isl_set_is_equal(a: *mut IslSet, b: *mut IslSet) -> c_int;
+        fn isl_set_insert_dims(s: *mut IslSet, t: c_int, pos: c_uint, n: c_uint) -> *mut IslSet;
+        fn isl_set_set_dim_name(
+            s: *mut IslSet,
+            t: c_int,
+            pos: c_uint,
+            name: *const c_char,
+        ) -> *mut IslSet;
+        fn isl_union_map_domain_map(u: *mut IslUnionMap) -> *mut IslUnionMap;
+        fn isl_union_map_range_map(u: *mut IslUnionMap) -> *mut IslUnionMap;
+        fn isl_union_map_zip(u: *mut IslUnionMap) -> *mut IslUnionMap;
+    }
+
+    /// isl's `enum isl_dim_type` for the kinds `insert_dims` takes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum IslDim {
+        /// `isl_dim_param`
+        Param,
+        /// `isl_dim_in`
+        In,
+        /// `isl_dim_out` (`isl_dim_set` for a set)
+        Out,
+    }
+
+    impl IslDim {
+        fn code(self) -> c_int {
+            match self {
+                IslDim::Param => 1,
+                IslDim::In => 2,
+                IslDim::Out => 3,
+            }
+        }
+    }
+
+    impl Ctx {
+        /// Parses a single-space map (`isl_map`); `None` when isl rejects it.
+        pub fn read_map(&self, text: &str) -> Option<IMap<'_>> {
+            let c = CString::new(text).ok()?;
+            // SAFETY: valid context and NUL-terminated string.
+            let p = unsafe { isl_map_read_from_str(self.0, c.as_ptr()) };
+            (!p.is_null()).then_some(IMap(p, self))
+        }
+
+        /// Parses a single-space set (`isl_set`); `None` when isl rejects it.
+        pub fn read_set(&self, text: &str) -> Option<ISet<'_>> {
+            let c = CString::new(text).ok()?;
+            // SAFETY: valid context and NUL-terminated string.
+            let p = unsafe { isl_set_read_from_str(self.0, c.as_ptr()) };
+            (!p.is_null()).then_some(ISet(p, self))
+        }
+    }
+
+    /// An isl map of one space (`isl_map`).
+    pub struct IMap<'a>(*mut IslMap, &'a Ctx);
+
+    impl<'a> IMap<'a> {
+        /// A new reference to the object, for a call that takes its argument.
+        fn copy(&self) -> *mut IslMap {
+            // SAFETY: self.0 is a valid object.
+            unsafe { isl_map_copy(self.0) }
+        }
+
+        /// Owns a result of isl in this context; `None` for null (isl failed).
+        fn wrap(&self, p: *mut IslMap) -> Option<Self> {
+            (!p.is_null()).then_some(IMap(p, self.1))
+        }
+
+        /// Same space and same pairs (`isl_map_is_equal`); `None` when isl fails.
+        pub fn is_equal(&self, other: &IMap) -> Option<bool> {
+            // SAFETY: valid objects, not consumed.
+            boolean(unsafe { isl_map_is_equal(self.0, other.0) })
+        }
+
+        /// `{ [A -> B] -> A }` (`isl_map_domain_map`).
+        pub fn domain_map(&self) -> Option<Self> {
+            // SAFETY: the call takes the copy.
+            self.wrap(unsafe { isl_map_domain_map(self.copy()) })
+        }
+
+        /// `{ [A -> B] -> B }` (`isl_map_range_map`).
+        pub fn range_map(&self) -> Option<Self> {
+            // SAFETY: the call takes the copy.
+            self.wrap(unsafe { isl_map_range_map(self.copy()) })
+        }
+
+        /// Whether domain and range are wrapped pairs (`isl_map_can_zip`).
+        pub fn can_zip(&self) -> Option<bool> {
+            // SAFETY: valid object, not consumed.
+            boolean(unsafe { isl_map_can_zip(self.0) })
+        }
+
+        /// `[A -> B] -> [C -> D]` to `[A -> C] -> [B -> D]` (`isl_map_zip`);
+        /// `None` when isl fails (a map that cannot zip).
+        pub fn zip(&self) -> Option<Self> {
+            // SAFETY: the call takes the copy.
+            self.wrap(unsafe { isl_map_zip(self.copy()) })
+        }
+
+        /// `isl_map_insert_dims`; `None` when isl fails.
+        pub fn insert_dims(&self, kind: IslDim, pos: usize, n: usize) -> Option<Self> {
+            let (pos, n) = (c_uint::try_from(pos).ok()?, c_uint::try_from(n).ok()?);
+            // SAFETY: the call takes the copy.
+            self.wrap(unsafe { isl_map_insert_dims(self.copy(), kind.code(), pos, n) })
+        }
+
+        /// `isl_map_set_dim_name`; `None` when isl fails.
+        pub fn set_dim_name(&self, kind: IslDim, pos: usize, name: &str) -> Option<Self> {
+            let pos = c_uint::try_from(pos).ok()?;
+            let c = CString::new(name).ok()?;
+            // SAFETY: the call takes the copy; isl copies the name.
+            self.wrap(unsafe { isl_map_set_dim_name(self.copy(), kind.code(), pos, c.as_ptr()) })
+        }
+
+        /// isl's printing of the object.
+        pub fn to_text(&self) -> String {
+            // SAFETY: valid object, not consumed.
+            take_string(unsafe { isl_map_to_str(self.0) })
+        }
+    }
+
+    impl Drop for IMap<'_> {
+        /// Frees the isl object.
+        fn drop(&mut self) {
+            // SAFETY: owned object.
+            unsafe { isl_map_free(self.0) };
+        }
+    }
+
+    /// An isl set of one space (`isl_set`).
+    pub struct ISet<'a>(*mut IslSet, &'a Ctx);
+
+    impl<'a> ISet<'a> {
+        /// Owns a result of isl in this context; `None` for null (isl failed).
+        fn wrap(&self, p: *mut IslSet) -> Option<Self> {
+            (!p.is_null()).then_some(ISet(p, self.1))
+        }
+
+        /// Same space and same points (`isl_set_is_equal`); `None` when isl fails.
+        pub fn is_equal(&self, other: &ISet) -> Option<bool> {
+            // SAFETY: valid objects, not consumed.
+            boolean(unsafe { isl_set_is_equal(self.0, other.0) })
+        }
+
+        /// `isl_set_insert_dims`; `None` when isl fails.
+        pub fn insert_dims(&self, kind: IslDim, pos: usize, n: usize) -> Option<Self> {
+            let (pos, n) = (c_uint::try_from(pos).ok()?, c_uint::try_from(n).ok()?);
+            // SAFETY: the call takes a new reference.
+            self.wrap(unsafe { isl_set_insert_dims(isl_set_copy(self.0), kind.code(), pos, n) })
+        }
+
+        /// `isl_set_set_dim_name`; `None` when isl fails.
+        pub fn set_dim_name(&self, kind: IslDim, pos: usize, name: &str) -> Option<Self> {
+            let pos = c_uint::try_from(pos).ok()?;
+            let c = CString::new(name).ok()?;
+            // SAFETY: the call takes a new reference; isl copies the name.
+            self.wrap(unsafe {
+                isl_set_set_dim_name(isl_set_copy(self.0), kind.code(), pos, c.as_ptr())
+            })
+        }
+
+        /// isl's printing of the object.
+        pub fn to_text(&self) -> String {
+            // SAFETY: valid object, not consumed.
+            take_string(unsafe { isl_set_to_str(self.0) })
+        }
+    }
+
+    impl Drop for ISet<'_> {
+        /// Frees the isl object.
+        fn drop(&mut self) {
+            // SAFETY: owned object.
+            unsafe { isl_set_free(self.0) };
+        }
+    }
+
+    impl<'a> UMap<'a> {
+        /// `{ [A -> B] -> A }` of every member (`isl_union_map_domain_map`).
+        pub fn domain_map(&self) -> Option<Self> {
+            // SAFETY: the call takes the copy.
+            self.wrap(unsafe { isl_union_map_domain_map(self.copy()) })
+        }
+
+        /// `{ [A -> B] -> B }` of every member (`isl_union_map_range_map`).
+        pub fn range_map(&self) -> Option<Self> {
+            // SAFETY: the call takes the copy.
+            self.wrap(unsafe { isl_union_map_range_map(self.copy()) })
+        }
+
+        /// The members that can zip, zipped (`isl_union_map_zip`).
+        pub fn zip(&self) -> Option<Self> {
+            // SAFETY: the call takes the copy.
+            self.wrap(unsafe { isl_union_map_zip(self.copy()) })
+        }
+    }
+}

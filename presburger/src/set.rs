@@ -415,7 +415,20 @@ macro_rules! basic_common {
                 &self.0.space
             }
 
-            /// Intersection (parameters aligned by name).
+            /// Intersection: one conjunction of the constraints of both (isl's
+            /// `isl_basic_set_intersect`, `isl_basic_map_intersect`), the
+            /// parameters aligned by name. An error for different tuples.
+            ///
+            /// ```
+            /// use presburger::{BasicMap, BasicSet};
+            /// let a: BasicSet = "[N] -> { [i] : 0 <= i < N }".parse()?;
+            /// let b: BasicSet = "{ [i] : i >= 5 }".parse()?;
+            /// let want: BasicSet = "[N] -> { [i] : 5 <= i < N }".parse()?;
+            /// assert!(a.intersect(&b)?.plain_is_equal(&want));
+            /// let m: BasicMap = "{ S[i] -> T[j] : j >= i }".parse()?;
+            /// assert!(m.intersect(&"{ S[i] -> U[j] }".parse()?).is_err());
+            /// # Ok::<(), presburger::Error>(())
+            /// ```
             pub fn intersect(&self, other: &$t) -> Result<$t> {
                 if !self.0.space.same_tuples(&other.0.space) {
                     return Err(Error::SpaceMismatch(
@@ -558,7 +571,22 @@ macro_rules! union_common {
                 Ok($t(self.0.union(&other.0)?))
             }
 
-            /// Intersection (same tuples; parameters aligned by name).
+            /// Intersection: the points in both (isl's `isl_set_intersect`,
+            /// `isl_map_intersect`), the parameters aligned by name. An error
+            /// ([`Error::SpaceMismatch`]) for different tuples.
+            ///
+            /// ```
+            /// use presburger::{Map, Set};
+            /// let a: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+            /// let b: Set = "{ S[i] : i mod 2 = 0 }".parse()?;
+            /// let want: Set = "[N] -> { S[i] : 0 <= i < N and i mod 2 = 0 }".parse()?;
+            /// assert!(a.intersect(&b)?.is_equal(&want)?);
+            /// assert!(a.intersect(&"{ T[i] }".parse()?).is_err());
+            /// let m: Map = "{ A[i] -> B[j] : j >= i }".parse()?;
+            /// let diag: Map = "{ A[i] -> B[i] }".parse()?;
+            /// assert!(m.intersect(&"{ A[i] -> B[j] : j <= i }".parse()?)?.is_equal(&diag)?);
+            /// # Ok::<(), presburger::Error>(())
+            /// ```
             pub fn intersect(&self, other: &$t) -> Result<$t> {
                 Ok($t(self.0.intersect(&other.0)?))
             }
@@ -617,7 +645,21 @@ macro_rules! union_common {
             }
 
             /// Exact projection: the `n` variables of `kind` from `pos` become
-            /// existentially quantified locals.
+            /// existentially quantified locals, eliminated where that is exact
+            /// (isl's `isl_set_project_out`, `isl_map_project_out`: `{ x :
+            /// exists y : (x, y) in self }`).
+            ///
+            /// ```
+            /// use presburger::{DimKind, Map, Set};
+            /// let s: Set = "{ [i, j] : 0 <= i <= j <= 4 and j = 2i }".parse()?;
+            /// // the values of i that have a j
+            /// let want: Set = "{ [i] : 0 <= i <= 2 }".parse()?;
+            /// assert!(s.project_out(DimKind::SET, 1, 1)?.is_equal(&want)?);
+            /// let m: Map = "{ [i] -> [j, k] : j = 2i and k = i + 1 }".parse()?;
+            /// let even: Map = "{ [i] -> [j] : j = 2i }".parse()?;
+            /// assert!(m.project_out(DimKind::Out, 1, 1)?.is_equal(&even)?);
+            /// # Ok::<(), presburger::Error>(())
+            /// ```
             pub fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<$t> {
                 if kind == DimKind::Param {
                     self.0.space.check_range(kind, pos, n)?;
@@ -918,13 +960,33 @@ impl Map {
         Ok(self.reverse().intersect_domain(set)?.reverse())
     }
 
-    /// The image of `set` under the map: `{ y : exists x in set : x -> y }`.
+    /// The image of `set` under the map: `{ y : exists x in set : x -> y }`
+    /// (isl's `isl_set_apply(set, map)`).
+    ///
+    /// ```
+    /// use presburger::{Map, Set};
+    /// let m: Map = "{ S[i] -> A[i + 1] }".parse()?;
+    /// let s: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+    /// assert!(m.apply_to(&s)?.is_equal(&"[N] -> { A[a] : 1 <= a <= N }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_apply")]
     pub fn apply_to(&self, set: &Set) -> Result<Set> {
         Ok(self.intersect_domain(set)?.range())
     }
 
     /// Composition `self` then `next`: `{ x -> z : exists y : x -> y in self and
-    /// y -> z in next }` (isl's apply_range).
+    /// y -> z in next }` (isl's `isl_map_apply_range`).
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ S[i] -> A[2i] }".parse()?;
+    /// let n: Map = "{ A[a] -> B[a + 1] }".parse()?;
+    /// assert!(m.apply_range(&n)?.is_equal(&"{ S[i] -> B[2i + 1] }".parse()?)?);
+    /// assert!(n.apply_range(&n).is_err()); // B is not A
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_apply_range")]
     pub fn apply_range(&self, next: &Map) -> Result<Map> {
         let (a, b) = (&self.0.space, &next.0.space);
         let (Some(bd), ar) = (b.domain_tuple(), a.range_tuple()) else {
@@ -993,8 +1055,18 @@ impl Map {
         Ok(Map(moved.relabel(space)))
     }
 
-    /// isl's apply_domain: `self` (`A -> B`) and `other` (`A -> C`) give `C -> B`,
-    /// `{ z -> y : exists x : x -> z in other and x -> y in self }`.
+    /// isl's `isl_map_apply_domain`: `self` (`A -> B`) and `other` (`A -> C`)
+    /// give `C -> B`, `{ z -> y : exists x : x -> z in other and x -> y in self }`.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let access: Map = "{ S[i] -> A[i] }".parse()?;
+    /// let schedule: Map = "{ S[i] -> [t] : t = 2i }".parse()?;
+    /// let by_time: Map = "{ [t] -> A[a] : t = 2a }".parse()?;
+    /// assert!(access.apply_domain(&schedule)?.is_equal(&by_time)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_apply_domain")]
     pub fn apply_domain(&self, other: &Map) -> Result<Map> {
         other.reverse().apply_range(self)
     }
@@ -1165,10 +1237,25 @@ macro_rules! union_across_spaces {
                 Ok(r.with_params(&params))
             }
 
-            /// Intersection, space by space (members without a partner vanish);
+            /// Intersection, space by space (members without a partner vanish;
+            /// isl's `isl_union_set_intersect`, `isl_union_map_intersect`);
             /// when one side is a parameter set (its one member has no
             /// dimensions, `[n] -> { : n > 0 }`), it restricts the parameters
             /// of every member of the other, as in isl.
+            ///
+            /// ```
+            /// use presburger::{UnionMap, UnionSet};
+            /// let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i] : i = 1 }".parse()?;
+            /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+            /// assert!(u.intersect(&v)?.is_equal(&"{ A[2] }".parse()?)?);
+            /// let p: UnionSet = "[n] -> { : n > 0 }".parse()?;
+            /// let want: UnionSet = "[n] -> { A[i] : 0 <= i < 3 and n > 0; B[1] : n > 0 }".parse()?;
+            /// assert!(u.intersect(&p)?.is_equal(&want)?);
+            /// let m: UnionMap = "{ A[i] -> B[i + 1]; B[i] -> C[i] }".parse()?;
+            /// let n: UnionMap = "{ A[i] -> B[j] : i >= 0 }".parse()?;
+            /// assert!(m.intersect(&n)?.is_equal(&"{ A[i] -> B[i + 1] : i >= 0 }".parse()?)?);
+            /// # Ok::<(), presburger::Error>(())
+            /// ```
             pub fn intersect(&self, other: &$t) -> Result<$t> {
                 let params = merged_params(&self.params, &other.params);
                 let only_params = |u: &$t| u.$field.len() == 1 && u.$field[0].0.is_params();
@@ -1267,7 +1354,17 @@ impl UnionMap {
         }
     }
 
-    /// The image of a union set: each map applied to the member of its domain space.
+    /// The image of a union set: each map applied to the member of its domain
+    /// space (isl's `isl_union_set_apply(set, map)`).
+    ///
+    /// ```
+    /// use presburger::{UnionMap, UnionSet};
+    /// let m: UnionMap = "{ S[i] -> A[i]; T[i] -> A[i + 10]; U[i] -> B[i] }".parse()?;
+    /// let s: UnionSet = "{ S[i] : 0 <= i <= 1; T[0] }".parse()?;
+    /// assert!(m.apply_to(&s)?.is_equal(&"{ A[a] : 0 <= a <= 1 or a = 10 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_apply")]
     pub fn apply_to(&self, set: &UnionSet) -> Result<UnionSet> {
         self.intersect_domain(set)?.range()
     }
@@ -1313,7 +1410,17 @@ impl UnionMap {
         Ok(r)
     }
 
-    /// Composition: each pair whose middle spaces match.
+    /// Composition: each pair of members whose middle spaces match (isl's
+    /// `isl_union_map_apply_range`).
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ A[i] -> B[i + 1]; B[i] -> C[i] }".parse()?;
+    /// let want: UnionMap = "{ A[i] -> C[i + 1] }".parse()?;
+    /// assert!(m.apply_range(&m)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_apply_range")]
     pub fn apply_range(&self, next: &UnionMap) -> Result<UnionMap> {
         let mut r = UnionMap::empty(merged_params(&self.params, &next.params));
         for a in &self.maps {

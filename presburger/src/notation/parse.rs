@@ -77,7 +77,21 @@ pub enum Object {
     Map(UnionMap),
 }
 
-/// Parses a set or map in isl notation.
+/// Parses a set or map in isl notation, whichever the text is: isl's
+/// `isl_union_set_read_from_str` or `isl_union_map_read_from_str` (a text
+/// with one space is the union of one member). The types' `FromStr` (as in
+/// `"...".parse::<Set>()`) calls this and checks the kind.
+///
+/// ```
+/// use presburger::{parse_object, Object};
+/// let Object::Map(m) = parse_object("[N] -> { S[i] -> A[i + 1] : 0 <= i < N }")? else {
+///     panic!("a map");
+/// };
+/// assert_eq!(m.to_string(), "[N] -> { S[i] -> A[i + 1] : 0 <= i < N }");
+/// assert!(matches!(parse_object("{ A[i] : i > 0; B[] }")?, Object::Set(u) if u.members().len() == 2));
+/// assert!(parse_object("{ [i] : i < }").is_err());
+/// # Ok::<(), presburger::Error>(())
+/// ```
 pub fn parse_object(text: &str) -> Result<Object> {
     let toks = tokenize(text)?;
     let mut p = Parser::new(toks);
@@ -2031,6 +2045,16 @@ fn compare(a: &Piecewise, op: Cmp, b: &Piecewise) -> F {
 
 impl FromStr for UnionSet {
     type Err = Error;
+    /// Reads a union set in isl notation (isl's `isl_union_set_read_from_str`):
+    /// members in several spaces, separated by `;`.
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "[N] -> { A[i] : 0 <= i < N; B[i, j] : i = j }".parse()?;
+    /// assert_eq!(u.members().len(), 2);
+    /// assert!("{ A[i] -> B[i] }".parse::<UnionSet>().is_err()); // a map
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
     fn from_str(s: &str) -> Result<UnionSet> {
         match parse_object(s)? {
             Object::Set(u) => Ok(u),
@@ -2041,6 +2065,14 @@ impl FromStr for UnionSet {
 
 impl FromStr for UnionMap {
     type Err = Error;
+    /// Reads a union map in isl notation (isl's `isl_union_map_read_from_str`).
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let u: UnionMap = "{ S[i] -> A[i]; T[i] -> A[i + 1] }".parse()?;
+    /// assert_eq!(u.members().len(), 2);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
     fn from_str(s: &str) -> Result<UnionMap> {
         match parse_object(s)? {
             Object::Map(u) => Ok(u),
@@ -2052,6 +2084,17 @@ impl FromStr for UnionMap {
 
 impl FromStr for Set {
     type Err = Error;
+    /// Reads a set of one space in isl notation (isl's
+    /// `isl_set_read_from_str`); an error for a text with several spaces (read
+    /// a [`UnionSet`] then) or with a map.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N] -> { S[i, j] : 0 <= i < N and j = 2i or i = j = N }".parse()?;
+    /// assert_eq!((s.space().n_param(), s.space().n_out(), s.n_basic()), (1, 2, 2));
+    /// assert!("{ A[i]; B[i] }".parse::<Set>().is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
     fn from_str(s: &str) -> Result<Set> {
         let u: UnionSet = s.parse()?;
         single(u.sets, u.params, "set")
@@ -2060,6 +2103,15 @@ impl FromStr for Set {
 
 impl FromStr for Map {
     type Err = Error;
+    /// Reads a map of one space in isl notation (isl's
+    /// `isl_map_read_from_str`), as `Set`'s `from_str`.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ S[i] -> A[i + 1, 2i] : i >= 0 }".parse()?;
+    /// assert_eq!((m.space().n_in(), m.space().n_out()), (1, 2));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
     fn from_str(s: &str) -> Result<Map> {
         let u: UnionMap = s.parse()?;
         single(u.maps, u.params, "map")
@@ -2084,6 +2136,19 @@ macro_rules! basic_from_str {
     ($basic:ident, $union:ident, $what:literal) => {
         impl FromStr for $basic {
             type Err = Error;
+            /// Reads one conjunction in isl notation (isl's
+            /// `isl_basic_set_read_from_str`, `isl_basic_map_read_from_str`);
+            /// an error for a text with several disjuncts.
+            ///
+            /// ```
+            /// use presburger::{BasicMap, BasicSet};
+            /// let b: BasicSet = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
+            /// assert!(!b.is_empty()?);
+            /// assert!("{ [i] : i < 0 or i > 4 }".parse::<BasicSet>().is_err());
+            /// let m: BasicMap = "{ S[i] -> A[2i] }".parse()?;
+            /// assert_eq!(m.space().n_in(), 1);
+            /// # Ok::<(), presburger::Error>(())
+            /// ```
             fn from_str(s: &str) -> Result<$basic> {
                 let u: $union = s.parse()?;
                 match u.0.parts.len() {

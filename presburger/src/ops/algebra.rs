@@ -1500,8 +1500,21 @@ macro_rules! algebra_api {
     ($t:ident) => {
         impl $t {
             /// The points of `self` that are not in `other` (exact, existentials
-            /// included). All the work shares one budget of
-            /// [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
+            /// included; isl's `isl_set_subtract`, `isl_map_subtract`). All the
+            /// work shares one budget of [`ALGEBRA_DEFAULT_STEPS`]; running out
+            /// is [`Error::Budget`].
+            ///
+            /// ```
+            /// use presburger::{Map, Set};
+            /// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
+            /// let b: Set = "{ [i] : i mod 3 = 0 }".parse()?;
+            /// let want: Set = "[N] -> { [i] : 0 <= i < N and i mod 3 != 0 }".parse()?;
+            /// assert!(a.subtract(&b)?.is_equal(&want)?);
+            /// let m: Map = "{ [i] -> [j] : 0 <= i, j <= 2 }".parse()?;
+            /// let off: Map = "{ [i] -> [j] : 0 <= i, j <= 2 and i != j }".parse()?;
+            /// assert!(m.subtract(&"{ [i] -> [i] }".parse()?)?.is_equal(&off)?);
+            /// # Ok::<(), presburger::Error>(())
+            /// ```
             pub fn subtract(&self, other: &$t) -> Result<$t> {
                 self.subtract_with_budget(other, &mut algebra_budget())
             }
@@ -1586,8 +1599,18 @@ algebra_api!(Map);
 macro_rules! union_algebra_api {
     ($t:ident, $member:ident, $field:ident) => {
         impl $t {
-            /// Subtraction, space by space, with one budget of
+            /// Subtraction, space by space (isl's `isl_union_set_subtract`,
+            /// `isl_union_map_subtract`): each member minus the member of
+            /// `other` in its space, if any. One budget of
             /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+            ///
+            /// ```
+            /// use presburger::UnionSet;
+            /// let u: UnionSet = "{ A[i] : 0 <= i <= 5; B[i] : i = 1 }".parse()?;
+            /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+            /// assert!(u.subtract(&v)?.is_equal(&"{ A[i] : 0 <= i <= 1; B[1] }".parse()?)?);
+            /// # Ok::<(), presburger::Error>(())
+            /// ```
             pub fn subtract(&self, other: &$t) -> Result<$t> {
                 self.subtract_with_budget(other, &mut algebra_budget())
             }

@@ -351,3 +351,107 @@ proptest! {
         prop_assert!(x.is_equal(&diff.union(&x.intersect(&y).unwrap()).unwrap()).unwrap());
     }
 }
+
+/// The enumeration box of the rearrangement tests: the sets of `arb_union`
+/// lie in -3..=3, so this box holds all their points (locals as in `bx`).
+fn small_bx(pv: &[i64]) -> PBox {
+    PBox {
+        params: pv.to_vec(),
+        lo: -3,
+        hi: 3,
+        local_range: (-8, 8),
+    }
+}
+
+/// `x{lo}, .., x{hi-1}`.
+fn xs(r: std::ops::Range<usize>) -> String {
+    r.map(|k| format!("x{k}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The text of `arb_union(d, _)` with its tuple `[x0, .., x{d-1}]` replaced by
+/// `tuple` (which names the same variables), parsed as a map.
+fn retupled(text: &str, d: usize, tuple: &str) -> Map {
+    text.replacen(&format!("[{}]", xs(0..d)), tuple, 1)
+        .parse()
+        .unwrap()
+}
+
+/// Every point of `pts` with `n` values of the box -3..=3 inserted at `pos`.
+fn with_inserted(pts: &Points, pos: usize, n: usize) -> Points {
+    let mut out = pts.clone();
+    for _ in 0..n {
+        out = out
+            .iter()
+            .flat_map(|q| {
+                (-3..=3).map(move |v| {
+                    let mut r = q.clone();
+                    r.insert(pos, v);
+                    r
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// `domain_map`, `range_map`, `zip` and `insert_dims` against enumeration:
+    /// the points of each result are those of the input rearranged (or, for
+    /// `insert_dims`, with every value of the new dimensions). The input is a
+    /// random union over 1–4 dimensions read with its tuple cut into a map
+    /// (`[x0] -> [x1, x2]`, `[[x0] -> []] -> [[x1] -> [x2]]`).
+    #[test]
+    fn rearrangements_match_enumeration(
+        (d, p, a) in (1usize..=4, prop::bool::ANY)
+            .prop_flat_map(|(d, p)| (Just(d), Just(p), arb_union(d, p))),
+        cuts in prop::collection::vec(0usize..=4, 3),
+        n in 0usize..=2,
+    ) {
+        let mut c: Vec<usize> = cuts.iter().map(|&k| k.min(d)).collect();
+        let s = c[0];
+        let m = retupled(&a, d, &format!("[{}] -> [{}]", xs(0..s), xs(s..d)));
+        c.sort_unstable();
+        let z = retupled(&a, d, &format!(
+            "[[{}] -> [{}]] -> [[{}] -> [{}]]",
+            xs(0..c[0]), xs(c[0]..c[1]), xs(c[1]..c[2]), xs(c[2]..d)
+        ));
+        let set: Set = a.parse().unwrap();
+        let (dm, rm, zm) = (m.domain_map(), m.range_map(), z.zip().unwrap());
+        let pos = cuts[1].min(d);
+        let ins = set.insert_dims(DimKind::SET, pos, n).unwrap();
+        let (in_pos, out_pos) = (cuts[2].min(s), cuts[2].min(d - s));
+        let m_in = m.insert_dims(DimKind::In, in_pos, n).unwrap();
+        let m_out = m.insert_dims(DimKind::Out, out_pos, n).unwrap();
+        for pv in param_values(p) {
+            let b = small_bx(&pv);
+            let pa = set_points(&set, &b);
+            prop_assert_eq!(map_points(&m, &b), pa.clone());
+            // the results have at most 5 dimensions where enumerated
+            if d + s <= 5 {
+                let want: Points = pa.iter().map(|q| [&q[..], &q[..s]].concat()).collect();
+                prop_assert_eq!(map_points(&dm, &b), want, "domain_map of {}", m);
+            }
+            if 2 * d - s <= 5 {
+                let want: Points = pa.iter().map(|q| [&q[..], &q[s..]].concat()).collect();
+                prop_assert_eq!(map_points(&rm, &b), want, "range_map of {}", m);
+            }
+            let want: Points = pa
+                .iter()
+                .map(|q| [&q[..c[0]], &q[c[1]..c[2]], &q[c[0]..c[1]], &q[c[2]..]].concat())
+                .collect();
+            prop_assert_eq!(map_points(&zm, &b), want, "zip of {}", z);
+            if d + n <= 5 {
+                prop_assert_eq!(set_points(&ins, &b), with_inserted(&pa, pos, n), "insert_dims of {}", a);
+                prop_assert_eq!(map_points(&m_in, &b), with_inserted(&pa, in_pos, n));
+                prop_assert_eq!(map_points(&m_out, &b), with_inserted(&pa, s + out_pos, n));
+            }
+        }
+        // the inverses: zip twice, and projecting the new dimensions out
+        prop_assert!(zm.zip().unwrap().is_equal(&z).unwrap());
+        prop_assert!(dm.domain().unwrap().unwrap().is_equal(&m).unwrap());
+        let back = ins.project_out(DimKind::SET, pos, n).unwrap();
+        prop_assert!(back.is_equal(&set.insert_dims(DimKind::SET, 0, 0).unwrap()).unwrap());
+    }
+}

@@ -1,13 +1,15 @@
 //! Constructions on maps and sets that rearrange spaces: identity, deltas, wrapping
-//! and unwrapping, flattening, products, lexicographic order maps and preimages.
-//! All are exact rearrangements of columns plus equalities (no solver involved).
+//! and unwrapping, flattening, products, lexicographic order maps, preimages,
+//! currying, domain and range maps, zip, and the insertion of dimensions and
+//! parameters. All are exact rearrangements of columns plus equalities (no solver
+//! involved).
 
 use crate::conjunction::Conjunction;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::set::{merged_params, Disjunction, Map, Set};
-use crate::space::{Space, Tuple, TupleBody};
+use crate::set::{merged_params, BasicMap, BasicSet, Disjunction, Map, Set};
+use crate::space::{DimKind, Space, Tuple, TupleBody};
 
 impl Map {
     /// The identity map `{ x -> x }` on a set space.
@@ -313,6 +315,488 @@ impl Map {
     }
 }
 
+impl Map {
+    /// `{ [A -> B] -> A : A -> B in self }` (isl's `isl_map_domain_map`): each
+    /// pair of the map, wrapped, to its input. The domain of the result is the
+    /// map's space wrapped, `[A -> B]`, with the tuple names and nesting of
+    /// `A` and `B` as they are (isl prints the same); its range is `A`.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
+    /// let want: Map = "{ [S[i] -> T[j]] -> S[i] : j = i + 1 }".parse()?;
+    /// assert!(m.domain_map().is_equal(&want)?);
+    /// assert_eq!(m.domain_map().to_string(), "{ [S[i] -> T[j]] -> S[i] : j = i + 1 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_domain_map")]
+    pub fn domain_map(&self) -> Map {
+        let (space, from, len) = side_map_space(&self.0.space, true);
+        Map(self
+            .0
+            .map_parts_infallible(&space, |c| append_copy(c, &space, from, len)))
+    }
+
+    /// `{ [A -> B] -> B : A -> B in self }` (isl's `isl_map_range_map`): each
+    /// pair of the map, wrapped, to its output, as [`Map::domain_map`].
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "[N] -> { S[i] -> T[j] : 0 <= i < N and j = i + 1 }".parse()?;
+    /// let want: Map = "[N] -> { [S[i] -> T[j]] -> T[j] : 0 <= i < N and j = i + 1 }".parse()?;
+    /// assert!(m.range_map().is_equal(&want)?);
+    /// // the range of the range map is the range of the map
+    /// assert!(m.range_map().range().is_equal(&m.range())?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_range_map")]
+    pub fn range_map(&self) -> Map {
+        let (space, from, len) = side_map_space(&self.0.space, false);
+        Map(self
+            .0
+            .map_parts_infallible(&space, |c| append_copy(c, &space, from, len)))
+    }
+
+    /// True when both the domain and the range are wrapped pairs, so that
+    /// [`Map::zip`] applies (isl's `isl_map_can_zip`).
+    #[doc(alias = "isl_map_can_zip")]
+    pub fn can_zip(&self) -> bool {
+        zip_space(&self.0.space).is_ok()
+    }
+
+    /// `{ [A -> C] -> [B -> D] : [A -> B] -> [C -> D] in self }` (isl's
+    /// `isl_map_zip`): the inner parts exchanged, for a map whose domain and
+    /// range are both wrapped pairs. The names of the four inner tuples stay;
+    /// the names of the two wrapped tuples themselves (`F` in `F[A[i] ->
+    /// B[j]]`) are dropped, as isl drops them. An error
+    /// ([`Error::SpaceMismatch`]) when the domain or the range is not a pair.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a + b = c and d = 2a }".parse()?;
+    /// let want: Map = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a + b = c and d = 2a }".parse()?;
+    /// assert!(m.zip()?.is_equal(&want)?);
+    /// assert!(m.zip()?.zip()?.is_equal(&m)?);
+    /// assert!("{ A[a] -> [C[c] -> D[d]] }".parse::<Map>()?.zip().is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_zip")]
+    pub fn zip(&self) -> Result<Map> {
+        let (space, colmap) = zip_space(&self.0.space)?;
+        Ok(Map(self.0.map_parts_infallible(&space, |c| {
+            c.remap(space.clone(), c.n_local(), &extend_colmap(&colmap, c))
+        })))
+    }
+
+    /// The map with `n` new unconstrained dimensions of `kind` (`DimKind::In`
+    /// or `DimKind::Out`) inserted before position `pos` of that tuple (isl's
+    /// `isl_map_insert_dims`). As in isl, the tuple that receives them loses
+    /// its name and nesting, even when `n` is 0 (its dimensions keep their
+    /// names, the new ones have none); the other tuple is unchanged.
+    ///
+    /// Errors ([`Error::Invalid`]): `pos` beyond the number of dimensions of
+    /// `kind` (isl accepts any `pos` when `n` is 0; here it must be in range
+    /// always); `DimKind::Param`, because parameters are identified by name
+    /// here (use [`Map::insert_params`]); and `DimKind::Local`.
+    ///
+    /// ```
+    /// use presburger::{DimKind, Map};
+    /// let m: Map = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
+    /// let want: Map = "{ [i, k] -> T[j] : j = i + 1 }".parse()?;
+    /// assert!(m.insert_dims(DimKind::In, 1, 1)?.is_equal(&want)?);
+    /// assert!(m.insert_dims(DimKind::Out, 2, 1).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_insert_dims")]
+    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
+        let (space, col) = inserted_dims_space(&self.0.space, kind, pos, n)?;
+        Ok(Map(self.0.map_parts_infallible(&space, |c| {
+            insert_columns(c, &space, col, n)
+        })))
+    }
+
+    /// The map with new unconstrained parameters `names` inserted before
+    /// position `pos` of the parameter list: isl's `isl_map_insert_dims` with
+    /// `isl_dim_param`, whose new parameters have no name in isl, and then
+    /// the names set (`isl_map_set_dim_name`). The tuples are unchanged.
+    /// Errors ([`Error::Invalid`]) for `pos` beyond the number of parameters,
+    /// a name that is not an identifier, and a name already taken.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "[N] -> { S[i] -> T[i] : i < N }".parse()?;
+    /// let p = m.insert_params(0, &["M"])?;
+    /// assert_eq!(p.space().params(), ["M", "N"]);
+    /// assert!(m.insert_params(0, &["N"]).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<Map> {
+        let space = inserted_params_space(&self.0.space, pos, names)?;
+        Ok(Map(self.0.map_parts_infallible(&space, |c| {
+            insert_columns(c, &space, 1 + pos, names.len())
+        })))
+    }
+}
+
+impl BasicMap {
+    /// As [`Map::domain_map`] (isl's `isl_basic_map_domain_map`).
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ S[i] -> T[j] : j = 2i }".parse()?;
+    /// let want: BasicMap = "{ [S[i] -> T[j]] -> S[i] : j = 2i }".parse()?;
+    /// assert!(m.domain_map().plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_domain_map")]
+    pub fn domain_map(&self) -> BasicMap {
+        let (space, from, len) = side_map_space(&self.0.space, true);
+        BasicMap(simplified(append_copy(&self.0, &space, from, len)))
+    }
+
+    /// As [`Map::range_map`] (isl's `isl_basic_map_range_map`).
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ S[i] -> T[j] : j = 2i }".parse()?;
+    /// let want: BasicMap = "{ [S[i] -> T[j]] -> T[j] : j = 2i }".parse()?;
+    /// assert!(m.range_map().plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_range_map")]
+    pub fn range_map(&self) -> BasicMap {
+        let (space, from, len) = side_map_space(&self.0.space, false);
+        BasicMap(simplified(append_copy(&self.0, &space, from, len)))
+    }
+
+    /// As [`Map::zip`] (isl's `isl_basic_map_zip`).
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a = d }".parse()?;
+    /// let want: BasicMap = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a = d }".parse()?;
+    /// assert!(m.zip()?.plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_zip")]
+    pub fn zip(&self) -> Result<BasicMap> {
+        let (space, colmap) = zip_space(&self.0.space)?;
+        let c = &self.0;
+        Ok(BasicMap(simplified(c.remap(
+            space,
+            c.n_local(),
+            &extend_colmap(&colmap, c),
+        ))))
+    }
+
+    /// As [`Map::insert_dims`] (isl's `isl_basic_map_insert_dims`).
+    ///
+    /// ```
+    /// use presburger::{BasicMap, DimKind};
+    /// let m: BasicMap = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
+    /// let want: BasicMap = "{ S[i] -> [j, k] : j = i + 1 }".parse()?;
+    /// assert!(m.insert_dims(DimKind::Out, 1, 1)?.plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_insert_dims")]
+    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<BasicMap> {
+        let (space, col) = inserted_dims_space(&self.0.space, kind, pos, n)?;
+        Ok(BasicMap(simplified(insert_columns(
+            &self.0, &space, col, n,
+        ))))
+    }
+
+    /// As [`Map::insert_params`].
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ S[i] -> T[i] }".parse()?;
+    /// assert_eq!(m.insert_params(0, &["N"])?.to_string(), "[N] -> { S[i] -> T[i] }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<BasicMap> {
+        let space = inserted_params_space(&self.0.space, pos, names)?;
+        Ok(BasicMap(simplified(insert_columns(
+            &self.0,
+            &space,
+            1 + pos,
+            names.len(),
+        ))))
+    }
+}
+
+impl Set {
+    /// The set with `n` new unconstrained dimensions inserted before position
+    /// `pos` (`kind` is `DimKind::SET`, that is `DimKind::Out`; isl's
+    /// `isl_set_insert_dims`). As in isl, the tuple loses its name and
+    /// nesting, even when `n` is 0 (its dimensions keep their names, the new
+    /// ones have none).
+    ///
+    /// Errors ([`Error::Invalid`]): `pos` beyond the number of dimensions
+    /// (isl accepts any `pos` when `n` is 0; here it must be in range
+    /// always); `DimKind::In` (a set has no input tuple); `DimKind::Param`,
+    /// because parameters are identified by name here (use
+    /// [`Set::insert_params`]); and `DimKind::Local`.
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ S[i, j] : 0 <= i < j <= 3 }".parse()?;
+    /// let t = s.insert_dims(DimKind::SET, 1, 1)?;
+    /// assert!(t.is_equal(&"{ [i, k, j] : 0 <= i < j <= 3 }".parse()?)?);
+    /// assert!(s.insert_dims(DimKind::SET, 3, 1).is_err());
+    /// assert!(s.insert_dims(DimKind::Param, 0, 1).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_insert_dims")]
+    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
+        let (space, col) = inserted_dims_space(&self.0.space, kind, pos, n)?;
+        Ok(Set(self.0.map_parts_infallible(&space, |c| {
+            insert_columns(c, &space, col, n)
+        })))
+    }
+
+    /// The set with new unconstrained parameters `names` inserted before
+    /// position `pos`, as [`Map::insert_params`] (isl's
+    /// `isl_set_insert_dims` with `isl_dim_param`, then the names).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+    /// let t = s.insert_params(1, &["M"])?;
+    /// assert_eq!(t.to_string(), "[N, M] -> { S[i] : 0 <= i < N }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<Set> {
+        let space = inserted_params_space(&self.0.space, pos, names)?;
+        Ok(Set(self.0.map_parts_infallible(&space, |c| {
+            insert_columns(c, &space, 1 + pos, names.len())
+        })))
+    }
+}
+
+impl BasicSet {
+    /// As [`Set::insert_dims`] (isl's `isl_basic_set_insert_dims`).
+    ///
+    /// ```
+    /// use presburger::{BasicSet, DimKind};
+    /// let s: BasicSet = "{ S[i] : 0 <= i <= 3 }".parse()?;
+    /// let want: BasicSet = "{ [k, i] : 0 <= i <= 3 }".parse()?;
+    /// assert!(s.insert_dims(DimKind::SET, 0, 1)?.plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_set_insert_dims")]
+    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<BasicSet> {
+        let (space, col) = inserted_dims_space(&self.0.space, kind, pos, n)?;
+        Ok(BasicSet(simplified(insert_columns(
+            &self.0, &space, col, n,
+        ))))
+    }
+
+    /// As [`Set::insert_params`].
+    ///
+    /// ```
+    /// use presburger::BasicSet;
+    /// let s: BasicSet = "{ S[i] : i >= 0 }".parse()?;
+    /// assert_eq!(s.insert_params(0, &["N"])?.space().params(), ["N"]);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<BasicSet> {
+        let space = inserted_params_space(&self.0.space, pos, names)?;
+        Ok(BasicSet(simplified(insert_columns(
+            &self.0,
+            &space,
+            1 + pos,
+            names.len(),
+        ))))
+    }
+}
+
+impl Disjunction {
+    /// Every conjunction rebuilt by `f` in `space`, then simplified.
+    fn map_parts_infallible(
+        &self,
+        space: &Space,
+        f: impl Fn(&Conjunction) -> Conjunction,
+    ) -> Disjunction {
+        let mut d = Disjunction {
+            space: space.clone(),
+            parts: self.parts.iter().map(f).collect(),
+        };
+        d.simplify();
+        d
+    }
+}
+
+fn simplified(mut c: Conjunction) -> Conjunction {
+    c.simplify();
+    c
+}
+
+/// The space of `domain_map` (`domain`) or `range_map` of a map space, with
+/// the first column and the number of the dimensions the range copies.
+fn side_map_space(sp: &Space, domain: bool) -> (Space, usize, usize) {
+    let dom = sp
+        .domain_tuple()
+        .cloned()
+        .unwrap_or_else(|| Tuple::anonymous(0));
+    let ran = sp.range_tuple().clone();
+    let (np, ni) = (sp.n_param(), sp.n_in());
+    let (target, from, len) = if domain {
+        (dom.clone(), 1 + np, ni)
+    } else {
+        (ran.clone(), 1 + np + ni, sp.n_out())
+    };
+    let wrapped = Tuple::nested(None, dom, ran);
+    (Space::map(sp.params().to_vec(), wrapped, target), from, len)
+}
+
+/// `c` in `space`, whose dimensions are those of `c` followed by a copy of
+/// `len` of them from column `from`, each copy equated to its original.
+fn append_copy(c: &Conjunction, space: &Space, from: usize, len: usize) -> Conjunction {
+    let first_new = 1 + c.space.n_var();
+    let colmap: Vec<usize> = (0..c.n_col())
+        .map(|col| if col < first_new { col } else { col + len })
+        .collect();
+    let mut r = c.remap(space.clone(), c.n_local(), &colmap);
+    for k in 0..len {
+        let mut row = vec![Int::ZERO; r.n_col()];
+        row[first_new + k] = Int::ONE;
+        row[from + k] = Int::from(-1);
+        r.eqs.push(row);
+    }
+    r
+}
+
+/// The space of `zip` of a map space `[A -> B] -> [C -> D]`, and where each
+/// dimension column (from 1 + the parameters) goes; an error when the domain
+/// or the range is not a pair.
+fn zip_space(sp: &Space) -> Result<(Space, Vec<usize>)> {
+    let (Some(TupleBody::Nested(a, b)), TupleBody::Nested(c, d)) =
+        (sp.domain_tuple().map(|t| &t.body), &sp.range_tuple().body)
+    else {
+        return Err(Error::SpaceMismatch(format!(
+            "zip needs a map whose domain and range are pairs, such as \
+             {{ [A[i] -> B[j]] -> [C[k] -> D[l]] }}, not one in {}",
+            sp.tuple_key()
+        )));
+    };
+    let (na, nb, nc, nd) = (a.len(), b.len(), c.len(), d.len());
+    let o = 1 + sp.n_param();
+    // old order A B C D, new order A C B D
+    let mut colmap: Vec<usize> = (0..o).collect();
+    colmap.extend(o..o + na);
+    colmap.extend(o + na + nc..o + na + nc + nb);
+    colmap.extend(o + na..o + na + nc);
+    colmap.extend(o + na + nc + nb..o + na + nc + nb + nd);
+    let space = Space::map(
+        sp.params().to_vec(),
+        Tuple::nested(None, (**a).clone(), (**c).clone()),
+        Tuple::nested(None, (**b).clone(), (**d).clone()),
+    );
+    Ok((space, colmap))
+}
+
+/// `colmap` (over the constant, parameters and dimensions) extended by the
+/// identity on the locals of `c`.
+fn extend_colmap(colmap: &[usize], c: &Conjunction) -> Vec<usize> {
+    let mut m = colmap.to_vec();
+    m.extend(colmap.len()..c.n_col());
+    m
+}
+
+/// The space with `n` dimensions of `kind` inserted at `pos` (the tuple
+/// made flat and anonymous, as isl's `isl_space_insert_dims` does), and the
+/// column of the first new dimension.
+fn inserted_dims_space(sp: &Space, kind: DimKind, pos: usize, n: usize) -> Result<(Space, usize)> {
+    let tuple = match kind {
+        DimKind::In => sp.domain_tuple().ok_or_else(|| {
+            Error::Invalid("insert_dims: a set has no input dimensions (use DimKind::SET)".into())
+        })?,
+        DimKind::Out => sp.range_tuple(),
+        DimKind::Param => {
+            return Err(Error::Invalid(
+                "insert_dims: parameters are identified by name here; \
+                 use insert_params(pos, names)"
+                    .into(),
+            ))
+        }
+        DimKind::Local => {
+            return Err(Error::Invalid(
+                "insert_dims: locals belong to single conjunctions; \
+                 insert dimensions of kind In or Out"
+                    .into(),
+            ))
+        }
+    };
+    let have = tuple.len();
+    if pos > have {
+        return Err(Error::Invalid(format!(
+            "insert_dims: position {pos} is out of range (the {kind:?} tuple has {have} \
+             dimensions; positions 0..={have} are valid)"
+        )));
+    }
+    // (rows are allocated with one entry per column)
+    if sp
+        .n_var()
+        .checked_add(n)
+        .is_none_or(|v| v > u32::MAX as usize)
+    {
+        return Err(Error::Invalid(format!(
+            "insert_dims: {n} dimensions are too many"
+        )));
+    }
+    let mut names = tuple.dim_names();
+    names.splice(pos..pos, std::iter::repeat_n(None, n));
+    let flat = Tuple {
+        name: None,
+        body: TupleBody::Dims(names),
+    };
+    let space = match (kind, sp.domain_tuple()) {
+        (DimKind::In, _) => Space::map(sp.params().to_vec(), flat, sp.range_tuple().clone()),
+        (_, Some(d)) => Space::map(sp.params().to_vec(), d.clone(), flat),
+        (_, None) => Space::set(sp.params().to_vec(), flat),
+    };
+    Ok((space, sp.offset(kind) + pos))
+}
+
+/// The space with the parameters `names` inserted at `pos`.
+fn inserted_params_space(sp: &Space, pos: usize, names: &[&str]) -> Result<Space> {
+    let have = sp.n_param();
+    if pos > have {
+        return Err(Error::Invalid(format!(
+            "insert_params: position {pos} is out of range (there are {have} parameters; \
+             positions 0..={have} are valid)"
+        )));
+    }
+    let mut params = sp.params().to_vec();
+    for (k, name) in names.iter().enumerate() {
+        let mut cs = name.chars();
+        let ident = cs.next().is_some_and(crate::lexer::is_ident_start)
+            && cs.all(crate::lexer::is_ident_char)
+            && !crate::parse::KEYWORDS.contains(name);
+        if !ident {
+            return Err(Error::Invalid(format!(
+                "insert_params: {name:?} is not a valid parameter name"
+            )));
+        }
+        if params.iter().any(|p| p == name) || names[..k].contains(name) {
+            return Err(Error::Invalid(format!(
+                "insert_params: parameter {name} exists already"
+            )));
+        }
+    }
+    params.splice(pos..pos, names.iter().map(|s| s.to_string()));
+    Ok(sp.with_params(params))
+}
+
+/// `c` in `space`, which has `n` more columns before column `col`.
+fn insert_columns(c: &Conjunction, space: &Space, col: usize, n: usize) -> Conjunction {
+    let colmap: Vec<usize> = (0..c.n_col())
+        .map(|k| if k < col { k } else { k + n })
+        .collect();
+    c.remap(space.clone(), c.n_local(), &colmap)
+}
+
 /// Adds the rows and division definitions of `s` (same columns) to `r`.
 fn merge_into(r: &mut Conjunction, s: Conjunction) {
     for (l, d) in s.divs.into_iter().enumerate() {
@@ -437,7 +921,7 @@ impl Set {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{map_points, set_points, Box as PBox};
+    use crate::testing::{basic_map_points, map_points, set_points, Box as PBox};
     use std::collections::BTreeSet;
 
     fn pts(v: &[&[i64]]) -> BTreeSet<Vec<i64>> {
@@ -607,5 +1091,217 @@ mod tests {
             set_points(&s.apply(&f).unwrap(), &PBox::new(vec![], -2, 9)),
             pts(&[&[0, 0], &[1, 2], &[2, 4], &[3, 6], &[4, 8]])
         );
+    }
+
+    /// domain_map, range_map and zip: the relation by enumeration, and the
+    /// spaces and printing isl gives (isl 0.25's answers, checked by hand:
+    /// `isl_map_domain_map` keeps a named wrapped tuple, `isl_map_zip` drops
+    /// the names of the wrapped tuples).
+    #[test]
+    fn domain_range_maps_and_zip() {
+        let b = PBox::new(vec![3], -2, 4);
+        let m: Map = "[N] -> { S[i] -> T[j, k] : 0 <= i < N and i <= j <= i + 1 and k = j mod 2 }"
+            .parse()
+            .unwrap();
+        let pm = map_points(&m, &b);
+        let dm = m.domain_map();
+        let want: BTreeSet<Vec<i64>> = pm.iter().map(|p| [&p[..], &p[..1]].concat()).collect();
+        assert_eq!(map_points(&dm, &b), want);
+        assert_eq!(dm.space().n_in(), 3);
+        assert!(dm.domain().unwrap().unwrap().is_equal(&m).unwrap());
+        let rm = m.range_map();
+        let want: BTreeSet<Vec<i64>> = pm.iter().map(|p| [&p[..], &p[1..]].concat()).collect();
+        assert_eq!(map_points(&rm, &b), want);
+        assert!(rm.range().is_equal(&m.range()).unwrap());
+        // the printed forms read back as the same maps
+        for x in [&dm, &rm] {
+            let back: Map = x.to_string().parse().unwrap();
+            assert!(back.is_equal(x).unwrap(), "{x}");
+        }
+        // nested and named tuples stay as they are
+        let n: Map = "{ F[S[i] -> U[k]] -> T[j] : j = i + k }".parse().unwrap();
+        assert_eq!(
+            n.domain_map().to_string(),
+            "{ [F[S[i] -> U[k]] -> T[j]] -> F[S[i] -> U[k]] : j = i + k }"
+        );
+        assert_eq!(
+            n.range_map().to_string(),
+            "{ [F[S[i] -> U[k]] -> T[j]] -> T[i + k] : j = i + k }"
+        );
+        // the empty map gives the empty map
+        let e: Map = "{ S[i] -> T[j] : 1 = 0 }".parse().unwrap();
+        assert!(e.domain_map().is_empty().unwrap());
+        // zip: [A -> B] -> [C -> D] to [A -> C] -> [B -> D], with divisions
+        let z: Map =
+            "[N] -> { F[A[a] -> B[b0, b1]] -> G[C[] -> D[d]] : 0 <= a < N and b0 = floor(a / 2) and b1 = d and 0 <= d <= 1 }"
+                .parse()
+                .unwrap();
+        assert!(z.can_zip());
+        let zz = z.zip().unwrap();
+        assert_eq!(
+            zz.space().domain_tuple().unwrap().dim_names().len(),
+            1,
+            "A and C"
+        );
+        let pz = map_points(&z, &b);
+        // columns A B0 B1 D (C is empty) to A C B0 B1 D: the same order here
+        assert_eq!(map_points(&zz, &b), pz);
+        let s = zz.to_string();
+        assert!(s.starts_with("[N] -> { [A[a] -> C[]] -> [B["), "{s}");
+        assert!(zz.zip().unwrap().zip().unwrap().is_equal(&zz).unwrap());
+        let w: Map = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a = 1 and b = 2 and c = 3 and d = 4 }"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            map_points(&w.zip().unwrap(), &PBox::new(vec![], 0, 4)),
+            pts(&[&[1, 3, 2, 4]])
+        );
+        for bad in [
+            "{ A[a] -> [C[c] -> D[d]] }",
+            "{ [A[a] -> B[b]] -> C[c] }",
+            "{ A[a] -> C[c] }",
+        ] {
+            let m: Map = bad.parse().unwrap();
+            assert!(!m.can_zip());
+            assert!(matches!(m.zip(), Err(Error::SpaceMismatch(_))), "{bad}");
+            let bm: BasicMap = bad.parse().unwrap();
+            assert!(bm.zip().is_err());
+        }
+    }
+
+    /// insert_dims as isl does it: the receiving tuple flat and anonymous (even
+    /// for n = 0), the old dimension names kept, positions checked, divisions
+    /// kept; parameters by name.
+    #[test]
+    fn inserting_dimensions_and_parameters() {
+        let s: Set = "[N] -> { S[i, j] : 0 <= i < j < N and j mod 3 = 0 }"
+            .parse()
+            .unwrap();
+        let b = PBox::new(vec![5], -1, 5);
+        let ps = set_points(&s, &b);
+        for pos in 0..=2 {
+            for n in 0..=2 {
+                let t = s.insert_dims(DimKind::SET, pos, n).unwrap();
+                assert_eq!(t.space().range_tuple().name, None);
+                assert_eq!(t.space().n_out(), 2 + n);
+                let names = t.space().range_tuple().dim_names();
+                assert_eq!(names.iter().flatten().count(), 2);
+                let got = set_points(&t, &b);
+                let want: BTreeSet<Vec<i64>> = got
+                    .iter()
+                    .filter(|p| ps.contains(&[&p[..pos], &p[pos + n..]].concat()))
+                    .cloned()
+                    .collect();
+                assert_eq!(got, want);
+                // every value of the new dimensions in the box
+                assert_eq!(got.len(), ps.len() * 7usize.pow(n as u32));
+            }
+        }
+        assert_eq!(
+            s.insert_dims(DimKind::SET, 0, 0).unwrap().to_string(),
+            "[N] -> { [i, j] : 0 <= i < j < N and j mod 3 = 0 }"
+                .parse::<Set>()
+                .unwrap()
+                .to_string()
+        );
+        assert_eq!(
+            s.insert_dims(DimKind::SET, 1, 1).unwrap().to_string(),
+            "[N] -> { [i, i1, j] : 0 <= i < j < N and j mod 3 = 0 }"
+                .parse::<Set>()
+                .unwrap()
+                .to_string()
+        );
+        for (kind, pos) in [
+            (DimKind::SET, 3),
+            (DimKind::In, 0),
+            (DimKind::Param, 0),
+            (DimKind::Local, 0),
+        ] {
+            assert!(
+                matches!(s.insert_dims(kind, pos, 1), Err(Error::Invalid(_))),
+                "{kind:?} {pos}"
+            );
+        }
+        assert!(s.insert_dims(DimKind::SET, 3, 0).is_err());
+        assert!(s.insert_dims(DimKind::SET, 0, usize::MAX).is_err());
+        // a nested tuple is flattened, its names kept
+        let w: Set = "{ [S[i] -> T[j]] : i < j }".parse().unwrap();
+        let t = w.insert_dims(DimKind::SET, 1, 1).unwrap();
+        assert!(t
+            .is_equal(&"{ [i, k, j] : i < j }".parse().unwrap())
+            .unwrap());
+        // maps: only the receiving tuple changes
+        let m: Map = "{ S[i] -> [T[j] -> U[k]] : j = i + 1 and k = 2i }"
+            .parse()
+            .unwrap();
+        let mi = m.insert_dims(DimKind::In, 0, 1).unwrap();
+        assert!(mi.space().range_tuple().same_shape(m.space().range_tuple()));
+        assert!(mi
+            .is_equal(
+                &"{ [x, i] -> [T[j] -> U[k]] : j = i + 1 and k = 2i }"
+                    .parse()
+                    .unwrap()
+            )
+            .unwrap());
+        let mo = m.insert_dims(DimKind::Out, 1, 1).unwrap();
+        assert_eq!(
+            mo.space().domain_tuple().unwrap().name.as_deref(),
+            Some("S")
+        );
+        assert!(mo
+            .is_equal(
+                &"{ S[i] -> [j, x, k] : j = i + 1 and k = 2i }"
+                    .parse()
+                    .unwrap()
+            )
+            .unwrap());
+        assert!(m.insert_dims(DimKind::In, 2, 1).is_err());
+        assert!(m.insert_dims(DimKind::Out, 3, 0).is_err());
+        let bm: BasicMap = "{ S[i] -> T[j] : j = floor(i / 2) }".parse().unwrap();
+        let bi = bm.insert_dims(DimKind::In, 0, 2).unwrap();
+        assert_eq!(
+            basic_map_points(&bi, &PBox::new(vec![], 0, 1)),
+            pts(&[
+                &[0, 0, 0, 0],
+                &[0, 0, 1, 0],
+                &[0, 1, 0, 0],
+                &[0, 1, 1, 0],
+                &[1, 0, 0, 0],
+                &[1, 0, 1, 0],
+                &[1, 1, 0, 0],
+                &[1, 1, 1, 0],
+            ])
+        );
+        // parameters: by name, new and valid
+        let p = s.insert_params(0, &["M", "K"]).unwrap();
+        assert_eq!(p.space().params(), ["M", "K", "N"]);
+        assert_eq!(
+            set_points(&p, &PBox::new(vec![-3, 9, 5], -1, 5)),
+            ps,
+            "the new parameters are unconstrained"
+        );
+        assert!(
+            p.is_equal(&s).is_ok_and(|e| e),
+            "equal after aligning by name"
+        );
+        for (pos, names) in [
+            (2, &["M"][..]),
+            (0, &["N"][..]),
+            (0, &["M", "M"][..]),
+            (0, &["2x"][..]),
+            (0, &[""][..]),
+            (0, &["and"][..]),
+        ] {
+            assert!(
+                matches!(s.insert_params(pos, names), Err(Error::Invalid(_))),
+                "{pos} {names:?}"
+            );
+        }
+        let bs: BasicSet = "[N] -> { [i] : i < N }".parse().unwrap();
+        assert_eq!(
+            bs.insert_params(1, &["M"]).unwrap().to_string(),
+            "[N, M] -> { [i] : i < N }"
+        );
+        assert_eq!(m.insert_params(0, &["P"]).unwrap().space().params(), ["P"]);
     }
 }

@@ -8,8 +8,10 @@
 //! `isl_union_set_lexmin` and `_lexmax` give one point per non-empty member,
 //! `isl_union_map_gist` keeps only the members that have a context member
 //! in their space (a context that is a parameter set applies to every
-//! member), and `isl_union_map_deltas` only the maps whose domain and range
-//! are the same space.
+//! member), `isl_union_map_deltas` only the maps whose domain and range
+//! are the same space, and `isl_union_map_zip` only the maps whose domain
+//! and range are wrapped pairs (`isl_union_map_domain_map` and `_range_map`
+//! keep every member).
 
 use crate::error::Result;
 use crate::int::Int;
@@ -36,6 +38,13 @@ impl UnionSet {
 
     /// The lexicographic maximum of each member (isl's
     /// `isl_union_set_lexmax`), as [`UnionSet::lexmin`].
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 2 <= i <= 5; B[i, j] : 0 <= j <= i <= 3 }".parse()?;
+    /// assert!(u.lexmax()?.is_equal(&"{ A[5]; B[3, 3] }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
     #[doc(alias = "isl_union_set_lexmax")]
     pub fn lexmax(&self) -> Result<UnionSet> {
         self.points_of_members(Set::lexmax)
@@ -167,6 +176,76 @@ impl UnionMap {
         }
         Ok(r)
     }
+
+    /// `{ [A -> B] -> A }` of every member (isl's
+    /// `isl_union_map_domain_map`): each pair of each map, wrapped, to its
+    /// input; see [`Map::domain_map`].
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ S[i] -> A[i + 1]; T[i, j] -> A[j] : i < j }".parse()?;
+    /// let want: UnionMap =
+    ///     "{ [S[i] -> A[a]] -> S[i] : a = i + 1; [T[i, j] -> A[a]] -> T[i, j] : a = j and j > i }"
+    ///         .parse()?;
+    /// assert!(m.domain_map().is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_domain_map")]
+    pub fn domain_map(&self) -> UnionMap {
+        UnionMap {
+            params: self.params().to_vec(),
+            maps: self.members().iter().map(Map::domain_map).collect(),
+        }
+    }
+
+    /// `{ [A -> B] -> B }` of every member (isl's
+    /// `isl_union_map_range_map`); see [`Map::range_map`].
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ S[i] -> A[i + 1]; T[i, j] -> A[j] : i < j }".parse()?;
+    /// let want: UnionMap =
+    ///     "{ [S[i] -> A[a]] -> A[a] : a = i + 1; [T[i, j] -> A[a]] -> A[a] : a = j and j > i }"
+    ///         .parse()?;
+    /// assert!(m.range_map().is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_range_map")]
+    pub fn range_map(&self) -> UnionMap {
+        UnionMap {
+            params: self.params().to_vec(),
+            maps: self.members().iter().map(Map::range_map).collect(),
+        }
+    }
+
+    /// [`Map::zip`] of every member whose domain and range are both wrapped
+    /// pairs (isl's `isl_union_map_zip`); the other members are dropped, as
+    /// isl drops them (no error). Members that zip to the same space (their
+    /// wrapped tuples differ only by the names that zip drops) are united.
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a = d; S[i] -> T[i] }".parse()?;
+    /// let want: UnionMap = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a = d }".parse()?;
+    /// assert!(m.zip().is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_zip")]
+    pub fn zip(&self) -> UnionMap {
+        let mut r = UnionMap::empty(self.params().to_vec());
+        for m in self.members() {
+            let Ok(z) = m.zip() else { continue };
+            let z = z.0.align_params(&r.params);
+            match r.maps.iter_mut().find(|x| x.0.space.same_tuples(&z.space)) {
+                Some(x) => {
+                    x.0.parts.extend(z.parts);
+                    x.0.simplify();
+                }
+                None => r.maps.push(Map(z)),
+            }
+        }
+        r
+    }
 }
 
 /// The parameter set of `context` when that is all it is: one member, a
@@ -258,5 +337,35 @@ mod tests {
             .deltas()
             .unwrap();
         assert!(d.is_equal(&us("{ S[1, -1]; [2] }")).unwrap(), "{d}");
+    }
+
+    /// The union versions of domain_map, range_map and zip: every member for
+    /// the first two; zip drops the members that are not pairs of pairs and
+    /// unites the members that zip to one space (isl 0.25 does the same: its
+    /// zip of this union is `{ [A[a = 1] -> C[c]] -> [B[b] -> D[d]]; [A[a = 0]
+    /// -> C[c]] -> [B[b] -> D[d]] }`, one map of two conjunctions).
+    #[test]
+    fn domain_range_maps_and_zip_of_unions() {
+        let u = um("{ F[A[a] -> B[b]] -> [C[c] -> D[d]] : a = 0; \
+                    [A[a] -> B[b]] -> [C[c] -> D[d]] : a = 1; S[i] -> T[i]; [A[a] -> B[b]] -> T[j] }");
+        let z = u.zip();
+        assert_eq!(z.members().len(), 1);
+        assert!(z
+            .is_equal(&um("{ [A[a] -> C[c]] -> [B[b] -> D[d]] : 0 <= a <= 1 }"))
+            .unwrap());
+        assert!(um("{ S[i] -> T[i] }").zip().members().is_empty());
+        let d = u.domain_map();
+        assert_eq!(d.members().len(), 4);
+        for (m, dm) in u.members().iter().zip(d.members()) {
+            assert!(dm.is_equal(&m.domain_map()).unwrap());
+        }
+        let r = u.range_map();
+        assert_eq!(r.members().len(), 4);
+        assert!(r.range().unwrap().is_equal(&u.range().unwrap()).unwrap());
+        // parameters stay shared
+        let p = um("[N] -> { S[i] -> T[i] : i < N; [A[] -> B[]] -> [C[] -> D[]] }");
+        assert_eq!(p.domain_map().params(), ["N"]);
+        assert_eq!(p.zip().params(), ["N"]);
+        assert_eq!(p.zip().members()[0].space().params(), ["N"]);
     }
 }

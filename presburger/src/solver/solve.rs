@@ -307,7 +307,17 @@ pub(crate) fn contains_in(c: &Conjunction, point: &[Int], budget: &mut Budget) -
 }
 
 impl BasicSet {
-    /// True when no integer point (for any parameter value) satisfies the constraints.
+    /// True when no integer point (for any parameter value) satisfies the
+    /// constraints (isl's `isl_basic_set_is_empty`): exact, existentials
+    /// included.
+    ///
+    /// ```
+    /// use presburger::BasicSet;
+    /// assert!("{ [x, y] : 3x - 3y = 1 }".parse::<BasicSet>()?.is_empty()?); // rationals only
+    /// assert!(!"[N] -> { [i] : 0 <= i < N }".parse::<BasicSet>()?.is_empty()?); // for N >= 1
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_set_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
         self.0.is_empty_with(&mut Budget::default())
     }
@@ -329,7 +339,18 @@ impl BasicSet {
     }
 
     /// The lexicographically smallest point (set dimensions) of a set without
-    /// parameters; `None` if empty, `Error::Unbounded` if there is none.
+    /// parameters; `None` if empty, `Error::Unbounded` if there is none. isl's
+    /// `isl_basic_set_lexmin` gives the same point as a one-point set (and,
+    /// with parameters, a function of them, not computed here).
+    ///
+    /// ```
+    /// use presburger::{BasicSet, Int};
+    /// let b: BasicSet = "{ [i, j] : 0 <= j <= i <= 5 and i + j >= 3 }".parse()?;
+    /// assert_eq!(b.lexmin()?, Some(vec![Int::from(2), Int::from(1)]));
+    /// assert_eq!(b.lexmax()?, Some(vec![Int::from(5), Int::from(5)]));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_set_lexmin")]
     pub fn lexmin(&self) -> Result<Option<Vec<Int>>> {
         lex_of_parts(
             std::iter::once(&self.0),
@@ -339,7 +360,9 @@ impl BasicSet {
         )
     }
 
-    /// The lexicographically largest point, as [`BasicSet::lexmin`].
+    /// The lexicographically largest point, as [`BasicSet::lexmin`] (isl's
+    /// `isl_basic_set_lexmax`).
+    #[doc(alias = "isl_basic_set_lexmax")]
     pub fn lexmax(&self) -> Result<Option<Vec<Int>>> {
         lex_of_parts(
             std::iter::once(&self.0),
@@ -418,7 +441,17 @@ impl Set {
         Ok(s)
     }
 
-    /// True when no disjunct has an integer point.
+    /// True when no disjunct has an integer point, for any parameter value
+    /// (isl's `isl_set_is_empty`).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : 0 <= i <= 10 and exists e : i = 4e + 1 and i mod 3 = 2 }".parse()?;
+    /// assert!(!s.is_empty()?); // 5
+    /// assert!("{ [i] : 2i = 1 or (i > 0 and i < 1) }".parse::<Set>()?.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
         empty_parts(self.0.parts.iter(), &mut Budget::default())
     }
@@ -442,7 +475,18 @@ impl Set {
         Ok(false)
     }
 
-    /// As [`BasicSet::lexmin`], over all disjuncts.
+    /// As [`BasicSet::lexmin`], over all disjuncts: the lexicographically
+    /// smallest point of a set without parameters (isl's `isl_set_lexmin`
+    /// gives it as a one-point set); `Error::Unsupported` with parameters.
+    ///
+    /// ```
+    /// use presburger::{Int, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i, j <= 3 and (i + j = 4 or i = j + 3) }".parse()?;
+    /// assert_eq!(s.lexmin()?, Some(vec![Int::from(1), Int::from(3)]));
+    /// assert_eq!("{ [i] : 1 = 0 }".parse::<Set>()?.lexmin()?, None);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_lexmin")]
     pub fn lexmin(&self) -> Result<Option<Vec<Int>>> {
         if self.0.space.n_param() > 0 {
             return Err(Error::Unsupported(
@@ -452,7 +496,9 @@ impl Set {
         lex_of_parts(self.0.parts.iter(), false, "lexmin", &mut Budget::default())
     }
 
-    /// As [`BasicSet::lexmax`], over all disjuncts.
+    /// As [`BasicSet::lexmax`], over all disjuncts (isl's `isl_set_lexmax`),
+    /// as [`Set::lexmin`].
+    #[doc(alias = "isl_set_lexmax")]
     pub fn lexmax(&self) -> Result<Option<Vec<Int>>> {
         if self.0.space.n_param() > 0 {
             return Err(Error::Unsupported(
@@ -474,7 +520,15 @@ impl Set {
 }
 
 impl BasicMap {
-    /// True when no integer pair satisfies the constraints.
+    /// True when no integer pair satisfies the constraints (isl's
+    /// `isl_basic_map_is_empty`).
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// assert!("{ [i] -> [j] : j = 2i and j = 2i + 1 }".parse::<BasicMap>()?.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
         self.0.is_empty_with(&mut Budget::default())
     }
@@ -486,7 +540,15 @@ impl BasicMap {
 }
 
 impl Map {
-    /// True when no disjunct has an integer pair.
+    /// True when no disjunct has an integer pair (isl's `isl_map_is_empty`).
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "[N] -> { [i] -> [j] : 0 <= i < N and j = 2i + 1 and j mod 2 = 0 }".parse()?;
+    /// assert!(m.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
         empty_parts(self.0.parts.iter(), &mut Budget::default())
     }
@@ -498,7 +560,15 @@ impl Map {
 }
 
 impl UnionSet {
-    /// True when every member is empty.
+    /// True when every member is empty (isl's `isl_union_set_is_empty`).
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// assert!("{ A[i] : 2i = 1; B[i, j] : i > j > i }".parse::<UnionSet>()?.is_empty()?);
+    /// assert!(!"{ A[i] : 2i = 1; B[] }".parse::<UnionSet>()?.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
         self.sets
             .iter()
@@ -507,7 +577,14 @@ impl UnionSet {
 }
 
 impl UnionMap {
-    /// True when every member is empty.
+    /// True when every member is empty (isl's `isl_union_map_is_empty`).
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// assert!("{ A[i] -> B[i] : 2i = 1; A[i] -> C[] : 1 = 0 }".parse::<UnionMap>()?.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
         self.maps
             .iter()

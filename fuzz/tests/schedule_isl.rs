@@ -44,7 +44,6 @@ use std::time::{Duration, Instant};
 /// isl's limit per step (its own unit; `SCHEDULE_ISL_OPS` overrides it).
 const ISL_MAX_OPERATIONS: u64 = 10_000_000;
 
-
 /// The schedulers run on every kernel.
 const KERNEL_CONFIGS: [(Scheduler, Fusion); 5] = [
     (Scheduler::Dfp, Fusion::Smart),

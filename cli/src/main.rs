@@ -21,6 +21,7 @@
 mod batch;
 mod calc;
 mod codegen;
+mod opt;
 mod schedule;
 mod scop;
 mod volume;
@@ -117,6 +118,10 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     if cmd == "deps" {
         print!("{}", scop::run_deps(&args[1..])?);
+        return Ok(());
+    }
+    if cmd == "opt" {
+        print!("{}", opt::run(&args[1..])?);
         return Ok(());
     }
     if cmd == "codegen" {

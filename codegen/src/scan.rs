@@ -72,8 +72,8 @@ use crate::error::{Error, Result};
 use crate::invert::{invert, time_var};
 use crate::poly::{
     conj_set, conjs, eliminate_with, is_div_row, lift, optional, overflow, project_onto,
-    proved_disjoint, proved_empty, proved_empty_conj, set_space, shadow, simple_hull, tidy, to_set,
-    try_coalesce, try_gist, Builder, Env, OPTIONAL_STEPS,
+    proved_disjoint, proved_empty, proved_empty_conj, set_space, shadow, shadow_set, simple_hull,
+    tidy, to_set, try_coalesce, try_gist, Builder, Env, OPTIONAL_STEPS,
 };
 use presburger::{BasicMap, Budget, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
 
@@ -84,6 +84,13 @@ pub struct Options {
     /// with guards inside (isl's "atomic"), instead of one loop per region
     /// where the set of active statements differs (separation, the default).
     pub atomic: bool,
+    /// Per time dimension (missing entries are false): scan the dimension
+    /// over the rational shadow of the statements' projections and of the
+    /// guards (no strides, no existential conditions), as Fourier–Motzkin
+    /// based generators do. The loop may then run values for which the
+    /// levels inside do nothing, which they handle exactly; meant for tile
+    /// loops, whose exact projections carry many modulo conditions.
+    pub approximate: Vec<bool>,
 }
 
 /// One statement: its name, its scheduled times, and its iterators as
@@ -265,9 +272,11 @@ pub fn generate(
     Ok(block(body))
 }
 
-/// `c0, c1, ...`, or with another prefix when a parameter has one of those
-/// names.
-fn iterator_names(params: &[String], n: usize) -> Vec<String> {
+/// The loop iterators' names [`generate`] uses for `n` time dimensions
+/// over the parameters `params` (those of the schedule, then of the domains
+/// and the context, in order of first appearance): `c0, c1, ...`, or with
+/// another prefix when a parameter has one of those names.
+pub fn iterator_names(params: &[String], n: usize) -> Vec<String> {
     for prefix in ["c", "t", "i", "c_"] {
         let names: Vec<String> = (0..n).map(|d| format!("{prefix}{d}")).collect();
         if !names.iter().any(|v| params.contains(v)) {
@@ -462,8 +471,12 @@ impl Gen<'_> {
         // added to each emptiness test instead
         let mut projs = Vec::with_capacity(active.len());
         let lctx = lift(ctx, 1)?;
+        let approx = self.options.approximate.get(d).copied().unwrap_or(false);
         for (s, t) in &active {
-            let p = try_coalesce(project_onto(t, d + 1)?)?;
+            let mut p = try_coalesce(project_onto(t, d + 1)?)?;
+            if approx {
+                p = shadow_set(&p)?;
+            }
             if !proved_disjoint(&p, &lctx)? {
                 projs.push((*s, p));
             }
@@ -561,7 +574,11 @@ impl Gen<'_> {
     /// steps 4 and 5): the guard is where the piece has points, over the
     /// outer dimensions, gisted in the context.
     fn plan(&self, d: usize, node: Node, ctx: &Set) -> Result<Option<Plan>> {
-        let g = simplify_guard(&try_coalesce(project_onto(&node.set, d)?)?, ctx)?;
+        let mut g = try_coalesce(project_onto(&node.set, d)?)?;
+        if self.options.approximate.get(d).copied().unwrap_or(false) {
+            g = shadow_set(&g)?;
+        }
+        let g = simplify_guard(&g, ctx)?;
         if proved_empty(&g)? {
             return Ok(None);
         }

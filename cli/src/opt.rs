@@ -1,6 +1,7 @@
 //! `poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile]
-//! [--tile-single] [--parallel] [--no-wavefront] [--no-vector]
-//! [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--function NAME]`:
+//! [--tile-single] [--parallel] [--no-wavefront] [--no-vector] [--ivdep]
+//! [--parametric] [--scheduler dfp|lp|identity] [--fuse max|smart|none]
+//! [--function NAME] [--verbose] [--print-schedule]`:
 //! a polycc-like source-to-source optimiser. The SCoP of FILE.c (its
 //! `#pragma scop` region) is scheduled (crate `schedule`; pluto-lp-dfp with
 //! the smart fusion policy by default), its permutable bands tiled (32 by
@@ -11,13 +12,17 @@
 //! `--parallel` marks the outermost parallel loop of each nest
 //! `#pragma omp parallel for` (compile with `-fopenmp`), runs tiled bands
 //! without a parallel loop as wavefronts of tiles (unless `--no-wavefront`)
-//! and marks innermost parallel loops `#pragma omp simd`; without it no
-//! OpenMP pragma is printed, and innermost parallel loops get
-//! `#pragma GCC ivdep` (`--no-vector` drops those marks).
+//! and marks innermost parallel loops `#pragma omp simd` (`--no-vector`
+//! drops those); without it no OpenMP pragma is printed. `--ivdep` marks
+//! innermost parallel loops `#pragma GCC ivdep` instead (gcc may answer
+//! "ignoring loop annotation" on a loop it reshapes: not for `-Werror`).
+//! The sizes the file `#define`s as integer constants (outside `#if`
+//! blocks) are assumed in the generated code unless `--parametric`.
 
-use codegen::opt::transform;
+use codegen::emit::constant_macros;
+use codegen::opt::{specialize, transform};
 use codegen::tile::TileOptions;
-use codegen::{emit_c, optimize, EmitOptions, OptOptions};
+use codegen::{emit_c, optimize, EmitOptions, Mark, OptOptions};
 use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
 use std::time::Instant;
 
@@ -30,12 +35,13 @@ struct Args {
     function: Option<String>,
     verbose: bool,
     print_schedule: bool,
+    parametric: bool,
 }
 
 const USAGE: &str =
     "usage: poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile] \
-[--tile-single] [--parallel] [--no-wavefront] [--no-vector] [--scheduler dfp|lp|identity] \
-[--fuse max|smart|none] [--function NAME]";
+[--tile-single] [--parallel] [--no-wavefront] [--no-vector] [--ivdep] [--parametric] \
+[--scheduler dfp|lp|identity] [--fuse max|smart|none] [--function NAME] [--verbose] [--print-schedule]";
 
 /// A tile size: an integer from 1 to 2^20.
 fn size(s: &str) -> Result<i64, String> {
@@ -56,8 +62,10 @@ fn parse(args: &[String]) -> Result<Args, String> {
         function: None,
         verbose: false,
         print_schedule: false,
+        parametric: false,
     };
     let mut no_wavefront = false;
+    let mut vector: Option<Option<Mark>> = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |what: &str| {
@@ -92,7 +100,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--tile-single" => a.opt.tile.single = true,
             "--parallel" => a.opt.openmp = true,
             "--no-wavefront" => no_wavefront = true,
-            "--no-vector" => a.opt.vector = false,
+            "--no-vector" => vector = Some(None),
+            "--ivdep" => vector = Some(Some(Mark::Ivdep)),
             "--scheduler" => {
                 a.sched.scheduler = match value("a scheduler: dfp, lp or identity")?.as_str() {
                     "dfp" => Scheduler::Dfp,
@@ -117,6 +126,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             }
             "--function" => a.function = Some(value("a function name")?),
             "--verbose" => a.verbose = true,
+            "--parametric" => a.parametric = true,
             "--print-schedule" => a.print_schedule = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
             s if s.starts_with('-') && s != "-" => {
@@ -127,11 +137,16 @@ fn parse(args: &[String]) -> Result<Args, String> {
         }
     }
     a.opt.wavefront = a.opt.openmp && !no_wavefront;
+    a.opt.vector = vector.unwrap_or(if a.opt.openmp {
+        Some(Mark::OmpSimd)
+    } else {
+        None
+    });
     Ok(a)
 }
 
 /// A one-line description of the options, for the comment of the output.
-fn banner(a: &Args) -> String {
+fn banner(a: &Args, fixed: &[String]) -> String {
     let sched = match a.sched.scheduler {
         Scheduler::Dfp => "dfp",
         Scheduler::Lp => "lp",
@@ -154,7 +169,12 @@ fn banner(a: &Args) -> String {
         "no tiling".to_string()
     };
     let par = if a.opt.openmp { ", OpenMP" } else { "" };
-    format!("scheduler {sched}, fusion {fuse}, {tile}{par}")
+    let sizes = if fixed.is_empty() {
+        String::new()
+    } else {
+        format!(", for the #defined {}", fixed.join(", "))
+    };
+    format!("scheduler {sched}, fusion {fuse}, {tile}{par}{sizes}")
 }
 
 /// Runs `poly opt` with `args` (after `opt`): returns the text to print
@@ -166,12 +186,18 @@ pub fn run(args: &[String]) -> Result<String, String> {
         function: a.function.clone(),
     };
     let clock = Instant::now();
-    let scop = extract_scop(&text, &options).map_err(|e| e.to_string())?;
+    let mut scop = extract_scop(&text, &options).map_err(|e| e.to_string())?;
     let e = |e: presburger::Error| e.to_string();
     let deps = dependences(&scop).map_err(e)?;
     let t_deps = clock.elapsed();
     let sched = compute(&scop, &deps, &a.sched).map_err(e)?;
     let t_sched = clock.elapsed() - t_deps;
+    let fixed = if a.parametric {
+        Vec::new()
+    } else {
+        let values = constant_macros(&text, scop.span.0);
+        specialize(&mut scop, &values).map_err(|e| e.to_string())?
+    };
     if a.print_schedule {
         let t = transform(&scop, &deps, &sched, &a.opt).map_err(|e| e.to_string())?;
         let par: Vec<String> = (0..t.parallel.len())
@@ -186,6 +212,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
         ));
     }
     let result = optimize(&scop, &deps, &sched, &a.opt).map_err(|e| e.to_string())?;
+    for note in &result.notes {
+        eprintln!("poly opt: warning: {note}");
+    }
     if a.verbose {
         eprintln!("poly opt: dependences {:.3} s", t_deps.as_secs_f64());
         eprintln!("poly opt: schedule {:.3} s", t_sched.as_secs_f64());
@@ -197,7 +226,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
         &text,
         &scop,
         &result.ast,
-        &EmitOptions { banner: banner(&a) },
+        &EmitOptions {
+            banner: banner(&a, &fixed),
+        },
     )
     .map_err(|e| e.to_string())?;
     match &a.out {

@@ -161,6 +161,84 @@ fn statement_macro(text: &str, iters: &[String]) -> Result<StmtMacro> {
     Ok(StmtMacro { body, decl })
 }
 
+/// The object-like macros of `source` defined to an integer constant
+/// before byte `before` and in force there, as `(name, value)` in order of
+/// definition: `#define N 30` (or `(30)`, `30L`, `-4`) outside any
+/// `#if`/`#ifdef`/`#ifndef` block (a guarded definition may be overridden
+/// on the command line, as with `-DN=1000`), not undefined since. Unreadable
+/// text gives no macros.
+pub fn constant_macros(source: &str, before: usize) -> Vec<(String, i64)> {
+    let Ok(toks) = lex(source) else {
+        return Vec::new();
+    };
+    let mut depth = 0usize;
+    let mut out: Vec<(String, i64)> = Vec::new();
+    for t in toks.iter().take_while(|t| t.start < before) {
+        let Tok::Directive(d) = &t.tok else {
+            continue;
+        };
+        let d = d.trim_start();
+        let word: String = d
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let rest = &d[word.len()..];
+        match word.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" => depth = depth.saturating_sub(1),
+            "undef" => {
+                let name = rest.trim();
+                out.retain(|(n, _)| n != name);
+            }
+            "define" => {
+                let rest = rest.trim_start();
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name.is_empty() {
+                    continue;
+                }
+                let body = &rest[name.len()..];
+                out.retain(|(n, _)| *n != name);
+                if depth > 0 || body.starts_with('(') {
+                    // guarded, or a function-like macro
+                    continue;
+                }
+                if let Some(v) = integer_text(body) {
+                    out.push((name, v));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The value of an integer literal text such as `30`, ` (30) `, `30L`,
+/// `-4` or `0x10` (comments and other text give `None`).
+fn integer_text(text: &str) -> Option<i64> {
+    let text = text.split("/*").next().unwrap_or("");
+    let text = text.split("//").next().unwrap_or("");
+    let mut t = text.trim();
+    while let Some(inner) = t.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
+        t = inner.trim();
+    }
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(x) => (true, x.trim_start()),
+        None => (false, t),
+    };
+    let t = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok()?
+    } else if t.len() > 1 && t.starts_with('0') {
+        i64::from_str_radix(&t[1..], 8).ok()?
+    } else {
+        t.parse::<i64>().ok()?
+    };
+    Some(if neg { -v } else { v })
+}
+
 /// The source `source` with the SCoP region of `scop` (extracted from it)
 /// replaced by `ast` (see the module doc). `ast` calls the statements of
 /// `scop` by name with their iterators' values; its loop iterators may be

@@ -23,8 +23,9 @@
 //!    ([`crate::Mark`]): with [`OptOptions::openmp`], the outermost parallel
 //!    loop of each nest `#pragma omp parallel for` (loops inside a marked
 //!    one are not marked again); an innermost loop that is parallel (and not
-//!    marked for threads) `#pragma omp simd` with OpenMP, `#pragma GCC ivdep`
-//!    without, unless [`OptOptions::vector`] is off.
+//!    marked for threads) with [`OptOptions::vector`]: `#pragma omp simd`
+//!    (with OpenMP) or `#pragma GCC ivdep` (gcc may ignore the latter with a
+//!    warning, "ignoring loop annotation", on loops it reshapes first).
 //!
 //! The C text of the result is produced by [`crate::emit`].
 
@@ -32,7 +33,8 @@ use crate::ast::{Ast, Mark};
 use crate::error::{Error, Result};
 use crate::scan::{generate, iterator_names, Options};
 use crate::tile::{Dim, Layout, TileOptions};
-use presburger::UnionMap;
+use presburger::build::Expr as Aff;
+use presburger::{Set, UnionMap};
 use schedule::schedule::{band_is_permutable, parallel_dims};
 use schedule::validity::{check, Validity};
 use schedule::{Dependences, Schedule, Scop};
@@ -44,24 +46,23 @@ use std::time::{Duration, Instant};
 pub struct OptOptions {
     /// Tiling (see [`TileOptions`]).
     pub tile: TileOptions,
-    /// Mark parallel loops `#pragma omp parallel for` and vector loops
-    /// `#pragma omp simd` (else only `#pragma GCC ivdep`, which needs no
-    /// OpenMP).
+    /// Mark parallel loops `#pragma omp parallel for`.
     pub openmp: bool,
     /// Run tiled bands without a parallel tile loop as wavefronts of tiles.
     pub wavefront: bool,
-    /// Mark innermost parallel loops for the vectoriser.
-    pub vector: bool,
+    /// The mark of innermost parallel loops, for the vectoriser
+    /// ([`Mark::OmpSimd`] or [`Mark::Ivdep`]; `None` for none).
+    pub vector: Option<Mark>,
 }
 
 impl Default for OptOptions {
-    /// Tiling by 32, no OpenMP, no wavefront, vector marks.
+    /// Tiling by 32, no OpenMP, no wavefront, no vector marks.
     fn default() -> OptOptions {
         OptOptions {
             tile: TileOptions::default(),
             openmp: false,
             wavefront: false,
-            vector: true,
+            vector: None,
         }
     }
 }
@@ -83,6 +84,8 @@ pub struct Optimized {
     /// The time each step took (`tile`, `parallel`, `wavefront`, `check`,
     /// `scan`), for `poly opt --verbose`.
     pub timings: Vec<(&'static str, Duration)>,
+    /// What was given up and why (see [`optimize`]).
+    pub notes: Vec<String>,
 }
 
 /// The transformed schedule of [`transform`], before the scan.
@@ -187,8 +190,39 @@ pub fn transform(
 }
 
 /// Tiles, checks, scans and marks `sched`, a schedule of `scop` for the
-/// dependences `deps` (see the module doc).
+/// dependences `deps` (see the module doc). Should a step fail with the
+/// wavefront, it is tried again without it, then without tiling, each
+/// retreat told in [`Optimized::notes`]; the error of the untiled attempt
+/// is returned when that fails too.
 pub fn optimize(
+    scop: &Scop,
+    deps: &Dependences,
+    sched: &Schedule,
+    opts: &OptOptions,
+) -> Result<Optimized> {
+    let mut attempt = opts.clone();
+    let mut notes = Vec::new();
+    loop {
+        match optimize_once(scop, deps, sched, &attempt) {
+            Ok(mut r) => {
+                r.notes = notes;
+                return Ok(r);
+            }
+            Err(e) if attempt.wavefront => {
+                notes.push(format!("no wavefront of tiles ({e})"));
+                attempt.wavefront = false;
+            }
+            Err(e) if attempt.tile.tile => {
+                notes.push(format!("no tiling ({e})"));
+                attempt.tile.tile = false;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// One attempt of [`optimize`] with `opts` as they are.
+fn optimize_once(
     scop: &Scop,
     deps: &Dependences,
     sched: &Schedule,
@@ -210,13 +244,21 @@ pub fn optimize(
             .collect(),
         ..Options::default()
     };
-    let ast =
-        generate(&map, Some(&domains), Some(&scop.context), &scan_options).map_err(
-            |e| match e {
-                Error::Presburger(e) => during("scanning the schedule", e),
-                e => e,
-            },
-        )?;
+    // the approximate tile loops first; should they fail (a shadow that
+    // lost a bound), the exact scan
+    let ast = generate(&map, Some(&domains), Some(&scop.context), &scan_options)
+        .or_else(|_| {
+            generate(
+                &map,
+                Some(&domains),
+                Some(&scop.context),
+                &Options::default(),
+            )
+        })
+        .map_err(|e| match e {
+            Error::Presburger(e) => during("scanning the schedule", e),
+            e => e,
+        })?;
     let mut params: Vec<String> = map.params().to_vec();
     for p in domains.params().iter().chain(scop.context.space().params()) {
         if !params.contains(p) {
@@ -238,7 +280,33 @@ pub fn optimize(
         parallel,
         names,
         timings,
+        notes: Vec::new(),
     })
+}
+
+/// `scop` with its context restricted to the parameter values `values`
+/// (`(name, value)`; names that are no parameter of `scop` are ignored),
+/// e.g. the sizes a C file `#define`s ([`crate::emit::constant_macros`]):
+/// the generated code is then specialised to them. Returns the names
+/// fixed.
+pub fn specialize(scop: &mut Scop, values: &[(String, i64)]) -> Result<Vec<String>> {
+    let space = scop.context.space().clone();
+    let params = space.params().to_vec();
+    let mut cons = Vec::new();
+    let mut fixed = Vec::new();
+    for (name, v) in values {
+        if let Some(k) = params.iter().position(|p| p == name) {
+            if !fixed.contains(name) {
+                cons.push(Aff::param(k).eq(Aff::constant(*v)));
+                fixed.push(name.clone());
+            }
+        }
+    }
+    if !cons.is_empty() {
+        let c = Set::from_constraints(&space, cons)?;
+        scop.context = scop.context.intersect(&c)?;
+    }
+    Ok(fixed)
 }
 
 /// A failure of `presburger` during `step`, saying so.
@@ -290,13 +358,9 @@ fn mark(
                     mark: Mark::OmpParallelFor,
                     body: Box::new(node),
                 }
-            } else if is_par && innermost && opts.vector {
+            } else if let (true, true, Some(m)) = (is_par, innermost, opts.vector) {
                 Ast::Mark {
-                    mark: if opts.openmp {
-                        Mark::OmpSimd
-                    } else {
-                        Mark::Ivdep
-                    },
+                    mark: m,
                     body: Box::new(node),
                 }
             } else {

@@ -85,9 +85,10 @@ pub struct Options {
     /// where the set of active statements differs (separation, the default).
     pub atomic: bool,
     /// Per time dimension (missing entries are false): scan the dimension
-    /// over the rational shadow of the statements' projections and of the
-    /// guards (no strides, no existential conditions), as Fourier–Motzkin
-    /// based generators do. The loop may then run values for which the
+    /// over the rational shadows of the statements' projections (no
+    /// strides, no existential conditions), as Fourier–Motzkin based
+    /// generators do (the guards, projections of those shadows, stay
+    /// exact: a value fixed by an equality may need a divisibility test). The loop may then run values for which the
     /// levels inside do nothing, which they handle exactly; meant for tile
     /// loops, whose exact projections carry many modulo conditions.
     pub approximate: Vec<bool>,
@@ -574,11 +575,7 @@ impl Gen<'_> {
     /// steps 4 and 5): the guard is where the piece has points, over the
     /// outer dimensions, gisted in the context.
     fn plan(&self, d: usize, node: Node, ctx: &Set) -> Result<Option<Plan>> {
-        let mut g = try_coalesce(project_onto(&node.set, d)?)?;
-        if self.options.approximate.get(d).copied().unwrap_or(false) {
-            g = shadow_set(&g)?;
-        }
-        let g = simplify_guard(&g, ctx)?;
+        let g = simplify_guard(&try_coalesce(project_onto(&node.set, d)?)?, ctx)?;
         if proved_empty(&g)? {
             return Ok(None);
         }
@@ -1187,6 +1184,57 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// statements differs (separation), each cut into its conjunctions, those
 /// without points in the context `lctx` left out; a key per piece in the
 /// order found.
+/// The conjunctions of `set`, made pairwise disjoint (within `lctx`) when
+/// they are not: each one less the ones before it. A piece cut into
+/// overlapping conjunctions would run the instances in the overlap twice.
+fn disjoint_conjs(set: &Set, lctx: &Set) -> Result<Vec<Conjunction>> {
+    let parts = conjs(set);
+    if parts.len() <= 1 {
+        return Ok(parts);
+    }
+    let space = set.space().clone();
+    let one = |c: &Conjunction| to_set(&space, vec![c.clone()]);
+    let mut overlap = false;
+    'pairs: for i in 0..parts.len() {
+        for j in i + 1..parts.len() {
+            let both = one(&parts[i])?.intersect(&one(&parts[j])?)?;
+            if !proved_disjoint(&both, lctx)? {
+                overlap = true;
+                break 'pairs;
+            }
+        }
+    }
+    if !overlap {
+        return Ok(parts);
+    }
+    let mut out: Vec<Conjunction> = Vec::new();
+    let mut work: Vec<Conjunction> = parts.into_iter().rev().collect();
+    let mut steps = 0usize;
+    while let Some(c) = work.pop() {
+        steps += 1;
+        if steps > 1000 {
+            return Err(Error::Unsupported(
+                "a piece cannot be cut into disjoint conjunctions in 1000 steps".into(),
+            ));
+        }
+        let mut r = one(&c)?;
+        for d in &out {
+            let d = one(d)?;
+            if !proved_disjoint(&r, &d)? {
+                r = r.subtract(&d)?;
+            }
+        }
+        let r = tidy(&r)?;
+        let mut rest = conjs(&r);
+        match rest.len() {
+            0 => {}
+            1 => out.extend(rest.pop()),
+            _ => work.extend(rest.into_iter().rev()),
+        }
+    }
+    Ok(out)
+}
+
 fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
     let mut pieces: Vec<(Set, Vec<usize>)> = Vec::new();
     for (s, p) in projs {
@@ -1217,7 +1265,7 @@ fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
     let mut nodes = Vec::new();
     for (set, stmts) in pieces {
         let space = set.space().clone();
-        for c in conjs(&set) {
+        for c in disjoint_conjs(&set, lctx)? {
             let key = nodes.len();
             let part = to_set(&space, vec![c])?;
             if proved_disjoint(&part, lctx)? {

@@ -272,7 +272,35 @@ fn optimize_once(
         .enumerate()
         .map(|(k, v)| (v.as_str(), k))
         .collect();
-    let ast = mark(ast, &dim_of, &parallel, opts, false);
+    // a loop is parallel when its dimension carries no dependence between
+    // the statements of its body (all statements: `parallel`; a loop around
+    // some of them only: computed for those, once per set of statements)
+    let mut cache: HashMap<Vec<String>, Vec<bool>> = HashMap::new();
+    let n = layout.len();
+    let mut is_parallel = |d: usize, stmts: &[String]| -> Result<bool> {
+        if parallel.get(d).copied().unwrap_or(false) {
+            return Ok(true);
+        }
+        if stmts.len() == scop.statements.len() {
+            return Ok(false);
+        }
+        if let Some(v) = cache.get(stmts) {
+            return Ok(v.get(d).copied().unwrap_or(false));
+        }
+        let mut sub = UnionMap::empty(map.params().to_vec());
+        for m in map.members() {
+            let name = m.space().domain_tuple().and_then(|t| t.name.clone());
+            if name.is_some_and(|x| stmts.contains(&x)) {
+                sub.add(m.clone())?;
+            }
+        }
+        let v = parallel_dims(scop, deps, &sub, n)
+            .map_err(|e| during("finding the parallel loops", e))?;
+        let r = v.get(d).copied().unwrap_or(false);
+        cache.insert(stmts.to_vec(), v);
+        Ok(r)
+    };
+    let ast = mark(ast, &dim_of, &mut is_parallel, opts, false)?;
     Ok(Optimized {
         ast,
         schedule: map,
@@ -321,16 +349,32 @@ fn loop_free(ast: &Ast) -> bool {
     !found
 }
 
+/// The names of the statements `ast` calls, sorted, without repeats.
+fn statements_in(ast: &Ast) -> Vec<String> {
+    let mut v = Vec::new();
+    ast.walk(&mut |a| {
+        if let Ast::User { name, .. } = a {
+            v.push(name.clone());
+        }
+    });
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Whether dimension `d` carries no dependence between the statements.
+type ParallelTest<'a> = dyn FnMut(usize, &[String]) -> Result<bool> + 'a;
+
 /// `ast` with its loops marked (see the module doc); `inside` is true within
 /// a loop already marked for threads.
 fn mark(
     ast: Ast,
     dim_of: &HashMap<&str, usize>,
-    parallel: &[bool],
+    is_parallel: &mut ParallelTest<'_>,
     opts: &OptOptions,
     inside: bool,
-) -> Ast {
-    match ast {
+) -> Result<Ast> {
+    Ok(match ast {
         Ast::For {
             var,
             lower,
@@ -338,14 +382,13 @@ fn mark(
             stride,
             body,
         } => {
-            let is_par = dim_of
-                .get(var.as_str())
-                .and_then(|&d| parallel.get(d))
-                .copied()
-                .unwrap_or(false);
+            let is_par = match dim_of.get(var.as_str()) {
+                Some(&d) => is_parallel(d, &statements_in(&body))?,
+                None => false,
+            };
             let threads = opts.openmp && is_par && !inside;
             let innermost = loop_free(&body);
-            let body = Box::new(mark(*body, dim_of, parallel, opts, inside || threads));
+            let body = Box::new(mark(*body, dim_of, is_parallel, opts, inside || threads)?);
             let node = Ast::For {
                 var,
                 lower,
@@ -373,18 +416,21 @@ fn mark(
             otherwise,
         } => Ast::If {
             conds,
-            then: Box::new(mark(*then, dim_of, parallel, opts, inside)),
-            otherwise: otherwise.map(|o| Box::new(mark(*o, dim_of, parallel, opts, inside))),
+            then: Box::new(mark(*then, dim_of, is_parallel, opts, inside)?),
+            otherwise: match otherwise {
+                Some(o) => Some(Box::new(mark(*o, dim_of, is_parallel, opts, inside)?)),
+                None => None,
+            },
         },
         Ast::Block(v) => Ast::Block(
             v.into_iter()
-                .map(|a| mark(a, dim_of, parallel, opts, inside))
-                .collect(),
+                .map(|a| mark(a, dim_of, is_parallel, opts, inside))
+                .collect::<Result<_>>()?,
         ),
         Ast::Mark { mark: m, body } => Ast::Mark {
             mark: m,
-            body: Box::new(mark(*body, dim_of, parallel, opts, inside)),
+            body: Box::new(mark(*body, dim_of, is_parallel, opts, inside)?),
         },
         user @ Ast::User { .. } => user,
-    }
+    })
 }

@@ -21,7 +21,9 @@
 //! Within a tile the point loops may run in any order (permutability again);
 //! [`Layout::reorder_points`] moves inwards the parallel point loop whose
 //! accesses are most often stride-1 or invariant (Pluto's intra-tile
-//! optimisation, simplified), so the innermost loop can be vectorised.
+//! optimisation, simplified), so the innermost loop can be vectorised; the
+//! loop nests that scalar dimensions before the band separate choose
+//! apart.
 //!
 //! A [`Layout::wavefront`] of a tiled band replaces its first tile dimension
 //! `T_a` by `T_a + T_b` (`T_b` the second): tiles on one anti-diagonal carry
@@ -118,6 +120,12 @@ pub struct Layout {
     pub dims: Vec<Dim>,
     /// The bands that were tiled.
     pub bands: Vec<TiledBand>,
+    /// Point loops reordered for some statements
+    /// ([`Layout::reorder_points`]): `(statement, position, dimension)`,
+    /// the statement (an index into the schedule's statements) scans
+    /// original dimension `dimension` at `position` instead of the one of
+    /// [`Layout::dims`].
+    pub moved: Vec<(usize, usize, usize)>,
 }
 
 impl Layout {
@@ -189,7 +197,11 @@ impl Layout {
             });
             d = b + 1;
         }
-        Ok(Layout { dims, bands })
+        Ok(Layout {
+            dims,
+            bands,
+            moved: Vec::new(),
+        })
     }
 
     /// The number of dimensions.
@@ -231,15 +243,17 @@ impl Layout {
     }
 
     /// The layout with the point loops of each tiled band reordered for
-    /// locality: the parallel (`sched.parallel`) loop dimension of the band
-    /// with the best access score (see the module doc; per access of a
-    /// statement whose row on that dimension is one iterator: 2 when that
-    /// iterator is only in the last subscript, 1 when it is in none) moves
-    /// innermost, when its score beats that of the current innermost loop.
-    /// Legal for any order since the band is permutable.
+    /// locality, per group of statements that the scalar dimensions before
+    /// the band separate into loop nests of their own (statements of one
+    /// nest keep one order): the parallel (`sched.parallel`) loop dimension
+    /// of the band with the best access score over the group's statements
+    /// (see [`locality_score`]) moves innermost when its score beats that
+    /// of the current innermost loop, the loops between moving outwards.
+    /// Legal for any order, since the band is permutable and the nests are
+    /// ordered by the scalar dimensions before it.
     pub fn reorder_points(&self, scop: &Scop, sched: &Schedule) -> Layout {
         let mut out = self.clone();
-        for band in &mut out.bands {
+        for band in &self.bands {
             let loops: Vec<usize> = band
                 .points
                 .iter()
@@ -253,28 +267,52 @@ impl Layout {
                 Dim::Point { dim } => dim,
                 Dim::Tile { dim, .. } => dim,
             };
-            let current = locality_score(scop, sched, dim_at(last));
-            let best = loops
-                .iter()
-                .copied()
-                .filter(|&p| sched.parallel.get(dim_at(p)).copied().unwrap_or(false))
-                .filter_map(|p| locality_score(scop, sched, dim_at(p)).map(|s| (s, p)))
-                .max_by_key(|&(s, p)| (s, std::cmp::Reverse(p)));
-            let Some((score, p)) = best else {
-                continue;
-            };
-            if p == last || current.is_some_and(|c| c >= score) {
-                continue;
+            // the nests: statements with equal values on the scalar
+            // dimensions before the band
+            let mut groups: Vec<(Vec<Int>, Vec<usize>)> = Vec::new();
+            for (si, st) in sched.statements.iter().enumerate() {
+                let key: Vec<Int> = (0..band.band.0)
+                    .filter(|&d| sched.is_scalar(d))
+                    .map(|d| {
+                        st.rows
+                            .get(d)
+                            .and_then(|r| r.last())
+                            .cloned()
+                            .unwrap_or(Int::ZERO)
+                    })
+                    .collect();
+                match groups.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, v)) => v.push(si),
+                    None => groups.push((key, vec![si])),
+                }
             }
-            // move the point dimension at p to the place of the last loop,
-            // shifting the ones between outwards
-            let moved = out.dims[p].clone();
-            let mut k = p;
-            while k < last {
-                out.dims[k] = out.dims[k + 1].clone();
-                k += 1;
+            for (_, members) in &groups {
+                let current = locality_score(scop, sched, dim_at(last), members);
+                let best = loops
+                    .iter()
+                    .copied()
+                    .filter(|&p| sched.parallel.get(dim_at(p)).copied().unwrap_or(false))
+                    .filter_map(|p| locality_score(scop, sched, dim_at(p), members).map(|s| (s, p)))
+                    .max_by_key(|&(s, p)| (s, std::cmp::Reverse(p)));
+                let Some((score, p)) = best else {
+                    continue;
+                };
+                if p == last
+                    || current.is_some_and(|c| c >= score)
+                    || (p..=last).any(|k| self.is_scalar(sched, k))
+                {
+                    continue;
+                }
+                // the dimension at p goes to the place of the last loop, the
+                // ones between shift outwards
+                let mut order: Vec<usize> = (p..=last).map(dim_at).collect();
+                order.rotate_left(1);
+                for &si in members {
+                    for (k, &d) in (p..=last).zip(&order) {
+                        out.moved.push((si, k, d));
+                    }
+                }
             }
-            out.dims[last] = moved;
         }
         out
     }
@@ -284,7 +322,7 @@ impl Layout {
     /// dimensions, over the parameters of `sched`.
     pub fn union_map(&self, scop: &Scop, sched: &Schedule) -> Result<UnionMap> {
         let mut u = UnionMap::empty(sched.params.clone());
-        for st in &sched.statements {
+        for (si, st) in sched.statements.iter().enumerate() {
             let domain = scop
                 .statements
                 .iter()
@@ -333,7 +371,14 @@ impl Layout {
             for (k, dim) in self.dims.iter().enumerate() {
                 let out = Aff::dim(DimKind::Out, k);
                 match dim {
-                    Dim::Point { dim } => cons.push(out.eq(row(*dim)?)),
+                    Dim::Point { dim } => {
+                        let d = self
+                            .moved
+                            .iter()
+                            .find(|&&(s, q, _)| s == si && q == k)
+                            .map_or(*dim, |m| m.2);
+                        cons.push(out.eq(row(d)?))
+                    }
                     Dim::Tile { dim, size, plus } => {
                         let mut t = out;
                         for &q in plus {
@@ -354,12 +399,17 @@ impl Layout {
     }
 }
 
-/// The locality score of original dimension `d` as the innermost loop (see
-/// [`Layout::reorder_points`]): `None` when some statement's row on `d` is
-/// neither constant nor one iterator with coefficient ±1 (no simple answer).
-fn locality_score(scop: &Scop, sched: &Schedule, d: usize) -> Option<i64> {
+/// The locality score of original dimension `d` as the innermost loop of
+/// the statements `members` (indices into the schedule's statements): per
+/// access of a statement whose row on `d` is one iterator, 2 when that
+/// iterator is only in the last subscript with a coefficient ±1 (stride
+/// one), 1 when it is in no subscript (the same element), -4 otherwise (a
+/// large stride); statements whose row on `d` is constant count nothing.
+/// `None` when some row is neither (no simple answer).
+fn locality_score(scop: &Scop, sched: &Schedule, d: usize, members: &[usize]) -> Option<i64> {
     let mut score = 0;
-    for st in &sched.statements {
+    for &si in members {
+        let st = sched.statements.get(si)?;
         let n = st.n_iter();
         let row = st.rows.get(d)?;
         let nz: Vec<usize> = (0..row.len().saturating_sub(1))
@@ -380,17 +430,23 @@ fn locality_score(scop: &Scop, sched: &Schedule, d: usize) -> Option<i64> {
 
 /// 2 when input dimension `k` of the access `S[x] -> A[f(x)]` appears only
 /// in the last subscript with a coefficient ±1 (stride one), 1 when in no
-/// subscript (the same element: reuse), 0 otherwise or when the subscripts
-/// cannot be read as affine functions of the iterators.
+/// subscript (the same element: reuse), -4 otherwise or when the
+/// subscripts cannot be read as affine functions of the iterators.
 fn access_score(rel: &Map, k: usize) -> i64 {
     let Some(coefs) = subscript_coefficients(rel, k) else {
-        return 0;
+        return -4;
     };
     let n_out = coefs.len();
     match coefs.iter().rposition(|c| *c != 0) {
         None => 1,
-        Some(last) if last + 1 == n_out && coefs[last].abs() == 1 => 2,
-        Some(_) => 0,
+        Some(last)
+            if last + 1 == n_out
+                && coefs[last].abs() == 1
+                && coefs[..last].iter().all(|c| *c == 0) =>
+        {
+            2
+        }
+        Some(_) => -4,
     }
 }
 

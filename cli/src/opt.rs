@@ -53,6 +53,8 @@ fn size(s: &str) -> Result<i64, String> {
     }
 }
 
+/// The command line `args` (after `opt`) read into [`Args`]; an error
+/// (with the usage) for an unknown option or a bad value.
 fn parse(args: &[String]) -> Result<Args, String> {
     let mut a = Args {
         file: None,
@@ -128,7 +130,6 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--verbose" => a.verbose = true,
             "--parametric" => a.parametric = true,
             "--print-schedule" => a.print_schedule = true,
-            "-h" | "--help" => return Err(USAGE.to_string()),
             s if s.starts_with('-') && s != "-" => {
                 return Err(format!("unknown option '{s}'\n{USAGE}"))
             }
@@ -180,6 +181,9 @@ fn banner(a: &Args, fixed: &[String]) -> String {
 /// Runs `poly opt` with `args` (after `opt`): returns the text to print
 /// (empty when it was written to `-o`).
 pub fn run(args: &[String]) -> Result<String, String> {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        return Ok(format!("{USAGE}\n"));
+    }
     let a = parse(args)?;
     let text = crate::read_input(a.file.as_ref())?;
     let options = Options {

@@ -756,6 +756,7 @@ impl Ast {
         let bound = |b: &Bound| -> Result<Bound> {
             Ok(Bound(b.0.iter().map(expr).collect::<Result<Vec<_>>>()?))
         };
+        /// The condition with `expr` applied to its expressions.
         fn cond(c: &Cond, expr: &dyn Fn(&Expr) -> Result<Expr>) -> Result<Cond> {
             Ok(match c {
                 Cond::Ge(e) => Cond::Ge(expr(e)?),

@@ -247,8 +247,11 @@ impl Layout {
     /// the band separate into loop nests of their own (statements of one
     /// nest keep one order): the parallel (`sched.parallel`) loop dimension
     /// of the band with the best access score over the group's statements
-    /// (see [`locality_score`]) moves innermost when its score beats that
-    /// of the current innermost loop, the loops between moving outwards.
+    /// (per access of a statement whose row on the dimension is one
+    /// iterator: 2 when the iterator is only in the last subscript with a
+    /// coefficient ±1, 1 when it is in no subscript, -4 otherwise) moves
+    /// innermost when its score beats that of the current innermost loop,
+    /// the loops between moving outwards.
     /// Legal for any order, since the band is permutable and the nests are
     /// ordered by the scalar dimensions before it.
     pub fn reorder_points(&self, scop: &Scop, sched: &Schedule) -> Layout {
@@ -263,6 +266,9 @@ impl Layout {
             let Some(&last) = loops.last() else {
                 continue;
             };
+            if loops.iter().any(|&p| p >= self.dims.len()) {
+                continue;
+            }
             let dim_at = |p: usize| match self.dims[p] {
                 Dim::Point { dim } => dim,
                 Dim::Tile { dim, .. } => dim,
@@ -380,12 +386,17 @@ impl Layout {
                         cons.push(out.eq(row(d)?))
                     }
                     Dim::Tile { dim, size, plus } => {
+                        if *size < 1 {
+                            return Err(Error::Input(format!(
+                                "a tile size must be at least 1, not {size}"
+                            )));
+                        }
                         let mut t = out;
                         for &q in plus {
                             t = &t - &Aff::dim(DimKind::Out, q);
                         }
                         let low = t.scale(&Int::from(*size));
-                        let high = &low + &Aff::constant(Int::from(*size - 1));
+                        let high = &low + &Aff::constant(Int::from(*size) - Int::ONE);
                         let r = row(*dim)?;
                         cons.push(r.ge(low));
                         cons.push(r.le(high));

@@ -53,11 +53,12 @@ const NOT_YET: &[(&str, &str)] = &[
     ),
     (
         "schedule",
-        "is not implemented yet (the scheduler is still to come); `lexmin` and `deltas` are",
+        "is not implemented yet in calc; `poly schedule FILE.c` schedules the SCoP of a C file",
     ),
     (
         "codegen",
-        "is not implemented yet (code generation is still to come); `poly volume --tile` prints tiles",
+        "is not implemented yet in calc; `poly codegen FILE` prints the loops of a schedule \
+         union map, `poly opt FILE.c` optimises a C file",
     ),
     (
         "last",

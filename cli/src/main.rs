@@ -15,12 +15,16 @@
 //!   one (see `schedule.rs`).
 //! - `poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]`: the loop code of a
 //!   schedule as C (see `codegen.rs`).
+//! - `poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile]
+//!   [--parallel] ...`: the file with its SCoP tiled, parallelised and printed
+//!   back (see `opt.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
 
 mod batch;
 mod calc;
 mod codegen;
+mod opt;
 mod schedule;
 mod scop;
 mod volume;
@@ -39,6 +43,8 @@ usage: poly <command> [FILE|-]
                      [--function NAME] [FILE.c|FILE.mlir|-]
        poly schedule --check [--function NAME] FILE.c|FILE.mlir SCHEDULE
        poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]
+       poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile] [--parallel]
+                [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--parametric] ...
 
 commands:
   calc    run a calculator program: statements `S := <set or map>;` and `<expr>;`
@@ -83,6 +89,12 @@ commands:
           `{ [i] -> atomic[x] }`); --atomic: one loop per group of overlapping
           statements instead of separation; --run N=4: print the statement
           instances the code runs for those parameter values instead
+  opt     a polycc-like optimiser: the SCoP of FILE.c scheduled, its permutable bands
+          tiled (32 by default), the loops printed in place of the region (statements
+          as macros), the rest of the file byte for byte; --parallel adds
+          `#pragma omp parallel for` on parallel loops (wavefronts of tiles when a
+          band has none) and `#pragma omp simd`; --parametric keeps #defined sizes
+          symbolic; `poly opt --help` lists every option
   help    print this text
 
 FILE defaults to standard input.";
@@ -117,6 +129,10 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     if cmd == "deps" {
         print!("{}", scop::run_deps(&args[1..])?);
+        return Ok(());
+    }
+    if cmd == "opt" {
+        print!("{}", opt::run(&args[1..])?);
         return Ok(());
     }
     if cmd == "codegen" {

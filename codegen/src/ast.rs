@@ -589,6 +589,41 @@ pub enum Ast {
         /// The statement's iterators, in order.
         args: Vec<Expr>,
     },
+    /// An annotation of the node inside (a loop): how it may be run, printed
+    /// as a pragma line before it (see [`Mark`]). It does not change what
+    /// the node does.
+    Mark {
+        /// The annotation.
+        mark: Mark,
+        /// The annotated node.
+        body: Box<Ast>,
+    },
+}
+
+/// What a [`Ast::Mark`] says of the loop it wraps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// The iterations are independent and may run on threads:
+    /// `#pragma omp parallel for` (the iterators of the inner loops are
+    /// declared inside it, hence private to each thread).
+    OmpParallelFor,
+    /// The iterations are independent and may run as vector lanes:
+    /// `#pragma omp simd`.
+    OmpSimd,
+    /// The iterations carry no dependence, for the vectorizer:
+    /// `#pragma GCC ivdep` (no OpenMP needed).
+    Ivdep,
+}
+
+impl Mark {
+    /// The pragma line that prints the mark, without indentation.
+    pub fn pragma(self) -> &'static str {
+        match self {
+            Mark::OmpParallelFor => "#pragma omp parallel for",
+            Mark::OmpSimd => "#pragma omp simd",
+            Mark::Ivdep => "#pragma GCC ivdep",
+        }
+    }
 }
 
 /// One statement call of a trace: the statement's name and its iterators'
@@ -653,6 +688,7 @@ impl Ast {
                     a.run(env, steps, max_steps, visit)?;
                 }
             }
+            Ast::Mark { body, .. } => body.run(env, steps, max_steps, visit)?,
             Ast::If {
                 conds,
                 then,
@@ -703,7 +739,79 @@ impl Ast {
         Ok(())
     }
 
-    /// The number of nodes of each kind: `(for, if, block, user)`.
+    /// The AST with every variable `v` (loop iterator or parameter) for
+    /// which `vars(v)` is `Some(w)` renamed `w`, and every statement `s` for
+    /// which `stmts(s)` is `Some(t)` renamed `t`; an error on an overflow
+    /// while rebuilding an expression.
+    pub fn renamed(
+        &self,
+        vars: &dyn Fn(&str) -> Option<String>,
+        stmts: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Ast> {
+        let f = |v: &str| vars(v).map(Expr::var);
+        let expr = |e: &Expr| {
+            e.substitute(&f)
+                .ok_or_else(|| Error::Eval(format!("overflow while renaming in {e}")))
+        };
+        let bound = |b: &Bound| -> Result<Bound> {
+            Ok(Bound(b.0.iter().map(expr).collect::<Result<Vec<_>>>()?))
+        };
+        /// The condition with `expr` applied to its expressions.
+        fn cond(c: &Cond, expr: &dyn Fn(&Expr) -> Result<Expr>) -> Result<Cond> {
+            Ok(match c {
+                Cond::Ge(e) => Cond::Ge(expr(e)?),
+                Cond::Eq(e) => Cond::Eq(expr(e)?),
+                Cond::And(v) => Cond::And(v.iter().map(|c| cond(c, expr)).collect::<Result<_>>()?),
+                Cond::Or(v) => Cond::Or(v.iter().map(|c| cond(c, expr)).collect::<Result<_>>()?),
+            })
+        }
+        Ok(match self {
+            Ast::For {
+                var,
+                lower,
+                upper,
+                stride,
+                body,
+            } => Ast::For {
+                var: vars(var).unwrap_or_else(|| var.clone()),
+                lower: bound(lower)?,
+                upper: bound(upper)?,
+                stride: *stride,
+                body: Box::new(body.renamed(vars, stmts)?),
+            },
+            Ast::If {
+                conds,
+                then,
+                otherwise,
+            } => Ast::If {
+                conds: conds
+                    .iter()
+                    .map(|c| cond(c, &expr))
+                    .collect::<Result<_>>()?,
+                then: Box::new(then.renamed(vars, stmts)?),
+                otherwise: match otherwise {
+                    Some(o) => Some(Box::new(o.renamed(vars, stmts)?)),
+                    None => None,
+                },
+            },
+            Ast::Block(v) => Ast::Block(
+                v.iter()
+                    .map(|a| a.renamed(vars, stmts))
+                    .collect::<Result<_>>()?,
+            ),
+            Ast::User { name, args } => Ast::User {
+                name: stmts(name).unwrap_or_else(|| name.clone()),
+                args: args.iter().map(expr).collect::<Result<_>>()?,
+            },
+            Ast::Mark { mark, body } => Ast::Mark {
+                mark: *mark,
+                body: Box::new(body.renamed(vars, stmts)?),
+            },
+        })
+    }
+
+    /// The number of nodes of each kind: `(for, if, block, user)` (marks
+    /// are not counted).
     pub fn count_nodes(&self) -> (usize, usize, usize, usize) {
         let mut n = (0, 0, 0, 0);
         self.walk(&mut |a| match a {
@@ -711,6 +819,7 @@ impl Ast {
             Ast::If { .. } => n.1 += 1,
             Ast::Block(_) => n.2 += 1,
             Ast::User { .. } => n.3 += 1,
+            Ast::Mark { .. } => {}
         });
         n
     }
@@ -729,6 +838,7 @@ impl Ast {
                 }
             }
             Ast::Block(v) => v.iter().for_each(|a| a.walk(f)),
+            Ast::Mark { body, .. } => body.walk(f),
             Ast::User { .. } => {}
         }
     }

@@ -11,6 +11,14 @@
 //!   Verdoolaege, Cohen 2015).
 //! - [`input`]: the text format of `poly codegen` (iscc's code-generation
 //!   input: a schedule, then optionally a context and options).
+//! - [`tile`]: rectangular tiling of a schedule's permutable bands (tile
+//!   dimensions before point dimensions), intra-tile loop order and
+//!   wavefronts of tiles.
+//! - [`opt`]: [`optimize`], a SCoP's schedule (crate `schedule`) tiled,
+//!   checked, scanned, and its loops marked ([`Mark`]: `#pragma omp
+//!   parallel for`, `#pragma omp simd`, `#pragma GCC ivdep`).
+//! - [`emit`]: [`emit_c`], the C source with its SCoP region replaced by
+//!   the loops (statements as macros), as `poly opt` prints it.
 //!
 //! ```
 //! use codegen::{generate, Options};
@@ -28,14 +36,20 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+pub mod emit;
 pub mod error;
 pub mod input;
 mod invert;
+pub mod opt;
 mod poly;
 pub mod print;
 pub mod scan;
+pub mod tile;
 
-pub use ast::{Ast, Atom, Bound, Cond, Expr, Visit};
+pub use ast::{Ast, Atom, Bound, Cond, Expr, Mark, Visit};
+pub use emit::{emit_c, EmitOptions};
 pub use error::{Error, Result};
+pub use opt::{optimize, OptOptions, Optimized};
 pub use print::Macro;
 pub use scan::{generate, Options};
+pub use tile::{Layout, TileOptions};

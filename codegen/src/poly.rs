@@ -806,6 +806,30 @@ pub(crate) fn shadow(c: &Conjunction) -> (Vec<Vec<Int>>, Vec<Vec<Int>>) {
     (eqs, out)
 }
 
+/// `s` with each conjunction replaced by its rational [`shadow`]: a set
+/// without locals that contains `s` (strides and other existential
+/// conditions dropped; exact for a set without locals).
+pub(crate) fn shadow_set(s: &Set) -> Result<Set> {
+    let space = s.space().clone();
+    let mut parts = Vec::new();
+    for c in conjs(s) {
+        if c.n_local() == 0 {
+            parts.push(c);
+            continue;
+        }
+        let (eqs, ineqs) = shadow(&c);
+        let mut b = Builder::new(&space);
+        for r in eqs {
+            b.eq_full(r);
+        }
+        for r in ineqs {
+            b.ineq(r);
+        }
+        parts.push(b.build()?);
+    }
+    try_coalesce(to_set(&space, parts)?)
+}
+
 /// True when every integer point of `c` satisfies `row >= 0` (a row over the
 /// constant and the variables).
 pub(crate) fn holds_on(c: &Conjunction, row: &[Int]) -> Result<bool> {

@@ -17,6 +17,9 @@
 //! [`Macro::definition`] gives their C definitions. A remainder prints as C's
 //! `%` where C's truncating remainder gives the same answer (a test of
 //! divisibility, `e % m == 0`), and as `(e - m * floord(e, m))` elsewhere.
+//! A [`crate::Mark`] prints as its pragma line (`#pragma omp parallel for`)
+//! just before the loop it marks, which then always sits in braces when it
+//! is the body of a loop or `if`.
 
 use crate::ast::{Ast, Atom, Bound, Cond, Expr};
 use std::collections::BTreeSet;
@@ -265,7 +268,9 @@ impl Printer {
         keep_open: bool,
     ) {
         let items = Printer::flat(body);
-        if items.len() == 1 && !force_braces {
+        // a pragma line is no statement: a marked loop is always in braces
+        let marked = matches!(items.as_slice(), [Ast::Mark { .. }]);
+        if items.len() == 1 && !force_braces && !marked {
             self.line(indent, header);
             self.node(indent + 1, items[0]);
         } else {
@@ -289,6 +294,10 @@ impl Printer {
             Ast::User { name, args } => {
                 let a: Vec<String> = args.iter().map(|e| self.expr(e)).collect();
                 self.line(indent, &format!("{name}({});", a.join(", ")));
+            }
+            Ast::Mark { mark, body } => {
+                self.line(indent, mark.pragma());
+                self.node(indent, body);
             }
             Ast::For {
                 var,

@@ -72,8 +72,8 @@ use crate::error::{Error, Result};
 use crate::invert::{invert, time_var};
 use crate::poly::{
     conj_set, conjs, eliminate_with, is_div_row, lift, optional, overflow, project_onto,
-    proved_disjoint, proved_empty, proved_empty_conj, set_space, shadow, simple_hull, tidy, to_set,
-    try_coalesce, try_gist, Builder, Env, OPTIONAL_STEPS,
+    proved_disjoint, proved_empty, proved_empty_conj, set_space, shadow, shadow_set, simple_hull,
+    tidy, to_set, try_coalesce, try_gist, Builder, Env, OPTIONAL_STEPS,
 };
 use presburger::{BasicMap, Budget, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
 
@@ -84,6 +84,14 @@ pub struct Options {
     /// with guards inside (isl's "atomic"), instead of one loop per region
     /// where the set of active statements differs (separation, the default).
     pub atomic: bool,
+    /// Per time dimension (missing entries are false): scan the dimension
+    /// over the rational shadows of the statements' projections (no
+    /// strides, no existential conditions), as Fourier–Motzkin based
+    /// generators do (the guards, projections of those shadows, stay
+    /// exact: a value fixed by an equality may need a divisibility test). The loop may then run values for which the
+    /// levels inside do nothing, which they handle exactly; meant for tile
+    /// loops, whose exact projections carry many modulo conditions.
+    pub approximate: Vec<bool>,
 }
 
 /// One statement: its name, its scheduled times, and its iterators as
@@ -265,9 +273,11 @@ pub fn generate(
     Ok(block(body))
 }
 
-/// `c0, c1, ...`, or with another prefix when a parameter has one of those
-/// names.
-fn iterator_names(params: &[String], n: usize) -> Vec<String> {
+/// The loop iterators' names [`generate`] uses for `n` time dimensions
+/// over the parameters `params` (those of the schedule, then of the domains
+/// and the context, in order of first appearance): `c0, c1, ...`, or with
+/// another prefix when a parameter has one of those names.
+pub fn iterator_names(params: &[String], n: usize) -> Vec<String> {
     for prefix in ["c", "t", "i", "c_"] {
         let names: Vec<String> = (0..n).map(|d| format!("{prefix}{d}")).collect();
         if !names.iter().any(|v| params.contains(v)) {
@@ -462,8 +472,12 @@ impl Gen<'_> {
         // added to each emptiness test instead
         let mut projs = Vec::with_capacity(active.len());
         let lctx = lift(ctx, 1)?;
+        let approx = self.options.approximate.get(d).copied().unwrap_or(false);
         for (s, t) in &active {
-            let p = try_coalesce(project_onto(t, d + 1)?)?;
+            let mut p = try_coalesce(project_onto(t, d + 1)?)?;
+            if approx {
+                p = shadow_set(&p)?;
+            }
             if !proved_disjoint(&p, &lctx)? {
                 projs.push((*s, p));
             }
@@ -1170,6 +1184,57 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// statements differs (separation), each cut into its conjunctions, those
 /// without points in the context `lctx` left out; a key per piece in the
 /// order found.
+/// The conjunctions of `set`, made pairwise disjoint (within `lctx`) when
+/// they are not: each one less the ones before it. A piece cut into
+/// overlapping conjunctions would run the instances in the overlap twice.
+fn disjoint_conjs(set: &Set, lctx: &Set) -> Result<Vec<Conjunction>> {
+    let parts = conjs(set);
+    if parts.len() <= 1 {
+        return Ok(parts);
+    }
+    let space = set.space().clone();
+    let one = |c: &Conjunction| to_set(&space, vec![c.clone()]);
+    let mut overlap = false;
+    'pairs: for i in 0..parts.len() {
+        for j in i + 1..parts.len() {
+            let both = one(&parts[i])?.intersect(&one(&parts[j])?)?;
+            if !proved_disjoint(&both, lctx)? {
+                overlap = true;
+                break 'pairs;
+            }
+        }
+    }
+    if !overlap {
+        return Ok(parts);
+    }
+    let mut out: Vec<Conjunction> = Vec::new();
+    let mut work: Vec<Conjunction> = parts.into_iter().rev().collect();
+    let mut steps = 0usize;
+    while let Some(c) = work.pop() {
+        steps += 1;
+        if steps > 1000 {
+            return Err(Error::Unsupported(
+                "a piece cannot be cut into disjoint conjunctions in 1000 steps".into(),
+            ));
+        }
+        let mut r = one(&c)?;
+        for d in &out {
+            let d = one(d)?;
+            if !proved_disjoint(&r, &d)? {
+                r = r.subtract(&d)?;
+            }
+        }
+        let r = tidy(&r)?;
+        let mut rest = conjs(&r);
+        match rest.len() {
+            0 => {}
+            1 => out.extend(rest.pop()),
+            _ => work.extend(rest.into_iter().rev()),
+        }
+    }
+    Ok(out)
+}
+
 fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
     let mut pieces: Vec<(Set, Vec<usize>)> = Vec::new();
     for (s, p) in projs {
@@ -1200,7 +1265,7 @@ fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
     let mut nodes = Vec::new();
     for (set, stmts) in pieces {
         let space = set.space().clone();
-        for c in conjs(&set) {
+        for c in disjoint_conjs(&set, lctx)? {
             let key = nodes.len();
             let part = to_set(&space, vec![c])?;
             if proved_disjoint(&part, lctx)? {

@@ -68,8 +68,16 @@ fn printed_c_compiles_and_runs_in_order() {
     for atomic in [false, true] {
         for (k, case) in cases.iter().enumerate() {
             let sched: presburger::UnionMap = case.text.parse().unwrap();
-            let ast = generate(&sched, None, None, &Options { atomic })
-                .unwrap_or_else(|e| panic!("{}: {e}", case.text));
+            let ast = generate(
+                &sched,
+                None,
+                None,
+                &Options {
+                    atomic,
+                    ..Options::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", case.text));
             let fname = format!("case_{k}_{}", atomic as u8);
             let mut macros = Vec::new();
             for m in sched.members() {

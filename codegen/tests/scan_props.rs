@@ -26,8 +26,16 @@ fn run(seed: u64) -> Result<(), String> {
         (-1..=4).map(|n| vec![n]).collect()
     };
     for atomic in [false, true] {
-        let ast = generate(&sched, None, None, &Options { atomic })
-            .map_err(|e| format!("seed {seed}: {text} (atomic {atomic}): {e}"))?;
+        let ast = generate(
+            &sched,
+            None,
+            None,
+            &Options {
+                atomic,
+                ..Options::default()
+            },
+        )
+        .map_err(|e| format!("seed {seed}: {text} (atomic {atomic}): {e}"))?;
         check_ast(&ast, &sched, &values)
             .map_err(|e| format!("seed {seed}: {text} (atomic {atomic}): {e}"))?;
     }

@@ -104,8 +104,16 @@ pub fn check(text: &str, ranges: &[std::ops::RangeInclusive<i64>]) -> String {
     let values = combinations(ranges);
     let mut code = String::new();
     for atomic in [false, true] {
-        let ast = generate(&sched, None, None, &Options { atomic })
-            .unwrap_or_else(|e| panic!("{text} (atomic {atomic}): {e}"));
+        let ast = generate(
+            &sched,
+            None,
+            None,
+            &Options {
+                atomic,
+                ..Options::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{text} (atomic {atomic}): {e}"));
         if let Err(e) = check_ast(&ast, &sched, &values) {
             panic!("{text} (atomic {atomic}): {e}");
         }

@@ -3,12 +3,16 @@
 //! `isl_ast_build_node_from_schedule_map` with its default options), on the
 //! same inputs, parsed once beforehand by each side.
 //!
-//!     cargo run --release --bin codegen_vs_isl -- [--cases N] [--seed S] [--reps R] [--show]
+//!     cargo run --release --bin codegen_vs_isl -- [--cases N] [--seed S] [--reps R] [--show] [--per-kernel]
 //!
 //! `--show` prints both programs for each kernel first.
 //! Inputs: a few classic schedules (`kernels`: 2d+1 gemm, a skewed
 //! jacobi-1d, a triangular solve, a tiled loop, strides, two shifted
-//! statements) and N random schedules of `src/ast_isl.rs` (default 200).
+//! statements), the schedules our default scheduler (`schedule::compute`,
+//! dfp with smart fusion) finds for the 24 kernels of
+//! `../schedule/tests/kernels/` and Pluto's five (`scops`: the schedule
+//! restricted to the statements' domains; `--per-kernel` prints each), and N
+//! random schedules of `src/ast_isl.rs` (default 200).
 //! Each side runs R times (default 5) per input and the median is kept; the
 //! table gives, per family, the median over its inputs of those medians and
 //! their total, in µs, and the lines of C of each side.
@@ -129,6 +133,38 @@ fn main() {
         time_one(&ctx, k, reps, &mut kernels);
     }
     rows.push(("kernels", kernels));
+    let mut scops = new_row();
+    let per_kernel = args.iter().any(|a| a == "--per-kernel");
+    for (name, src) in presburger_fuzz::schedule_isl::kernels(true).unwrap_or_default() {
+        let text = (|| -> Result<String, String> {
+            let e = |e: presburger::Error| e.to_string();
+            let scop = schedule::extract_scop(&src, &schedule::Options::default())
+                .map_err(|e| e.to_string())?;
+            let deps = schedule::dependences(&scop).map_err(e)?;
+            let s = schedule::compute(&scop, &deps, &schedule::SchedulerOptions::default())
+                .map_err(e)?;
+            let m = s
+                .to_union_map()
+                .map_err(e)?
+                .intersect_domain(&scop.domains().map_err(e)?)
+                .map_err(e)?;
+            Ok(m.to_string())
+        })();
+        match text {
+            Ok(text) => {
+                let before = scops.ours.len();
+                time_one(&ctx, &text, reps, &mut scops);
+                if per_kernel && scops.ours.len() > before {
+                    println!(
+                        "{name:<18} ours {:>9.1} µs  isl {:>9.1} µs",
+                        scops.ours[before], scops.isl[before]
+                    );
+                }
+            }
+            Err(e) => scops.failed.push(format!("{name}: {e}")),
+        }
+    }
+    rows.push(("scops", scops));
     let mut random = new_row();
     let mut rng = Rng::new(seed);
     for _ in 0..cases {

@@ -4,6 +4,7 @@
 //! ```text
 //! program  := (stmt)*
 //! stmt     := NAME ':=' expr ';'  |  expr ';'           (prints the value)
+//!           | 'codegen' expr ';'                        (prints the loops, as C)
 //! expr     := sum [ ('<=' | '>=' | '<' | '>' | '=') sum ]
 //! sum      := prod (('+' | '-') prod)*                   union, difference
 //! prod     := compose ('*' compose)*                     intersection
@@ -54,11 +55,6 @@ const NOT_YET: &[(&str, &str)] = &[
     (
         "schedule",
         "is not implemented yet in calc; `poly schedule FILE.c` schedules the SCoP of a C file",
-    ),
-    (
-        "codegen",
-        "is not implemented yet in calc; `poly codegen FILE` prints the loops of a schedule \
-         union map, `poly opt FILE.c` optimises a C file",
     ),
     (
         "last",
@@ -344,8 +340,10 @@ pub fn help() -> String {
          A program is a sequence of statements `NAME := EXPR;` (assignment) and `EXPR;`\n\
          (prints the value; iscc's `print EXPR;` too). Values are sets, maps (unions\n\
          over named spaces, in isl notation) and booleans. A one-argument function\n\
-         also reads as a prefix (`lexmin S;`). Each entry below has an example and\n\
-         its value.\n",
+         also reads as a prefix (`lexmin S;`). iscc's `codegen EXPR;` prints, as C,\n\
+         the loops that scan a schedule map from statement instances to times (the\n\
+         domain constraints in it), as `poly codegen` does. Each entry below has an\n\
+         example and its value.\n",
     );
     for (title, docs) in [("functions", FUNCTIONS), ("operators", OPERATORS)] {
         out.push_str(&format!("\n{title}:\n"));
@@ -382,6 +380,24 @@ pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
             c.end_stmt()?;
             c.vars.insert(name, v);
         } else {
+            // iscc's `codegen S;` prints the loops that scan schedule S
+            if c.peek() == &Tok::Ident("codegen".into()) && c.peek_at(1) != &Tok::Assign {
+                let at = c.cur().clone();
+                c.advance();
+                let v = c.expr()?;
+                c.end_stmt()?;
+                let Value::Map(m) = v else {
+                    return Err(err_at(
+                        &at,
+                        "codegen needs a schedule: a map from statement instances to times",
+                    ));
+                };
+                let ast = codegen::generate(&m, None, None, &codegen::Options::default())
+                    .map_err(|e| err_at(&at, format!("codegen: {e}")))?;
+                write!(out, "{}", ast.to_c())
+                    .map_err(|e| Error::Invalid(format!("cannot write: {e}")))?;
+                continue;
+            }
             // iscc's `print X;` prints X, as an expression statement does
             if c.peek() == &Tok::Ident("print".into()) && c.peek_at(1) != &Tok::Assign {
                 c.advance();

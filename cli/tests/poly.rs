@@ -103,13 +103,36 @@ fn calc_runs_an_iscc_script_with_prefix_forms() {
             "any W before R under S;",
             "'any' (iscc's `any W before R under S`",
         ),
-        ("codegen S;", "'codegen' is not implemented yet"),
     ] {
         let o = poly(&["calc"], prog);
         assert!(!o.status.success(), "{prog}");
         assert!(stderr(&o).contains(says), "{prog}: {}", stderr(&o));
         assert!(stderr(&o).contains("line 1, column 1"), "{}", stderr(&o));
     }
+}
+
+#[test]
+fn calc_codegen_prints_the_loops_of_a_schedule() {
+    let o = poly(
+        &["calc"],
+        "S := [N] -> { A[i] -> [i, 0] : 0 <= i < N; B[i] -> [i, 1] : 0 <= i < N };\ncodegen S;\ncodegen { T[i] -> [2i] : 0 <= i <= 9 };\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("for (int c0 = 0; c0 <= N - 1; c0 += 1)"),
+        "{out}"
+    );
+    assert!(out.contains("A(c0);") && out.contains("B(c0);"), "{out}");
+    assert!(out.contains("T("), "{out}");
+    // a set is not a schedule
+    let o = poly(&["calc"], "codegen { [i] : 0 <= i < 3 };");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("codegen needs a schedule"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

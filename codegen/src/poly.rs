@@ -194,22 +194,13 @@ pub(crate) fn conjs(s: &Set) -> Vec<Conjunction> {
     s.basics().map(|b| b.conjunction().clone()).collect()
 }
 
-/// `s` (over `k` dimensions) with `m` unconstrained dimensions appended.
+/// `s` (over `k` dimensions) with `m` unconstrained dimensions appended
+/// (`presburger`'s `insert_dims`, isl's `isl_set_insert_dims`).
 pub(crate) fn lift(s: &Set, m: usize) -> Result<Set> {
     if m == 0 {
         return Ok(s.clone());
     }
-    let params = s.space().params().to_vec();
-    let k = s.space().n_out();
-    let space = set_space(&params, k + m);
-    let varmap: Vec<usize> = (1..=params.len() + k).collect();
-    let mut parts = Vec::new();
-    for c in conjs(s) {
-        let mut b = Builder::new(&space);
-        b.add(&c, &varmap);
-        parts.push(b.build()?);
-    }
-    to_set(&space, parts)
+    Ok(s.insert_dims(DimKind::Out, s.space().n_out(), m)?)
 }
 
 /// The projection of `s` onto its first `k` dimensions (exact; what cannot

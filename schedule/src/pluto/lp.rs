@@ -64,7 +64,9 @@ pub(crate) fn lp_from(
     let fuse = opts.fuse;
     let mut st = Partial::new(scop, initial, opts.farkas);
     match fuse {
-        Fusion::None => st.cut_all_sccs()?,
+        Fusion::None => {
+            st.cut_all_sccs()?;
+        }
         Fusion::Smart => st.cut_by_depth()?,
         Fusion::Max => {}
     }
@@ -90,9 +92,7 @@ pub(crate) fn lp_rows(st: &mut Partial) -> Result<()> {
             st.close_band();
             continue;
         }
-        let comps = st.sccs(|_| false);
-        if comps.len() > 1 && st.crosses(&comps) {
-            st.cut_all_sccs()?;
+        if st.cut_all_sccs()? {
             continue;
         }
         break;

@@ -490,13 +490,6 @@ impl<'a> Partial<'a> {
         sccs(self.n_stmt(), &edges, prefer)
     }
 
-    /// True when some open pair goes between two different components of
-    /// `comps`.
-    pub fn crosses(&self, comps: &[Vec<usize>]) -> bool {
-        let comp = self.component_of(comps);
-        self.open_deps.iter().any(|d| comp[d.src] != comp[d.dst])
-    }
-
     /// The index in `comps` of each statement's component.
     pub fn component_of(&self, comps: &[Vec<usize>]) -> Vec<usize> {
         let mut of = vec![0; self.n_stmt()];
@@ -509,15 +502,16 @@ impl<'a> Partial<'a> {
     }
 
     /// Distributes every strongly connected component of the open pairs
-    /// into a loop of its own, in topological order (a cut; nothing when
-    /// there is one component or no pair between them).
-    pub fn cut_all_sccs(&mut self) -> Result<()> {
-        let comps = self.sccs(|_| false);
-        if comps.len() > 1 && self.crosses(&comps) {
-            let group = self.component_of(&comps);
-            self.cut(&group)?;
+    /// into a loop of its own, in topological order (a cut); true when it
+    /// did, false (and nothing done) when no open pair goes between two
+    /// components.
+    pub fn cut_all_sccs(&mut self) -> Result<bool> {
+        let group = self.component_of(&self.sccs(|_| false));
+        if self.open_deps.iter().all(|d| group[d.src] == group[d.dst]) {
+            return Ok(false);
         }
-        Ok(())
+        self.cut(&group)?;
+        Ok(true)
     }
 
     /// Pluto's dimension-based cut (its default `smartfuse` in pluto-lp):
@@ -556,12 +550,8 @@ impl<'a> Partial<'a> {
         self.close_band();
         if !self.open_deps.is_empty() {
             let comps = self.sccs(|_| false);
-            let cyclic = self.open_deps.iter().any(|d| {
-                let c = self.component_of(&comps);
-                c[d.src] == c[d.dst]
-            });
-            if !cyclic {
-                let group = self.component_of(&comps);
+            let group = self.component_of(&comps);
+            if self.open_deps.iter().all(|d| group[d.src] != group[d.dst]) {
                 self.cut(&group)?;
             }
         }

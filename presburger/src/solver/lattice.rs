@@ -268,6 +268,8 @@ impl Compression {
     /// size-reduced against the reduced basis (the same `RED` steps, with `x0`
     /// as one more vector), which bounds each of its Gram–Schmidt coordinates
     /// by half the basis vector's.
+    // (the loops index two rows of `lam` at once, as the text's subscripts do)
+    #[allow(clippy::needless_range_loop)]
     fn reduce(&mut self) {
         let f = self.n_free();
         if f == 0 {

@@ -41,6 +41,15 @@ mod attr;
 mod linalg;
 mod ops;
 
+/// The pieces of this reader that the interpreter ([`crate::interp`]) reuses on
+/// the same text: attribute values and aliases, the generic trait dictionary,
+/// the named ops' indexing maps, and rank-reducing slices.
+pub(crate) mod shared {
+    pub(crate) use super::attr::{parse_attr, Aliases, Attr};
+    pub(crate) use super::linalg::{generic_traits, is_named, lower_named_op};
+    pub(crate) use super::ops::rank_reduction;
+}
+
 use std::collections::{HashMap, HashSet};
 
 use crate::error::{Error, Result};

@@ -328,7 +328,12 @@ impl Interp<'_> {
             for (e, s) in o.map.results.iter().zip(&shape) {
                 if let AffineExpr::Dim(d) = e {
                     if let Some(slot) = sizes.get_mut(*d) {
-                        slot.get_or_insert(*s);
+                        if *slot.get_or_insert(*s) != *s {
+                            return Err(fail(format!(
+                                "loop d{d} has size {} from one operand but {s} from another",
+                                slot.unwrap_or(0)
+                            )));
+                        }
                     }
                 }
             }

@@ -94,6 +94,16 @@ fn apply_named(
     let pick = |f: &'static str, i: &'static str| if out.is_float() { f } else { i };
     match body {
         NamedBody::MulAdd => {
+            // The common cases without conversions, computed directly.
+            match (args, out) {
+                ([Scalar::F32(a), Scalar::F32(b), Scalar::F32(o)], ElemType::F32) => {
+                    return Ok(Scalar::F32(o + a * b))
+                }
+                ([Scalar::F64(a), Scalar::F64(b), Scalar::F64(o)], ElemType::F64) => {
+                    return Ok(Scalar::F64(o + a * b))
+                }
+                _ => {}
+            }
             let p = scalar::binary(pick("mulf", "muli"), c(0)?, c(1)?)?;
             scalar::binary(pick("addf", "addi"), c(2)?, p)
         }
@@ -371,22 +381,43 @@ impl Interp<'_> {
         let n_ops = operands.len();
         let mut idx = vec![0usize; n_loops];
         let mut idx64 = vec![0i64; n_loops];
+        // Linear accesses move by a fixed step when loop d advances (and the
+        // inner loops wrap to 0): coef[d] - sum over e > d of coef[e] * (size[e] - 1).
+        let steps: Vec<Option<Vec<i64>>> = flat
+            .iter()
+            .map(|f| {
+                f.as_ref().map(|(coef, _)| {
+                    (0..n_loops)
+                        .map(|d| {
+                            coef[d]
+                                - (d + 1..n_loops)
+                                    .map(|e| coef[e] * (sizes[e] as i64 - 1))
+                                    .sum::<i64>()
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let mut cur: Vec<i64> = flat
+            .iter()
+            .map(|f| f.as_ref().map(|(_, base)| *base).unwrap_or(0))
+            .collect();
         let mut offsets = vec![0usize; n_ops];
         let mut args: Vec<Scalar> = Vec::with_capacity(n_ops);
+        let out_elem = outs.first().map(|t| t.elem).unwrap_or(ElemType::F32);
         self.linalg_indices.borrow_mut().push(Vec::new());
         let result = (|| -> Result<()> {
             loop {
-                for (d, &i) in idx.iter().enumerate() {
-                    idx64[d] = i as i64;
-                }
                 args.clear();
                 for (k, o) in operands.iter().enumerate() {
                     let off = match &flat[k] {
-                        Some((coef, base)) => {
-                            (base + coef.iter().zip(&idx64).map(|(c, i)| c * i).sum::<i64>())
-                                as usize
+                        Some(_) => cur[k] as usize,
+                        None => {
+                            for (d, &i) in idx.iter().enumerate() {
+                                idx64[d] = i as i64;
+                            }
+                            self.point_offset(op, o, &idx64)?
                         }
-                        None => self.point_offset(op, o, &idx64)?,
                     };
                     offsets[k] = off;
                     let x = if k >= n_ins {
@@ -399,10 +430,13 @@ impl Interp<'_> {
                     };
                     args.push(x);
                 }
-                let new = match body {
+                match body {
                     Body::Named(b) => {
-                        let out_elem = outs.first().map(|t| t.elem).unwrap_or(ElemType::F32);
-                        vec![apply_named(*b, &args, out_elem).map_err(fail)?]
+                        let x = apply_named(*b, &args, out_elem).map_err(fail)?;
+                        let t = outs
+                            .first_mut()
+                            .ok_or_else(|| fail("needs one output".into()))?;
+                        t.data[offsets[n_ins]] = x;
                     }
                     Body::Region(block, names) => {
                         if let Some(top) = self.linalg_indices.borrow_mut().last_mut() {
@@ -415,43 +449,37 @@ impl Interp<'_> {
                             )));
                         }
                         for (name, x) in names.iter().zip(&args) {
-                            let v = Rc::new(Value::Scalar(*x));
-                            match env.get_mut(name) {
-                                Some(slot) => *slot = v,
-                                None => {
-                                    env.insert(name.clone(), v);
+                            super::bind(env, name, Value::Scalar(*x));
+                        }
+                        let new = self.block(env, block, depth)?;
+                        if new.len() != outs.len() {
+                            return Err(fail(format!(
+                                "the body yields {} values for {} outputs",
+                                new.len(),
+                                outs.len()
+                            )));
+                        }
+                        for (j, v) in new.iter().enumerate() {
+                            let t = &mut outs[j];
+                            match v.scalar() {
+                                Some(x) if x.ty() == t.elem => t.data[offsets[n_ins + j]] = x,
+                                _ => {
+                                    return Err(fail(format!(
+                                        "the body must yield scalars of the outputs' types ({})",
+                                        t.elem
+                                    )))
                                 }
                             }
                         }
-                        self.block(env, block, depth)?
-                            .iter()
-                            .map(|v| {
-                                v.scalar()
-                                    .ok_or_else(|| fail("the body must yield scalars".into()))
-                            })
-                            .collect::<Result<Vec<_>>>()?
                     }
-                };
-                if new.len() != outs.len() {
-                    return Err(fail(format!(
-                        "the body yields {} values for {} outputs",
-                        new.len(),
-                        outs.len()
-                    )));
                 }
-                for (j, x) in new.into_iter().enumerate() {
-                    let t = &mut outs[j];
-                    if x.ty() != t.elem {
-                        return Err(fail(format!(
-                            "the body yields {} for an output of {}",
-                            x.ty(),
-                            t.elem
-                        )));
-                    }
-                    t.data[offsets[n_ins + j]] = x;
-                }
-                if !super::tensor_ops::next_index(&mut idx, &sizes) {
+                let Some(d) = super::tensor_ops::advance(&mut idx, &sizes) else {
                     return Ok(());
+                };
+                for (c, st) in cur.iter_mut().zip(&steps) {
+                    if let Some(st) = st {
+                        *c += st[d];
+                    }
                 }
             }
         })();

@@ -76,7 +76,40 @@ pub fn signature(text: &str, func: &str) -> Result<(Vec<Ty>, Vec<Ty>)> {
 }
 
 /// The values bound to SSA names in a function body.
-type Env = HashMap<String, Rc<Value>>;
+type Env = HashMap<String, Rc<Value>, std::hash::BuildHasherDefault<NameHasher>>;
+
+/// A fast hasher for SSA names (FNV-1a over the bytes; the names come from
+/// the program, and the map is only looked up, so flooding is no concern).
+#[derive(Default)]
+struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            inputs::FNV_BASIS
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(inputs::FNV_PRIME);
+        }
+        self.0 = h;
+    }
+}
+
+/// Binds `name` to `v` in `env`, reusing the key if already bound.
+fn bind(env: &mut Env, name: &str, v: Value) {
+    match env.get_mut(name) {
+        Some(slot) => *slot = Rc::new(v),
+        None => {
+            env.insert(name.to_string(), Rc::new(v));
+        }
+    }
+}
 
 /// The interpreter: the text, its aliases and functions, and the step budget.
 struct Interp<'a> {
@@ -270,7 +303,7 @@ impl<'a> Interp<'a> {
                 ),
             ));
         }
-        let mut env = Env::new();
+        let mut env = Env::default();
         for (k, ((arg, ty), v)) in args.iter().zip(inputs).enumerate() {
             if !ty.admits(&v) {
                 return Err(self.op_fail(
@@ -326,7 +359,7 @@ impl<'a> Interp<'a> {
                         ));
                     }
                     for (n, v) in op.results.iter().zip(vals) {
-                        env.insert(n.clone(), Rc::new(v));
+                        bind(env, n, v);
                     }
                 }
             }

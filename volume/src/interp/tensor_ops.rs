@@ -16,14 +16,21 @@ use mlir_syntax::optree::{Block, Op, Token};
 /// Moves `idx` to the next index of the box `shape` in row-major order;
 /// `false` after the last.
 pub(super) fn next_index(idx: &mut [usize], shape: &[usize]) -> bool {
+    advance(idx, shape).is_some()
+}
+
+/// Moves `idx` to the next index of the box `shape` in row-major order and
+/// returns the dimension that was incremented (the ones after it wrap to 0);
+/// `None` after the last index.
+pub(super) fn advance(idx: &mut [usize], shape: &[usize]) -> Option<usize> {
     for d in (0..idx.len()).rev() {
         idx[d] += 1;
         if idx[d] < shape[d] {
-            return true;
+            return Some(d);
         }
         idx[d] = 0;
     }
-    false
+    None
 }
 
 impl Interp<'_> {
@@ -90,10 +97,7 @@ impl Interp<'_> {
             ));
         }
         for ((name, _, _), &i) in block.args.iter().zip(idx) {
-            env.insert(
-                name.clone(),
-                Rc::new(Value::Scalar(Scalar::index(i as i64))),
-            );
+            super::bind(env, name, Value::Scalar(Scalar::index(i as i64)));
         }
         let out = self.block(env, block, depth)?;
         match out.as_slice() {

@@ -31,6 +31,7 @@
 //! errors, never panics. Contents of `tensor.empty` are zeros.
 
 mod control;
+pub mod harness;
 pub mod inputs;
 mod linalg;
 pub mod scalar;

@@ -1,0 +1,23 @@
+//! The interpreter against MLIR's own execution (`mlir-opt-22` lowering,
+//! `mlir-runner-22`): the same pseudo-random inputs, results compared by the
+//! hash of their bit patterns. Skipped (with a message) when the tools are not
+//! installed.
+
+#[allow(dead_code)]
+mod common;
+
+use common::mlir_exec::check_against_mlir;
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/../examples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[test]
+fn conv_pad_relu() {
+    check_against_mlir(&example("conv_pad_relu.mlir"), "krnl0", 1, &[]);
+}
+
+#[test]
+fn dynamic_pad_matmul() {
+    check_against_mlir(&example("dynamic_pad_matmul.mlir"), "pad_matmul", 2, &[5, 8]);
+}

@@ -5,12 +5,28 @@ use volume::interp::{self, ElemType, Scalar, Tensor, Value};
 
 /// An f32 tensor.
 fn t32(shape: &[usize], data: &[f32]) -> Value {
-    Value::Tensor(Tensor::new(ElemType::F32, shape.to_vec(), data.iter().map(|&x| Scalar::F32(x)).collect()).unwrap())
+    Value::Tensor(
+        Tensor::new(
+            ElemType::F32,
+            shape.to_vec(),
+            data.iter().map(|&x| Scalar::F32(x)).collect(),
+        )
+        .unwrap(),
+    )
 }
 
 /// An i32 tensor.
 fn ti32(shape: &[usize], data: &[i64]) -> Value {
-    Value::Tensor(Tensor::new(ElemType::Int(32), shape.to_vec(), data.iter().map(|&x| Scalar::int(x, ElemType::Int(32))).collect()).unwrap())
+    Value::Tensor(
+        Tensor::new(
+            ElemType::Int(32),
+            shape.to_vec(),
+            data.iter()
+                .map(|&x| Scalar::int(x, ElemType::Int(32)))
+                .collect(),
+        )
+        .unwrap(),
+    )
 }
 
 /// The f32 elements of a tensor value.
@@ -28,7 +44,12 @@ fn f32s(v: &Value) -> Vec<f32> {
 
 /// The integer elements of a tensor value.
 fn ints(v: &Value) -> Vec<i64> {
-    v.tensor().unwrap().data.iter().map(|s| s.as_int().unwrap()).collect()
+    v.tensor()
+        .unwrap()
+        .data
+        .iter()
+        .map(|s| s.as_int().unwrap())
+        .collect()
 }
 
 fn run1(text: &str, inputs: Vec<Value>) -> Value {
@@ -47,7 +68,13 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
   return %r : tensor<2x2xf32>
 }"#;
-    let r = run1(text, vec![t32(&[2, 3], &[1., 2., 3., 4., 5., 6.]), t32(&[3, 2], &[7., 8., 9., 10., 11., 12.])]);
+    let r = run1(
+        text,
+        vec![
+            t32(&[2, 3], &[1., 2., 3., 4., 5., 6.]),
+            t32(&[3, 2], &[7., 8., 9., 10., 11., 12.]),
+        ],
+    );
     assert_eq!(f32s(&r), [58., 64., 139., 154.]);
 }
 
@@ -61,7 +88,10 @@ func.func @f(%a: tensor<2x2xi32>, %b: tensor<2x2xi32>) -> tensor<2x2xi32> {
   return %m : tensor<2x2xi32>
 }"#;
     // s = [[6, 8], [10, 12]]; m = a + s*b = [[1,2],[3,4]] + [[6*5+8*7, 6*6+8*8], [10*5+12*7, 10*6+12*8]]
-    let r = run1(text, vec![ti32(&[2, 2], &[1, 2, 3, 4]), ti32(&[2, 2], &[5, 6, 7, 8])]);
+    let r = run1(
+        text,
+        vec![ti32(&[2, 2], &[1, 2, 3, 4]), ti32(&[2, 2], &[5, 6, 7, 8])],
+    );
     assert_eq!(ints(&r), [1 + 86, 2 + 100, 3 + 134, 4 + 156]);
 }
 
@@ -89,7 +119,10 @@ func.func @f(%x: tensor<4xf32>, %w: tensor<3xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }"#;
-    let r = run1(text, vec![t32(&[4], &[1., 2., 3., 4.]), t32(&[3], &[1., 10., 100.])]);
+    let r = run1(
+        text,
+        vec![t32(&[4], &[1., 2., 3., 4.]), t32(&[3], &[1., 10., 100.])],
+    );
     assert_eq!(f32s(&r), [210., 321., 432., 43.]);
 }
 
@@ -107,7 +140,13 @@ func.func @f(%x: tensor<1x5x5x1xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x1x1x1
   return %r : tensor<1x1x1x1xf32>
 }"#;
     let x: Vec<f32> = (0..25).map(|i| i as f32).collect();
-    let r = run1(text, vec![t32(&[1, 5, 5, 1], &x), t32(&[2, 2, 1, 1], &[1., 1., 1., 1.])]);
+    let r = run1(
+        text,
+        vec![
+            t32(&[1, 5, 5, 1], &x),
+            t32(&[2, 2, 1, 1], &[1., 1., 1., 1.]),
+        ],
+    );
     assert_eq!(f32s(&r), [0. + 2. + 10. + 12.]);
 }
 
@@ -135,7 +174,12 @@ func.func @f(%x: tensor<4x2xf32>) -> (tensor<2xf32>, tensor<4x2xf32>) {
   }
   return %r#0, %r#1 : tensor<2xf32>, tensor<4x2xf32>
 }"#;
-    let r = interp::run(text, "f", vec![t32(&[4, 2], &[1., 2., 3., 4., 5., 6., 7., 8.])]).unwrap();
+    let r = interp::run(
+        text,
+        "f",
+        vec![t32(&[4, 2], &[1., 2., 3., 4., 5., 6., 7., 8.])],
+    )
+    .unwrap();
     assert_eq!(f32s(&r[0]), [16., 20.]);
     assert_eq!(f32s(&r[1]), [2., 4., 6., 8., 10., 12., 14., 16.]);
 }
@@ -208,7 +252,15 @@ func.func @f(%x: tensor<2x2xi32>, %lo: index) -> (tensor<3x4xi32>, tensor<4xi32>
   %row = tensor.extract_slice %p[2, 0] [1, 4] [1, 1] : tensor<3x4xi32> to tensor<4xi32>
   return %p, %row : tensor<3x4xi32>, tensor<4xi32>
 }"#;
-    let r = interp::run(text, "f", vec![ti32(&[2, 2], &[7, 8, 9, 10]), Value::Scalar(Scalar::index(1))]).unwrap();
+    let r = interp::run(
+        text,
+        "f",
+        vec![
+            ti32(&[2, 2], &[7, 8, 9, 10]),
+            Value::Scalar(Scalar::index(1)),
+        ],
+    )
+    .unwrap();
     assert_eq!(ints(&r[0]), [0, 1, 2, 3, 1, 7, 8, 4, 2, 9, 10, 5]);
     assert_eq!(ints(&r[1]), [2, 9, 10, 5]);
 }
@@ -245,7 +297,10 @@ func.func @f(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<2x2x3xf32>, tensor
 }"#;
     let r = interp::run(text, "f", vec![t32(&[2, 3], &[1., 2., 3., 4., 5., 6.])]).unwrap();
     assert_eq!(f32s(&r[0]), [1., 4., 2., 5., 3., 6.]);
-    assert_eq!(f32s(&r[1]), [1., 2., 3., 1., 2., 3., 4., 5., 6., 4., 5., 6.]);
+    assert_eq!(
+        f32s(&r[1]),
+        [1., 2., 3., 1., 2., 3., 4., 5., 6., 4., 5., 6.]
+    );
     assert_eq!(f32s(&r[2]), [6., 15.]);
     assert_eq!(ints(&r[3]), [0, 1, 2, 10, 11, 12]);
 }
@@ -257,25 +312,47 @@ func.func @f(%x: tensor<4xf32>) -> tensor<2xf32> {
   %s = tensor.extract_slice %x[3] [2] [1] : tensor<4xf32> to tensor<2xf32>
   return %s : tensor<2xf32>
 }"#;
-    let e = interp::run(oob, "f", vec![t32(&[4], &[1., 2., 3., 4.])]).unwrap_err().to_string();
-    assert!(e.contains("line 3, column 8") && e.contains("tensor.extract_slice"), "{e}");
+    let e = interp::run(oob, "f", vec![t32(&[4], &[1., 2., 3., 4.])])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 3, column 8") && e.contains("tensor.extract_slice"),
+        "{e}"
+    );
     let unknown = "func.func @f(%x: f32) -> f32 {\n  %y = foo.bar %x : f32\n  return %y : f32\n}";
-    let e = interp::run(unknown, "f", vec![Value::Scalar(Scalar::F32(1.0))]).unwrap_err().to_string();
+    let e = interp::run(unknown, "f", vec![Value::Scalar(Scalar::F32(1.0))])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("foo.bar") && e.contains("line 2"), "{e}");
     let div = "func.func @f(%x: index) -> index {\n  %z = arith.constant 0 : index\n  %y = arith.divsi %x, %z : index\n  return %y : index\n}";
-    let e = interp::run(div, "f", vec![Value::Scalar(Scalar::index(1))]).unwrap_err().to_string();
-    assert!(e.contains("arith.divsi") && e.contains("division by zero"), "{e}");
+    let e = interp::run(div, "f", vec![Value::Scalar(Scalar::index(1))])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("arith.divsi") && e.contains("division by zero"),
+        "{e}"
+    );
     // Wrong input shape, missing function, garbage.
     assert!(interp::run(oob, "f", vec![t32(&[3], &[1., 2., 3.])]).is_err());
     assert!(interp::run(oob, "g", vec![]).is_err());
-    for junk in ["", "}", "func.func @f(", "func.func @f() { %x = }", "func.func @f() -> f32 { return }"] {
+    for junk in [
+        "",
+        "}",
+        "func.func @f(",
+        "func.func @f() { %x = }",
+        "func.func @f() -> f32 { return }",
+    ] {
         assert!(interp::run(junk, "f", vec![]).is_err(), "{junk}");
     }
 }
 
 #[test]
 fn conv_pad_relu_example_runs() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/conv_pad_relu.mlir")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/conv_pad_relu.mlir"
+    ))
+    .unwrap();
     let inputs = interp::pseudo_random_inputs(&text, "krnl0", 1).unwrap();
     let r = interp::run(&text, "krnl0", inputs.clone()).unwrap();
     let t = r[0].tensor().unwrap();
@@ -305,7 +382,11 @@ fn conv_pad_relu_example_runs() {
 
 #[test]
 fn dynamic_pad_matmul_example_runs() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/dynamic_pad_matmul.mlir")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/dynamic_pad_matmul.mlir"
+    ))
+    .unwrap();
     // x is 5x3, so the padded tensor and the result have 8 rows: %n = 8.
     let inputs = interp::pseudo_random_inputs_sized(&text, "pad_matmul", 7, &[5, 8]).unwrap();
     let r = interp::run(&text, "pad_matmul", inputs.clone()).unwrap();
@@ -358,7 +439,9 @@ func.func @tiled(%a: tensor<10x6xf32>, %b: tensor<6x5xf32>) -> tensor<10x5xf32> 
     interp::compare((original, "orig"), (tiled, "tiled"), 3, &[]).unwrap();
     // A wrong tiling (a tile skipped) is caught.
     let wrong = tiled.replace("%c10 step", "%c4 step");
-    let e = interp::compare((original, "orig"), (&wrong, "tiled"), 3, &[]).unwrap_err().to_string();
+    let e = interp::compare((original, "orig"), (&wrong, "tiled"), 3, &[])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("differs"), "{e}");
 }
 

@@ -21,3 +21,21 @@ fn conv_pad_relu() {
 fn dynamic_pad_matmul() {
     check_against_mlir(&example("dynamic_pad_matmul.mlir"), "pad_matmul", 2, &[5, 8]);
 }
+
+#[test]
+fn tiled_pad_conv1d_original_and_tiled() {
+    let text = include_str!("programs/tiled_pad_conv1d.mlir");
+    volume::interp::compare((text, "orig"), (text, "tiled"), 4, &[]).unwrap_or_else(|e| panic!("{e}"));
+    check_against_mlir(text, "orig", 4, &[]);
+    check_against_mlir(text, "tiled", 4, &[]);
+}
+
+#[test]
+fn conv_pool() {
+    check_against_mlir(include_str!("programs/conv_pool.mlir"), "conv_pool", 5, &[]);
+}
+
+#[test]
+fn scalar_mix() {
+    check_against_mlir(include_str!("programs/scalar_mix.mlir"), "mix", 6, &[6]);
+}

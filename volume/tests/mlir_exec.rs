@@ -19,13 +19,19 @@ fn conv_pad_relu() {
 
 #[test]
 fn dynamic_pad_matmul() {
-    check_against_mlir(&example("dynamic_pad_matmul.mlir"), "pad_matmul", 2, &[5, 8]);
+    check_against_mlir(
+        &example("dynamic_pad_matmul.mlir"),
+        "pad_matmul",
+        2,
+        &[5, 8],
+    );
 }
 
 #[test]
 fn tiled_pad_conv1d_original_and_tiled() {
     let text = include_str!("programs/tiled_pad_conv1d.mlir");
-    volume::interp::compare((text, "orig"), (text, "tiled"), 4, &[]).unwrap_or_else(|e| panic!("{e}"));
+    volume::interp::compare((text, "orig"), (text, "tiled"), 4, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
     check_against_mlir(text, "orig", 4, &[]);
     check_against_mlir(text, "tiled", 4, &[]);
 }
@@ -38,4 +44,9 @@ fn conv_pool() {
 #[test]
 fn scalar_mix() {
     check_against_mlir(include_str!("programs/scalar_mix.mlir"), "mix", 6, &[6]);
+}
+
+#[test]
+fn depthwise_and_pooling_named_ops() {
+    check_against_mlir(include_str!("programs/depthwise_pool.mlir"), "dw_pool", 8, &[]);
 }

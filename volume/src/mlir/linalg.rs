@@ -48,6 +48,13 @@ const NAMED: &[&str] = &[
     "dot",
     "conv_2d_nchw_fchw",
     "conv_2d_nhwc_hwcf",
+    "depthwise_conv_2d_nhwc_hwc",
+    "depthwise_conv_2d_nchw_chw",
+    "pooling_nhwc_max",
+    "pooling_nhwc_min",
+    "pooling_nhwc_sum",
+    "pooling_nchw_max",
+    "pooling_nchw_sum",
     "fill",
     "transpose",
     "broadcast",
@@ -326,6 +333,54 @@ fn lower_named(
                 ]
             };
             Ok((maps, its, vec![true]))
+        }
+        "depthwise_conv_2d_nhwc_hwc"
+        | "depthwise_conv_2d_nchw_chw"
+        | "pooling_nhwc_max"
+        | "pooling_nhwc_min"
+        | "pooling_nhwc_sum"
+        | "pooling_nchw_max"
+        | "pooling_nchw_sum" => {
+            // Six loops; the window (kernel or shape-only pooling window) is
+            // read at (kh, kw) = (d4, d5).
+            let depthwise = short.starts_with("depthwise");
+            need(2, 1, &[4, if depthwise { 3 } else { 2 }, 4])?;
+            let (sh, sw) = extra.pair("strides")?;
+            let (dh, dw) = extra.pair("dilations")?;
+            let map = |results| AffineMap {
+                n_dims: 6,
+                n_symbols: 0,
+                results,
+            };
+            let d = AffineExpr::Dim;
+            let maps = match short {
+                // Loops (n, oh, ow, c, kh, kw).
+                "depthwise_conv_2d_nhwc_hwc"
+                | "pooling_nhwc_max"
+                | "pooling_nhwc_min"
+                | "pooling_nhwc_sum" => vec![
+                    map(vec![d(0), window(1, sh, 4, dh), window(2, sw, 5, dw), d(3)]),
+                    if depthwise {
+                        sel(6, &[4, 5, 3])
+                    } else {
+                        sel(6, &[4, 5])
+                    },
+                    sel(6, &[0, 1, 2, 3]),
+                ],
+                // Loops (n, oh, ow, c, kh, kw), channels second in the tensors.
+                "depthwise_conv_2d_nchw_chw" => vec![
+                    map(vec![d(0), d(3), window(1, sh, 4, dh), window(2, sw, 5, dw)]),
+                    sel(6, &[3, 4, 5]),
+                    sel(6, &[0, 3, 1, 2]),
+                ],
+                // Loops (n, c, oh, ow, kh, kw).
+                _ => vec![
+                    map(vec![d(0), d(1), window(2, sh, 4, dh), window(3, sw, 5, dw)]),
+                    sel(6, &[4, 5]),
+                    sel(6, &[0, 1, 2, 3]),
+                ],
+            };
+            Ok((maps, vec![P, P, P, P, R, R], vec![true]))
         }
         "fill" => {
             let r = outs.first().map(Type::rank).unwrap_or(0);

@@ -17,9 +17,16 @@ pub struct Tools {
 
 /// The tools, or `None` (after printing why) when they are not installed.
 pub fn tools() -> Option<Tools> {
-    let ok = |cmd: &str| Command::new(cmd).arg("--version").output().is_ok_and(|o| o.status.success());
+    let ok = |cmd: &str| {
+        Command::new(cmd)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
     if !ok("mlir-opt-22") || !ok("mlir-runner-22") {
-        eprintln!("skipped: mlir-opt-22 / mlir-runner-22 not installed (apt-get install mlir-22-tools)");
+        eprintln!(
+            "skipped: mlir-opt-22 / mlir-runner-22 not installed (apt-get install mlir-22-tools)"
+        );
         return None;
     }
     let libdir = Command::new("llvm-config-22")
@@ -29,11 +36,15 @@ pub fn tools() -> Option<Tools> {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "/usr/lib/llvm-22/lib".to_string());
-    let runtime = std::fs::read_dir(&libdir).ok()?.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with("libmlir_c_runner_utils.so"))
-    });
+    let runtime = std::fs::read_dir(&libdir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libmlir_c_runner_utils.so"))
+        });
     let Some(runtime) = runtime else {
         eprintln!("skipped: no libmlir_c_runner_utils.so in {libdir}");
         return None;
@@ -47,9 +58,16 @@ pub fn tools() -> Option<Tools> {
 
 /// The hashes MLIR's execution of `@func` prints, one per result, on the
 /// inputs of `seed` and `sizes`.
-pub fn mlir_hashes(t: &Tools, text: &str, func: &str, seed: u64, sizes: &[i64]) -> Result<Vec<u64>, String> {
+pub fn mlir_hashes(
+    t: &Tools,
+    text: &str,
+    func: &str,
+    seed: u64,
+    sizes: &[i64],
+) -> Result<Vec<u64>, String> {
     static COUNT: AtomicUsize = AtomicUsize::new(0);
-    let module = volume::interp::harness::with_main(text, func, seed, sizes).map_err(|e| e.to_string())?;
+    let module =
+        volume::interp::harness::with_main(text, func, seed, sizes).map_err(|e| e.to_string())?;
     let dir = std::env::temp_dir().join(format!(
         "volume-mlir-exec-{}-{}",
         std::process::id(),
@@ -77,7 +95,11 @@ pub fn mlir_hashes(t: &Tools, text: &str, func: &str, seed: u64, sizes: &[i64]) 
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("mlir-opt failed on {}:\n{}", input.display(), String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "mlir-opt failed on {}:\n{}",
+            input.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let out = Command::new(&t.runner)
         .arg(&lowered)
@@ -86,11 +108,20 @@ pub fn mlir_hashes(t: &Tools, text: &str, func: &str, seed: u64, sizes: &[i64]) 
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("mlir-runner failed on {}:\n{}", lowered.display(), String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "mlir-runner failed on {}:\n{}",
+            lowered.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let hashes = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .map(|l| l.trim().parse::<i64>().map(|h| h as u64).map_err(|_| format!("unexpected output line `{l}`")))
+        .map(|l| {
+            l.trim()
+                .parse::<i64>()
+                .map(|h| h as u64)
+                .map_err(|_| format!("unexpected output line `{l}`"))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(hashes)
@@ -101,9 +132,14 @@ pub fn mlir_hashes(t: &Tools, text: &str, func: &str, seed: u64, sizes: &[i64]) 
 /// the tools are missing.
 pub fn check_against_mlir(text: &str, func: &str, seed: u64, sizes: &[i64]) {
     let Some(t) = tools() else { return };
-    let inputs = volume::interp::pseudo_random_inputs_sized(text, func, seed, sizes).unwrap_or_else(|e| panic!("{e}"));
-    let results = volume::interp::run(text, func, inputs).unwrap_or_else(|e| panic!("interpreter: {e}"));
+    let inputs = volume::interp::pseudo_random_inputs_sized(text, func, seed, sizes)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let results =
+        volume::interp::run(text, func, inputs).unwrap_or_else(|e| panic!("interpreter: {e}"));
     let ours = volume::interp::hash_values(&results);
     let theirs = mlir_hashes(&t, text, func, seed, sizes).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(ours, theirs, "@{func}: interpreter hashes against mlir-runner's");
+    assert_eq!(
+        ours, theirs,
+        "@{func}: interpreter hashes against mlir-runner's"
+    );
 }

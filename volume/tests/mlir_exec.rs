@@ -3,7 +3,6 @@
 //! hash of their bit patterns. Skipped (with a message) when the tools are not
 //! installed.
 
-#[allow(dead_code)]
 mod common;
 
 use common::mlir_exec::check_against_mlir;
@@ -48,5 +47,10 @@ fn scalar_mix() {
 
 #[test]
 fn depthwise_and_pooling_named_ops() {
-    check_against_mlir(include_str!("programs/depthwise_pool.mlir"), "dw_pool", 8, &[]);
+    check_against_mlir(
+        include_str!("programs/depthwise_pool.mlir"),
+        "dw_pool",
+        8,
+        &[],
+    );
 }

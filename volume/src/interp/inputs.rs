@@ -1,13 +1,14 @@
 //! Deterministic inputs and result hashes for differential runs.
 //!
 //! Element `l` (row-major position) of argument `a` under seed `s` is `k/64`
-//! (floats) or `k` (integers) with `k = (h & 255) - 128` and
-//! `h = mix(base(s, a) ^ (l + 1) * C3)`, `mix(h) = ((h ^ h >> 29) * C4) ^ ...
-//! >> 32` in wrapping 64-bit arithmetic: a SplitMix-style hash, chosen so that
-//! MLIR code can compute the same values with `arith` ops (the execution
-//! tests generate such a `main`). The values are multiples of 1/64 below 2 in
-//! magnitude: products and small sums of them are exact in f32, so results do
-//! not depend on summation order unless a program sums very many of them.
+//! (floats) or `k` (integers), with `k = (h & 255) - 128` where `h` is
+//! [`input_k`]'s SplitMix-style mix of `(l + 1) * POS_MUL` and the
+//! argument's base [`input_base`] in wrapping 64-bit arithmetic, chosen so
+//! that MLIR code can compute the same values with `arith` ops
+//! ([`super::harness`] generates such a `main`). The values are multiples of
+//! 1/64 below 2 in magnitude: products and small sums of them are exact in
+//! f32, so results do not depend on summation order unless a program sums
+//! very many of them.
 //!
 //! The hash of results is FNV-1a over 64-bit words: `h = (h ^ bits) * P` per
 //! element in row-major order, from the FNV offset basis, where `bits` is

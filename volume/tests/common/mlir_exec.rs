@@ -1,8 +1,9 @@
 //! Running a function with MLIR's own tools: `volume::interp::harness` adds a
 //! `@main` that fills the inputs as `volume::interp::pseudo_random_inputs_sized`
-//! does and prints a hash per result; this lowers the module with the pipeline
-//! of `docs`' MLIR notes (one-shot bufferization, linalg to loops, to LLVM)
-//! and executes it with `mlir-runner-22 -O3`.
+//! does and prints a hash per result; this lowers the module with
+//! `mlir-opt-22` (one-shot bufferization with function boundaries, buffer
+//! deallocation, linalg to loops, strided metadata, affine and scf lowering,
+//! to LLVM) and executes it with `mlir-runner-22 -O3`.
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -100,6 +100,12 @@ pub struct Op {
 }
 
 impl Op {
+    /// The first block of the op's first region (a function's body, a loop's
+    /// body, a `linalg` op's payload), if any.
+    pub fn entry_block(&self) -> Option<&Block> {
+        self.regions().next().and_then(|r| r.blocks.first())
+    }
+
     /// The op's regions, in order.
     pub fn regions(&self) -> impl Iterator<Item = &Region> {
         self.tokens.iter().filter_map(|t| match t {

@@ -166,11 +166,7 @@ impl Interp<'_> {
                 }
             }
         }
-        let body = op
-            .regions()
-            .next()
-            .and_then(|r| r.blocks.first())
-            .ok_or_else(|| fail("needs a body"))?;
+        let body = op.entry_block().ok_or_else(|| fail("needs a body"))?;
         let iv_ty = lb_s.ty();
         let mut i = lb;
         while i < ub {

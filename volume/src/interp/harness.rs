@@ -17,43 +17,24 @@
 
 use std::fmt::Write;
 
-use super::inputs::{input_base, FNV_BASIS, FNV_PRIME, MIX_MUL, POS_MUL};
+use super::inputs::{argument_shapes, input_base, FNV_BASIS, FNV_PRIME, MIX_MUL, POS_MUL};
 use super::value::{ElemType, Ty};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The text of `module` with a `func.func @main()` added that calls `@func`
 /// on the inputs of seed `seed` and `sizes` (as for
 /// [`super::pseudo_random_inputs_sized`]) and prints one hash per result.
 pub fn with_main(text: &str, func: &str, seed: u64, sizes: &[i64]) -> Result<String> {
     let (args, results) = super::signature(text, func)?;
-    let mut given = sizes.iter();
-    let mut next = |what: String| -> Result<i64> {
-        given
-            .next()
-            .copied()
-            .ok_or_else(|| Error::Invalid(format!("@{func}: no value given for {what}")))
-    };
-    // All `?` sizes first, then the scalar values, as the Rust side takes them.
-    let mut shapes = Vec::new();
-    for (a, ty) in args.iter().enumerate() {
-        let mut shape = Vec::new();
-        if let Ty::Tensor(dims, _) = ty {
-            for (d, s) in dims.iter().enumerate() {
-                shape.push(match s {
-                    Some(s) => *s as i64,
-                    None => next(format!("the size of dimension {d} of argument {a}"))?,
-                });
-            }
-        }
-        shapes.push(shape);
-    }
+    let (shapes, scalars) = argument_shapes(func, &args, sizes)?;
+    let mut scalars = scalars.into_iter();
     let mut m = String::from("func.func @main() {\n");
     let mut operands = Vec::new();
     for (a, (ty, shape)) in args.iter().zip(&shapes).enumerate() {
         let base = input_base(seed, a);
         let name = match ty {
             Ty::Tensor(_, e) => {
-                let stat = Ty::Tensor(shape.iter().map(|&s| Some(s as usize)).collect(), *e);
+                let stat = Ty::Tensor(shape.iter().map(|&s| Some(s)).collect(), *e);
                 let idx: Vec<String> = (0..shape.len()).map(|d| format!("%i{d}")).collect();
                 let block_args: Vec<String> = idx.iter().map(|i| format!("{i}: index")).collect();
                 let _ = writeln!(
@@ -92,7 +73,7 @@ pub fn with_main(text: &str, func: &str, seed: u64, sizes: &[i64]) -> Result<Str
                 )
             }
             Ty::Scalar(e) => {
-                let v = next(format!("scalar argument {a}"))?;
+                let v = scalars.next().unwrap_or(0);
                 let _ = writeln!(m, "  %a{a} = arith.constant {v} : {e}");
                 format!("%a{a}")
             }

@@ -72,38 +72,13 @@ pub fn pseudo_random_inputs_sized(
     sizes: &[i64],
 ) -> Result<Vec<Value>> {
     let (args, _) = signature(text, func)?;
-    let mut given = sizes.iter();
-    let mut next = |what: &str| -> Result<i64> {
-        given
-            .next()
-            .copied()
-            .ok_or_else(|| Error::Invalid(format!("@{func}: no value given for {what}")))
-    };
-    let mut shapes = Vec::new();
-    for (a, ty) in args.iter().enumerate() {
-        if let Ty::Tensor(dims, _) = ty {
-            let mut shape = Vec::new();
-            for (d, s) in dims.iter().enumerate() {
-                shape.push(match s {
-                    Some(s) => *s,
-                    None => usize::try_from(next(&format!(
-                        "the size of dimension {d} of argument {a}"
-                    ))?)
-                    .map_err(|_| {
-                        Error::Invalid(format!("@{func}: a negative size for argument {a}"))
-                    })?,
-                });
-            }
-            shapes.push(Some(shape));
-        } else {
-            shapes.push(None);
-        }
-    }
+    let (shapes, scalars) = argument_shapes(func, &args, sizes)?;
+    let mut scalars = scalars.into_iter();
     let mut out = Vec::new();
     for (a, (ty, shape)) in args.iter().zip(shapes).enumerate() {
         let base = input_base(seed, a);
-        out.push(match (ty, shape) {
-            (Ty::Tensor(_, e), Some(shape)) => {
+        out.push(match ty {
+            Ty::Tensor(_, e) => {
                 let n: usize = shape.iter().product();
                 let data = (0..n as u64)
                     .map(|p| element(input_k(base, p), *e))
@@ -114,18 +89,53 @@ pub fn pseudo_random_inputs_sized(
                     data,
                 })
             }
-            (Ty::Scalar(e), _) if e.is_float() => Value::Scalar(element(input_k(base, 0), *e)),
-            (Ty::Scalar(e), _) => {
-                Value::Scalar(Scalar::int(next(&format!("scalar argument {a}"))?, *e))
-            }
-            _ => {
-                return Err(Error::Invalid(format!(
-                    "@{func}: argument {a} has no shape"
-                )))
-            }
+            Ty::Scalar(e) if e.is_float() => Value::Scalar(element(input_k(base, 0), *e)),
+            Ty::Scalar(e) => Value::Scalar(Scalar::int(scalars.next().unwrap_or(0), *e)),
         });
     }
     Ok(out)
+}
+
+/// The concrete shape of each argument of `@func` (empty for scalars), its
+/// `?` sizes taken from `sizes` in order, and the values that follow in
+/// `sizes` for the integer and `index` scalar arguments, one each in order.
+pub(super) fn argument_shapes(
+    func: &str,
+    args: &[Ty],
+    sizes: &[i64],
+) -> Result<(Vec<Vec<usize>>, Vec<i64>)> {
+    let mut given = sizes.iter().copied();
+    let mut shapes = Vec::new();
+    for (a, ty) in args.iter().enumerate() {
+        let mut shape = Vec::new();
+        if let Ty::Tensor(dims, _) = ty {
+            for (d, s) in dims.iter().enumerate() {
+                shape.push(match s {
+                    Some(s) => *s,
+                    None => given
+                        .next()
+                        .and_then(|x| usize::try_from(x).ok())
+                        .ok_or_else(|| {
+                            Error::Invalid(format!(
+                                "@{func}: no size (or a negative one) given for dimension {d} of argument {a}"
+                            ))
+                        })?,
+                });
+            }
+        }
+        shapes.push(shape);
+    }
+    let scalars = args
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| matches!(t, Ty::Scalar(e) if !e.is_float()))
+        .map(|(a, _)| {
+            given.next().ok_or_else(|| {
+                Error::Invalid(format!("@{func}: no value given for scalar argument {a}"))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok((shapes, scalars))
 }
 
 /// The FNV-1a hash of one value's bit patterns (see the module documentation).

@@ -207,7 +207,7 @@ impl Interp<'_> {
         }
         let (ins, in_tys) = self.operand_group(env, op, "ins")?;
         let (outs, out_tys) = self.operand_group(env, op, "outs")?;
-        let region = op.regions().next().and_then(|r| r.blocks.first());
+        let region = op.entry_block();
         let (maps, body) = if short == "generic" {
             let trait_at = op.tokens.first().map(Token::at).unwrap_or(op.at);
             let Attr::Dict(entries) = self.attr_at(trait_at)? else {

@@ -314,7 +314,7 @@ impl<'a> Interp<'a> {
             }
             env.insert(arg.clone(), Rc::new(v));
         }
-        let Some(body) = f.regions().next().and_then(|r| r.blocks.first()) else {
+        let Some(body) = f.entry_block() else {
             return Err(self.op_fail(f, format!("@{name} has no body")));
         };
         let out = self.block(&mut env, body, depth)?;

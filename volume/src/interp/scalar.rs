@@ -21,71 +21,36 @@ pub fn binary(name: &str, a: Scalar, b: Scalar) -> Res<Scalar> {
             b.ty()
         ));
     }
+    /// The float op `name` on `$x` and `$y` of type `$t`, in that type (the
+    /// extrema through f64, exact for f32 operands).
+    macro_rules! float_binary {
+        ($x:expr, $y:expr, $t:ty) => {{
+            let (x, y): ($t, $t) = ($x, $y);
+            let wide = |f: fn(f64, f64) -> f64| f(f64::from(x), f64::from(y)) as $t;
+            match name {
+                "addf" => x + y,
+                "subf" => x - y,
+                "mulf" => x * y,
+                "divf" => x / y,
+                "remf" => x % y,
+                "maximumf" => wide(maximum),
+                "minimumf" => wide(minimum),
+                "maxnumf" => wide(maxnum),
+                "minnumf" => wide(minnum),
+                "powf" => x.powf(y),
+                "copysign" => x.copysign(y),
+                _ => return Err(format!("`{name}` is not a binary float operation")),
+            }
+        }};
+    }
     match (a, b) {
-        (Scalar::F32(x), Scalar::F32(y)) => Ok(Scalar::F32(match float_binary(name)? {
-            FloatOp::Add => x + y,
-            FloatOp::Sub => x - y,
-            FloatOp::Mul => x * y,
-            FloatOp::Div => x / y,
-            FloatOp::Rem => x % y,
-            FloatOp::Maximum => maximum(x.into(), y.into()) as f32,
-            FloatOp::Minimum => minimum(x.into(), y.into()) as f32,
-            FloatOp::MaxNum => maxnum(x.into(), y.into()) as f32,
-            FloatOp::MinNum => minnum(x.into(), y.into()) as f32,
-            FloatOp::Pow => x.powf(y),
-            FloatOp::CopySign => x.copysign(y),
-        })),
-        (Scalar::F64(x), Scalar::F64(y)) => Ok(Scalar::F64(match float_binary(name)? {
-            FloatOp::Add => x + y,
-            FloatOp::Sub => x - y,
-            FloatOp::Mul => x * y,
-            FloatOp::Div => x / y,
-            FloatOp::Rem => x % y,
-            FloatOp::Maximum => maximum(x, y),
-            FloatOp::Minimum => minimum(x, y),
-            FloatOp::MaxNum => maxnum(x, y),
-            FloatOp::MinNum => minnum(x, y),
-            FloatOp::Pow => x.powf(y),
-            FloatOp::CopySign => x.copysign(y),
-        })),
+        (Scalar::F32(x), Scalar::F32(y)) => Ok(Scalar::F32(float_binary!(x, y, f32))),
+        (Scalar::F64(x), Scalar::F64(y)) => Ok(Scalar::F64(float_binary!(x, y, f64))),
         (Scalar::Int(x, t), Scalar::Int(y, _)) => {
             int_binary(name, x, y, t).map(|v| Scalar::int(v, t))
         }
         _ => Err("operands of different kinds".to_string()),
     }
-}
-
-/// The floating-point binary operations.
-enum FloatOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Maximum,
-    Minimum,
-    MaxNum,
-    MinNum,
-    Pow,
-    CopySign,
-}
-
-/// The float op named `name` (`addf`, `maximumf`, `powf`, ...).
-fn float_binary(name: &str) -> Res<FloatOp> {
-    Ok(match name {
-        "addf" => FloatOp::Add,
-        "subf" => FloatOp::Sub,
-        "mulf" => FloatOp::Mul,
-        "divf" => FloatOp::Div,
-        "remf" => FloatOp::Rem,
-        "maximumf" => FloatOp::Maximum,
-        "minimumf" => FloatOp::Minimum,
-        "maxnumf" => FloatOp::MaxNum,
-        "minnumf" => FloatOp::MinNum,
-        "powf" => FloatOp::Pow,
-        "copysign" => FloatOp::CopySign,
-        _ => return Err(format!("`{name}` is not a binary float operation")),
-    })
 }
 
 /// IEEE 754-2019 `maximum`: NaN if either is NaN, and -0 < +0 (`arith.maximumf`).
@@ -234,51 +199,37 @@ fn int_binary(name: &str, x: i64, y: i64, t: ElemType) -> Res<i64> {
 /// The unary float op `name` (`arith.negf` or a `math` op such as `exp`,
 /// `sqrt`, `absf`), computed in the operand's precision.
 pub fn unary(name: &str, a: Scalar) -> Res<Scalar> {
+    /// The function `name` of the float `$x`, in `$x`'s own type.
+    macro_rules! float_unary {
+        ($x:expr) => {{
+            let x = $x;
+            match name {
+                "negf" => -x,
+                "absf" => x.abs(),
+                "sqrt" => x.sqrt(),
+                "rsqrt" => 1.0 / x.sqrt(),
+                "exp" => x.exp(),
+                "exp2" => x.exp2(),
+                "expm1" => x.exp_m1(),
+                "log" => x.ln(),
+                "log2" => x.log2(),
+                "log10" => x.log10(),
+                "log1p" => x.ln_1p(),
+                "tanh" => x.tanh(),
+                "sin" => x.sin(),
+                "cos" => x.cos(),
+                "floor" => x.floor(),
+                "ceil" => x.ceil(),
+                "round" => x.round(),
+                "roundeven" => x.round_ties_even(),
+                "trunc" => x.trunc(),
+                _ => return Err(format!("`{name}` is not a unary float operation")),
+            }
+        }};
+    }
     match a {
-        Scalar::F32(x) => Ok(Scalar::F32(match name {
-            "negf" => -x,
-            "absf" => x.abs(),
-            "sqrt" => x.sqrt(),
-            "rsqrt" => 1.0 / x.sqrt(),
-            "exp" => x.exp(),
-            "exp2" => x.exp2(),
-            "expm1" => x.exp_m1(),
-            "log" => x.ln(),
-            "log2" => x.log2(),
-            "log10" => x.log10(),
-            "log1p" => x.ln_1p(),
-            "tanh" => x.tanh(),
-            "sin" => x.sin(),
-            "cos" => x.cos(),
-            "floor" => x.floor(),
-            "ceil" => x.ceil(),
-            "round" => x.round(),
-            "roundeven" => x.round_ties_even(),
-            "trunc" => x.trunc(),
-            _ => return Err(format!("`{name}` is not a unary float operation")),
-        })),
-        Scalar::F64(x) => Ok(Scalar::F64(match name {
-            "negf" => -x,
-            "absf" => x.abs(),
-            "sqrt" => x.sqrt(),
-            "rsqrt" => 1.0 / x.sqrt(),
-            "exp" => x.exp(),
-            "exp2" => x.exp2(),
-            "expm1" => x.exp_m1(),
-            "log" => x.ln(),
-            "log2" => x.log2(),
-            "log10" => x.log10(),
-            "log1p" => x.ln_1p(),
-            "tanh" => x.tanh(),
-            "sin" => x.sin(),
-            "cos" => x.cos(),
-            "floor" => x.floor(),
-            "ceil" => x.ceil(),
-            "round" => x.round(),
-            "roundeven" => x.round_ties_even(),
-            "trunc" => x.trunc(),
-            _ => return Err(format!("`{name}` is not a unary float operation")),
-        })),
+        Scalar::F32(x) => Ok(Scalar::F32(float_unary!(x))),
+        Scalar::F64(x) => Ok(Scalar::F64(float_unary!(x))),
         Scalar::Int(x, t) => match name {
             "absi" => Ok(Scalar::int(x.wrapping_abs(), t)),
             _ => Err(format!("`{name}` needs a float operand, not {t}")),

@@ -241,26 +241,7 @@ impl Interp<'_> {
                     .map(|n| self.int(env, op, n))
                     .collect::<Result<Vec<_>>>()?;
                 let shape = self.shape_of(op, &dims, &dynamic)?;
-                let block = op
-                    .regions()
-                    .next()
-                    .and_then(|r| r.blocks.first())
-                    .ok_or_else(|| fail("needs a region".into()))?;
-                let n: usize = shape.iter().product();
-                self.tick(op, n as u64)?;
-                let mut data = Vec::with_capacity(n);
-                let mut idx = vec![0usize; shape.len()];
-                if n > 0 {
-                    loop {
-                        let x = self.region_scalar(env, op, block, &idx, depth)?;
-                        self.check_elem(op, elem, x.ty())?;
-                        data.push(x);
-                        if !next_index(&mut idx, &shape) {
-                            break;
-                        }
-                    }
-                }
-                Value::Tensor(Tensor { elem, shape, data })
+                self.build(env, op, elem, shape, depth, |_| None)?
             }
             _ => return Err(self.unsupported(op)),
         };
@@ -438,23 +419,38 @@ impl Interp<'_> {
                 "the padded shape {shape:?} does not fit the result type"
             )));
         }
+        let mut inner = vec![0i64; r];
+        self.build(env, op, elem, shape, depth, |idx| {
+            for d in 0..r {
+                inner[d] = idx[d] as i64 - low[d];
+            }
+            src.offset(&inner).map(|p| src.data[p])
+        })
+    }
+
+    /// The tensor of type `elem` and shape `shape` whose element at each index
+    /// is `given(index)` if some, else what `op`'s region yields for the
+    /// index (`tensor.generate`, the padding of `tensor.pad`).
+    fn build(
+        &self,
+        env: &mut Env,
+        op: &Op,
+        elem: ElemType,
+        shape: Vec<usize>,
+        depth: usize,
+        mut given: impl FnMut(&[usize]) -> Option<Scalar>,
+    ) -> Result<Value> {
         let block = op
-            .regions()
-            .next()
-            .and_then(|r| r.blocks.first())
-            .ok_or_else(|| fail("needs a region".into()))?;
+            .entry_block()
+            .ok_or_else(|| self.op_fail(op, "needs a region"))?;
         let n: usize = shape.iter().product();
         self.tick(op, n as u64)?;
         let mut data = Vec::with_capacity(n);
-        let mut idx = vec![0usize; r];
-        let mut inner = vec![0i64; r];
+        let mut idx = vec![0usize; shape.len()];
         if n > 0 {
             loop {
-                for d in 0..r {
-                    inner[d] = idx[d] as i64 - low[d];
-                }
-                let x = match src.offset(&inner) {
-                    Some(p) => src.data[p],
+                let x = match given(&idx) {
+                    Some(x) => x,
                     None => {
                         let x = self.region_scalar(env, op, block, &idx, depth)?;
                         self.check_elem(op, elem, x.ty())?;

@@ -461,3 +461,42 @@ fn inputs_and_hashes_are_deterministic() {
     let c = interp::pseudo_random_inputs_sized(text, "f", 6, &[4, 9]).unwrap();
     assert_ne!(interp::hash_values(&a)[0], interp::hash_values(&c)[0]);
 }
+
+#[test]
+fn mangled_programs_give_errors_not_panics() {
+    let text = include_str!("programs/tiled_pad_conv1d.mlir");
+    let inputs = interp::pseudo_random_inputs(text, "tiled", 1).unwrap();
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate().step_by(3) {
+        // Truncated here, and with this character deleted.
+        let _ = interp::run(&text[..i], "tiled", inputs.clone());
+        let deleted = format!("{}{}", &text[..i], &text[i + c.len_utf8()..]);
+        let _ = interp::run(&deleted, "tiled", inputs.clone());
+        if k % 7 == 0 {
+            let _ = interp::pseudo_random_inputs_sized(&deleted, "tiled", 1, &[3, 3]);
+            let _ = interp::harness::with_main(&deleted, "tiled", 1, &[3, 3]);
+        }
+    }
+    let cases = [
+        "func.func @f() -> tensor<99999999999x99999999999xf32> {\n %e = tensor.empty() : tensor<99999999999x99999999999xf32>\n return %e : tensor<99999999999x99999999999xf32>\n}",
+        "func.func @f() -> tensor<99999999999999999999xf32> {\n %e = tensor.empty() : tensor<99999999999999999999xf32>\n return %e : tensor<99999999999999999999xf32>\n}",
+        "func.func @f() -> tensor<3xf32> {\n %c = arith.constant dense<[1.0, 2.0]> : tensor<3xf32>\n return %c : tensor<3xf32>\n}",
+        "func.func @f() -> index {\n %c0 = arith.constant 0 : index\n %r = scf.for %i = %c0 to %c0 step %c0 iter_args(%a = %c0) -> (index) {\n scf.yield %a : index\n }\n return %r : index\n}",
+        "func.func @f() -> index {\n %r = func.call @f() : () -> index\n return %r : index\n}",
+        "func.func @f(%x: tensor<2xf32>) -> tensor<?xf32> {\n %z = arith.constant 0.0 : f32\n %n = arith.constant -5 : index\n %p = tensor.pad %x low[%n] high[0] {\n ^bb0(%i: index):\n tensor.yield %z : f32\n } : tensor<2xf32> to tensor<?xf32>\n return %p : tensor<?xf32>\n}",
+        "func.func @f(%x: tensor<2xf32>) -> tensor<?xf32> {\n %z = arith.constant 0.0 : f32\n %n = arith.constant 9223372036854775807 : index\n %p = tensor.pad %x low[%n] high[%n] {\n ^bb0(%i: index):\n tensor.yield %z : f32\n } : tensor<2xf32> to tensor<?xf32>\n return %p : tensor<?xf32>\n}",
+        "func.func @f(%x: tensor<2xf32>) -> tensor<?xf32> {\n %n = arith.constant 9223372036854775807 : index\n %s = tensor.extract_slice %x[%n] [%n] [%n] : tensor<2xf32> to tensor<?xf32>\n return %s : tensor<?xf32>\n}",
+        "func.func @f(%x: tensor<2xf32>) -> tensor<?xf32> {\n %n = arith.constant 1000000000 : index\n %s = tensor.extract_slice %x[0] [%n] [0] : tensor<2xf32> to tensor<?xf32>\n return %s : tensor<?xf32>\n}",
+        "func.func @f() -> index {\n %a = affine.apply affine_map<(d0) -> (d0 floordiv 0)>(%a)\n return %a : index\n}",
+        "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0 * 9223372036854775807)>], iterator_types = [\"parallel\"]} outs(%x : tensor<2xf32>) {\n ^bb0(%o: f32):\n linalg.yield %o : f32\n } -> tensor<2xf32>\n return %r : tensor<2xf32>\n}",
+    ];
+    for c in cases {
+        let inputs: Vec<Value> = if c.contains("%x: tensor<2xf32>") {
+            vec![t32(&[2], &[1., 2.])]
+        } else {
+            vec![]
+        };
+        let r = interp::run(c, "f", inputs);
+        assert!(r.is_err(), "{c} gave {r:?}");
+    }
+}

@@ -14,7 +14,7 @@
 //! element in row-major order, from the FNV offset basis, where `bits` is
 //! [`Scalar::bits`] (IEEE bits of floats, integers zero-extended).
 
-use super::value::{ElemType, Scalar, Tensor, Ty, Value};
+use super::value::{element_count, ElemType, Scalar, Tensor, Ty, Value};
 use super::{run, signature};
 use crate::error::{Error, Result};
 
@@ -79,7 +79,8 @@ pub fn pseudo_random_inputs_sized(
         let base = input_base(seed, a);
         out.push(match ty {
             Ty::Tensor(_, e) => {
-                let n: usize = shape.iter().product();
+                let n = element_count(&shape)
+                    .ok_or_else(|| Error::Invalid(format!("@{func}: argument {a} is too large")))?;
                 let data = (0..n as u64)
                     .map(|p| element(input_k(base, p), *e))
                     .collect();

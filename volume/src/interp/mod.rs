@@ -56,7 +56,7 @@ pub use value::{ElemType, Scalar, Tensor, Ty, Value};
 const BUDGET: u64 = 2_000_000_000;
 
 /// Deepest chain of `func.call`s.
-const MAX_CALLS: usize = 64;
+const MAX_CALLS: usize = 16;
 
 /// Runs the function `@func` of the MLIR text `text` on `inputs` (one per
 /// argument, of the argument's type; a `?` size takes the input's) and returns
@@ -580,7 +580,8 @@ impl<'a> Interp<'a> {
                     .map(|x| parse_scalar(x, *elem))
                     .collect::<std::result::Result<Vec<_>, _>>()
                     .map_err(fail)?;
-                let n: usize = shape.iter().product();
+                let n = value::element_count(&shape)
+                    .ok_or_else(|| fail("the tensor is too large".to_string()))?;
                 let data = match elems.as_slice() {
                     [one] => vec![*one; n],
                     _ if elems.len() == n => elems,

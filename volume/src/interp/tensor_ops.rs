@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use super::value::{ElemType, Scalar, Tensor, Ty, Value};
+use super::value::{element_count, ElemType, Scalar, Tensor, Ty, Value};
 use super::{Env, Interp};
 use crate::error::Result;
 use crate::mlir::shared::rank_reduction;
@@ -144,7 +144,10 @@ impl Interp<'_> {
                     _ => Vec::new(),
                 };
                 let shape = self.shape_of(op, &dims, &dynamic)?;
-                Value::Tensor(Tensor::filled(elem, shape, elem.zero()))
+                Value::Tensor(
+                    Tensor::filled(elem, shape, elem.zero())
+                        .ok_or_else(|| fail("the tensor is too large".into()))?,
+                )
             }
             "dim" => {
                 let t = self.tensor(env, op, names.first().copied().unwrap_or(""))?;
@@ -363,7 +366,8 @@ impl Interp<'_> {
             }
             box_shape.push(s as usize);
         }
-        let n: usize = box_shape.iter().product();
+        let n =
+            element_count(&box_shape).ok_or_else(|| self.op_fail(op, "the slice is too large"))?;
         self.tick(op, n as u64)?;
         let mut out = Vec::with_capacity(n);
         if n == 0 {
@@ -403,8 +407,13 @@ impl Interp<'_> {
             return Err(fail("negative padding".into()));
         }
         let shape: Vec<usize> = (0..r)
-            .map(|d| src.shape[d] + low[d] as usize + high[d] as usize)
-            .collect();
+            .map(|d| {
+                usize::try_from(low[d].checked_add(high[d])?)
+                    .ok()?
+                    .checked_add(src.shape[d])
+            })
+            .collect::<Option<_>>()
+            .ok_or_else(|| fail("the padded size overflows".into()))?;
         let Ty::Tensor(rdims, elem) = self.result_type(op)? else {
             return Err(fail("needs a tensor result type".into()));
         };
@@ -443,7 +452,7 @@ impl Interp<'_> {
         let block = op
             .entry_block()
             .ok_or_else(|| self.op_fail(op, "needs a region"))?;
-        let n: usize = shape.iter().product();
+        let n = element_count(&shape).ok_or_else(|| self.op_fail(op, "the tensor is too large"))?;
         self.tick(op, n as u64)?;
         let mut data = Vec::with_capacity(n);
         let mut idx = vec![0usize; shape.len()];

@@ -144,6 +144,18 @@ impl fmt::Display for Scalar {
     }
 }
 
+/// The most elements one tensor may have in the interpreter (a guard against
+/// sizes that would exhaust memory).
+pub const MAX_ELEMENTS: usize = 1 << 28;
+
+/// The number of elements of `shape`, if at most [`MAX_ELEMENTS`].
+pub fn element_count(shape: &[usize]) -> Option<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .filter(|&n| n <= MAX_ELEMENTS)
+}
+
 /// A dense tensor in row-major order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tensor {
@@ -156,19 +168,20 @@ pub struct Tensor {
 }
 
 impl Tensor {
-    /// A tensor of the given shape filled with `value`.
-    pub fn filled(elem: ElemType, shape: Vec<usize>, value: Scalar) -> Tensor {
-        let n = shape.iter().product();
-        Tensor {
+    /// A tensor of the given shape filled with `value`; `None` if it would
+    /// have more than [`MAX_ELEMENTS`] elements.
+    pub fn filled(elem: ElemType, shape: Vec<usize>, value: Scalar) -> Option<Tensor> {
+        let n = element_count(&shape)?;
+        Some(Tensor {
             elem,
             shape,
             data: vec![value; n],
-        }
+        })
     }
 
     /// A tensor from its elements; `None` if their number does not fit the shape.
     pub fn new(elem: ElemType, shape: Vec<usize>, data: Vec<Scalar>) -> Option<Tensor> {
-        (shape.iter().product::<usize>() == data.len()).then_some(Tensor { elem, shape, data })
+        (element_count(&shape)? == data.len()).then_some(Tensor { elem, shape, data })
     }
 
     /// The row-major strides.

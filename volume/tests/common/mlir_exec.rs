@@ -144,3 +144,54 @@ pub fn check_against_mlir(text: &str, func: &str, seed: u64, sizes: &[i64]) {
         "@{func}: interpreter hashes against mlir-runner's"
     );
 }
+
+/// `text` as `mlir-opt-22` prints it (verified, in MLIR's pretty form).
+pub fn mlir_printed(t: &Tools, text: &str) -> Result<String, String> {
+    use std::io::Write;
+    let mut child = Command::new(&t.opt)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "mlir-opt-22 refuses the module:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The check an emitted program needs: `transformed = (text, func)` gives,
+/// in the interpreter, bit for bit what `original` gives on the inputs of
+/// `seed` and `sizes`; and, when the MLIR tools are installed, both modules
+/// verify, read back from `mlir-opt-22`'s printed form to the same results,
+/// and execute under `mlir-runner-22` to the interpreter's result hashes.
+pub fn check_transformed(
+    original: (&str, &str),
+    transformed: (&str, &str),
+    seed: u64,
+    sizes: &[i64],
+) {
+    let results = volume::interp::compare(original, transformed, seed, sizes)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let ours = volume::interp::hash_values(&results);
+    let Some(t) = tools() else { return };
+    for (text, func) in [original, transformed] {
+        let printed = mlir_printed(&t, text).unwrap_or_else(|e| panic!("@{func}: {e}"));
+        volume::interp::compare((text, func), (&printed, func), seed, sizes)
+            .unwrap_or_else(|e| panic!("@{func} as mlir-opt prints it: {e}"));
+        let theirs = mlir_hashes(&t, text, func, seed, sizes).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            ours, theirs,
+            "@{func}: interpreter hashes against mlir-runner's"
+        );
+    }
+}

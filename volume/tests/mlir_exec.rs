@@ -88,3 +88,8 @@ fn programs_as_mlir_opt_prints_them() {
             .unwrap_or_else(|e| panic!("@{func} as mlir-opt prints it: {e}\n{printed}"));
     }
 }
+
+#[test]
+fn math_ops() {
+    check_against_mlir(include_str!("programs/math.mlir"), "math", 10, &[]);
+}

@@ -278,3 +278,28 @@ fn eval_map(map: &AffineMap, dims: &[i64], syms: &[i64]) -> Option<Vec<i64>> {
         .map(|e| eval_expr(e, dims, syms))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn affine_division_rounds_down_and_mod_is_non_negative() {
+        let d = |i| Box::new(AffineExpr::Dim(i));
+        let k = |c| Box::new(AffineExpr::Const(c));
+        let e = |f: fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr, c| f(d(0), k(c));
+        assert_eq!(eval_expr(&e(AffineExpr::FloorDiv, 4), &[-7], &[]), Some(-2));
+        assert_eq!(eval_expr(&e(AffineExpr::CeilDiv, 4), &[-7], &[]), Some(-1));
+        assert_eq!(eval_expr(&e(AffineExpr::CeilDiv, 4), &[7], &[]), Some(2));
+        assert_eq!(eval_expr(&e(AffineExpr::Mod, 4), &[-7], &[]), Some(1));
+        assert_eq!(eval_expr(&e(AffineExpr::Mod, 0), &[-7], &[]), None);
+        let sum = AffineExpr::Add(
+            Box::new(AffineExpr::Mul(d(1), k(3))),
+            Box::new(AffineExpr::Symbol(0)),
+        );
+        assert_eq!(eval_expr(&sum, &[0, 5], &[2]), Some(17));
+        assert_eq!(linear(&sum, 2), None);
+        let lin = AffineExpr::Add(Box::new(AffineExpr::Mul(k(-2), d(1))), k(4));
+        assert_eq!(linear(&lin, 2), Some((vec![0, -2], 4)));
+    }
+}

@@ -338,3 +338,45 @@ impl fmt::Display for Ty {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tensor_types_and_shapes() {
+        assert_eq!(
+            Ty::parse_tensor("4x?xf32"),
+            Ok(Ty::Tensor(vec![Some(4), None], ElemType::F32))
+        );
+        assert_eq!(
+            Ty::parse_tensor("index"),
+            Ok(Ty::Tensor(vec![], ElemType::Index))
+        );
+        assert_eq!(
+            Ty::parse_tensor("2xi1"),
+            Ok(Ty::Tensor(vec![Some(2)], ElemType::Int(1)))
+        );
+        assert!(Ty::parse_tensor("4xbf16").is_err());
+        assert!(Ty::parse_tensor("4x").is_err());
+        assert!(Ty::parse_tensor("99999999999999999999999x4xf32").is_err());
+        assert_eq!(
+            Ty::Tensor(vec![Some(4), None], ElemType::F64).to_string(),
+            "tensor<4x?xf64>"
+        );
+        assert_eq!(element_count(&[1 << 20, 1 << 20]), None);
+        assert_eq!(strides(&[2, 3, 4]), [12, 4, 1]);
+        let t = Tensor::filled(
+            ElemType::Int(8),
+            vec![2, 3],
+            Scalar::int(300, ElemType::Int(8)),
+        )
+        .unwrap();
+        assert_eq!(t.data[0], Scalar::int(44, ElemType::Int(8)));
+        assert_eq!(t.offset(&[1, 2]), Some(5));
+        assert_eq!(t.offset(&[2, 0]), None);
+        assert_eq!(t.offset(&[-1, 0]), None);
+        assert_eq!(Scalar::int(-1, ElemType::Int(8)).bits(), 255);
+        assert_eq!(Scalar::bool(true).bits(), 1);
+    }
+}

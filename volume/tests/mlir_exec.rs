@@ -93,3 +93,8 @@ fn programs_as_mlir_opt_prints_them() {
 fn math_ops() {
     check_against_mlir(include_str!("programs/math.mlir"), "math", 10, &[]);
 }
+
+#[test]
+fn argument_and_result_kinds() {
+    check_against_mlir(include_str!("programs/kinds.mlir"), "kinds", 11, &[7, 3]);
+}

@@ -490,6 +490,12 @@ fn mangled_programs_give_errors_not_panics() {
         "func.func @f() -> index {\n %a = affine.apply affine_map<(d0) -> (d0 floordiv 0)>(%a)\n return %a : index\n}",
         "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0 * 9223372036854775807)>], iterator_types = [\"parallel\"]} outs(%x : tensor<2xf32>) {\n ^bb0(%o: f32):\n linalg.yield %o : f32\n } -> tensor<2xf32>\n return %r : tensor<2xf32>\n}",
     ];
+    // A coefficient far too large on a loop of size 1 is harmless.
+    let one = "func.func @f(%x: tensor<1xf32>) -> tensor<1xf32> {\n %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0 * 9223372036854775807)>], iterator_types = [\"parallel\"]} ins(%x : tensor<1xf32>) outs(%x : tensor<1xf32>) {\n ^bb0(%i: f32, %o: f32):\n linalg.yield %i : f32\n } -> tensor<1xf32>\n return %r : tensor<1xf32>\n}";
+    assert!(interp::run(one, "f", vec![t32(&[1], &[3.])]).is_ok());
+    // Empty domains run no iteration and read nothing.
+    let empty = "func.func @f(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {\n %r = linalg.add ins(%x, %x : tensor<?xf32>, tensor<?xf32>) outs(%y : tensor<?xf32>) -> tensor<?xf32>\n return %r : tensor<?xf32>\n}";
+    assert!(interp::run(empty, "f", vec![t32(&[0], &[]), t32(&[0], &[])]).is_ok());
     for c in cases {
         let inputs: Vec<Value> = if c.contains("%x: tensor<2xf32>") {
             vec![t32(&[2], &[1., 2.])]

@@ -108,7 +108,9 @@ fn apply_named(
             scalar::binary(pick("addf", "addi"), c(2)?, p)
         }
         NamedBody::Copy => c(0),
-        NamedBody::Pool(f, i) => scalar::binary(pick(f, i), c(args.len() - 1)?, c(0)?),
+        NamedBody::Pool(f, i) => {
+            scalar::binary(pick(f, i), c(args.len().saturating_sub(1))?, c(0)?)
+        }
         NamedBody::Unary("reciprocal") => {
             scalar::binary("divf", scalar::convert(Scalar::F64(1.0), out)?, c(0)?)
         }
@@ -362,10 +364,6 @@ impl Interp<'_> {
         self.tick(op, total)?;
         // Per operand: flat coefficients if every index is linear (checked in
         // bounds over the whole box), else checked at each point.
-        let mut flat: Vec<Option<(Vec<i64>, i64)>> = Vec::new();
-        for (k, o) in operands.iter().enumerate() {
-            flat.push(self.flat_access(op, k, o, &sizes)?);
-        }
         let mut outs: Vec<Tensor> = operands[n_ins..]
             .iter()
             .map(|o| {
@@ -378,6 +376,10 @@ impl Interp<'_> {
         if total == 0 {
             return Ok(outs);
         }
+        let mut flat: Vec<Option<(Vec<i64>, i64)>> = Vec::new();
+        for (k, o) in operands.iter().enumerate() {
+            flat.push(self.flat_access(op, k, o, &sizes)?);
+        }
         let n_ops = operands.len();
         let mut idx = vec![0usize; n_loops];
         let mut idx64 = vec![0i64; n_loops];
@@ -389,10 +391,13 @@ impl Interp<'_> {
                 f.as_ref().map(|(coef, _)| {
                     (0..n_loops)
                         .map(|d| {
-                            coef[d]
-                                - (d + 1..n_loops)
-                                    .map(|e| coef[e] * (sizes[e] as i64 - 1))
-                                    .sum::<i64>()
+                            // Wrapping: a size-1 loop's coefficient may be
+                            // anything, but its step is never taken.
+                            coef[d].wrapping_sub(
+                                (d + 1..n_loops)
+                                    .map(|e| coef[e].wrapping_mul(sizes[e] as i64 - 1))
+                                    .fold(0i64, i64::wrapping_add),
+                            )
                         })
                         .collect()
                 })
@@ -478,7 +483,7 @@ impl Interp<'_> {
                 };
                 for (c, st) in cur.iter_mut().zip(&steps) {
                     if let Some(st) = st {
-                        *c += st[d];
+                        *c = c.wrapping_add(st[d]);
                     }
                 }
             }
@@ -529,7 +534,7 @@ impl Interp<'_> {
             }
             let s = strides[r] as i64;
             for (d, &x) in c.iter().enumerate() {
-                coef[d] += x * s;
+                coef[d] = coef[d].saturating_add(x.saturating_mul(s));
             }
             base += c0 * s;
         }

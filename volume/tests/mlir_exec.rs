@@ -98,3 +98,19 @@ fn math_ops() {
 fn argument_and_result_kinds() {
     check_against_mlir(include_str!("programs/kinds.mlir"), "kinds", 11, &[7, 3]);
 }
+
+#[test]
+fn forall_tiled_matmul() {
+    let text = include_str!("programs/forall.mlir");
+    check_transformed((text, "orig"), (text, "forall"), 12, &[]);
+}
+
+/// MLIR's own tiling and fusion of the paper's layer (scf.forall, a pad per
+/// tile under scf.if, tensor.generate, parallel_insert_slice), read as
+/// mlir-opt prints it, against the original.
+#[test]
+fn mlir_fused_conv_pad_relu() {
+    let original = include_str!("programs/conv_pad_relu_small.mlir");
+    let fused = include_str!("programs/conv_pad_relu_small_mlir_fused.mlir");
+    check_transformed((original, "krnl0"), (fused, "krnl0"), 13, &[]);
+}

@@ -1,5 +1,5 @@
-//! Control flow and index arithmetic: `scf.for` with `iter_args` and
-//! `scf.if` with results (<https://mlir.llvm.org/docs/Dialects/SCFDialect/>),
+//! Control flow and index arithmetic: `scf.for` with `iter_args`, `scf.if`
+//! with results and `scf.forall` with shared outputs (<https://mlir.llvm.org/docs/Dialects/SCFDialect/>),
 //! `affine.apply`, `affine.min` and `affine.max` on affine maps with dims and
 //! symbols (<https://mlir.llvm.org/docs/Dialects/Affine/>; maps read by
 //! `mlir-syntax`), and `func.call`. Affine expressions evaluate with MLIR's
@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use super::value::{ElemType, Scalar, Value};
+use super::value::{ElemType, Scalar, Tensor, Value};
 use super::{Env, Interp};
 use crate::error::Result;
 use crate::ir::{AffineExpr, AffineMap};
@@ -86,6 +86,7 @@ impl Interp<'_> {
         match op.name.as_str() {
             "scf.for" => self.scf_for(env, op, depth),
             "scf.if" => self.scf_if(env, op, depth),
+            "scf.forall" => self.scf_forall(env, op, depth),
             "affine.apply" | "affine.min" | "affine.max" => self.affine(env, op),
             "func.call" | "call" => {
                 let callee = op.tokens.iter().find_map(|t| match t {
@@ -189,6 +190,110 @@ impl Interp<'_> {
             .into_iter()
             .map(|v| Rc::try_unwrap(v).unwrap_or_else(|rc| (*rc).clone()))
             .collect())
+    }
+
+    /// `scf.forall (%i, ...) in (ubs) | = (lbs) to (ubs) step (steps)
+    /// shared_outs(%o = %init, ...) -> (types) { ... scf.forall.in_parallel {
+    /// tensor.parallel_insert_slice ... } }`: the iterations run one after
+    /// the other in lexicographic order (any order is valid for the programs
+    /// MLIR accepts: their inserts are disjoint); each sees the shared outputs
+    /// as they were before the loop, and the results are the initial values
+    /// with every iteration's inserts.
+    fn scf_forall(&self, env: &mut Env, op: &Op, depth: usize) -> Result<Vec<Value>> {
+        let fail = |m: &str| self.op_fail(op, m);
+        let t = &op.tokens;
+        let Some(Token::Group {
+            open: '(', items, ..
+        }) = t.first()
+        else {
+            return Err(fail("expected the induction variables `(%i, ...)`"));
+        };
+        let ivs: Vec<&str> = items
+            .iter()
+            .filter_map(|x| match x {
+                Token::Value { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        let (lbs, ubs, steps, next) = if t.get(1).is_some_and(|x| x.is_word("in")) {
+            let ubs = self.int_list(env, op, t.get(2))?;
+            (vec![0; ubs.len()], ubs.clone(), vec![1; ubs.len()], 3)
+        } else if t.get(1).is_some_and(|x| x.is_punct("="))
+            && t.get(3).is_some_and(|x| x.is_word("to"))
+            && t.get(5).is_some_and(|x| x.is_word("step"))
+        {
+            (
+                self.int_list(env, op, t.get(2))?,
+                self.int_list(env, op, t.get(4))?,
+                self.int_list(env, op, t.get(6))?,
+                7,
+            )
+        } else {
+            return Err(fail(
+                "expected `in (ubs)` or `= (lbs) to (ubs) step (steps)`",
+            ));
+        };
+        if lbs.len() != ivs.len() || ubs.len() != ivs.len() || steps.len() != ivs.len() {
+            return Err(fail("one bound and step per induction variable"));
+        }
+        if steps.iter().any(|&s| s <= 0) {
+            return Err(fail("the steps must be positive"));
+        }
+        let mut names = Vec::new();
+        let mut inits = Vec::new();
+        if t.get(next).is_some_and(|x| x.is_word("shared_outs")) {
+            let Some(Token::Group {
+                open: '(', items, ..
+            }) = t.get(next + 1)
+            else {
+                return Err(fail("expected `shared_outs(%o = %init, ...)`"));
+            };
+            for part in items.split(|x| x.is_punct(",")) {
+                match part {
+                    [Token::Value { name: o, .. }, eq, Token::Value { name: init, .. }]
+                        if eq.is_punct("=") =>
+                    {
+                        let v = self.tensor(env, op, init)?;
+                        names.push(o.clone());
+                        inits.push(v);
+                    }
+                    _ => return Err(fail("expected `shared_outs(%o = %init, ...)`")),
+                }
+            }
+        }
+        let body = op.entry_block().ok_or_else(|| fail("needs a body"))?;
+        let outs: Vec<Tensor> = inits.iter().filter_map(|v| v.tensor().cloned()).collect();
+        self.forall_outs.borrow_mut().push((names.clone(), outs));
+        let result = (|| -> Result<()> {
+            let counts: Vec<usize> = (0..ivs.len())
+                .map(|d| {
+                    let span = ubs[d].saturating_sub(lbs[d]).max(0);
+                    let n = span / steps[d] + i64::from(span % steps[d] != 0);
+                    usize::try_from(n).unwrap_or(0)
+                })
+                .collect();
+            if counts.contains(&0) {
+                return Ok(());
+            }
+            let mut idx = vec![0usize; ivs.len()];
+            loop {
+                self.tick(op, 1)?;
+                for (d, iv) in ivs.iter().enumerate() {
+                    let i = lbs[d] + steps[d] * idx[d] as i64;
+                    super::bind(env, iv, Value::Scalar(Scalar::index(i)));
+                }
+                for (n, v) in names.iter().zip(&inits) {
+                    env.insert(n.clone(), v.clone());
+                }
+                self.block(env, body, depth)?;
+                if !super::tensor_ops::next_index(&mut idx, &counts) {
+                    return Ok(());
+                }
+            }
+        })();
+        let (_, outs) = self.forall_outs.borrow_mut().pop().unwrap_or_default();
+        result?;
+        Ok(outs.into_iter().map(Value::Tensor).collect())
     }
 
     /// `scf.if %cond (-> (types))? { then } (else { else })?`.

@@ -17,7 +17,8 @@
 //!   ([`crate::mlir`]), run as `--convert-linalg-to-loops` would: the whole
 //!   iteration domain in lexicographic order of the loops, the body applied at
 //!   each point, so reductions sum in the same order;
-//! - `scf.for` (with `iter_args`), `scf.if`, `affine.apply`/`min`/`max`
+//! - `scf.for` (with `iter_args`), `scf.if`, `scf.forall` (with
+//!   `tensor.parallel_insert_slice`), `affine.apply`/`min`/`max`
 //!   ([`control`]).
 //!
 //! Entry points: [`run`] (one function on given inputs),
@@ -121,6 +122,9 @@ struct Interp<'a> {
     budget: std::cell::Cell<u64>,
     /// The loop indices of the enclosing linalg ops (for `linalg.index`).
     linalg_indices: std::cell::RefCell<Vec<Vec<usize>>>,
+    /// The shared outputs (names and values so far) of the enclosing
+    /// `scf.forall` loops (for `tensor.parallel_insert_slice`).
+    forall_outs: std::cell::RefCell<Vec<(Vec<String>, Vec<Tensor>)>>,
 }
 
 /// What executing an op gives: result values, or a terminator's operands.
@@ -139,6 +143,7 @@ impl<'a> Interp<'a> {
             funcs: HashMap::new(),
             budget: std::cell::Cell::new(BUDGET),
             linalg_indices: std::cell::RefCell::new(Vec::new()),
+            forall_outs: std::cell::RefCell::new(Vec::new()),
         };
         for a in &module.aliases {
             let Some(first) = a.tokens.first() else {
@@ -447,6 +452,16 @@ impl<'a> Interp<'a> {
                 .map(|n| self.get(env, op, n))
                 .collect::<Result<Vec<_>>>()?;
             return Ok(Flow::Yield(vals));
+        }
+        if name == "scf.forall.in_parallel" {
+            // The terminator of scf.forall: its parallel_insert_slice ops
+            // write into the loop's shared outputs.
+            if let Some(block) = op.entry_block() {
+                for inner in &block.ops {
+                    self.exec(env, inner, depth)?;
+                }
+            }
+            return Ok(Flow::Yield(Vec::new()));
         }
         let (dialect, short) = name.split_once('.').unwrap_or(("", name));
         let results = match dialect {

@@ -46,10 +46,13 @@ impl Interp<'_> {
         Ok(v)
     }
 
-    /// The integers of a `[...]` group of constants and `%index` values.
-    fn int_list(&self, env: &Env, op: &Op, group: Option<&Token>) -> Result<Vec<i64>> {
+    /// The integers of a `[...]` (or `(...)`) group of constants and
+    /// `%index` values.
+    pub(super) fn int_list(&self, env: &Env, op: &Op, group: Option<&Token>) -> Result<Vec<i64>> {
         let Some(Token::Group {
-            open: '[', items, ..
+            open: '[' | '(',
+            items,
+            ..
         }) = group
         else {
             return Err(self.op_fail(op, "expected a list `[...]`"));
@@ -213,26 +216,30 @@ impl Interp<'_> {
             "insert_slice" => {
                 let s = self.tensor(env, op, names.first().copied().unwrap_or(""))?;
                 let d = self.tensor(env, op, names.get(1).copied().unwrap_or(""))?;
-                let (offs, sizes, strides) = self.slice_params(env, op, 3)?;
-                let src = s.tensor().ok_or_else(|| fail("expected a tensor".into()))?;
                 let mut dst = d
                     .tensor()
                     .cloned()
                     .ok_or_else(|| fail("expected a tensor".into()))?;
-                self.check_elem(op, dst.elem, src.elem)?;
-                let src_dims: Vec<Option<usize>> = src.shape.iter().map(|&x| Some(x)).collect();
-                let shape = self.reduced_shape(op, &sizes, &src_dims)?;
-                if shape != src.shape {
-                    return Err(fail(format!(
-                        "the source's shape {:?} is not the slice's {sizes:?}",
-                        src.shape
-                    )));
-                }
-                let positions = self.slice_positions(op, &dst.shape, &offs, &sizes, &strides)?;
-                for (p, x) in positions.into_iter().zip(&src.data) {
-                    dst.data[p] = *x;
-                }
+                self.insert_into(env, op, &s, &mut dst)?;
                 Value::Tensor(dst)
+            }
+            "parallel_insert_slice" => {
+                // Into the enclosing scf.forall's shared output.
+                let s = self.tensor(env, op, names.first().copied().unwrap_or(""))?;
+                let dest = names.get(1).copied().unwrap_or("");
+                let mut stack = self.forall_outs.borrow_mut();
+                let top = stack
+                    .last_mut()
+                    .ok_or_else(|| fail("outside an scf.forall".into()))?;
+                let j = top.0.iter().position(|n| n == dest).ok_or_else(|| {
+                    fail(format!("%{dest} is not a shared output of the scf.forall"))
+                })?;
+                let dst = top
+                    .1
+                    .get_mut(j)
+                    .ok_or_else(|| fail("no shared output".into()))?;
+                self.insert_into(env, op, &s, dst)?;
+                return Ok(Vec::new());
             }
             "pad" => self.pad(env, op, depth)?,
             "generate" => {
@@ -249,6 +256,31 @@ impl Interp<'_> {
             _ => return Err(self.unsupported(op)),
         };
         Ok(vec![v])
+    }
+
+    /// Writes the tensor `src` into `dst` at the slice that `op`'s offsets,
+    /// sizes and strides (its tokens 3 to 5, after `%src into %dst`) give
+    /// (`tensor.insert_slice`, `tensor.parallel_insert_slice`).
+    fn insert_into(&self, env: &Env, op: &Op, src: &Value, dst: &mut Tensor) -> Result<()> {
+        let fail = |m: String| self.op_fail(op, m);
+        let (offs, sizes, strides) = self.slice_params(env, op, 3)?;
+        let src = src
+            .tensor()
+            .ok_or_else(|| fail("expected a tensor".into()))?;
+        self.check_elem(op, dst.elem, src.elem)?;
+        let src_dims: Vec<Option<usize>> = src.shape.iter().map(|&x| Some(x)).collect();
+        let shape = self.reduced_shape(op, &sizes, &src_dims)?;
+        if shape != src.shape {
+            return Err(fail(format!(
+                "the source's shape {:?} is not the slice's {sizes:?}",
+                src.shape
+            )));
+        }
+        let positions = self.slice_positions(op, &dst.shape, &offs, &sizes, &strides)?;
+        for (p, x) in positions.into_iter().zip(&src.data) {
+            dst.data[p] = *x;
+        }
+        Ok(())
     }
 
     /// The shape of a tensor type with its `?` sizes taken from `dynamic`, in order.

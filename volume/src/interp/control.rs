@@ -114,6 +114,34 @@ impl Interp<'_> {
         }
     }
 
+    /// The names and values of `kw(%a = %init, ...)` in `op` (`iter_args`,
+    /// `shared_outs`); none if `op` has no `kw`.
+    fn bindings(&self, env: &Env, op: &Op, kw: &str) -> Result<(Vec<String>, Vec<Rc<Value>>)> {
+        let (mut names, mut values) = (Vec::new(), Vec::new());
+        let Some(p) = op.tokens.iter().position(|x| x.is_word(kw)) else {
+            return Ok((names, values));
+        };
+        let bad = || self.op_fail(op, format!("expected `{kw}(%a = %init, ...)`"));
+        let Some(Token::Group {
+            open: '(', items, ..
+        }) = op.tokens.get(p + 1)
+        else {
+            return Err(bad());
+        };
+        for part in items.split(|x| x.is_punct(",")) {
+            match part {
+                [Token::Value { name: a, .. }, eq, Token::Value { name: init, .. }]
+                    if eq.is_punct("=") =>
+                {
+                    names.push(a.clone());
+                    values.push(self.get(env, op, init)?);
+                }
+                _ => return Err(bad()),
+            }
+        }
+        Ok((names, values))
+    }
+
     /// `scf.for %iv = %lb to %ub step %s (: type)? (iter_args(%a = %init, ...)
     /// -> (types))? { body }`: runs the body for `iv = lb, lb + s, ...` below
     /// `ub`, threading the iteration arguments through `scf.yield`.
@@ -146,27 +174,7 @@ impl Interp<'_> {
         if step <= 0 {
             return Err(fail("the step must be positive"));
         }
-        let mut names = Vec::new();
-        let mut carried: Vec<Rc<Value>> = Vec::new();
-        if let Some(p) = t.iter().position(|x| x.is_word("iter_args")) {
-            let Some(Token::Group {
-                open: '(', items, ..
-            }) = t.get(p + 1)
-            else {
-                return Err(fail("expected `iter_args(%a = %init, ...)`"));
-            };
-            for part in items.split(|x| x.is_punct(",")) {
-                match part {
-                    [Token::Value { name: a, .. }, eq, Token::Value { name: init, .. }]
-                        if eq.is_punct("=") =>
-                    {
-                        names.push(a.clone());
-                        carried.push(self.get(env, op, init)?);
-                    }
-                    _ => return Err(fail("expected `iter_args(%a = %init, ...)`")),
-                }
-            }
-        }
+        let (names, mut carried) = self.bindings(env, op, "iter_args")?;
         let body = op.entry_block().ok_or_else(|| fail("needs a body"))?;
         let iv_ty = lb_s.ty();
         let mut i = lb;
@@ -215,9 +223,9 @@ impl Interp<'_> {
                 _ => None,
             })
             .collect();
-        let (lbs, ubs, steps, next) = if t.get(1).is_some_and(|x| x.is_word("in")) {
+        let (lbs, ubs, steps) = if t.get(1).is_some_and(|x| x.is_word("in")) {
             let ubs = self.int_list(env, op, t.get(2))?;
-            (vec![0; ubs.len()], ubs.clone(), vec![1; ubs.len()], 3)
+            (vec![0; ubs.len()], ubs.clone(), vec![1; ubs.len()])
         } else if t.get(1).is_some_and(|x| x.is_punct("="))
             && t.get(3).is_some_and(|x| x.is_word("to"))
             && t.get(5).is_some_and(|x| x.is_word("step"))
@@ -226,7 +234,6 @@ impl Interp<'_> {
                 self.int_list(env, op, t.get(2))?,
                 self.int_list(env, op, t.get(4))?,
                 self.int_list(env, op, t.get(6))?,
-                7,
             )
         } else {
             return Err(fail(
@@ -239,30 +246,16 @@ impl Interp<'_> {
         if steps.iter().any(|&s| s <= 0) {
             return Err(fail("the steps must be positive"));
         }
-        let mut names = Vec::new();
-        let mut inits = Vec::new();
-        if t.get(next).is_some_and(|x| x.is_word("shared_outs")) {
-            let Some(Token::Group {
-                open: '(', items, ..
-            }) = t.get(next + 1)
-            else {
-                return Err(fail("expected `shared_outs(%o = %init, ...)`"));
-            };
-            for part in items.split(|x| x.is_punct(",")) {
-                match part {
-                    [Token::Value { name: o, .. }, eq, Token::Value { name: init, .. }]
-                        if eq.is_punct("=") =>
-                    {
-                        let v = self.tensor(env, op, init)?;
-                        names.push(o.clone());
-                        inits.push(v);
-                    }
-                    _ => return Err(fail("expected `shared_outs(%o = %init, ...)`")),
-                }
-            }
-        }
+        let (names, inits) = self.bindings(env, op, "shared_outs")?;
         let body = op.entry_block().ok_or_else(|| fail("needs a body"))?;
-        let outs: Vec<Tensor> = inits.iter().filter_map(|v| v.tensor().cloned()).collect();
+        let outs: Vec<Tensor> = inits
+            .iter()
+            .map(|v| {
+                v.tensor()
+                    .cloned()
+                    .ok_or_else(|| fail("shared outputs must be tensors"))
+            })
+            .collect::<Result<_>>()?;
         self.forall_outs.borrow_mut().push((names.clone(), outs));
         let result = (|| -> Result<()> {
             let counts: Vec<usize> = (0..ivs.len())

@@ -410,6 +410,38 @@ impl Interp<'_> {
         let mut offsets = vec![0usize; n_ops];
         let mut args: Vec<Scalar> = Vec::with_capacity(n_ops);
         let out_elem = outs.first().map(|t| t.elem).unwrap_or(ElemType::F32);
+        if let (Body::Named(b), true, [out]) = (
+            body,
+            n_ops <= 4 && flat.iter().all(Option::is_some),
+            outs.as_mut_slice(),
+        ) {
+            // The common case, without the general loop's bookkeeping: a
+            // named op whose accesses are all linear.
+            let ins: Vec<&Value> = operands[..n_ins].iter().map(|o| &*o.value).collect();
+            let mut args = [out_elem.zero(); 4];
+            let args = args
+                .get_mut(..n_ops)
+                .ok_or_else(|| fail(format!("{n_ops} operands")))?;
+            loop {
+                for (k, v) in ins.iter().enumerate() {
+                    args[k] = match v {
+                        Value::Scalar(s) => *s,
+                        Value::Tensor(t) => t.data[cur[k] as usize],
+                    };
+                }
+                let o = cur[n_ins] as usize;
+                args[n_ins] = out.data[o];
+                out.data[o] = apply_named(*b, args, out_elem).map_err(fail)?;
+                let Some(d) = super::tensor_ops::advance(&mut idx, &sizes) else {
+                    return Ok(outs);
+                };
+                for (c, st) in cur.iter_mut().zip(&steps) {
+                    if let Some(st) = st {
+                        *c = c.wrapping_add(st[d]);
+                    }
+                }
+            }
+        }
         self.linalg_indices.borrow_mut().push(Vec::new());
         let result = (|| -> Result<()> {
             loop {

@@ -467,7 +467,13 @@ fn token(c: &mut Cursor, depth: usize) -> Result<Token> {
 
 /// A word, with the span inside a directly following `<...>` if any.
 fn word_angle(c: &mut Cursor, text: String, at: usize) -> Result<Token> {
-    let angle = if c.byte() == Some(b'<') {
+    let angle = if c.byte() == Some(b'<') && text == "affine_set" {
+        // Its constraints' `>=` would close a plain bracket count.
+        c.pos += 1;
+        let start = c.pos;
+        crate::affine::parse_set_after_open(c)?;
+        Some((start, c.pos.saturating_sub(1)))
+    } else if c.byte() == Some(b'<') {
         Some(c.skip_balanced(b'<', b'>')?)
     } else {
         None
@@ -618,6 +624,14 @@ module {
         assert_eq!(g.blocks[0].args.len(), 2);
         assert_eq!(g.blocks[0].ops.len(), 2);
         assert!(inner[0].tokens.last().unwrap().is_word("tensor"));
+    }
+
+    #[test]
+    fn integer_sets_are_one_token() {
+        let m = parse_module("#s = affine_set<(d0)[s0] : (d0 - 1 >= 0, s0 - d0 >= 0)>\nfunc.func @f() {\n  return\n}").unwrap();
+        assert_eq!(m.aliases.len(), 1);
+        assert_eq!(m.aliases[0].tokens.len(), 1);
+        assert_eq!(m.ops.len(), 1);
     }
 
     #[test]

@@ -332,6 +332,12 @@ func.func @f(%x: tensor<4xf32>) -> tensor<2xf32> {
         e.contains("arith.divsi") && e.contains("division by zero"),
         "{e}"
     );
+    // An alias the interpreter cannot read matters only where it is used.
+    let alias = "#s = affine_set<(d0) : (d0 - 1 >= 0)>\n!m = memref<4xf32>\nfunc.func @f(%x: index) -> index {\n  return %x : index\n}\nfunc.func @g(%x: !m) -> !m {\n  return %x : !m\n}";
+    let one = vec![Value::Scalar(Scalar::index(1))];
+    assert_eq!(interp::run(alias, "f", one.clone()).unwrap(), one);
+    let e = interp::run(alias, "g", one).unwrap_err().to_string();
+    assert!(e.contains("memref") && e.contains("line 2"), "{e}");
     // Wrong input shape, missing function, garbage.
     assert!(interp::run(oob, "f", vec![t32(&[3], &[1., 2., 3.])]).is_err());
     assert!(interp::run(oob, "g", vec![]).is_err());

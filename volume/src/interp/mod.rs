@@ -122,6 +122,8 @@ struct Interp<'a> {
     budget: std::cell::Cell<u64>,
     /// The loop indices of the enclosing linalg ops (for `linalg.index`).
     linalg_indices: std::cell::RefCell<Vec<Vec<usize>>>,
+    /// Aliases whose value could not be read, with why (reported where used).
+    bad_aliases: HashMap<String, Error>,
     /// The shared outputs (names and values so far) of the enclosing
     /// `scf.forall` loops (for `tensor.parallel_insert_slice`).
     forall_outs: std::cell::RefCell<Vec<(Vec<String>, Vec<Tensor>)>>,
@@ -144,17 +146,31 @@ impl<'a> Interp<'a> {
             budget: std::cell::Cell::new(BUDGET),
             linalg_indices: std::cell::RefCell::new(Vec::new()),
             forall_outs: std::cell::RefCell::new(Vec::new()),
+            bad_aliases: HashMap::new(),
         };
         for a in &module.aliases {
             let Some(first) = a.tokens.first() else {
                 return Err(it.fail(a.at, &a.name, "an alias needs a value"));
             };
             if let Some(name) = a.name.strip_prefix('!') {
-                let ty = it.ty(first).map_err(|m| it.fail(a.at, &a.name, m))?;
-                it.type_aliases.insert(name.to_string(), ty);
+                match it.ty(first) {
+                    Ok(ty) => {
+                        it.type_aliases.insert(name.to_string(), ty);
+                    }
+                    Err(m) => {
+                        let e = it.fail(a.at, &a.name, m);
+                        it.bad_aliases.insert(a.name.clone(), e);
+                    }
+                }
             } else if let Some(name) = a.name.strip_prefix('#') {
-                let attr = it.attr_at(first.at())?;
-                it.attr_aliases.insert(name.to_string(), attr);
+                match it.attr_at(first.at()) {
+                    Ok(attr) => {
+                        it.attr_aliases.insert(name.to_string(), attr);
+                    }
+                    Err(e) => {
+                        it.bad_aliases.insert(a.name.clone(), e);
+                    }
+                }
             }
         }
         for op in &module.ops {
@@ -185,7 +201,18 @@ impl<'a> Interp<'a> {
     fn attr_at(&self, at: usize) -> Result<Attr> {
         let mut c = Cursor::new(self.cursor.src);
         c.pos = at;
-        parse_attr(&mut c, &self.attr_aliases, 0)
+        parse_attr(&mut c, &self.attr_aliases, 0).map_err(|e| {
+            // An alias that could not be read reports why.
+            let name: String = self
+                .cursor
+                .src
+                .get(at..)
+                .unwrap_or("")
+                .chars()
+                .take_while(|&ch| ch == '#' || mlir_syntax::cursor::is_ssa_char(ch as u8))
+                .collect();
+            self.bad_aliases.get(&name).cloned().unwrap_or(e)
+        })
     }
 
     /// The type a token spells: a scalar type, `tensor<...>`, `!alias`, or a
@@ -194,11 +221,12 @@ impl<'a> Interp<'a> {
         match t {
             Token::Word { text, angle, .. } => {
                 if let Some(alias) = text.strip_prefix('!') {
-                    return self
-                        .type_aliases
-                        .get(alias)
-                        .cloned()
-                        .ok_or_else(|| format!("type alias !{alias} is not defined"));
+                    return self.type_aliases.get(alias).cloned().ok_or_else(|| {
+                        match self.bad_aliases.get(text) {
+                            Some(e) => e.to_string(),
+                            None => format!("type alias !{alias} is not defined"),
+                        }
+                    });
                 }
                 match (text.as_str(), angle) {
                     ("tensor", Some((s, e))) => {

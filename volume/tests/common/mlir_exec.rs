@@ -145,10 +145,12 @@ pub fn check_against_mlir(text: &str, func: &str, seed: u64, sizes: &[i64]) {
     );
 }
 
-/// `text` as `mlir-opt-22` prints it (verified, in MLIR's pretty form).
-pub fn mlir_printed(t: &Tools, text: &str) -> Result<String, String> {
+/// `text` as `mlir-opt-22` prints it (verified, in MLIR's pretty form), with
+/// the extra options `args` (such as `--mlir-print-debuginfo`).
+pub fn mlir_printed(t: &Tools, text: &str, args: &[&str]) -> Result<String, String> {
     use std::io::Write;
     let mut child = Command::new(&t.opt)
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -185,7 +187,7 @@ pub fn check_transformed(
     let ours = volume::interp::hash_values(&results);
     let Some(t) = tools() else { return };
     for (text, func) in [original, transformed] {
-        let printed = mlir_printed(&t, text).unwrap_or_else(|e| panic!("@{func}: {e}"));
+        let printed = mlir_printed(&t, text, &[]).unwrap_or_else(|e| panic!("@{func}: {e}"));
         volume::interp::compare((text, func), (&printed, func), seed, sizes)
             .unwrap_or_else(|e| panic!("@{func} as mlir-opt prints it: {e}"));
         let theirs = mlir_hashes(&t, text, func, seed, sizes).unwrap_or_else(|e| panic!("{e}"));

@@ -18,6 +18,7 @@
 
 pub mod element_map;
 pub mod error;
+pub mod interp;
 pub mod ir;
 pub mod mlir;
 pub mod model;

@@ -260,8 +260,33 @@ pub fn emit_box(
                 let sbox = reads[i][0]
                     .clone()
                     .ok_or_else(|| unsupported(ctx, i, "a pad without a source box"))?;
-                let s = operand(em, ctx, &have, &need, src, &sbox)?;
+                let nothing = sbox.size.iter().any(|z| z.as_const() == Some(0));
+                let s = if nothing {
+                    String::new()
+                } else {
+                    operand(em, ctx, &have, &need, src, &sbox)?
+                };
                 match &pads[i] {
+                    // all padding: the pad value itself (MLIR refuses the subview
+                    // of an empty slice at the end of a dimension)
+                    Some(PadPlan::Kept { .. }) | None if nothing => {
+                        let (e, name) = (em.fresh(), em.fresh());
+                        let dyn_sizes: Vec<String> = rbox
+                            .size
+                            .iter()
+                            .filter(|s| s.as_const().is_none())
+                            .map(|s| em.val(s))
+                            .collect();
+                        em.line(&format!(
+                            "{e} = tensor.empty({}) : {rty}",
+                            dyn_sizes.join(", ")
+                        ));
+                        em.line(&format!(
+                            "{name} = linalg.fill ins(%{} : {elem}) outs({e} : {rty}) -> {rty}",
+                            p.value(op.operands[1]).ssa
+                        ));
+                        name
+                    }
                     Some(PadPlan::Kept { low, high }) => {
                         let name = em.fresh();
                         let low: Vec<String> = low.iter().map(|l| em.ofr(l)).collect();

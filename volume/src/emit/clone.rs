@@ -108,14 +108,21 @@ fn hull(em: &mut Em, a: &Bx, b: &Bx) -> Bx {
 /// interior tile of the model (it reads no padding), so a clipping the symbols'
 /// ranges do not decide is known not to happen.
 /// Also returns the boxes at which the arguments and constants are read.
+///
+/// `dest`: the tensor the result will be inserted into (SSA name and type); the
+/// `tensor.empty` at the root of the output's chain of `outs` operands becomes
+/// the slice of `dest` at `bx` (destination-passing style: the tile is computed
+/// in place, with no copy when it is inserted).
 pub fn emit_box(
     em: &mut Em,
     ctx: &Ctx,
     out: ValueId,
     bx: &Bx,
     interior: bool,
+    dest: Option<(&str, &str)>,
 ) -> Result<(String, Vec<(ValueId, Bx)>)> {
     let p = ctx.p;
+    let dest_empty = dest.and_then(|_| outs_root(ctx, out));
     let mut need: Vec<Option<Bx>> = vec![None; p.values.len()];
     need[out] = Some(bx.clone());
     // per op: the box each operand is read at (for linalg: per operand; for pad:
@@ -241,6 +248,19 @@ pub fn emit_box(
         let elem = elem_of(ctx, r)?;
         let rty = tensor_type(&rbox.size, &elem);
         let value = match &op.kind {
+            OpKind::Empty if dest_empty == Some(r) && &rbox == bx => {
+                let (acc, aty) = dest.unwrap_or_default();
+                let offs: Vec<String> = bx.lo.iter().map(|l| em.ofr(l)).collect();
+                let sizes: Vec<String> = bx.size.iter().map(|l| em.ofr(l)).collect();
+                let ones = vec!["1"; sizes.len()].join(", ");
+                let name = em.fresh();
+                em.line(&format!(
+                    "{name} = tensor.extract_slice {acc}[{}] [{}] [{ones}] : {aty} to {rty}",
+                    offs.join(", "),
+                    sizes.join(", ")
+                ));
+                name
+            }
             OpKind::Empty => {
                 let name = em.fresh();
                 let dyn_sizes: Vec<String> = rbox
@@ -317,6 +337,23 @@ pub fn emit_box(
         .clone()
         .ok_or_else(|| Error::Invalid("emit: the output is not computed by an operation".into()))?;
     Ok((v, leaves))
+}
+
+/// The `tensor.empty` reached from `out` through the `outs` operands of linalg
+/// ops (the buffer the output is computed in), if any.
+fn outs_root(ctx: &Ctx, out: ValueId) -> Option<ValueId> {
+    let mut v = out;
+    for _ in 0..ctx.p.ops.len() {
+        let Def::Op { op, .. } = ctx.p.value(v).def else {
+            return None;
+        };
+        match &ctx.p.ops[op].kind {
+            OpKind::Empty => return Some(v),
+            OpKind::Linalg(l) if l.n_outputs == 1 => v = *ctx.p.ops[op].operands.get(l.n_inputs)?,
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The loop box of linalg op `i` for result box `rbox`.

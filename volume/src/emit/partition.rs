@@ -315,7 +315,7 @@ fn interior_loops(
                 }
             }
         }
-        let (tile, reads) = emit_box(em, ctx, out, &bx, true)?;
+        let (tile, reads) = emit_box(em, ctx, out, &bx, true, Some((&acc, aty)))?;
         check_slices(ctx, interior, &qs, &reads, slices)?;
         return insert(em, ctx, out, &tile, &bx, &acc, aty);
     }
@@ -417,7 +417,7 @@ fn partition_cell(
             size: hi.iter().zip(&lo).map(|(h, l)| h.sub(l)).collect(),
             lo,
         };
-        let (tile, _) = emit_box(em, ctx, out, &bx, false)?;
+        let (tile, _) = emit_box(em, ctx, out, &bx, false, Some((&acc, aty)))?;
         return insert(em, ctx, out, &tile, &bx, &acc, aty);
     }
     let Some(t) = tile_of[k] else {

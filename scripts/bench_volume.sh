@@ -6,8 +6,12 @@
 #                     and generic op (scripts/transform/tile_using_for.mlir)
 #   fuse            : MLIR's transform.structured.fuse of the returned value's
 #                     producer chain (scripts/transform/fuse.mlir)
-#   ours            : poly volume --tile 2=T,3=T --emit (interior tile loops
-#                     without padding, partitions around them)
+#   ours (plain)    : poly volume --tile 2=T,3=T --emit --no-interchange
+#                     (interior tile loops without padding, partitions around
+#                     them; every op cloned with its loop order)
+#   ours            : the same with the default per-tile interchange (the
+#                     output's last loop innermost in ops with reductions; each
+#                     element's summation order is unchanged)
 # MLIR's variants are made with
 #   mlir-opt-22 F --transform-preload-library=transform-library-paths=S \
 #     --transform-interpreter --canonicalize
@@ -19,7 +23,9 @@
 #
 # usage: scripts/bench_volume.sh [PROGRAM...]   (default: the convolutions)
 # env:   POLY (default: built with cargo into $CARGO_TARGET_DIR or target/),
-#        REPS (default 11), TILE (default 32), KEEP=1 keeps the directory.
+#        REPS (default 11), TILE (default 32: ours tiles dimensions 2 and 3 by
+#        TILE, as MLIR's scripts do), TILES_<program> (our --tile for one
+#        program instead, e.g. TILES_conv_conv=2=32), KEEP=1 keeps the directory.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 REPS=${REPS:-11}
@@ -55,7 +61,7 @@ median_ms() { # runner output -> median of the time lines, in ms
     awk '{a[NR] = $1} END {m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.1f", m}'
 }
 
-printf '%-16s %12s %16s %12s %12s   %s\n' program "original" "tile_using_for" "fuse" "ours" "speedup of ours over the best other"
+printf '%-16s %10s %16s %10s %14s %10s   %s\n' program original tile_using_for fuse "ours (plain)" ours "ours: speedup over the best of MLIR's"
 for prog in "${PROGRAMS[@]}"; do
   src="$ROOT/examples/$prog.mlir"
   cp "$src" "$DIR/$prog.original.mlir"
@@ -63,9 +69,11 @@ for prog in "${PROGRAMS[@]}"; do
     mlir-opt-22 "$src" --transform-preload-library=transform-library-paths="$ROOT/scripts/transform/$t.mlir" \
       --transform-interpreter --canonicalize -o "$DIR/$prog.$t.mlir"
   done
-  "$POLY" volume "$src" --tile "2=$TILE,3=$TILE" --emit "$DIR/$prog.ours.mlir" >/dev/null
+  tiles_var="TILES_$prog"
+  "$POLY" volume "$src" --tile "${!tiles_var:-2=$TILE,3=$TILE}" --emit "$DIR/$prog.ours.mlir" >/dev/null
+  "$POLY" volume "$src" --tile "${!tiles_var:-2=$TILE,3=$TILE}" --emit "$DIR/$prog.plain.mlir" --no-interchange >/dev/null
   declare -A ms hash
-  for v in original tile_using_for fuse ours; do
+  for v in original tile_using_for fuse plain ours; do
     "$POLY" volume "$src" --main "$DIR/$prog.$v.main.mlir" --main-module "$DIR/$prog.$v.mlir" --reps "$REPS" >/dev/null
     out=$(lower_and_run "$DIR/$prog.$v.main.mlir")
     ms[$v]=$(echo "$out" | median_ms)
@@ -73,7 +81,8 @@ for prog in "${PROGRAMS[@]}"; do
   done
   mark() { [ "${hash[$1]}" = "${hash[original]}" ] && echo "=" || echo "~"; }
   best=$(printf '%s\n' "${ms[original]}" "${ms[tile_using_for]}" "${ms[fuse]}" | sort -g | head -1)
-  printf '%-16s %12s %16s %12s %12s   %sx\n' "$prog" "${ms[original]}" \
-    "${ms[tile_using_for]} $(mark tile_using_for)" "${ms[fuse]} $(mark fuse)" "${ms[ours]} $(mark ours)" \
+  printf '%-16s %10s %16s %10s %14s %10s   %sx\n' "$prog" "${ms[original]}" \
+    "${ms[tile_using_for]} $(mark tile_using_for)" "${ms[fuse]} $(mark fuse)" \
+    "${ms[plain]} $(mark plain)" "${ms[ours]} $(mark ours)" \
     "$(awk -v b="$best" -v o="${ms[ours]}" 'BEGIN {printf "%.2f", b / o}')"
 done

@@ -14,7 +14,10 @@
 //! Code generation (`volume::emit`): `--emit OUT.mlir` writes a module computing
 //! the output tiled with the `--tile` sizes (Algorithm 2's interior tile loops and
 //! Algorithm 1's partitions around them); `--emit-regions OUT.mlir` writes the
-//! output computed per region (Algorithm 1 alone). The emitted function keeps the
+//! output computed per region (Algorithm 1 alone); `--no-interchange` keeps
+//! each cloned op's loop order (by default an op with reductions gets its
+//! output's last loop innermost, which keeps every element's summation order).
+//! The emitted function keeps the
 //! name and signature of the original. `--main OUT.mlir [--main-module M.mlir]
 //! [--reps N] [--dyn-size N] [--index NAME=V,...]` writes M (default: the input)
 //! with a `@main` that fills the arguments deterministically, calls the function
@@ -41,6 +44,7 @@ struct Args {
     main_module: Option<String>,
     reps: usize,
     sizes: volume::emit::harness::HarnessSizes,
+    emit_options: volume::emit::EmitOptions,
 }
 
 fn parse_tiles(spec: &str) -> Result<Vec<(usize, i64)>, String> {
@@ -86,6 +90,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             dynamic: 37,
             index_args: Vec::new(),
         },
+        emit_options: volume::emit::EmitOptions::default(),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -99,6 +104,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             "--tile" => a.tiles = parse_tiles(it.next().ok_or("--tile needs DIM=SIZE,...")?)?,
             "--regions" => a.regions = true,
+            "--no-interchange" => a.emit_options.interchange = false,
             "--emit" => a.emit = Some(it.next().ok_or("--emit needs an output file")?.clone()),
             "--emit-regions" => {
                 a.emit_regions = Some(
@@ -235,7 +241,7 @@ fn write(path: &str, text: &str) -> Result<(), volume::Error> {
 
 /// `--emit`, `--emit-regions`, `--main`: writes the files and says what it wrote.
 fn generate(text: &str, a: &Args) -> Result<String, volume::Error> {
-    use volume::emit::{emit, harness};
+    use volume::emit::{emit_with, harness};
     let mut o = String::new();
     if let Some(path) = &a.emit {
         if a.tiles.is_empty() {
@@ -246,7 +252,13 @@ fn generate(text: &str, a: &Args) -> Result<String, volume::Error> {
         }
         write(
             path,
-            &emit(text, &a.options, a.output.as_deref(), &a.tiles)?,
+            &emit_with(
+                text,
+                &a.options,
+                a.output.as_deref(),
+                &a.tiles,
+                &a.emit_options,
+            )?,
         )?;
         let _ = writeln!(
             o,
@@ -254,7 +266,10 @@ fn generate(text: &str, a: &Args) -> Result<String, volume::Error> {
         );
     }
     if let Some(path) = &a.emit_regions {
-        write(path, &emit(text, &a.options, a.output.as_deref(), &[])?)?;
+        write(
+            path,
+            &emit_with(text, &a.options, a.output.as_deref(), &[], &a.emit_options)?,
+        )?;
         let _ = writeln!(o, "wrote {path} (per region)");
     }
     if let Some(path) = &a.main {

@@ -16,6 +16,12 @@
 //! dropped (its source slice is the padded slice: Sec. 5.3, the interior tiles
 //! read their slices straight from the unpadded input); otherwise the pad is kept,
 //! with the amounts of padding this box reads.
+//!
+//! Loop order ([`super::EmitOptions::interchange`]): a cloned op with reductions
+//! may have the output's last dimension (a parallel one) moved innermost. Each
+//! element's reduction still runs in the original order (only a parallel loop
+//! moves), so results stay bit-identical, and the innermost loop runs over
+//! consecutive outputs, which LLVM vectorizes.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -476,34 +482,55 @@ fn clone_linalg(
             }
         }
     }
+    let body = match &l.body {
+        Some(b) => b.clone(),
+        None => named_body(ctx, i, em, &types)?,
+    };
+    // the loop order: the original's, or with the output's last dim innermost
+    let n_loops = l.iterator_types.len();
+    let mut order: Vec<usize> = (0..n_loops).collect();
+    if ctx.interchange && !body.contains("linalg.index") {
+        if let Some(AffineExpr::Dim(last)) = l.indexing_maps[l.n_inputs].results.last() {
+            let has_reduction = l.iterator_types.contains(&IteratorType::Reduction);
+            if has_reduction && l.iterator_types.get(*last) == Some(&IteratorType::Parallel) {
+                order.retain(|d| d != last);
+                order.push(*last);
+            }
+        }
+    }
+    let mut pos = vec![0; n_loops];
+    for (k, &d) in order.iter().enumerate() {
+        pos[d] = k;
+    }
+    let dims: Vec<String> = (0..n_loops).map(|d| format!("d{d}")).collect();
     let maps: Vec<String> = l
         .indexing_maps
         .iter()
         .map(|m| {
-            let dims: Vec<String> = (0..m.n_dims).map(|d| format!("d{d}")).collect();
             let res: Vec<String> = m
                 .results
                 .iter()
                 .map(|e| {
                     let (co, _) = linear(e, m.n_dims).unwrap_or_default();
-                    linear_text(&co)
+                    let mut moved = vec![0; n_loops];
+                    for (d, c) in co.iter().enumerate() {
+                        if let Some(slot) = pos.get(d).and_then(|&q| moved.get_mut(q)) {
+                            *slot = *c;
+                        }
+                    }
+                    linear_text(&moved)
                 })
                 .collect();
             format!("affine_map<({}) -> ({})>", dims.join(", "), res.join(", "))
         })
         .collect();
-    let iters: Vec<&str> = l
-        .iterator_types
+    let iters: Vec<&str> = order
         .iter()
-        .map(|t| match t {
+        .map(|&d| match l.iterator_types[d] {
             IteratorType::Parallel => "\"parallel\"",
             IteratorType::Reduction => "\"reduction\"",
         })
         .collect();
-    let body = match &l.body {
-        Some(b) => b.clone(),
-        None => named_body(ctx, i, em, &types)?,
-    };
     let name = em.fresh();
     let rty = tensor_type(&rbox.size, &elem_of(ctx, op.results[0])?);
     em.line(&format!(

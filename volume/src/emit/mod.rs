@@ -52,6 +52,23 @@ pub struct Ctx<'a> {
     pub chain: Vec<usize>,
     /// Size parameter name → symbol of its `tensor.dim`.
     params: HashMap<String, usize>,
+    /// See [`EmitOptions::interchange`].
+    pub interchange: bool,
+}
+
+/// Choices of the emitted code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// Clone each op with reductions with its output's last (parallel) loop
+    /// innermost: every element's summation order is unchanged, and the inner
+    /// loop over consecutive outputs vectorizes. On by default.
+    pub interchange: bool,
+}
+
+impl Default for EmitOptions {
+    fn default() -> EmitOptions {
+        EmitOptions { interchange: true }
+    }
 }
 
 impl Ctx<'_> {
@@ -94,6 +111,17 @@ pub fn emit(
     options: &Options,
     output: Option<&str>,
     tiles: &[(usize, i64)],
+) -> Result<String> {
+    emit_with(text, options, output, tiles, &EmitOptions::default())
+}
+
+/// [`emit`] with the choices of `emit_options`.
+pub fn emit_with(
+    text: &str,
+    options: &Options,
+    output: Option<&str>,
+    tiles: &[(usize, i64)],
+    emit_options: &EmitOptions,
 ) -> Result<String> {
     let model = Model::from_mlir(text, options)?;
     let mout = model.output(output)?;
@@ -167,6 +195,7 @@ pub fn emit(
         shapes: &shapes,
         chain: clone::chain(&p, out),
         params,
+        interchange: emit_options.interchange,
     };
     let result = partition::emit_output(&mut em, &ctx, &model, mout, out, tiles)?;
     // the function, with the original signature

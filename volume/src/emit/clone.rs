@@ -17,8 +17,9 @@
 //! read their slices straight from the unpadded input); otherwise the pad is kept,
 //! with the amounts of padding this box reads.
 //!
-//! Loop order ([`super::EmitOptions::interchange`]): a cloned op with reductions
-//! may have the output's last dimension (a parallel one) moved innermost. Each
+//! Loop order ([`super::EmitOptions::interchange`]): a cloned op with a long
+//! reduction (at least [`MIN_REDUCTION`] iterations per element) may have the
+//! output's last dimension (a parallel one) moved innermost. Each
 //! element's reduction still runs in the original order (only a parallel loop
 //! moves), so results stay bit-identical, and the innermost loop runs over
 //! consecutive outputs, which LLVM vectorizes.
@@ -47,6 +48,11 @@ enum PadPlan {
     /// Pad the source slice by these amounts.
     Kept { low: Vec<Lin>, high: Vec<Lin> },
 }
+
+/// The shortest reduction (product of the reduction loops' trip counts) for
+/// which an op is cloned with its output's last loop innermost: a short one
+/// (a 3x3 window) runs fastest as an unrolled scalar reduction in a register.
+const MIN_REDUCTION: i64 = 32;
 
 /// The linear form `(coefficients per dim, constant)` of an affine expression,
 /// `None` when it is not linear.
@@ -491,8 +497,18 @@ fn clone_linalg(
     let mut order: Vec<usize> = (0..n_loops).collect();
     if ctx.interchange && !body.contains("linalg.index") {
         if let Some(AffineExpr::Dim(last)) = l.indexing_maps[l.n_inputs].results.last() {
-            let has_reduction = l.iterator_types.contains(&IteratorType::Reduction);
-            if has_reduction && l.iterator_types.get(*last) == Some(&IteratorType::Parallel) {
+            // the reduction's trip count (a symbolic range counts as long)
+            let ranges = loop_ranges(ctx.p, i, ctx.shapes)?;
+            let trips = l
+                .iterator_types
+                .iter()
+                .zip(&ranges)
+                .filter(|(t, _)| **t == IteratorType::Reduction)
+                .map(|(_, r)| r.as_constant().unwrap_or(i64::MAX))
+                .fold(1i64, i64::saturating_mul);
+            if trips >= MIN_REDUCTION
+                && l.iterator_types.get(*last) == Some(&IteratorType::Parallel)
+            {
                 order.retain(|d| d != last);
                 order.push(*last);
             }

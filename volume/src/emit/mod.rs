@@ -59,8 +59,8 @@ pub struct Ctx<'a> {
 /// Choices of the emitted code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EmitOptions {
-    /// Clone each op with reductions with its output's last (parallel) loop
-    /// innermost: every element's summation order is unchanged, and the inner
+    /// Clone each op with a long reduction (32 iterations or more per element)
+    /// with its output's last (parallel) loop innermost: every element's summation order is unchanged, and the inner
     /// loop over consecutive outputs vectorizes. On by default.
     pub interchange: bool,
 }

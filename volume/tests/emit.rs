@@ -14,9 +14,16 @@ use volume::emit::emit;
 use volume::emit::harness::{main_text, with_main, HarnessSizes};
 use volume::model::Options;
 
-/// The programs, their tile sizes and the sizes the harness gives to `?`
-/// dimensions and index arguments.
-const PROGRAMS: &[(&str, &[(usize, i64)], i64, &[(&str, i64)])] = &[
+/// A program of `examples/`, its tile sizes, and the sizes the harness gives to
+/// `?` dimensions and index arguments.
+type Case = (
+    &'static str,
+    &'static [(usize, i64)],
+    i64,
+    &'static [(&'static str, i64)],
+);
+
+const PROGRAMS: &[Case] = &[
     ("conv_pad_relu", &[(2, 16), (3, 16)], 0, &[]),
     ("dynamic_pad_matmul", &[(0, 4)], 37, &[("n", 40)]),
     ("matmul_bias_relu", &[(0, 32), (1, 32)], 0, &[]),

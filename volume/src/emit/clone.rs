@@ -474,10 +474,9 @@ fn clone_linalg(
     let n = l.n_inputs + l.n_outputs;
     let mut names = Vec::new();
     let mut types = Vec::new();
-    for k in 0..n {
-        let v = op.operands[k];
+    for (&v, read) in op.operands.iter().zip(reads).take(n) {
         let elem = elem_of(ctx, v)?;
-        match &reads[k] {
+        match read {
             None => {
                 names.push(format!("%{}", p.value(v).ssa));
                 types.push(elem);

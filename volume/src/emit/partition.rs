@@ -322,7 +322,7 @@ fn interior_loops(
     let it = &interior[k];
     let r = (em.range(&it.q_lo).0, em.range(&it.q_end).1.map(|h| h - 1));
     let (lo, end) = (it.q_lo.clone(), it.q_end.clone());
-    em.for_loop(&lo, &end, 1, r, &acc, aty, |em, q, a| {
+    em.for_loop(&lo, &end, 1, r, (&acc, aty), |em, q, a| {
         let mut qs = qs;
         qs.push(q);
         interior_loops(em, ctx, slices, out, interior, k + 1, qs, a, aty)
@@ -438,7 +438,7 @@ fn partition_cell(
                 let (rl, rh) = em.range(&lo[k]);
                 let r = (rl, rh.map(|h| h + (n - 1) * t));
                 let (l0, h0) = (lo.clone(), hi.clone());
-                acc = em.for_loop(&lo[k], &split, t, r, &acc, aty, |em, iv, a| {
+                acc = em.for_loop(&lo[k], &split, t, r, (&acc, aty), |em, iv, a| {
                     let (mut l, mut h) = (l0, h0);
                     h[k] = iv.plus(t);
                     l[k] = iv;
@@ -455,7 +455,7 @@ fn partition_cell(
         None => {
             let r = (em.range(&lo[k]).0, em.range(&hi[k]).1.map(|h| h - 1));
             let (l0, h0) = (lo.clone(), hi.clone());
-            em.for_loop(&lo[k], &hi[k], t, r, &acc, aty, |em, iv, a| {
+            em.for_loop(&lo[k], &hi[k], t, r, (&acc, aty), |em, iv, a| {
                 let (mut l, mut h) = (l0, h0);
                 let end = iv.plus(t);
                 let e = em.min(&end, &h[k]);

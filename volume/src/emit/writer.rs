@@ -368,19 +368,20 @@ impl Em {
         format!("[{}]", names.join(", "))
     }
 
-    /// Emits `scf.for %iv = lo to hi step step iter_args(%a = acc) -> (ty)` whose
-    /// body `body(em, iv, a)` returns the value to yield; returns the loop's
-    /// result. The induction variable is a symbol with range `iv_range`.
+    /// Emits `scf.for %iv = lo to hi step step iter_args(%a = acc) -> (ty)`
+    /// (`carried` is `(acc, ty)`) whose body `body(em, iv, a)` returns the value
+    /// to yield; returns the loop's result. The induction variable is a symbol
+    /// with range `iv_range`.
     pub fn for_loop(
         &mut self,
         lo: &Lin,
         hi: &Lin,
         step: i64,
         iv_range: (Option<i64>, Option<i64>),
-        acc: &str,
-        ty: &str,
+        carried: (&str, &str),
         body: impl FnOnce(&mut Em, Lin, String) -> Result<String>,
     ) -> Result<String> {
+        let (acc, ty) = carried;
         let (l, h, s) = (self.val(lo), self.val(hi), self.idx(step));
         let res = self.fresh();
         let iv = self.fresh();

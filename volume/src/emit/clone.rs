@@ -262,31 +262,14 @@ pub fn emit_box(
         let value = match &op.kind {
             OpKind::Empty if dest_empty == Some(r) && &rbox == bx => {
                 let (acc, aty) = dest.unwrap_or_default();
-                let offs: Vec<String> = bx.lo.iter().map(|l| em.ofr(l)).collect();
-                let sizes: Vec<String> = bx.size.iter().map(|l| em.ofr(l)).collect();
-                let ones = vec!["1"; sizes.len()].join(", ");
+                let lists = em.slice_lists(&bx.lo, &bx.size);
                 let name = em.fresh();
                 em.line(&format!(
-                    "{name} = tensor.extract_slice {acc}[{}] [{}] [{ones}] : {aty} to {rty}",
-                    offs.join(", "),
-                    sizes.join(", ")
+                    "{name} = tensor.extract_slice {acc}{lists} : {aty} to {rty}"
                 ));
                 name
             }
-            OpKind::Empty => {
-                let name = em.fresh();
-                let dyn_sizes: Vec<String> = rbox
-                    .size
-                    .iter()
-                    .filter(|s| s.as_const().is_none())
-                    .map(|s| em.val(s))
-                    .collect();
-                em.line(&format!(
-                    "{name} = tensor.empty({}) : {rty}",
-                    dyn_sizes.join(", ")
-                ));
-                name
-            }
+            OpKind::Empty => em.empty(&rbox.size, &elem),
             OpKind::Pad { .. } => {
                 let src = op.operands[0];
                 let sbox = reads[i][0]
@@ -302,17 +285,8 @@ pub fn emit_box(
                     // all padding: the pad value itself (MLIR refuses the subview
                     // of an empty slice at the end of a dimension)
                     Some(PadPlan::Kept { .. }) | None if nothing => {
-                        let (e, name) = (em.fresh(), em.fresh());
-                        let dyn_sizes: Vec<String> = rbox
-                            .size
-                            .iter()
-                            .filter(|s| s.as_const().is_none())
-                            .map(|s| em.val(s))
-                            .collect();
-                        em.line(&format!(
-                            "{e} = tensor.empty({}) : {rty}",
-                            dyn_sizes.join(", ")
-                        ));
+                        let e = em.empty(&rbox.size, &elem);
+                        let name = em.fresh();
                         em.line(&format!(
                             "{name} = linalg.fill ins(%{} : {elem}) outs({e} : {rty}) -> {rty}",
                             p.value(op.operands[1]).ssa
@@ -438,19 +412,16 @@ fn operand(
         return Ok(src);
     }
     let elem = elem_of(ctx, v)?;
-    let offs: Vec<String> = want
+    let rel: Vec<Lin> = want
         .lo
         .iter()
         .zip(&sbox.lo)
-        .map(|(a, b)| em.ofr(&a.sub(b)))
+        .map(|(a, b)| a.sub(b))
         .collect();
-    let sizes: Vec<String> = want.size.iter().map(|s| em.ofr(s)).collect();
-    let ones = vec!["1"; sizes.len()].join(", ");
+    let lists = em.slice_lists(&rel, &want.size);
     let name = em.fresh();
     em.line(&format!(
-        "{name} = tensor.extract_slice {src}[{}] [{}] [{ones}] : {} to {}",
-        offs.join(", "),
-        sizes.join(", "),
+        "{name} = tensor.extract_slice {src}{lists} : {} to {}",
         tensor_type(&sbox.size, &elem),
         tensor_type(&want.size, &elem)
     ));

@@ -56,16 +56,7 @@ pub fn emit_output(
         _ => return Err(Error::Invalid("emit: the output is not a tensor".into())),
     };
     let aty = tensor_type(&sizes, &elem);
-    let dyn_sizes: Vec<String> = sizes
-        .iter()
-        .filter(|s| s.as_const().is_none())
-        .map(|s| em.val(s))
-        .collect();
-    let mut acc = em.fresh();
-    em.line(&format!(
-        "{acc} = tensor.empty({}) : {aty}",
-        dyn_sizes.join(", ")
-    ));
+    let mut acc = em.empty(&sizes, &elem);
     // the dense region's bounds per dimension
     let regions = model.regions(mout)?;
     let mut dense: Vec<Option<(Lin, Lin)>> = vec![None; rank];
@@ -386,14 +377,10 @@ fn insert(
         Type::Tensor(t) => t.elem.clone(),
         _ => return Err(Error::Invalid("emit: the output is not a tensor".into())),
     };
-    let offs: Vec<String> = bx.lo.iter().map(|l| em.ofr(l)).collect();
-    let sizes: Vec<String> = bx.size.iter().map(|l| em.ofr(l)).collect();
-    let ones = vec!["1"; sizes.len()].join(", ");
+    let lists = em.slice_lists(&bx.lo, &bx.size);
     let name = em.fresh();
     em.line(&format!(
-        "{name} = tensor.insert_slice {tile} into {acc}[{}] [{}] [{ones}] : {} into {aty}",
-        offs.join(", "),
-        sizes.join(", "),
+        "{name} = tensor.insert_slice {tile} into {acc}{lists} : {} into {aty}",
         tensor_type(&bx.size, &elem)
     ));
     Ok(name)

@@ -234,15 +234,7 @@ impl Em {
         } else {
             (both(ra.0, rb.0, i64::min), any(ra.1, rb.1, i64::min))
         };
-        let mut used = Vec::new();
-        let ea = self.affine_expr(a, &mut used);
-        let eb = self.affine_expr(b, &mut used);
-        let name = self.fresh();
-        let args = self.sym_args(&used);
-        self.line(&format!(
-            "{name} = {op} affine_map<(){} -> ({ea}, {eb})>(){args}",
-            sym_list(used.len())
-        ));
+        let name = self.affine_op(op, &[a, b], None);
         let s = self.new_sym(&name, lo, hi);
         Lin::sym(s)
     }
@@ -280,14 +272,7 @@ impl Em {
             return r;
         }
         let (lo, hi) = self.range(a);
-        let mut used = Vec::new();
-        let e = self.affine_expr(a, &mut used);
-        let name = self.fresh();
-        let args = self.sym_args(&used);
-        self.line(&format!(
-            "{name} = affine.apply affine_map<(){} -> (({e}) {how} {k})>(){args}",
-            sym_list(used.len())
-        ));
+        let name = self.affine_op("affine.apply", &[a], Some((how, k)));
         let s = self.new_sym(&name, lo.map(f), hi.map(f));
         Lin::sym(s)
     }
@@ -307,18 +292,59 @@ impl Em {
                 return n.clone();
             }
         }
-        let mut used = Vec::new();
-        let e = self.affine_expr(l, &mut used);
-        let name = self.fresh();
-        let args = self.sym_args(&used);
-        self.line(&format!(
-            "{name} = affine.apply affine_map<(){} -> ({e})>(){args}",
-            sym_list(used.len())
-        ));
+        let name = self.affine_op("affine.apply", &[l], None);
         if let Some(top) = self.cache.last_mut() {
             top.insert(l.clone(), name.clone());
         }
         name
+    }
+
+    /// Emits `%v = op affine_map<()[s..] -> (e, ..)>()[..]` of the forms (each
+    /// `(e) how k` when `div` is `Some((how, k))`) and returns `%v`.
+    fn affine_op(&mut self, op: &str, forms: &[&Lin], div: Option<(&str, i64)>) -> String {
+        let mut used = Vec::new();
+        let exprs: Vec<String> = forms
+            .iter()
+            .map(|l| {
+                let e = self.affine_expr(l, &mut used);
+                match div {
+                    Some((how, k)) => format!("({e}) {how} {k}"),
+                    None => e,
+                }
+            })
+            .collect();
+        let name = self.fresh();
+        let args = self.sym_args(&used);
+        self.line(&format!(
+            "{name} = {op} affine_map<(){} -> ({})>(){args}",
+            sym_list(used.len()),
+            exprs.join(", ")
+        ));
+        name
+    }
+
+    /// Emits `%v = tensor.empty(dynamic sizes) : type` for a tensor of `sizes`.
+    pub fn empty(&mut self, sizes: &[Lin], elem: &str) -> String {
+        let dyn_sizes: Vec<String> = sizes
+            .iter()
+            .filter(|s| s.as_const().is_none())
+            .map(|s| self.val(s))
+            .collect();
+        let name = self.fresh();
+        self.line(&format!(
+            "{name} = tensor.empty({}) : {}",
+            dyn_sizes.join(", "),
+            tensor_type(sizes, elem)
+        ));
+        name
+    }
+
+    /// The `[offsets] [sizes] [1, ..]` of a slice with unit strides.
+    pub fn slice_lists(&mut self, lo: &[Lin], size: &[Lin]) -> String {
+        let offs: Vec<String> = lo.iter().map(|l| self.ofr(l)).collect();
+        let sizes: Vec<String> = size.iter().map(|l| self.ofr(l)).collect();
+        let ones = vec!["1"; sizes.len()].join(", ");
+        format!("[{}] [{}] [{ones}]", offs.join(", "), sizes.join(", "))
     }
 
     /// A mixed static/dynamic entry (`4` or `%v`) of an offsets or sizes list.

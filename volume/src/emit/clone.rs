@@ -79,9 +79,15 @@ pub(super) fn linear(e: &AffineExpr, n: usize) -> Option<(Vec<i64>, i64)> {
             let (x, c) = linear(a, n)?;
             let (y, d) = linear(b, n)?;
             if x.iter().all(|v| *v == 0) {
-                Some((y.iter().map(|v| v.saturating_mul(c)).collect(), c * d))
+                Some((
+                    y.iter().map(|v| v.saturating_mul(c)).collect(),
+                    c.saturating_mul(d),
+                ))
             } else if y.iter().all(|v| *v == 0) {
-                Some((x.iter().map(|v| v.saturating_mul(d)).collect(), c * d))
+                Some((
+                    x.iter().map(|v| v.saturating_mul(d)).collect(),
+                    c.saturating_mul(d),
+                ))
             } else {
                 None
             }
@@ -186,6 +192,13 @@ pub fn emit_box(
             OpKind::Pad { low, .. } => {
                 let src = op.operands[0];
                 let ssize = ctx.sizes(src)?;
+                if low.len() != ssize.len() || rbox.lo.len() != ssize.len() {
+                    return Err(unsupported(
+                        ctx,
+                        i,
+                        "a pad whose amounts do not match its rank",
+                    ));
+                }
                 let (mut lo, mut size, mut lows, mut highs) =
                     (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 let mut dropped = true;
@@ -350,6 +363,13 @@ fn loop_box(ctx: &Ctx, i: usize, l: &LinalgOp, rbox: &Bx) -> Result<Bx> {
     }
     let ranges = loop_ranges(p, i, ctx.shapes)?;
     let omap = &l.indexing_maps[l.n_inputs];
+    if omap.results.len() != rbox.lo.len() {
+        return Err(unsupported(
+            ctx,
+            i,
+            "a result whose rank differs from its outs operand's",
+        ));
+    }
     let mut lo = Vec::new();
     let mut size = Vec::new();
     for (d, r) in ranges.iter().enumerate() {

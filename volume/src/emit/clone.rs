@@ -18,7 +18,7 @@
 //! with the amounts of padding this box reads.
 //!
 //! Loop order ([`super::EmitOptions::interchange`]): a cloned op with a long
-//! reduction (at least [`MIN_REDUCTION`] iterations per element) may have the
+//! reduction (at least `MIN_REDUCTION` = 32 iterations per element) may have the
 //! output's last dimension (a parallel one) moved innermost. Each
 //! element's reduction still runs in the original order (only a parallel loop
 //! moves), so results stay bit-identical, and the innermost loop runs over

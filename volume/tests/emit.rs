@@ -262,6 +262,35 @@ fn dynamic_sizes_small_and_empty() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Tile sizes that do not divide the output, a single interior tile index, a
+/// tiled channel dimension, and tiles too large to have an interior.
+#[test]
+fn other_tile_sizes_run_bit_identical() {
+    let text = example("conv_pad_relu");
+    let cases: &[&[(usize, i64)]] = &[
+        &[(2, 7), (3, 100)],
+        &[(1, 4), (2, 16), (3, 16)],
+        &[(2, 128), (3, 128)],
+    ];
+    let emitted: Vec<String> = cases
+        .iter()
+        .map(|t| emit(&text, &Options::default(), None, t).unwrap())
+        .collect();
+    let Some(t) = tools() else {
+        return skip("other tile sizes");
+    };
+    let dir = scratch("other-tiles");
+    let p = volume::mlir::parse_program(&text).unwrap();
+    let main = main_text(&p, &HarnessSizes::default(), 1).unwrap();
+    let h0 = run(&t, &with_main(&text, &main).unwrap(), &dir, "o.mlir");
+    for (m, tiles) in emitted.iter().zip(cases) {
+        verify(m, &dir, "t.mlir");
+        let h = run(&t, &with_main(m, &main).unwrap(), &dir, "t.mlir");
+        assert_eq!(h0, h, "tiles {tiles:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The text of the interior tile loops (between the Algorithm 2 and the first
 /// Algorithm 1 comment).
 fn interior_part(module: &str) -> &str {

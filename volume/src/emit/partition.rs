@@ -330,17 +330,26 @@ fn check_slices(
     slices: &[ModelSlice],
 ) -> Result<()> {
     let text = |l: &Lin| -> Option<String> {
-        // the form in the tile indices Q<d>
-        let mut row = vec![Int::from(l.c)];
+        // the form in the tile indices Q<d>; a tile index with one value is
+        // that value (the model simplifies its slices in the tiles' domain)
+        let mut k = l.c;
+        let mut row = vec![Int::ZERO];
         let mut names = Vec::new();
         let mut rest = l.clone();
         for (it, q) in interior.iter().zip(qs) {
             let (&s, _) = q.t.iter().next()?;
             let c = l.t.get(&s).copied().unwrap_or(0);
-            row.push(Int::from(c));
+            match (it.q_lo.as_const(), it.q_end.as_const()) {
+                (Some(a), Some(b)) if b == a + 1 => {
+                    k = k.saturating_add(c.saturating_mul(a));
+                    row.push(Int::ZERO);
+                }
+                _ => row.push(Int::from(c)),
+            }
             names.push(format!("Q{}", it.dim));
             rest.t.remove(&s);
         }
+        row[0] = Int::from(k);
         rest.t.is_empty().then(|| aff_to_string(&row, &names))
     };
     for (v, bx) in reads {

@@ -16,7 +16,9 @@
 //! Algorithm 1's partitions around them); `--emit-regions OUT.mlir` writes the
 //! output computed per region (Algorithm 1 alone); `--no-interchange` keeps
 //! each cloned op's loop order (by default an op with reductions gets its
-//! output's last loop innermost, which keeps every element's summation order).
+//! output's last loop innermost, which keeps every element's summation order);
+//! `--arith-index` writes index arithmetic with `arith` ops instead of
+//! `affine.apply`/`min`/`max`.
 //! The emitted function keeps the
 //! name and signature of the original. `--main OUT.mlir [--main-module M.mlir]
 //! [--reps N] [--dyn-size N] [--index NAME=V,...]` writes M (default: the input)
@@ -105,6 +107,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--tile" => a.tiles = parse_tiles(it.next().ok_or("--tile needs DIM=SIZE,...")?)?,
             "--regions" => a.regions = true,
             "--no-interchange" => a.emit_options.interchange = false,
+            "--arith-index" => a.emit_options.arith_index = true,
             "--emit" => a.emit = Some(it.next().ok_or("--emit needs an output file")?.clone()),
             "--emit-regions" => {
                 a.emit_regions = Some(

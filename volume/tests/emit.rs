@@ -10,8 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use volume::emit::emit;
 use volume::emit::harness::{main_text, with_main, HarnessSizes};
+use volume::emit::{emit, emit_with, EmitOptions};
 use volume::model::Options;
 
 /// A program of `examples/`, its tile sizes, and the sizes the harness gives to
@@ -289,6 +289,41 @@ fn other_tile_sizes_run_bit_identical() {
         assert_eq!(h0, h, "tiles {tiles:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Index arithmetic with `arith` ops (for readers without the affine dialect):
+/// no `affine.` op is left, and the results stay bit-identical.
+#[test]
+fn arith_index_ops_run_bit_identical() {
+    let opts = EmitOptions {
+        arith_index: true,
+        ..EmitOptions::default()
+    };
+    for name in ["conv_pad_relu", "dynamic_pad_matmul"] {
+        let (_, tiles, dynamic, index) = PROGRAMS.iter().find(|p| p.0 == name).unwrap();
+        let text = example(name);
+        let m = emit_with(&text, &Options::default(), None, tiles, &opts).unwrap();
+        assert!(
+            !m.contains("affine.apply") && !m.contains("affine.min"),
+            "{m}"
+        );
+        assert!(!m.contains("affine.max"), "{m}");
+        let Some(t) = tools() else {
+            return skip("arith index ops");
+        };
+        let dir = scratch(&format!("arith-{name}"));
+        verify(&m, &dir, "t.mlir");
+        let p = volume::mlir::parse_program(&text).unwrap();
+        let sizes = HarnessSizes {
+            dynamic: *dynamic,
+            index_args: index.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        };
+        let main = main_text(&p, &sizes, 1).unwrap();
+        let h0 = run(&t, &with_main(&text, &main).unwrap(), &dir, "o.mlir");
+        let h1 = run(&t, &with_main(&m, &main).unwrap(), &dir, "t.mlir");
+        assert_eq!(h0, h1, "{name}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// The text of the interior tile loops (between the Algorithm 2 and the first

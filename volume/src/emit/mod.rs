@@ -63,11 +63,18 @@ pub struct EmitOptions {
     /// with its output's last (parallel) loop innermost: every element's summation order is unchanged, and the inner
     /// loop over consecutive outputs vectorizes. On by default.
     pub interchange: bool,
+    /// Index arithmetic (slice offsets, bounds, partial tile sizes) with
+    /// `arith` ops (`muli`, `addi`, `minsi`, `maxsi`, `floordivsi`) instead of
+    /// `affine.apply`/`min`/`max`. Off by default.
+    pub arith_index: bool,
 }
 
 impl Default for EmitOptions {
     fn default() -> EmitOptions {
-        EmitOptions { interchange: true }
+        EmitOptions {
+            interchange: true,
+            arith_index: false,
+        }
     }
 }
 
@@ -155,6 +162,7 @@ pub fn emit_with(
     }
     let prefix = fresh_prefix(text);
     let mut em = Em::new(&prefix, 2);
+    em.arith = emit_options.arith_index;
     // the constants, as written
     let lines: Vec<&str> = text.lines().collect();
     for op in &p.ops {

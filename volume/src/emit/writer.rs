@@ -101,6 +101,8 @@ pub struct Em {
     /// Materialised forms per open region (a value defined in a loop body is not
     /// visible after it).
     cache: Vec<HashMap<Lin, String>>,
+    /// Write index arithmetic with `arith` ops instead of `affine` ones.
+    pub arith: bool,
 }
 
 impl Em {
@@ -115,6 +117,7 @@ impl Em {
             syms: Vec::new(),
             idx_consts: BTreeSet::new(),
             cache: vec![HashMap::new()],
+            arith: false,
         }
     }
 
@@ -302,6 +305,9 @@ impl Em {
     /// Emits `%v = op affine_map<()[s..] -> (e, ..)>()[..]` of the forms (each
     /// `(e) how k` when `div` is `Some((how, k))`) and returns `%v`.
     fn affine_op(&mut self, op: &str, forms: &[&Lin], div: Option<(&str, i64)>) -> String {
+        if self.arith {
+            return self.arith_op(op, forms, div);
+        }
         let mut used = Vec::new();
         let exprs: Vec<String> = forms
             .iter()
@@ -321,6 +327,69 @@ impl Em {
             exprs.join(", ")
         ));
         name
+    }
+
+    /// [`Em::affine_op`] with `arith` ops: `muli`/`addi` chains, `minsi`/`maxsi`,
+    /// `floordivsi`/`ceildivsi`.
+    fn arith_op(&mut self, op: &str, forms: &[&Lin], div: Option<(&str, i64)>) -> String {
+        let plain = op == "affine.apply" && div.is_none();
+        let vals: Vec<String> = forms
+            .iter()
+            .map(|l| {
+                if plain {
+                    self.arith_form(l)
+                } else {
+                    self.val(l)
+                }
+            })
+            .collect();
+        let (a, b) = (&vals[0], vals.get(1).unwrap_or(&vals[0]));
+        let rhs = match (op, div) {
+            ("affine.min", _) => format!("arith.minsi {a}, {b}"),
+            ("affine.max", _) => format!("arith.maxsi {a}, {b}"),
+            (_, Some((how, k))) => {
+                let f = if how == "floordiv" {
+                    "floordivsi"
+                } else {
+                    "ceildivsi"
+                };
+                format!("arith.{f} {a}, {}", self.idx(k))
+            }
+            _ => return a.clone(),
+        };
+        let name = self.fresh();
+        self.line(&format!("{name} = {rhs} : index"));
+        name
+    }
+
+    /// A form as a chain of `arith.muli`/`arith.addi` on index values.
+    fn arith_form(&mut self, l: &Lin) -> String {
+        let mut acc: Option<String> = None;
+        for (&s, &k) in &l.t {
+            let mut term = self.syms[s].name.clone();
+            if k != 1 {
+                let (c, n) = (self.idx(k), self.fresh());
+                self.line(&format!("{n} = arith.muli {term}, {c} : index"));
+                term = n;
+            }
+            acc = Some(match acc {
+                None => term,
+                Some(a) => {
+                    let n = self.fresh();
+                    self.line(&format!("{n} = arith.addi {a}, {term} : index"));
+                    n
+                }
+            });
+        }
+        match acc {
+            None => self.idx(l.c),
+            Some(a) if l.c == 0 => a,
+            Some(a) => {
+                let (c, n) = (self.idx(l.c), self.fresh());
+                self.line(&format!("{n} = arith.addi {a}, {c} : index"));
+                n
+            }
+        }
     }
 
     /// Emits `%v = tensor.empty(dynamic sizes) : type` for a tensor of `sizes`.

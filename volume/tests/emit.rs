@@ -326,6 +326,43 @@ fn arith_index_ops_run_bit_identical() {
     }
 }
 
+/// An output whose constant region is one corner (`out[i, j] = pad(x)[i + j]`
+/// reads the padding only where `i + j >= 60`): the interior tiles are an L in
+/// two disjoint pieces, one loop nest each, and the corner is a partition.
+#[test]
+fn interior_in_two_pieces_has_two_loop_nests() {
+    let text = "func.func @diag(%x: tensor<60xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0] high[3] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<60xf32> to tensor<63xf32>
+  %e = tensor.empty() : tensor<32x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i + j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = [\"parallel\", \"parallel\"]}
+      ins(%p : tensor<63xf32>) outs(%e : tensor<32x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+";
+    let m = emit(text, &Options::default(), None, &[(0, 8), (1, 8)]).unwrap();
+    assert_eq!(m.matches("// Algorithm 2").count(), 2, "{m}");
+    assert_eq!(m.matches("// Algorithm 1: partition").count(), 1, "{m}");
+    let Some(t) = tools() else {
+        return skip("two pieces");
+    };
+    let dir = scratch("two-pieces");
+    verify(&m, &dir, "t.mlir");
+    let p = volume::mlir::parse_program(text).unwrap();
+    let main = main_text(&p, &HarnessSizes::default(), 1).unwrap();
+    let h0 = run(&t, &with_main(text, &main).unwrap(), &dir, "o.mlir");
+    let h1 = run(&t, &with_main(&m, &main).unwrap(), &dir, "t.mlir");
+    assert_eq!(h0, h1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The text of the interior tile loops (between the Algorithm 2 and the first
 /// Algorithm 1 comment).
 fn interior_part(module: &str) -> &str {

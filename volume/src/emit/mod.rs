@@ -6,7 +6,7 @@
 //! the output as
 //! - **Algorithm 2** ([`partition`]): `scf.for` loops over the interior tiles'
 //!   parameter domain (the model's [`crate::model::TileReport::interior`]; loop
-//!   bounds read off the parameter set), each tile computing the whole producer
+//!   bounds read off the parameter set, one loop nest per disjoint piece), each tile computing the whole producer
 //!   chain on its box ([`clone`]) from `tensor.extract_slice`s of the live-ins at
 //!   the offsets slice matching finds (checked against the model's
 //!   [`crate::tiling::match_slice`] and printed as a comment), with no

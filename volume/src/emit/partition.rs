@@ -9,7 +9,11 @@
 //! the size), so the cells of the grid they make partition the output exactly
 //! once for every value of the size parameters. The cells whose tiled
 //! dimensions all lie in the interior range are the interior tiles: one
-//! `scf.for` nest over the tile indices `Q` computes them. Every other cell is a
+//! `scf.for` nest over the tile indices `Q` computes them. When the interior
+//! tiles form several disjoint boxes (Sec. 5.3: "recursively apply the
+//! partitioning"), each gets its own loop nest and the cuts of all of them
+//! (constants then: static sizes only) are sorted; a cell is interior when it
+//! lies in one box. Every other cell is a
 //! partition, computed by the chain cloned on its box ([`super::clone`]); in a
 //! tiled emission a partition longer than a tile along a tiled dimension is
 //! itself tiled (full tiles in a loop and a remainder when the length is
@@ -87,51 +91,33 @@ pub fn emit_output(
     } else {
         Some(model.tile(mout, tiles)?)
     };
-    let interior = match &report {
+    let pieces = match &report {
         None => Vec::new(),
         Some(r) => interior_bounds(em, ctx, r, tiles)?,
     };
-    // the cuts of every dimension
-    let mut cells_per_dim: Vec<Vec<(Lin, Lin, bool)>> = Vec::new();
+    // the cells of every dimension: intervals [a, b) with, per piece, whether
+    // the interval lies in the piece's interior range along the dimension
+    let mut cells_per_dim: Vec<Vec<Cell>> = Vec::new();
     for k in 0..rank {
-        let mut cuts: Vec<(Lin, bool)> = vec![(Lin::k(0), false)];
-        if let Some((lo, _)) = &dense[k] {
-            cuts.push((lo.clone(), false));
-        }
-        if let Some(it) = interior.iter().find(|i| i.dim == k) {
-            cuts.push((it.q_lo.scale(it.tile), true));
-            cuts.push((it.q_end.scale(it.tile), false));
-        }
-        if let Some((_, hi)) = &dense[k] {
-            cuts.push((hi.clone(), false));
-        }
-        cuts.push((sizes[k].clone(), false));
-        let mut mono: Vec<(Lin, bool)> = Vec::new();
-        for (c, starts_interior) in cuts {
-            let c = match mono.last() {
-                None => c,
-                Some((prev, _)) => {
-                    let m = em.max(&c, prev);
-                    em.min(&m, &sizes[k])
-                }
-            };
-            mono.push((c, starts_interior));
-        }
-        let mut cells = Vec::new();
-        for w in mono.windows(2) {
-            let (a, b) = (&w[0].0, &w[1].0);
-            if a == b && !w[0].1 {
-                continue;
-            }
-            cells.push((a.clone(), b.clone(), w[0].1));
-        }
-        cells_per_dim.push(cells);
+        let dense_k = dense[k].as_ref();
+        cells_per_dim.push(if pieces.len() > 1 {
+            static_cells(k, &sizes[k], dense_k, &pieces)?
+        } else {
+            monotone_cells(em, k, &sizes[k], dense_k, pieces.first())
+        });
     }
-    // Algorithm 2: the interior tiles
-    if !interior.is_empty() {
-        em.line("// Algorithm 2: the interior tiles (no padding read)");
-        let slices = report.as_ref().map_or(&[][..], |r| &r.slices[..]);
-        acc = interior_loops(em, ctx, slices, out, &interior, 0, Vec::new(), acc, &aty)?;
+    // Algorithm 2: the interior tiles, one loop nest per piece
+    let slices = report.as_ref().map_or(&[][..], |r| &r.slices[..]);
+    for (n, piece) in pieces.iter().enumerate() {
+        em.line(&format!(
+            "// Algorithm 2: the interior tiles{} (no padding read)",
+            if pieces.len() > 1 {
+                format!(", piece {}", n + 1)
+            } else {
+                String::new()
+            }
+        ));
+        acc = interior_loops(em, ctx, slices, out, piece, 0, Vec::new(), acc, &aty)?;
     }
     // Algorithm 1: the partitions
     let mut idx = vec![0usize; rank];
@@ -140,8 +126,10 @@ pub fn emit_output(
         return Ok(acc);
     }
     loop {
-        let cell: Vec<&(Lin, Lin, bool)> = (0..rank).map(|k| &cells_per_dim[k][idx[k]]).collect();
-        let is_interior = !interior.is_empty() && interior.iter().all(|it| cell[it.dim].2);
+        let cell: Vec<&Cell> = (0..rank).map(|k| &cells_per_dim[k][idx[k]]).collect();
+        let is_interior = pieces.iter().enumerate().any(|(p, piece)| {
+            !piece.is_empty() && piece.iter().all(|it| cell[it.dim].2.get(p) == Some(&true))
+        });
         let empty = cell.iter().any(|(a, b, _)| em.le(b, a) == Some(true));
         if !is_interior && !empty {
             count += 1;
@@ -164,6 +152,110 @@ pub fn emit_output(
             idx[k] = 0;
         }
     }
+}
+
+/// An interval `[a, b)` of one dimension and, per interior piece, whether it
+/// lies in the piece's range along the dimension.
+type Cell = (Lin, Lin, Vec<bool>);
+
+/// The cells of dimension `k` with at most one interior piece: cuts at 0, the
+/// dense region's bounds, the piece's range and the size, made monotone (each
+/// clamped between the previous cut and the size) so that the cells partition
+/// `[0, size)` for every value of the size parameters.
+fn monotone_cells(
+    em: &mut Em,
+    k: usize,
+    size: &Lin,
+    dense: Option<&(Lin, Lin)>,
+    piece: Option<&Vec<Interior>>,
+) -> Vec<Cell> {
+    let mut cuts: Vec<(Lin, bool)> = vec![(Lin::k(0), false)];
+    if let Some((lo, _)) = dense {
+        cuts.push((lo.clone(), false));
+    }
+    if let Some(it) = piece.and_then(|p| p.iter().find(|i| i.dim == k)) {
+        cuts.push((it.q_lo.scale(it.tile), true));
+        cuts.push((it.q_end.scale(it.tile), false));
+    }
+    if let Some((_, hi)) = dense {
+        cuts.push((hi.clone(), false));
+    }
+    cuts.push((size.clone(), false));
+    let mut mono: Vec<(Lin, bool)> = Vec::new();
+    for (c, starts_interior) in cuts {
+        let c = match mono.last() {
+            None => c,
+            Some((prev, _)) => {
+                let m = em.max(&c, prev);
+                em.min(&m, size)
+            }
+        };
+        mono.push((c, starts_interior));
+    }
+    let mut cells = Vec::new();
+    for w in mono.windows(2) {
+        let (a, b) = (&w[0].0, &w[1].0);
+        if a == b && !w[0].1 {
+            continue;
+        }
+        cells.push((a.clone(), b.clone(), vec![w[0].1]));
+    }
+    cells
+}
+
+/// The cells of dimension `k` with several interior pieces, whose bounds must
+/// all be constants: the sorted cuts of the dense region and of every piece.
+fn static_cells(
+    k: usize,
+    size: &Lin,
+    dense: Option<&(Lin, Lin)>,
+    pieces: &[Vec<Interior>],
+) -> Result<Vec<Cell>> {
+    let constant = |l: &Lin| {
+        l.as_const().ok_or_else(|| {
+            Error::Invalid(
+                "emit: the interior tiles form several pieces and the output has a dynamic size; the emitter handles several pieces for static sizes only"
+                    .into(),
+            )
+        })
+    };
+    let mut cuts = vec![0, constant(size)?];
+    if let Some((lo, hi)) = dense {
+        cuts.push(constant(lo)?);
+        cuts.push(constant(hi)?);
+    }
+    let ranges: Vec<Option<(i64, i64)>> = pieces
+        .iter()
+        .map(|p| {
+            p.iter()
+                .find(|i| i.dim == k)
+                .map(|it| {
+                    Ok((
+                        constant(&it.q_lo)?.saturating_mul(it.tile),
+                        constant(&it.q_end)?.saturating_mul(it.tile),
+                    ))
+                })
+                .transpose()
+        })
+        .collect::<Result<_>>()?;
+    for &(a, b) in ranges.iter().flatten() {
+        cuts.push(a);
+        cuts.push(b);
+    }
+    let end = constant(size)?;
+    cuts.retain(|&c| (0..=end).contains(&c));
+    cuts.sort_unstable();
+    cuts.dedup();
+    Ok(cuts
+        .windows(2)
+        .map(|w| {
+            let flags = ranges
+                .iter()
+                .map(|r| r.is_some_and(|(a, b)| a <= w[0] && w[1] <= b))
+                .collect();
+            (Lin::k(w[0]), Lin::k(w[1]), flags)
+        })
+        .collect())
 }
 
 /// An affine row `(const, params...)` of the model as a form.
@@ -191,22 +283,26 @@ fn interior_bounds(
     ctx: &Ctx,
     report: &TileReport,
     tiles: &[(usize, i64)],
+) -> Result<Vec<Vec<Interior>>> {
+    report
+        .interior_pieces
+        .iter()
+        .map(|piece| piece_bounds(em, ctx, piece, &report.interior, tiles))
+        .collect()
+}
+
+/// The ranges of one piece of the interior tiles (one conjunction, a box in the
+/// tile indices): `Q_d >= ceil(..)`, `Q_d <= floor(..)`.
+fn piece_bounds(
+    em: &mut Em,
+    ctx: &Ctx,
+    piece: &Set,
+    all: &Set,
+    tiles: &[(usize, i64)],
 ) -> Result<Vec<Interior>> {
-    let piece: Set = match report.interior_pieces.as_slice() {
-        [] => return Ok(Vec::new()),
-        [p] => p.clone(),
-        more => {
-            return Err(Error::Invalid(format!(
-                "emit: the interior tiles form {} disjoint pieces {}; the emitter handles one box (try other tile sizes)",
-                more.len(),
-                report.interior
-            )))
-        }
-    };
     let not_box = || {
         Error::Invalid(format!(
-            "emit: the interior tiles {} are not a box in the tile indices",
-            report.interior
+            "emit: the interior tiles {all} are not boxes in the tile indices"
         ))
     };
     let basic = piece.basics().next().ok_or_else(not_box)?;
@@ -223,10 +319,9 @@ fn interior_bounds(
         .iter()
         .map(|r| r[1 + np..].iter().any(|x| !x.is_zero()))
         .collect();
-    if !build(c, &rows, &keep)?.is_equal(&piece)? {
+    if !build(c, &rows, &keep)?.is_equal(piece)? {
         return Err(Error::Invalid(format!(
-            "emit: the interior tiles {} hold only for some sizes; the emitter needs bounds on the tile indices alone",
-            report.interior
+            "emit: the interior tiles {all} hold only for some sizes; the emitter needs bounds on the tile indices alone"
         )));
     }
     let mut order: Vec<(usize, i64)> = tiles.to_vec();

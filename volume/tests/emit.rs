@@ -161,10 +161,36 @@ fn run(t: &Tools, module: &str, dir: &Path, file: &str) -> String {
         .to_string()
 }
 
+/// Runs the original and each emitted module (`(what, text)`) with the same
+/// `@main` and asserts equal result hashes.
+fn assert_same_results(
+    t: &Tools,
+    dir: &Path,
+    text: &str,
+    emitted: &[(&str, &str)],
+    sizes: &HarnessSizes,
+) {
+    let p = volume::mlir::parse_program(text).unwrap();
+    let main = main_text(&p, sizes, 1).unwrap();
+    let h0 = run(t, &with_main(text, &main).unwrap(), dir, "original.mlir");
+    for (what, m) in emitted {
+        let h = run(t, &with_main(m, &main).unwrap(), dir, "emitted.mlir");
+        assert_eq!(h0, h, "{what}: the result differs from the original's");
+    }
+}
+
+/// The harness sizes of a case.
+fn sizes_of(case: &Case) -> HarnessSizes {
+    HarnessSizes {
+        dynamic: case.2,
+        index_args: case.3.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+    }
+}
+
 /// Emits the tiled and the per-region modules of a program, verifies both, and
 /// compares the results of the original and both emitted functions.
 fn check(name: &str) {
-    let (_, tiles, dynamic, index) = PROGRAMS.iter().find(|p| p.0 == name).unwrap();
+    let tiles = tiles_of(name);
     let text = example(name);
     let tiled = emit(&text, &Options::default(), None, tiles).unwrap();
     let regions = emit(&text, &Options::default(), None, &[]).unwrap();
@@ -175,24 +201,16 @@ fn check(name: &str) {
     let dir = scratch(name);
     verify(&tiled, &dir, "tiled.mlir");
     verify(&regions, &dir, "regions.mlir");
-    let p = volume::mlir::parse_program(&text).unwrap();
-    let sizes = HarnessSizes {
-        dynamic: *dynamic,
-        index_args: index.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
-    };
-    let main = main_text(&p, &sizes, 1).unwrap();
-    let h0 = run(&t, &with_main(&text, &main).unwrap(), &dir, "original.mlir");
-    let h1 = run(&t, &with_main(&tiled, &main).unwrap(), &dir, "tiled.mlir");
-    let h2 = run(
+    let case = PROGRAMS.iter().find(|p| p.0 == name).unwrap();
+    assert_same_results(
         &t,
-        &with_main(&regions, &main).unwrap(),
         &dir,
-        "regions.mlir",
-    );
-    assert_eq!(h0, h1, "{name}: tiled result differs from the original");
-    assert_eq!(
-        h0, h2,
-        "{name}: per-region result differs from the original"
+        &text,
+        &[
+            (&format!("{name} tiled"), &tiled),
+            (&format!("{name} per region"), &regions),
+        ],
+        &sizes_of(case),
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -248,16 +266,12 @@ fn dynamic_sizes_small_and_empty() {
         return skip("dynamic sizes");
     };
     let dir = scratch("dynamic-small");
-    let p = volume::mlir::parse_program(&text).unwrap();
     for n in [0, 1, 2, 5, 8] {
         let sizes = HarnessSizes {
             dynamic: n,
             index_args: vec![("n".into(), n + 3)],
         };
-        let main = main_text(&p, &sizes, 1).unwrap();
-        let h0 = run(&t, &with_main(&text, &main).unwrap(), &dir, "o.mlir");
-        let h1 = run(&t, &with_main(&tiled, &main).unwrap(), &dir, "t.mlir");
-        assert_eq!(h0, h1, "rows {n}");
+        assert_same_results(&t, &dir, &text, &[(&format!("rows {n}"), &tiled)], &sizes);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -280,14 +294,16 @@ fn other_tile_sizes_run_bit_identical() {
         return skip("other tile sizes");
     };
     let dir = scratch("other-tiles");
-    let p = volume::mlir::parse_program(&text).unwrap();
-    let main = main_text(&p, &HarnessSizes::default(), 1).unwrap();
-    let h0 = run(&t, &with_main(&text, &main).unwrap(), &dir, "o.mlir");
-    for (m, tiles) in emitted.iter().zip(cases) {
-        verify(m, &dir, "t.mlir");
-        let h = run(&t, &with_main(m, &main).unwrap(), &dir, "t.mlir");
-        assert_eq!(h0, h, "tiles {tiles:?}");
-    }
+    let named: Vec<(String, &str)> = emitted
+        .iter()
+        .zip(cases)
+        .map(|(m, tiles)| {
+            verify(m, &dir, "t.mlir");
+            (format!("tiles {tiles:?}"), m.as_str())
+        })
+        .collect();
+    let named: Vec<(&str, &str)> = named.iter().map(|(w, m)| (w.as_str(), *m)).collect();
+    assert_same_results(&t, &dir, &text, &named, &HarnessSizes::default());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -300,9 +316,9 @@ fn arith_index_ops_run_bit_identical() {
         ..EmitOptions::default()
     };
     for name in ["conv_pad_relu", "dynamic_pad_matmul"] {
-        let (_, tiles, dynamic, index) = PROGRAMS.iter().find(|p| p.0 == name).unwrap();
+        let case = PROGRAMS.iter().find(|p| p.0 == name).unwrap();
         let text = example(name);
-        let m = emit_with(&text, &Options::default(), None, tiles, &opts).unwrap();
+        let m = emit_with(&text, &Options::default(), None, case.1, &opts).unwrap();
         assert!(
             !m.contains("affine.apply") && !m.contains("affine.min"),
             "{m}"
@@ -313,15 +329,7 @@ fn arith_index_ops_run_bit_identical() {
         };
         let dir = scratch(&format!("arith-{name}"));
         verify(&m, &dir, "t.mlir");
-        let p = volume::mlir::parse_program(&text).unwrap();
-        let sizes = HarnessSizes {
-            dynamic: *dynamic,
-            index_args: index.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
-        };
-        let main = main_text(&p, &sizes, 1).unwrap();
-        let h0 = run(&t, &with_main(&text, &main).unwrap(), &dir, "o.mlir");
-        let h1 = run(&t, &with_main(&m, &main).unwrap(), &dir, "t.mlir");
-        assert_eq!(h0, h1, "{name}");
+        assert_same_results(&t, &dir, &text, &[(name, &m)], &sizes_of(case));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -355,11 +363,13 @@ fn interior_in_two_pieces_has_two_loop_nests() {
     };
     let dir = scratch("two-pieces");
     verify(&m, &dir, "t.mlir");
-    let p = volume::mlir::parse_program(text).unwrap();
-    let main = main_text(&p, &HarnessSizes::default(), 1).unwrap();
-    let h0 = run(&t, &with_main(text, &main).unwrap(), &dir, "o.mlir");
-    let h1 = run(&t, &with_main(&m, &main).unwrap(), &dir, "t.mlir");
-    assert_eq!(h0, h1);
+    assert_same_results(
+        &t,
+        &dir,
+        text,
+        &[("two pieces", &m)],
+        &HarnessSizes::default(),
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -61,7 +61,7 @@ median_ms() { # runner output -> median of the time lines, in ms
     awk '{a[NR] = $1} END {m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.1f", m}'
 }
 
-printf '%-16s %10s %16s %10s %14s %10s   %s\n' program original tile_using_for fuse "ours (plain)" ours "ours: speedup over the best of MLIR's"
+printf '%-16s %10s %16s %10s %14s %10s   %s\n' program original tile_using_for fuse "ours (plain)" ours "ours: speedup over the best of the first three"
 for prog in "${PROGRAMS[@]}"; do
   src="$ROOT/examples/$prog.mlir"
   cp "$src" "$DIR/$prog.original.mlir"

@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod element_map;
+pub mod emit;
 pub mod error;
 pub mod interp;
 pub mod ir;

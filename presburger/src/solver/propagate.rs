@@ -56,6 +56,9 @@ pub(crate) struct Propagator {
     /// The non-zero terms `(variable, coefficient)` of all rows, row after row.
     terms: Vec<(usize, i64)>,
     bounds: Vec<Interval>,
+    /// Whether every row of the system is in `rows` (none was left out for
+    /// its size), so that a point satisfying `rows` satisfies the system.
+    complete: bool,
 }
 
 impl Propagator {
@@ -100,10 +103,12 @@ impl Propagator {
             }
         }
         let bounds = vec![Interval { lo: None, hi: None }; n];
+        let complete = rows.len() == 2 * eqs.len() + ineqs.len();
         Some(Propagator {
             rows,
             terms,
             bounds,
+            complete,
         })
     }
 
@@ -181,6 +186,25 @@ impl Propagator {
         Some(self.bounds.iter().map(|iv| iv.lo.unwrap_or(0)).collect())
     }
 
+    /// Whether `x` satisfies the system: `Some` of the answer when every row
+    /// is held in machine words (and no sum overflows `i128`), `None` when the
+    /// caller must check with exact arithmetic.
+    pub(crate) fn satisfied_by(&self, x: &[i64]) -> Option<bool> {
+        if !self.complete {
+            return None;
+        }
+        for &(c0, s, e) in &self.rows {
+            let mut v = c0 as i128;
+            for &(j, a) in &self.terms[s..e] {
+                v = v.checked_add(a as i128 * x[j] as i128)?;
+            }
+            if v < 0 {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
     /// Propagates a change of the bounds of variable `start` through the rows
     /// it occurs in, and on through the rows of each variable whose bounds
     /// change, for at most [`DIVE_PASSES`] times the number of rows; false when
@@ -231,33 +255,39 @@ impl Propagator {
 /// For each variable, the rows it occurs in (one array, variable after
 /// variable, as the rows' terms).
 struct Occurrences {
-    /// The rows of variable `j` are `rows[start[j]..start[j + 1]]`.
-    start: Vec<usize>,
-    rows: Vec<usize>,
+    /// `n + 1` offsets, then the rows: the rows of variable `j` are
+    /// `data[data[j]..data[j + 1]]` (one allocation: this is built for every
+    /// dive, on systems of a dozen rows).
+    data: Vec<usize>,
 }
 
 impl Occurrences {
     fn new(n: usize, rows: &[(i64, usize, usize)], terms: &[(usize, i64)]) -> Occurrences {
-        let mut start = vec![0; n + 1];
+        let mut data = vec![0; n + 1 + terms.len()];
+        // counts, then the end offset of each variable's run (a counting
+        // sort whose second pass fills each run from its end)
         for &(j, _) in terms {
-            start[j + 1] += 1;
+            data[j + 1] += 1;
         }
+        data[0] = n + 1;
         for j in 0..n {
-            start[j + 1] += start[j];
+            data[j + 1] += data[j];
         }
-        let mut next = start.clone();
-        let mut out = vec![0; terms.len()];
-        for (r, &(_, s, e)) in rows.iter().enumerate() {
-            for &(j, _) in &terms[s..e] {
-                out[next[j]] = r;
-                next[j] += 1;
+        for (r, &(_, s, e)) in rows.iter().enumerate().rev() {
+            for &(j, _) in terms[s..e].iter().rev() {
+                data[j + 1] -= 1;
+                let at = data[j + 1];
+                data[at] = r;
             }
         }
-        Occurrences { start, rows: out }
+        // data[j + 1] is now the start of variable j's run: shift down
+        data.copy_within(1..n + 1, 0);
+        data[n] = n + 1 + terms.len();
+        Occurrences { data }
     }
 
     fn rows_of(&self, j: usize) -> &[usize] {
-        &self.rows[self.start[j]..self.start[j + 1]]
+        &self.data[self.data[j]..self.data[j + 1]]
     }
 }
 

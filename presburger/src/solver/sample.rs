@@ -225,8 +225,16 @@ pub(crate) fn propagation_step(n: usize, eqs: &[Row], ineqs: &[Row]) -> Option<O
     if !prop.run() {
         return Some(None);
     }
-    let p: Vec<Int> = prop.dive()?.into_iter().map(Int::from).collect();
-    satisfies(&p, eqs, ineqs).then_some(Some(p))
+    let x = prop.dive()?;
+    let ok = match prop.satisfied_by(&x) {
+        Some(ok) => ok,
+        None => satisfies(
+            &x.iter().map(|&v| Int::from(v)).collect::<Vec<_>>(),
+            eqs,
+            ineqs,
+        ),
+    };
+    ok.then(|| Some(x.into_iter().map(Int::from).collect()))
 }
 
 /// Steps 2 to 5; `comp` is the compression of `eqs` when step 0 made it, `tab`

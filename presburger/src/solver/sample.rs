@@ -1221,6 +1221,73 @@ mod tests {
             }
         }
 
+        /// Equalities with coefficients near 2^40 (the kernels that equality
+        /// compression reduces with LLL) in a box of side 7: the sampler's
+        /// answer agrees with enumeration, and its point solves the system.
+        /// Half of the systems are built through a chosen point, so that both
+        /// answers occur.
+        #[test]
+        fn big_equalities_agree_with_enumeration(
+            n in 2usize..=3,
+            coeffs in proptest::collection::vec((1i64 << 38..1i64 << 40, -3i64..=3, any::<bool>()), 6),
+            two in any::<bool>(),
+            point in proptest::collection::vec(0i64..=6, 3),
+            through in any::<bool>(),
+            c0 in -(1i64 << 41)..(1i64 << 41),
+            extra in proptest::collection::vec(-3i64..=3, 4),
+        ) {
+            // near-equal large coefficients (the thin lattices of `vs_isl`'s
+            // family) or spread ones
+            let row = |k: usize| -> Row {
+                let mut r = vec![Int::ZERO; 1 + n];
+                for j in 0..n {
+                    let (big, small, neg) = coeffs[k * 3 + j];
+                    let v = if k == 0 { big } else { (1i64 << 39) + small * 1000 + big % 97 };
+                    r[1 + j] = Int::from(if neg { -v } else { v });
+                }
+                let at: Int = (0..n).map(|j| &r[1 + j] * &Int::from(point[j])).fold(Int::ZERO, |a, b| a + b);
+                r[0] = if through { -at } else { Int::from(c0) - at };
+                r
+            };
+            let mut eqs = vec![row(0)];
+            if two && n == 3 {
+                eqs.push(row(1));
+            }
+            let mut ineqs: Vec<Row> = Vec::new();
+            for j in 0..n {
+                let mut lo = vec![Int::ZERO; 1 + n];
+                lo[1 + j] = Int::ONE;
+                let mut hi = vec![Int::from(6); 1 + n];
+                hi[1..].iter_mut().for_each(|v| *v = Int::ZERO);
+                hi[1 + j] = Int::from(-1);
+                ineqs.push(lo);
+                ineqs.push(hi);
+            }
+            ineqs.push(ints(&extra[..=n]));
+            let mut found = false;
+            let mut x = vec![0i64; n];
+            'enumerate: loop {
+                if satisfies(&ints(&x), &eqs, &ineqs) {
+                    found = true;
+                    break;
+                }
+                let mut j = 0;
+                while j < n && x[j] == 6 {
+                    x[j] = 0;
+                    j += 1;
+                }
+                if j == n {
+                    break 'enumerate;
+                }
+                x[j] += 1;
+            }
+            let got = integer_sample(n, &eqs, &ineqs, &mut Budget::default()).unwrap();
+            prop_assert_eq!(got.is_some(), found);
+            if let Some(p) = got {
+                prop_assert!(satisfies(&p, &eqs, &ineqs));
+            }
+        }
+
         /// The minimum of a random objective over a random system in a box agrees
         /// with enumeration, and the point reaches it.
         #[test]

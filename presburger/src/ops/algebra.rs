@@ -4,7 +4,7 @@
 //! Subtraction is exact also when the subtracted set has existential variables.
 //! The idea (as in isl, which computes "explicit representations" of existentials):
 //! 1. Make every local of the subtrahend a *function* of the other variables, i.e.
-//!    give it a division definition ([`explicit_locals`]). A local fixed by an
+//!    give it a division definition ([`Conjunction::explicit_locals`]). A local fixed by an
 //!    equality already has one; a local with one-sided bounds or unit coefficients is
 //!    eliminated exactly; any other local `l` with lower bounds `a_i·l + f_i >= 0`
 //!    exists iff it exists at `l = max_i ceil(-f_i / a_i)`: that value satisfies all
@@ -93,13 +93,17 @@ use std::borrow::Cow;
 /// Most conjunctions the rewriting of existentials into divisions may create.
 pub const MAX_EXPLICIT_PARTS: usize = 1024;
 
-/// The conjunction as a union of conjunctions whose locals all have division
-/// definitions (see the module doc). Exact.
-pub fn explicit_locals(c: &Conjunction) -> Result<Vec<Conjunction>> {
-    explicit_locals_with(c, &mut Budget::default())
+impl Conjunction {
+    /// The same set as a union of conjunctions whose locals all have division
+    /// definitions: every plain existential is rewritten as a floor division of
+    /// the other variables where one of its constraints allows it, splitting
+    /// into cases where needed (an error past 1024 pieces). Exact.
+    pub fn explicit_locals(&self) -> Result<Vec<Conjunction>> {
+        explicit_locals_with(self, &mut Budget::default())
+    }
 }
 
-/// As [`explicit_locals`], spending from `budget` (one step per row of every
+/// As [`Conjunction::explicit_locals`], spending from `budget` (one step per row of every
 /// conjunction handled).
 pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<Conjunction>> {
     let mut todo = vec![c.clone()];
@@ -356,7 +360,7 @@ fn omega_split(c: &Conjunction, l: usize) -> Result<Vec<Conjunction>> {
 /// one. The rows stay, so the meaning does not change; afterwards definitions only
 /// use dimensions, parameters and defined locals, so defining a plain local never
 /// invalidates another definition, and every rewriting step of
-/// [`explicit_locals`] lowers the number of plain locals of each piece.
+/// [`Conjunction::explicit_locals`] lowers the number of plain locals of each piece.
 fn forget_definitions_using_plain_locals(c: &mut Conjunction) {
     let first_local = 1 + c.space.n_var();
     loop {
@@ -382,7 +386,7 @@ fn forget_definitions_using_plain_locals(c: &mut Conjunction) {
 // ------------------------------------------------------------------ the search
 
 /// One conjunction of a subtrahend, ready for the search: every local is a division
-/// (see [`explicit_locals`]). The rows that can fail are its equalities and the
+/// (see [`Conjunction::explicit_locals`]). The rows that can fail are its equalities and the
 /// inequalities that do not follow from the definition of one of its divisions (an
 /// inequality that does holds wherever the division is defined, so it never cuts a
 /// piece and is left out).

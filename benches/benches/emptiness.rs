@@ -81,10 +81,8 @@ fn general_path(c: &mut Criterion) {
     for (family, problems) in &families {
         for (name, set, empty) in problems {
             let conj = set.conjunction();
-            let ours = sample_general(conj, &mut Budget::default())
-                .map(|p| p.is_none());
-            let omega = sample_omega(conj, &mut Budget::default())
-                .map(|p| p.is_none());
+            let ours = sample_general(conj, &mut Budget::default()).map(|p| p.is_none());
+            let omega = sample_omega(conj, &mut Budget::default()).map(|p| p.is_none());
             if ours.as_ref().ok() != Some(empty) || omega.as_ref().ok() != Some(empty) {
                 eprintln!(
                     "warning: {family}/{name}: sampler {ours:?}, omega {omega:?}, expected {empty}"

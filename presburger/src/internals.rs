@@ -59,5 +59,9 @@ pub fn parse_unsimplified(text: &str) -> Result<Option<Conjunction>> {
         return Ok(None);
     }
     let (_, mut disjuncts) = parts.pop().expect("one part");
-    Ok(if disjuncts.len() == 1 { disjuncts.pop() } else { None })
+    Ok(if disjuncts.len() == 1 {
+        disjuncts.pop()
+    } else {
+        None
+    })
 }

@@ -374,144 +374,276 @@ pub struct Set(pub(crate) Disjunction);
 #[derive(Debug, Clone)]
 pub struct Map(pub(crate) Disjunction);
 
-macro_rules! basic_common {
-    ($t:ident, $is_set:expr) => {
-        impl $t {
-            /// The object with no constraints in `space`.
-            pub fn universe(space: Space) -> Result<$t> {
-                check_kind(&space, $is_set)?;
-                Ok($t(Conjunction::universe(space)))
-            }
+impl BasicSet {
+    /// The object with no constraints in `space`.
+    pub fn universe(space: Space) -> Result<BasicSet> {
+        check_kind(&space, true)?;
+        Ok(BasicSet(Conjunction::universe(space)))
+    }
 
-            /// The empty object in `space`.
-            pub fn empty(space: Space) -> Result<$t> {
-                check_kind(&space, $is_set)?;
-                Ok($t(Conjunction::empty(space)))
-            }
+    /// The empty object in `space`.
+    pub fn empty(space: Space) -> Result<BasicSet> {
+        check_kind(&space, true)?;
+        Ok(BasicSet(Conjunction::empty(space)))
+    }
 
-            /// Wraps a conjunction (its space must be of the right kind).
-            pub fn from_conjunction(c: Conjunction) -> Result<$t> {
-                check_kind(&c.space, $is_set)?;
-                Ok($t(c))
-            }
+    /// Wraps a conjunction (its space must be of the right kind).
+    pub fn from_conjunction(c: Conjunction) -> Result<BasicSet> {
+        check_kind(&c.space, true)?;
+        Ok(BasicSet(c))
+    }
 
-            /// The conjunction of `constraints` (made from expressions of
-            /// [`crate::build`]) in `space`.
-            pub fn from_constraints(
-                space: &Space,
-                constraints: impl IntoIterator<Item = crate::build::Constraint>,
-            ) -> Result<$t> {
-                check_kind(space, $is_set)?;
-                Ok($t(crate::build::conjunction(space, constraints)?))
-            }
+    /// The conjunction of `constraints` (made from expressions of
+    /// [`crate::build`]) in `space`.
+    pub fn from_constraints(
+        space: &Space,
+        constraints: impl IntoIterator<Item = crate::build::Constraint>,
+    ) -> Result<BasicSet> {
+        check_kind(space, true)?;
+        Ok(BasicSet(crate::build::conjunction(space, constraints)?))
+    }
 
-            /// The underlying conjunction.
-            pub fn conjunction(&self) -> &Conjunction {
-                &self.0
-            }
+    /// The underlying conjunction.
+    pub fn conjunction(&self) -> &Conjunction {
+        &self.0
+    }
 
-            /// The space.
-            pub fn space(&self) -> &Space {
-                &self.0.space
-            }
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.0.space
+    }
 
-            /// Intersection: one conjunction of the constraints of both (isl's
-            /// `isl_basic_set_intersect`, `isl_basic_map_intersect`), the
-            /// parameters aligned by name. An error for different tuples.
-            ///
-            /// ```
-            /// use presburger::{BasicMap, BasicSet};
-            /// let a: BasicSet = "[N] -> { [i] : 0 <= i < N }".parse()?;
-            /// let b: BasicSet = "{ [i] : i >= 5 }".parse()?;
-            /// let want: BasicSet = "[N] -> { [i] : 5 <= i < N }".parse()?;
-            /// assert!(a.intersect(&b)?.plain_is_equal(&want));
-            /// let m: BasicMap = "{ S[i] -> T[j] : j >= i }".parse()?;
-            /// assert!(m.intersect(&"{ S[i] -> U[j] }".parse()?).is_err());
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn intersect(&self, other: &$t) -> Result<$t> {
-                if !self.0.space.same_tuples(&other.0.space) {
-                    return Err(Error::SpaceMismatch(
-                        "intersection of objects in different spaces".into(),
-                    ));
-                }
-                let params = merged_params(self.0.space.params(), other.0.space.params());
-                let mut c = self
-                    .0
-                    .align_params(&params)
-                    .intersect(&other.0.align_params(&params))?;
-                c.simplify();
-                Ok($t(c))
-            }
-
-            /// Adds the equality `row·(1, params, dims, locals) = 0`.
-            pub fn add_eq(&mut self, row: Vec<Int>) -> Result<()> {
-                self.0.add_eq(row)
-            }
-
-            /// Adds the inequality `row·(1, params, dims, locals) >= 0`.
-            pub fn add_ineq(&mut self, row: Vec<Int>) -> Result<()> {
-                self.0.add_ineq(row)
-            }
-
-            /// Fixes a variable to a value.
-            pub fn fix(mut self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<$t> {
-                self.0.fix(kind, pos, &value.into())?;
-                self.0.simplify();
-                Ok(self)
-            }
-
-            /// Adds `x >= value`.
-            pub fn lower_bound(
-                mut self,
-                kind: DimKind,
-                pos: usize,
-                value: impl Into<Int>,
-            ) -> Result<$t> {
-                self.0.bound(kind, pos, &value.into(), true)?;
-                self.0.simplify();
-                Ok(self)
-            }
-
-            /// Adds `x <= value`.
-            pub fn upper_bound(
-                mut self,
-                kind: DimKind,
-                pos: usize,
-                value: impl Into<Int>,
-            ) -> Result<$t> {
-                self.0.bound(kind, pos, &value.into(), false)?;
-                self.0.simplify();
-                Ok(self)
-            }
-
-            /// Structural simplification (see [`Conjunction::simplify`]).
-            pub fn simplify(mut self) -> $t {
-                self.0.simplify();
-                self
-            }
-
-            /// True when the constraints are visibly contradictory (no solver involved).
-            pub fn plain_is_empty(&self) -> bool {
-                let mut c = self.0.clone();
-                c.simplify();
-                c.is_trivially_empty()
-            }
-
-            /// True when there are no constraints after simplification.
-            pub fn plain_is_universe(&self) -> bool {
-                let mut c = self.0.clone();
-                c.simplify();
-                c.is_trivially_universe()
-            }
-
-            /// Structural equality after simplification (`false` does not prove the
-            /// sets differ).
-            pub fn plain_is_equal(&self, other: &$t) -> bool {
-                self.0.plain_is_equal(&other.0)
-            }
+    /// Intersection: one conjunction of the constraints of both (isl's
+    /// `isl_basic_set_intersect`), the
+    /// parameters aligned by name. An error for different tuples.
+    ///
+    /// ```
+    /// use presburger::{BasicMap, BasicSet};
+    /// let a: BasicSet = "[N] -> { [i] : 0 <= i < N }".parse()?;
+    /// let b: BasicSet = "{ [i] : i >= 5 }".parse()?;
+    /// let want: BasicSet = "[N] -> { [i] : 5 <= i < N }".parse()?;
+    /// assert!(a.intersect(&b)?.plain_is_equal(&want));
+    /// let m: BasicMap = "{ S[i] -> T[j] : j >= i }".parse()?;
+    /// assert!(m.intersect(&"{ S[i] -> U[j] }".parse()?).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &BasicSet) -> Result<BasicSet> {
+        if !self.0.space.same_tuples(&other.0.space) {
+            return Err(Error::SpaceMismatch(
+                "intersection of objects in different spaces".into(),
+            ));
         }
-    };
+        let params = merged_params(self.0.space.params(), other.0.space.params());
+        let mut c = self
+            .0
+            .align_params(&params)
+            .intersect(&other.0.align_params(&params))?;
+        c.simplify();
+        Ok(BasicSet(c))
+    }
+
+    /// Adds the equality `row·(1, params, dims, locals) = 0`.
+    pub fn add_eq(&mut self, row: Vec<Int>) -> Result<()> {
+        self.0.add_eq(row)
+    }
+
+    /// Adds the inequality `row·(1, params, dims, locals) >= 0`.
+    pub fn add_ineq(&mut self, row: Vec<Int>) -> Result<()> {
+        self.0.add_ineq(row)
+    }
+
+    /// Fixes a variable to a value.
+    pub fn fix(mut self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<BasicSet> {
+        self.0.fix(kind, pos, &value.into())?;
+        self.0.simplify();
+        Ok(self)
+    }
+
+    /// Adds `x >= value`.
+    pub fn lower_bound(
+        mut self,
+        kind: DimKind,
+        pos: usize,
+        value: impl Into<Int>,
+    ) -> Result<BasicSet> {
+        self.0.bound(kind, pos, &value.into(), true)?;
+        self.0.simplify();
+        Ok(self)
+    }
+
+    /// Adds `x <= value`.
+    pub fn upper_bound(
+        mut self,
+        kind: DimKind,
+        pos: usize,
+        value: impl Into<Int>,
+    ) -> Result<BasicSet> {
+        self.0.bound(kind, pos, &value.into(), false)?;
+        self.0.simplify();
+        Ok(self)
+    }
+
+    /// Structural simplification (see [`Conjunction::simplify`]).
+    pub fn simplify(mut self) -> BasicSet {
+        self.0.simplify();
+        self
+    }
+
+    /// True when the constraints are visibly contradictory (no solver involved).
+    pub fn plain_is_empty(&self) -> bool {
+        let mut c = self.0.clone();
+        c.simplify();
+        c.is_trivially_empty()
+    }
+
+    /// True when there are no constraints after simplification.
+    pub fn plain_is_universe(&self) -> bool {
+        let mut c = self.0.clone();
+        c.simplify();
+        c.is_trivially_universe()
+    }
+
+    /// Structural equality after simplification (`false` does not prove the
+    /// sets differ).
+    pub fn plain_is_equal(&self, other: &BasicSet) -> bool {
+        self.0.plain_is_equal(&other.0)
+    }
+}
+
+impl BasicMap {
+    /// The object with no constraints in `space`.
+    pub fn universe(space: Space) -> Result<BasicMap> {
+        check_kind(&space, false)?;
+        Ok(BasicMap(Conjunction::universe(space)))
+    }
+
+    /// The empty object in `space`.
+    pub fn empty(space: Space) -> Result<BasicMap> {
+        check_kind(&space, false)?;
+        Ok(BasicMap(Conjunction::empty(space)))
+    }
+
+    /// Wraps a conjunction (its space must be of the right kind).
+    pub fn from_conjunction(c: Conjunction) -> Result<BasicMap> {
+        check_kind(&c.space, false)?;
+        Ok(BasicMap(c))
+    }
+
+    /// The conjunction of `constraints` (made from expressions of
+    /// [`crate::build`]) in `space`.
+    pub fn from_constraints(
+        space: &Space,
+        constraints: impl IntoIterator<Item = crate::build::Constraint>,
+    ) -> Result<BasicMap> {
+        check_kind(space, false)?;
+        Ok(BasicMap(crate::build::conjunction(space, constraints)?))
+    }
+
+    /// The underlying conjunction.
+    pub fn conjunction(&self) -> &Conjunction {
+        &self.0
+    }
+
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.0.space
+    }
+
+    /// Intersection: one conjunction of the constraints of both (isl's
+    /// `isl_basic_map_intersect`), the
+    /// parameters aligned by name. An error for different tuples.
+    ///
+    /// ```
+    /// use presburger::{BasicMap, BasicSet};
+    /// let a: BasicSet = "[N] -> { [i] : 0 <= i < N }".parse()?;
+    /// let b: BasicSet = "{ [i] : i >= 5 }".parse()?;
+    /// let want: BasicSet = "[N] -> { [i] : 5 <= i < N }".parse()?;
+    /// assert!(a.intersect(&b)?.plain_is_equal(&want));
+    /// let m: BasicMap = "{ S[i] -> T[j] : j >= i }".parse()?;
+    /// assert!(m.intersect(&"{ S[i] -> U[j] }".parse()?).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &BasicMap) -> Result<BasicMap> {
+        if !self.0.space.same_tuples(&other.0.space) {
+            return Err(Error::SpaceMismatch(
+                "intersection of objects in different spaces".into(),
+            ));
+        }
+        let params = merged_params(self.0.space.params(), other.0.space.params());
+        let mut c = self
+            .0
+            .align_params(&params)
+            .intersect(&other.0.align_params(&params))?;
+        c.simplify();
+        Ok(BasicMap(c))
+    }
+
+    /// Adds the equality `row·(1, params, dims, locals) = 0`.
+    pub fn add_eq(&mut self, row: Vec<Int>) -> Result<()> {
+        self.0.add_eq(row)
+    }
+
+    /// Adds the inequality `row·(1, params, dims, locals) >= 0`.
+    pub fn add_ineq(&mut self, row: Vec<Int>) -> Result<()> {
+        self.0.add_ineq(row)
+    }
+
+    /// Fixes a variable to a value.
+    pub fn fix(mut self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<BasicMap> {
+        self.0.fix(kind, pos, &value.into())?;
+        self.0.simplify();
+        Ok(self)
+    }
+
+    /// Adds `x >= value`.
+    pub fn lower_bound(
+        mut self,
+        kind: DimKind,
+        pos: usize,
+        value: impl Into<Int>,
+    ) -> Result<BasicMap> {
+        self.0.bound(kind, pos, &value.into(), true)?;
+        self.0.simplify();
+        Ok(self)
+    }
+
+    /// Adds `x <= value`.
+    pub fn upper_bound(
+        mut self,
+        kind: DimKind,
+        pos: usize,
+        value: impl Into<Int>,
+    ) -> Result<BasicMap> {
+        self.0.bound(kind, pos, &value.into(), false)?;
+        self.0.simplify();
+        Ok(self)
+    }
+
+    /// Structural simplification (see [`Conjunction::simplify`]).
+    pub fn simplify(mut self) -> BasicMap {
+        self.0.simplify();
+        self
+    }
+
+    /// True when the constraints are visibly contradictory (no solver involved).
+    pub fn plain_is_empty(&self) -> bool {
+        let mut c = self.0.clone();
+        c.simplify();
+        c.is_trivially_empty()
+    }
+
+    /// True when there are no constraints after simplification.
+    pub fn plain_is_universe(&self) -> bool {
+        let mut c = self.0.clone();
+        c.simplify();
+        c.is_trivially_universe()
+    }
+
+    /// Structural equality after simplification (`false` does not prove the
+    /// sets differ).
+    pub fn plain_is_equal(&self, other: &BasicMap) -> bool {
+        self.0.plain_is_equal(&other.0)
+    }
 }
 
 fn check_kind(space: &Space, is_set: bool) -> Result<()> {
@@ -524,230 +656,415 @@ fn check_kind(space: &Space, is_set: bool) -> Result<()> {
     Ok(())
 }
 
-basic_common!(BasicSet, true);
-basic_common!(BasicMap, false);
+impl Set {
+    /// The empty object in `space`.
+    pub fn empty(space: Space) -> Result<Set> {
+        check_kind(&space, true)?;
+        Ok(Set(Disjunction::empty(space)))
+    }
 
-macro_rules! union_common {
-    ($t:ident, $basic:ident, $is_set:expr) => {
-        impl $t {
-            /// The empty object in `space`.
-            pub fn empty(space: Space) -> Result<$t> {
-                check_kind(&space, $is_set)?;
-                Ok($t(Disjunction::empty(space)))
-            }
+    /// The universe of `space`.
+    pub fn universe(space: Space) -> Result<Set> {
+        check_kind(&space, true)?;
+        Ok(Set(Disjunction::universe(space)))
+    }
 
-            /// The universe of `space`.
-            pub fn universe(space: Space) -> Result<$t> {
-                check_kind(&space, $is_set)?;
-                Ok($t(Disjunction::universe(space)))
-            }
+    /// The conjunction of `constraints` (made from expressions of
+    /// [`crate::build`]) in `space`; see the example there.
+    pub fn from_constraints(
+        space: &Space,
+        constraints: impl IntoIterator<Item = crate::build::Constraint>,
+    ) -> Result<Set> {
+        Ok(Set::from(BasicSet::from_constraints(space, constraints)?))
+    }
 
-            /// The conjunction of `constraints` (made from expressions of
-            /// [`crate::build`]) in `space`; see the example there.
-            pub fn from_constraints(
-                space: &Space,
-                constraints: impl IntoIterator<Item = crate::build::Constraint>,
-            ) -> Result<$t> {
-                Ok($t::from($basic::from_constraints(space, constraints)?))
-            }
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.0.space
+    }
 
-            /// The space.
-            pub fn space(&self) -> &Space {
-                &self.0.space
-            }
+    /// The conjunctions of the union.
+    pub fn basics(&self) -> impl Iterator<Item = BasicSet> + '_ {
+        self.0.parts.iter().map(|c| BasicSet(c.clone()))
+    }
 
-            /// The conjunctions of the union.
-            pub fn basics(&self) -> impl Iterator<Item = $basic> + '_ {
-                self.0.parts.iter().map(|c| $basic(c.clone()))
-            }
+    /// Number of conjunctions.
+    pub fn n_basic(&self) -> usize {
+        self.0.parts.len()
+    }
 
-            /// Number of conjunctions.
-            pub fn n_basic(&self) -> usize {
-                self.0.parts.len()
-            }
+    /// Union (same tuples; parameters aligned by name).
+    pub fn union(&self, other: &Set) -> Result<Set> {
+        Ok(Set(self.0.union(&other.0)?))
+    }
 
-            /// Union (same tuples; parameters aligned by name).
-            pub fn union(&self, other: &$t) -> Result<$t> {
-                Ok($t(self.0.union(&other.0)?))
-            }
+    /// Intersection: the points in both (isl's `isl_set_intersect`,
+    /// `isl_map_intersect`), the parameters aligned by name. An error
+    /// ([`Error::SpaceMismatch`]) for different tuples.
+    ///
+    /// ```
+    /// use presburger::{Map, Set};
+    /// let a: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+    /// let b: Set = "{ S[i] : i mod 2 = 0 }".parse()?;
+    /// let want: Set = "[N] -> { S[i] : 0 <= i < N and i mod 2 = 0 }".parse()?;
+    /// assert!(a.intersect(&b)?.is_equal(&want)?);
+    /// assert!(a.intersect(&"{ T[i] }".parse()?).is_err());
+    /// let m: Map = "{ A[i] -> B[j] : j >= i }".parse()?;
+    /// let diag: Map = "{ A[i] -> B[i] }".parse()?;
+    /// assert!(m.intersect(&"{ A[i] -> B[j] : j <= i }".parse()?)?.is_equal(&diag)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &Set) -> Result<Set> {
+        Ok(Set(self.0.intersect(&other.0)?))
+    }
 
-            /// Intersection: the points in both (isl's `isl_set_intersect`,
-            /// `isl_map_intersect`), the parameters aligned by name. An error
-            /// ([`Error::SpaceMismatch`]) for different tuples.
-            ///
-            /// ```
-            /// use presburger::{Map, Set};
-            /// let a: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
-            /// let b: Set = "{ S[i] : i mod 2 = 0 }".parse()?;
-            /// let want: Set = "[N] -> { S[i] : 0 <= i < N and i mod 2 = 0 }".parse()?;
-            /// assert!(a.intersect(&b)?.is_equal(&want)?);
-            /// assert!(a.intersect(&"{ T[i] }".parse()?).is_err());
-            /// let m: Map = "{ A[i] -> B[j] : j >= i }".parse()?;
-            /// let diag: Map = "{ A[i] -> B[i] }".parse()?;
-            /// assert!(m.intersect(&"{ A[i] -> B[j] : j <= i }".parse()?)?.is_equal(&diag)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn intersect(&self, other: &$t) -> Result<$t> {
-                Ok($t(self.0.intersect(&other.0)?))
-            }
+    /// Applies a change to a copy of every conjunction.
+    fn each_part(&self, f: impl Fn(&mut Conjunction) -> Result<()>) -> Result<Set> {
+        Ok(Set(self.0.map_parts(self.0.space.clone(), |c| {
+            let mut c = c.clone();
+            f(&mut c)?;
+            Ok(c)
+        })?))
+    }
 
-            /// Applies a change to a copy of every conjunction.
-            fn each_part(&self, f: impl Fn(&mut Conjunction) -> Result<()>) -> Result<$t> {
-                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
-                    let mut c = c.clone();
-                    f(&mut c)?;
-                    Ok(c)
-                })?))
-            }
+    /// Fixes a variable to a value.
+    pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Set> {
+        let v = value.into();
+        self.each_part(|c| c.fix(kind, pos, &v))
+    }
 
-            /// Fixes a variable to a value.
-            pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<$t> {
-                let v = value.into();
-                self.each_part(|c| c.fix(kind, pos, &v))
-            }
+    /// Adds `x >= value`.
+    pub fn lower_bound(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Set> {
+        let v = value.into();
+        self.each_part(|c| c.bound(kind, pos, &v, true))
+    }
 
-            /// Adds `x >= value`.
-            pub fn lower_bound(
-                &self,
-                kind: DimKind,
-                pos: usize,
-                value: impl Into<Int>,
-            ) -> Result<$t> {
-                let v = value.into();
-                self.each_part(|c| c.bound(kind, pos, &v, true))
-            }
+    /// Adds `x <= value`.
+    pub fn upper_bound(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Set> {
+        let v = value.into();
+        self.each_part(|c| c.bound(kind, pos, &v, false))
+    }
 
-            /// Adds `x <= value`.
-            pub fn upper_bound(
-                &self,
-                kind: DimKind,
-                pos: usize,
-                value: impl Into<Int>,
-            ) -> Result<$t> {
-                let v = value.into();
-                self.each_part(|c| c.bound(kind, pos, &v, false))
-            }
+    /// Moves `n` variables of kind `src` from `src_pos` to kind `dst` at
+    /// `dst_pos` (e.g. set dimensions to parameters and back). Moving to
+    /// `DimKind::Local` quantifies them existentially (exact projection).
+    pub fn move_dims(
+        &self,
+        dst: DimKind,
+        dst_pos: usize,
+        src: DimKind,
+        src_pos: usize,
+        n: usize,
+    ) -> Result<Set> {
+        let d = self.0.move_dims(dst, dst_pos, src, src_pos, n)?;
+        check_kind(&d.space, true)?;
+        Ok(Set(d))
+    }
 
-            /// Moves `n` variables of kind `src` from `src_pos` to kind `dst` at
-            /// `dst_pos` (e.g. set dimensions to parameters and back). Moving to
-            /// `DimKind::Local` quantifies them existentially (exact projection).
-            pub fn move_dims(
-                &self,
-                dst: DimKind,
-                dst_pos: usize,
-                src: DimKind,
-                src_pos: usize,
-                n: usize,
-            ) -> Result<$t> {
-                let d = self.0.move_dims(dst, dst_pos, src, src_pos, n)?;
-                check_kind(&d.space, $is_set)?;
-                Ok($t(d))
-            }
-
-            /// Exact projection: the `n` variables of `kind` from `pos` become
-            /// existentially quantified locals, eliminated where that is exact
-            /// (isl's `isl_set_project_out`, `isl_map_project_out`: `{ x :
-            /// exists y : (x, y) in self }`).
-            ///
-            /// ```
-            /// use presburger::{DimKind, Map, Set};
-            /// let s: Set = "{ [i, j] : 0 <= i <= j <= 4 and j = 2i }".parse()?;
-            /// // the values of i that have a j
-            /// let want: Set = "{ [i] : 0 <= i <= 2 }".parse()?;
-            /// assert!(s.project_out(DimKind::SET, 1, 1)?.is_equal(&want)?);
-            /// let m: Map = "{ [i] -> [j, k] : j = 2i and k = i + 1 }".parse()?;
-            /// let even: Map = "{ [i] -> [j] : j = 2i }".parse()?;
-            /// assert!(m.project_out(DimKind::Out, 1, 1)?.is_equal(&even)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<$t> {
-                if kind == DimKind::Param {
-                    self.0.space.check_range(kind, pos, n)?;
-                }
-                self.move_dims(DimKind::Local, 0, kind, pos, n)
-            }
-
-            /// Renames the (output / set) tuple.
-            pub fn set_tuple_name(&self, name: Option<&str>) -> $t {
-                let mut d = self.0.clone();
-                d.space.range_tuple_mut().name = name.map(str::to_string);
-                for p in &mut d.parts {
-                    p.space = d.space.clone();
-                }
-                $t(d)
-            }
-
-            /// Renames a parameter or a dimension (dimension names are cosmetic;
-            /// a parameter name must stay unique).
-            pub fn set_dim_name(&self, kind: DimKind, pos: usize, name: &str) -> Result<$t> {
-                self.0.space.check_range(kind, pos, 1)?;
-                let mut space = self.0.space.clone();
-                match kind {
-                    DimKind::Param => {
-                        if space.params().iter().any(|p| p == name) {
-                            return Err(Error::Invalid(format!("parameter {name} exists already")));
-                        }
-                        let mut params = space.params().to_vec();
-                        params[pos] = name.to_string();
-                        space = space.with_params(params);
-                    }
-                    DimKind::In => {
-                        if let Some(t) = space.domain_tuple_mut() {
-                            t.set_dim_name(pos, Some(name.to_string()));
-                        }
-                    }
-                    DimKind::Out => space
-                        .range_tuple_mut()
-                        .set_dim_name(pos, Some(name.to_string())),
-                    DimKind::Local => {}
-                }
-                let mut d = self.0.clone();
-                for p in &mut d.parts {
-                    p.space = space.clone();
-                }
-                d.space = space;
-                Ok($t(d))
-            }
-
-            /// True when, after simplification, no conjunction is left (no solver
-            /// involved: `false` does not prove the object is non-empty).
-            pub fn plain_is_empty(&self) -> bool {
-                let mut d = self.0.clone();
-                d.simplify();
-                d.parts.is_empty()
-            }
-
-            /// True when some conjunction has no constraints after simplification.
-            pub fn plain_is_universe(&self) -> bool {
-                let mut d = self.0.clone();
-                d.simplify();
-                d.parts.iter().any(Conjunction::is_trivially_universe)
-            }
-
-            /// Structural equality after simplification (`false` does not prove the
-            /// objects differ).
-            pub fn plain_is_equal(&self, other: &$t) -> bool {
-                self.0.plain_is_equal(&other.0)
-            }
-
-            /// Structural simplification of every conjunction.
-            pub fn simplify(&self) -> $t {
-                let mut d = self.0.clone();
-                d.simplify();
-                $t(d)
-            }
+    /// Exact projection: the `n` variables of `kind` from `pos` become
+    /// existentially quantified locals, eliminated where that is exact
+    /// (isl's `isl_set_project_out`: `{ x :
+    /// exists y : (x, y) in self }`).
+    ///
+    /// ```
+    /// use presburger::{DimKind, Map, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i <= j <= 4 and j = 2i }".parse()?;
+    /// // the values of i that have a j
+    /// let want: Set = "{ [i] : 0 <= i <= 2 }".parse()?;
+    /// assert!(s.project_out(DimKind::SET, 1, 1)?.is_equal(&want)?);
+    /// let m: Map = "{ [i] -> [j, k] : j = 2i and k = i + 1 }".parse()?;
+    /// let even: Map = "{ [i] -> [j] : j = 2i }".parse()?;
+    /// assert!(m.project_out(DimKind::Out, 1, 1)?.is_equal(&even)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
+        if kind == DimKind::Param {
+            self.0.space.check_range(kind, pos, n)?;
         }
+        self.move_dims(DimKind::Local, 0, kind, pos, n)
+    }
 
-        impl From<$basic> for $t {
-            fn from(b: $basic) -> $t {
-                $t(Disjunction::from_conj(b.0))
-            }
+    /// Renames the (output / set) tuple.
+    pub fn set_tuple_name(&self, name: Option<&str>) -> Set {
+        let mut d = self.0.clone();
+        d.space.range_tuple_mut().name = name.map(str::to_string);
+        for p in &mut d.parts {
+            p.space = d.space.clone();
         }
-    };
+        Set(d)
+    }
+
+    /// Renames a parameter or a dimension (dimension names are cosmetic;
+    /// a parameter name must stay unique).
+    pub fn set_dim_name(&self, kind: DimKind, pos: usize, name: &str) -> Result<Set> {
+        self.0.space.check_range(kind, pos, 1)?;
+        let mut space = self.0.space.clone();
+        match kind {
+            DimKind::Param => {
+                if space.params().iter().any(|p| p == name) {
+                    return Err(Error::Invalid(format!("parameter {name} exists already")));
+                }
+                let mut params = space.params().to_vec();
+                params[pos] = name.to_string();
+                space = space.with_params(params);
+            }
+            DimKind::In => {
+                if let Some(t) = space.domain_tuple_mut() {
+                    t.set_dim_name(pos, Some(name.to_string()));
+                }
+            }
+            DimKind::Out => space
+                .range_tuple_mut()
+                .set_dim_name(pos, Some(name.to_string())),
+            DimKind::Local => {}
+        }
+        let mut d = self.0.clone();
+        for p in &mut d.parts {
+            p.space = space.clone();
+        }
+        d.space = space;
+        Ok(Set(d))
+    }
+
+    /// True when, after simplification, no conjunction is left (no solver
+    /// involved: `false` does not prove the object is non-empty).
+    pub fn plain_is_empty(&self) -> bool {
+        let mut d = self.0.clone();
+        d.simplify();
+        d.parts.is_empty()
+    }
+
+    /// True when some conjunction has no constraints after simplification.
+    pub fn plain_is_universe(&self) -> bool {
+        let mut d = self.0.clone();
+        d.simplify();
+        d.parts.iter().any(Conjunction::is_trivially_universe)
+    }
+
+    /// Structural equality after simplification (`false` does not prove the
+    /// objects differ).
+    pub fn plain_is_equal(&self, other: &Set) -> bool {
+        self.0.plain_is_equal(&other.0)
+    }
+
+    /// Structural simplification of every conjunction.
+    pub fn simplify(&self) -> Set {
+        let mut d = self.0.clone();
+        d.simplify();
+        Set(d)
+    }
 }
 
-union_common!(Set, BasicSet, true);
-union_common!(Map, BasicMap, false);
+impl From<BasicSet> for Set {
+    fn from(b: BasicSet) -> Set {
+        Set(Disjunction::from_conj(b.0))
+    }
+}
+
+impl Map {
+    /// The empty object in `space`.
+    pub fn empty(space: Space) -> Result<Map> {
+        check_kind(&space, false)?;
+        Ok(Map(Disjunction::empty(space)))
+    }
+
+    /// The universe of `space`.
+    pub fn universe(space: Space) -> Result<Map> {
+        check_kind(&space, false)?;
+        Ok(Map(Disjunction::universe(space)))
+    }
+
+    /// The conjunction of `constraints` (made from expressions of
+    /// [`crate::build`]) in `space`; see the example there.
+    pub fn from_constraints(
+        space: &Space,
+        constraints: impl IntoIterator<Item = crate::build::Constraint>,
+    ) -> Result<Map> {
+        Ok(Map::from(BasicMap::from_constraints(space, constraints)?))
+    }
+
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.0.space
+    }
+
+    /// The conjunctions of the union.
+    pub fn basics(&self) -> impl Iterator<Item = BasicMap> + '_ {
+        self.0.parts.iter().map(|c| BasicMap(c.clone()))
+    }
+
+    /// Number of conjunctions.
+    pub fn n_basic(&self) -> usize {
+        self.0.parts.len()
+    }
+
+    /// Union (same tuples; parameters aligned by name).
+    pub fn union(&self, other: &Map) -> Result<Map> {
+        Ok(Map(self.0.union(&other.0)?))
+    }
+
+    /// Intersection: the points in both (isl's
+    /// `isl_map_intersect`), the parameters aligned by name. An error
+    /// ([`Error::SpaceMismatch`]) for different tuples.
+    ///
+    /// ```
+    /// use presburger::{Map, Set};
+    /// let a: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+    /// let b: Set = "{ S[i] : i mod 2 = 0 }".parse()?;
+    /// let want: Set = "[N] -> { S[i] : 0 <= i < N and i mod 2 = 0 }".parse()?;
+    /// assert!(a.intersect(&b)?.is_equal(&want)?);
+    /// assert!(a.intersect(&"{ T[i] }".parse()?).is_err());
+    /// let m: Map = "{ A[i] -> B[j] : j >= i }".parse()?;
+    /// let diag: Map = "{ A[i] -> B[i] }".parse()?;
+    /// assert!(m.intersect(&"{ A[i] -> B[j] : j <= i }".parse()?)?.is_equal(&diag)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &Map) -> Result<Map> {
+        Ok(Map(self.0.intersect(&other.0)?))
+    }
+
+    /// Applies a change to a copy of every conjunction.
+    fn each_part(&self, f: impl Fn(&mut Conjunction) -> Result<()>) -> Result<Map> {
+        Ok(Map(self.0.map_parts(self.0.space.clone(), |c| {
+            let mut c = c.clone();
+            f(&mut c)?;
+            Ok(c)
+        })?))
+    }
+
+    /// Fixes a variable to a value.
+    pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Map> {
+        let v = value.into();
+        self.each_part(|c| c.fix(kind, pos, &v))
+    }
+
+    /// Adds `x >= value`.
+    pub fn lower_bound(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Map> {
+        let v = value.into();
+        self.each_part(|c| c.bound(kind, pos, &v, true))
+    }
+
+    /// Adds `x <= value`.
+    pub fn upper_bound(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Map> {
+        let v = value.into();
+        self.each_part(|c| c.bound(kind, pos, &v, false))
+    }
+
+    /// Moves `n` variables of kind `src` from `src_pos` to kind `dst` at
+    /// `dst_pos` (e.g. set dimensions to parameters and back). Moving to
+    /// `DimKind::Local` quantifies them existentially (exact projection).
+    pub fn move_dims(
+        &self,
+        dst: DimKind,
+        dst_pos: usize,
+        src: DimKind,
+        src_pos: usize,
+        n: usize,
+    ) -> Result<Map> {
+        let d = self.0.move_dims(dst, dst_pos, src, src_pos, n)?;
+        check_kind(&d.space, false)?;
+        Ok(Map(d))
+    }
+
+    /// Exact projection: the `n` variables of `kind` from `pos` become
+    /// existentially quantified locals, eliminated where that is exact
+    /// (isl's `isl_map_project_out`: `{ x :
+    /// exists y : (x, y) in self }`).
+    ///
+    /// ```
+    /// use presburger::{DimKind, Map, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i <= j <= 4 and j = 2i }".parse()?;
+    /// // the values of i that have a j
+    /// let want: Set = "{ [i] : 0 <= i <= 2 }".parse()?;
+    /// assert!(s.project_out(DimKind::SET, 1, 1)?.is_equal(&want)?);
+    /// let m: Map = "{ [i] -> [j, k] : j = 2i and k = i + 1 }".parse()?;
+    /// let even: Map = "{ [i] -> [j] : j = 2i }".parse()?;
+    /// assert!(m.project_out(DimKind::Out, 1, 1)?.is_equal(&even)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
+        if kind == DimKind::Param {
+            self.0.space.check_range(kind, pos, n)?;
+        }
+        self.move_dims(DimKind::Local, 0, kind, pos, n)
+    }
+
+    /// Renames the (output / set) tuple.
+    pub fn set_tuple_name(&self, name: Option<&str>) -> Map {
+        let mut d = self.0.clone();
+        d.space.range_tuple_mut().name = name.map(str::to_string);
+        for p in &mut d.parts {
+            p.space = d.space.clone();
+        }
+        Map(d)
+    }
+
+    /// Renames a parameter or a dimension (dimension names are cosmetic;
+    /// a parameter name must stay unique).
+    pub fn set_dim_name(&self, kind: DimKind, pos: usize, name: &str) -> Result<Map> {
+        self.0.space.check_range(kind, pos, 1)?;
+        let mut space = self.0.space.clone();
+        match kind {
+            DimKind::Param => {
+                if space.params().iter().any(|p| p == name) {
+                    return Err(Error::Invalid(format!("parameter {name} exists already")));
+                }
+                let mut params = space.params().to_vec();
+                params[pos] = name.to_string();
+                space = space.with_params(params);
+            }
+            DimKind::In => {
+                if let Some(t) = space.domain_tuple_mut() {
+                    t.set_dim_name(pos, Some(name.to_string()));
+                }
+            }
+            DimKind::Out => space
+                .range_tuple_mut()
+                .set_dim_name(pos, Some(name.to_string())),
+            DimKind::Local => {}
+        }
+        let mut d = self.0.clone();
+        for p in &mut d.parts {
+            p.space = space.clone();
+        }
+        d.space = space;
+        Ok(Map(d))
+    }
+
+    /// True when, after simplification, no conjunction is left (no solver
+    /// involved: `false` does not prove the object is non-empty).
+    pub fn plain_is_empty(&self) -> bool {
+        let mut d = self.0.clone();
+        d.simplify();
+        d.parts.is_empty()
+    }
+
+    /// True when some conjunction has no constraints after simplification.
+    pub fn plain_is_universe(&self) -> bool {
+        let mut d = self.0.clone();
+        d.simplify();
+        d.parts.iter().any(Conjunction::is_trivially_universe)
+    }
+
+    /// Structural equality after simplification (`false` does not prove the
+    /// objects differ).
+    pub fn plain_is_equal(&self, other: &Map) -> bool {
+        self.0.plain_is_equal(&other.0)
+    }
+
+    /// Structural simplification of every conjunction.
+    pub fn simplify(&self) -> Map {
+        let mut d = self.0.clone();
+        d.simplify();
+        Map(d)
+    }
+}
+
+impl From<BasicMap> for Map {
+    fn from(b: BasicMap) -> Map {
+        Map(Disjunction::from_conj(b.0))
+    }
+}
 
 impl Set {
     /// True for a parameter set: no dimensions and no tuple name (isl's
@@ -1185,147 +1502,265 @@ pub struct UnionMap {
     pub(crate) maps: Vec<Map>,
 }
 
-macro_rules! union_across_spaces {
-    ($t:ident, $member:ident, $field:ident) => {
-        impl $t {
-            /// The empty union with the given parameters.
-            pub fn empty(params: Vec<String>) -> $t {
-                $t {
-                    params,
-                    $field: Vec::new(),
-                }
-            }
+impl UnionSet {
+    /// The empty union with the given parameters.
+    pub fn empty(params: Vec<String>) -> UnionSet {
+        UnionSet {
+            params,
+            sets: Vec::new(),
+        }
+    }
 
-            /// The parameters shared by all members.
-            pub fn params(&self) -> &[String] {
-                &self.params
-            }
+    /// The parameters shared by all members.
+    pub fn params(&self) -> &[String] {
+        &self.params
+    }
 
-            /// The members, one per space.
-            pub fn members(&self) -> &[$member] {
-                &self.$field
-            }
+    /// The members, one per space.
+    pub fn members(&self) -> &[Set] {
+        &self.sets
+    }
 
-            /// Adds a member, merging it with the member of the same space.
-            pub fn add(&mut self, m: $member) -> Result<()> {
-                let params = merged_params(&self.params, m.0.space.params());
-                if params != self.params {
-                    self.params = params.clone();
-                    for x in &mut self.$field {
-                        x.0 = x.0.align_params(&params);
-                    }
-                }
-                let m = $member(m.0.align_params(&self.params));
-                match self
-                    .$field
-                    .iter_mut()
-                    .find(|x| x.0.space.same_tuples(&m.0.space))
-                {
-                    Some(x) => *x = x.union(&m)?,
-                    None => self.$field.push(m.simplify()),
-                }
-                Ok(())
-            }
-
-            /// Union, space by space.
-            pub fn union(&self, other: &$t) -> Result<$t> {
-                let mut r = self.clone();
-                for m in &other.$field {
-                    r.add(m.clone())?;
-                }
-                let params = merged_params(&r.params, &other.params);
-                Ok(r.with_params(&params))
-            }
-
-            /// Intersection, space by space (members without a partner vanish;
-            /// isl's `isl_union_set_intersect`, `isl_union_map_intersect`);
-            /// when one side is a parameter set (its one member has no
-            /// dimensions, `[n] -> { : n > 0 }`), it restricts the parameters
-            /// of every member of the other, as in isl.
-            ///
-            /// ```
-            /// use presburger::{UnionMap, UnionSet};
-            /// let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i] : i = 1 }".parse()?;
-            /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
-            /// assert!(u.intersect(&v)?.is_equal(&"{ A[2] }".parse()?)?);
-            /// let p: UnionSet = "[n] -> { : n > 0 }".parse()?;
-            /// let want: UnionSet = "[n] -> { A[i] : 0 <= i < 3 and n > 0; B[1] : n > 0 }".parse()?;
-            /// assert!(u.intersect(&p)?.is_equal(&want)?);
-            /// let m: UnionMap = "{ A[i] -> B[i + 1]; B[i] -> C[i] }".parse()?;
-            /// let n: UnionMap = "{ A[i] -> B[j] : i >= 0 }".parse()?;
-            /// assert!(m.intersect(&n)?.is_equal(&"{ A[i] -> B[i + 1] : i >= 0 }".parse()?)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn intersect(&self, other: &$t) -> Result<$t> {
-                let params = merged_params(&self.params, &other.params);
-                let only_params = |u: &$t| u.$field.len() == 1 && u.$field[0].0.is_params();
-                let mut r = $t::empty(params.clone());
-                for a in &self.$field {
-                    for b in &other.$field {
-                        if a.0.space.same_tuples(&b.0.space) {
-                            r.add(a.intersect(b)?)?;
-                        } else if only_params(other) {
-                            r.add($member(a.0.intersect_params(&b.0)?))?;
-                        } else if only_params(self) {
-                            r.add($member(b.0.intersect_params(&a.0)?))?;
-                        }
-                    }
-                }
-                Ok(r.with_params(&params))
-            }
-
-            /// The member in the space with the given tuple key, if any.
-            pub fn member_like(&self, space: &Space) -> Option<&$member> {
-                self.$field.iter().find(|m| m.0.space.same_tuples(space))
-            }
-
-            /// True when no member has a conjunction left after structural
-            /// simplification (no solver involved).
-            pub fn plain_is_empty(&self) -> bool {
-                self.$field.iter().all(|m| m.plain_is_empty())
-            }
-
-            /// Structural equality after simplification, member by member.
-            pub fn plain_is_equal(&self, other: &$t) -> bool {
-                let a: Vec<&$member> = self.$field.iter().filter(|m| !m.plain_is_empty()).collect();
-                let b: Vec<&$member> = other
-                    .$field
-                    .iter()
-                    .filter(|m| !m.plain_is_empty())
-                    .collect();
-                let params = merged_params(&self.params, &other.params);
-                a.len() == b.len()
-                    && a.iter().all(|x| {
-                        b.iter().any(|y| {
-                            $member(x.0.align_params(&params))
-                                .plain_is_equal(&$member(y.0.align_params(&params)))
-                        })
-                    })
-            }
-
-            fn with_params(mut self, params: &[String]) -> $t {
-                let params = merged_params(params, &self.params);
-                for x in &mut self.$field {
-                    x.0 = x.0.align_params(&params);
-                }
-                self.params = params;
-                self
+    /// Adds a member, merging it with the member of the same space.
+    pub fn add(&mut self, m: Set) -> Result<()> {
+        let params = merged_params(&self.params, m.0.space.params());
+        if params != self.params {
+            self.params = params.clone();
+            for x in &mut self.sets {
+                x.0 = x.0.align_params(&params);
             }
         }
+        let m = Set(m.0.align_params(&self.params));
+        match self
+            .sets
+            .iter_mut()
+            .find(|x| x.0.space.same_tuples(&m.0.space))
+        {
+            Some(x) => *x = x.union(&m)?,
+            None => self.sets.push(m.simplify()),
+        }
+        Ok(())
+    }
 
-        impl From<$member> for $t {
-            fn from(m: $member) -> $t {
-                $t {
-                    params: m.0.space.params().to_vec(),
-                    $field: vec![m],
+    /// Union, space by space.
+    pub fn union(&self, other: &UnionSet) -> Result<UnionSet> {
+        let mut r = self.clone();
+        for m in &other.sets {
+            r.add(m.clone())?;
+        }
+        let params = merged_params(&r.params, &other.params);
+        Ok(r.with_params(&params))
+    }
+
+    /// Intersection, space by space (members without a partner vanish;
+    /// isl's `isl_union_set_intersect`);
+    /// when one side is a parameter set (its one member has no
+    /// dimensions, `[n] -> { : n > 0 }`), it restricts the parameters
+    /// of every member of the other, as in isl.
+    ///
+    /// ```
+    /// use presburger::{UnionMap, UnionSet};
+    /// let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i] : i = 1 }".parse()?;
+    /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+    /// assert!(u.intersect(&v)?.is_equal(&"{ A[2] }".parse()?)?);
+    /// let p: UnionSet = "[n] -> { : n > 0 }".parse()?;
+    /// let want: UnionSet = "[n] -> { A[i] : 0 <= i < 3 and n > 0; B[1] : n > 0 }".parse()?;
+    /// assert!(u.intersect(&p)?.is_equal(&want)?);
+    /// let m: UnionMap = "{ A[i] -> B[i + 1]; B[i] -> C[i] }".parse()?;
+    /// let n: UnionMap = "{ A[i] -> B[j] : i >= 0 }".parse()?;
+    /// assert!(m.intersect(&n)?.is_equal(&"{ A[i] -> B[i + 1] : i >= 0 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &UnionSet) -> Result<UnionSet> {
+        let params = merged_params(&self.params, &other.params);
+        let only_params = |u: &UnionSet| u.sets.len() == 1 && u.sets[0].0.is_params();
+        let mut r = UnionSet::empty(params.clone());
+        for a in &self.sets {
+            for b in &other.sets {
+                if a.0.space.same_tuples(&b.0.space) {
+                    r.add(a.intersect(b)?)?;
+                } else if only_params(other) {
+                    r.add(Set(a.0.intersect_params(&b.0)?))?;
+                } else if only_params(self) {
+                    r.add(Set(b.0.intersect_params(&a.0)?))?;
                 }
             }
         }
-    };
+        Ok(r.with_params(&params))
+    }
+
+    /// The member in the space with the given tuple key, if any.
+    pub fn member_like(&self, space: &Space) -> Option<&Set> {
+        self.sets.iter().find(|m| m.0.space.same_tuples(space))
+    }
+
+    /// True when no member has a conjunction left after structural
+    /// simplification (no solver involved).
+    pub fn plain_is_empty(&self) -> bool {
+        self.sets.iter().all(|m| m.plain_is_empty())
+    }
+
+    /// Structural equality after simplification, member by member.
+    pub fn plain_is_equal(&self, other: &UnionSet) -> bool {
+        let a: Vec<&Set> = self.sets.iter().filter(|m| !m.plain_is_empty()).collect();
+        let b: Vec<&Set> = other.sets.iter().filter(|m| !m.plain_is_empty()).collect();
+        let params = merged_params(&self.params, &other.params);
+        a.len() == b.len()
+            && a.iter().all(|x| {
+                b.iter().any(|y| {
+                    Set(x.0.align_params(&params)).plain_is_equal(&Set(y.0.align_params(&params)))
+                })
+            })
+    }
+
+    fn with_params(mut self, params: &[String]) -> UnionSet {
+        let params = merged_params(params, &self.params);
+        for x in &mut self.sets {
+            x.0 = x.0.align_params(&params);
+        }
+        self.params = params;
+        self
+    }
 }
 
-union_across_spaces!(UnionSet, Set, sets);
-union_across_spaces!(UnionMap, Map, maps);
+impl From<Set> for UnionSet {
+    fn from(m: Set) -> UnionSet {
+        UnionSet {
+            params: m.0.space.params().to_vec(),
+            sets: vec![m],
+        }
+    }
+}
+
+impl UnionMap {
+    /// The empty union with the given parameters.
+    pub fn empty(params: Vec<String>) -> UnionMap {
+        UnionMap {
+            params,
+            maps: Vec::new(),
+        }
+    }
+
+    /// The parameters shared by all members.
+    pub fn params(&self) -> &[String] {
+        &self.params
+    }
+
+    /// The members, one per space.
+    pub fn members(&self) -> &[Map] {
+        &self.maps
+    }
+
+    /// Adds a member, merging it with the member of the same space.
+    pub fn add(&mut self, m: Map) -> Result<()> {
+        let params = merged_params(&self.params, m.0.space.params());
+        if params != self.params {
+            self.params = params.clone();
+            for x in &mut self.maps {
+                x.0 = x.0.align_params(&params);
+            }
+        }
+        let m = Map(m.0.align_params(&self.params));
+        match self
+            .maps
+            .iter_mut()
+            .find(|x| x.0.space.same_tuples(&m.0.space))
+        {
+            Some(x) => *x = x.union(&m)?,
+            None => self.maps.push(m.simplify()),
+        }
+        Ok(())
+    }
+
+    /// Union, space by space.
+    pub fn union(&self, other: &UnionMap) -> Result<UnionMap> {
+        let mut r = self.clone();
+        for m in &other.maps {
+            r.add(m.clone())?;
+        }
+        let params = merged_params(&r.params, &other.params);
+        Ok(r.with_params(&params))
+    }
+
+    /// Intersection, space by space (members without a partner vanish;
+    /// isl's `isl_union_map_intersect`);
+    /// when one side is a parameter set (its one member has no
+    /// dimensions, `[n] -> { : n > 0 }`), it restricts the parameters
+    /// of every member of the other, as in isl.
+    ///
+    /// ```
+    /// use presburger::{UnionMap, UnionSet};
+    /// let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i] : i = 1 }".parse()?;
+    /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+    /// assert!(u.intersect(&v)?.is_equal(&"{ A[2] }".parse()?)?);
+    /// let p: UnionSet = "[n] -> { : n > 0 }".parse()?;
+    /// let want: UnionSet = "[n] -> { A[i] : 0 <= i < 3 and n > 0; B[1] : n > 0 }".parse()?;
+    /// assert!(u.intersect(&p)?.is_equal(&want)?);
+    /// let m: UnionMap = "{ A[i] -> B[i + 1]; B[i] -> C[i] }".parse()?;
+    /// let n: UnionMap = "{ A[i] -> B[j] : i >= 0 }".parse()?;
+    /// assert!(m.intersect(&n)?.is_equal(&"{ A[i] -> B[i + 1] : i >= 0 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &UnionMap) -> Result<UnionMap> {
+        let params = merged_params(&self.params, &other.params);
+        let only_params = |u: &UnionMap| u.maps.len() == 1 && u.maps[0].0.is_params();
+        let mut r = UnionMap::empty(params.clone());
+        for a in &self.maps {
+            for b in &other.maps {
+                if a.0.space.same_tuples(&b.0.space) {
+                    r.add(a.intersect(b)?)?;
+                } else if only_params(other) {
+                    r.add(Map(a.0.intersect_params(&b.0)?))?;
+                } else if only_params(self) {
+                    r.add(Map(b.0.intersect_params(&a.0)?))?;
+                }
+            }
+        }
+        Ok(r.with_params(&params))
+    }
+
+    /// The member in the space with the given tuple key, if any.
+    pub fn member_like(&self, space: &Space) -> Option<&Map> {
+        self.maps.iter().find(|m| m.0.space.same_tuples(space))
+    }
+
+    /// True when no member has a conjunction left after structural
+    /// simplification (no solver involved).
+    pub fn plain_is_empty(&self) -> bool {
+        self.maps.iter().all(|m| m.plain_is_empty())
+    }
+
+    /// Structural equality after simplification, member by member.
+    pub fn plain_is_equal(&self, other: &UnionMap) -> bool {
+        let a: Vec<&Map> = self.maps.iter().filter(|m| !m.plain_is_empty()).collect();
+        let b: Vec<&Map> = other.maps.iter().filter(|m| !m.plain_is_empty()).collect();
+        let params = merged_params(&self.params, &other.params);
+        a.len() == b.len()
+            && a.iter().all(|x| {
+                b.iter().any(|y| {
+                    Map(x.0.align_params(&params)).plain_is_equal(&Map(y.0.align_params(&params)))
+                })
+            })
+    }
+
+    fn with_params(mut self, params: &[String]) -> UnionMap {
+        let params = merged_params(params, &self.params);
+        for x in &mut self.maps {
+            x.0 = x.0.align_params(&params);
+        }
+        self.params = params;
+        self
+    }
+}
+
+impl From<Map> for UnionMap {
+    fn from(m: Map) -> UnionMap {
+        UnionMap {
+            params: m.0.space.params().to_vec(),
+            maps: vec![m],
+        }
+    }
+}
 
 impl UnionMap {
     /// The union of the domains.

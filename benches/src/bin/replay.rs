@@ -32,7 +32,10 @@ fn main() {
     {
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(ms));
-            println!("stopped after {ms} ms: {}", presburger::internals::stats::snapshot());
+            println!(
+                "stopped after {ms} ms: {}",
+                presburger::internals::stats::snapshot()
+            );
             std::process::exit(3);
         });
     }

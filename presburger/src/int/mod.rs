@@ -337,7 +337,9 @@ impl Int {
     /// `floor(self / d)`. Panics if `d` is zero, like the machine division.
     pub fn floor_div(&self, d: &Int) -> Int {
         match (self, d) {
-            (Int(Repr::Small(a)), Int(Repr::Small(b))) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
+            (Int(Repr::Small(a)), Int(Repr::Small(b)))
+                if *b != 0 && !(*a == i64::MIN && *b == -1) =>
+            {
                 Int(Repr::Small(a.div_floor(b)))
             }
             _ => match (self.wide(), d.wide()) {
@@ -352,7 +354,9 @@ impl Int {
     /// `ceil(self / d)`. Panics if `d` is zero.
     pub fn ceil_div(&self, d: &Int) -> Int {
         match (self, d) {
-            (Int(Repr::Small(a)), Int(Repr::Small(b))) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
+            (Int(Repr::Small(a)), Int(Repr::Small(b)))
+                if *b != 0 && !(*a == i64::MIN && *b == -1) =>
+            {
                 Int(Repr::Small(a.div_ceil(b)))
             }
             _ => match (self.wide(), d.wide()) {
@@ -367,7 +371,9 @@ impl Int {
     /// `self / d` when `d` divides `self` (checked in debug builds). Panics if `d` is zero.
     pub fn exact_div(&self, d: &Int) -> Int {
         match (self, d) {
-            (Int(Repr::Small(a)), Int(Repr::Small(b))) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
+            (Int(Repr::Small(a)), Int(Repr::Small(b)))
+                if *b != 0 && !(*a == i64::MIN && *b == -1) =>
+            {
                 debug_assert!(a % b == 0, "exact_div: {d} does not divide {self}");
                 Int(Repr::Small(a / b))
             }
@@ -442,7 +448,13 @@ impl Int {
 
     /// `self * a + b * c` with a single normalisation, used by row operations.
     pub fn mul_add_mul(&self, a: &Int, b: &Int, c: &Int) -> Int {
-        if let (Int(Repr::Small(s)), Int(Repr::Small(a)), Int(Repr::Small(b)), Int(Repr::Small(c))) = (self, a, b, c) {
+        if let (
+            Int(Repr::Small(s)),
+            Int(Repr::Small(a)),
+            Int(Repr::Small(b)),
+            Int(Repr::Small(c)),
+        ) = (self, a, b, c)
+        {
             // (each product fits an i128; their sum may not, when all four are
             // near i64::MIN)
             let r = ((*s as i128) * (*a as i128)).checked_add((*b as i128) * (*c as i128));

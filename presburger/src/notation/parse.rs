@@ -2130,46 +2130,69 @@ fn single<T: Clone>(mut members: Vec<T>, _params: Vec<String>, what: &str) -> Re
     }
 }
 
-/// `FromStr` for a single conjunction: the text must denote one conjunction (or the
-/// empty set of its space).
-macro_rules! basic_from_str {
-    ($basic:ident, $union:ident, $what:literal) => {
-        impl FromStr for $basic {
-            type Err = Error;
-            /// Reads one conjunction in isl notation (isl's
-            /// `isl_basic_set_read_from_str`, `isl_basic_map_read_from_str`);
-            /// an error for a text with several disjuncts.
-            ///
-            /// ```
-            /// use presburger::{BasicMap, BasicSet};
-            /// let b: BasicSet = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
-            /// assert!(!b.is_empty()?);
-            /// assert!("{ [i] : i < 0 or i > 4 }".parse::<BasicSet>().is_err());
-            /// let m: BasicMap = "{ S[i] -> A[2i] }".parse()?;
-            /// assert_eq!(m.space().n_in(), 1);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            fn from_str(s: &str) -> Result<$basic> {
-                let u: $union = s.parse()?;
-                match u.0.parts.len() {
-                    0 => $basic::empty(u.0.space),
-                    1 => Ok($basic(u.0.parts[0].clone())),
-                    n => Err(Error::SpaceMismatch(format!(
-                        concat!(
-                            "expected a single conjunction, the ",
-                            $what,
-                            " has {} disjuncts"
-                        ),
-                        n
-                    ))),
-                }
-            }
+impl FromStr for BasicSet {
+    type Err = Error;
+    /// Reads one conjunction in isl notation (isl's
+    /// `isl_basic_set_read_from_str`);
+    /// an error for a text with several disjuncts.
+    ///
+    /// ```
+    /// use presburger::{BasicMap, BasicSet};
+    /// let b: BasicSet = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
+    /// assert!(!b.is_empty()?);
+    /// assert!("{ [i] : i < 0 or i > 4 }".parse::<BasicSet>().is_err());
+    /// let m: BasicMap = "{ S[i] -> A[2i] }".parse()?;
+    /// assert_eq!(m.space().n_in(), 1);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<BasicSet> {
+        let u: Set = s.parse()?;
+        match u.0.parts.len() {
+            0 => BasicSet::empty(u.0.space),
+            1 => Ok(BasicSet(u.0.parts[0].clone())),
+            n => Err(Error::SpaceMismatch(format!(
+                concat!(
+                    "expected a single conjunction, the ",
+                    "set",
+                    " has {} disjuncts"
+                ),
+                n
+            ))),
         }
-    };
+    }
 }
 
-basic_from_str!(BasicSet, Set, "set");
-basic_from_str!(BasicMap, Map, "map");
+impl FromStr for BasicMap {
+    type Err = Error;
+    /// Reads one conjunction in isl notation (isl's
+    /// `isl_basic_map_read_from_str`);
+    /// an error for a text with several disjuncts.
+    ///
+    /// ```
+    /// use presburger::{BasicMap, BasicSet};
+    /// let b: BasicSet = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
+    /// assert!(!b.is_empty()?);
+    /// assert!("{ [i] : i < 0 or i > 4 }".parse::<BasicSet>().is_err());
+    /// let m: BasicMap = "{ S[i] -> A[2i] }".parse()?;
+    /// assert_eq!(m.space().n_in(), 1);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<BasicMap> {
+        let u: Map = s.parse()?;
+        match u.0.parts.len() {
+            0 => BasicMap::empty(u.0.space),
+            1 => Ok(BasicMap(u.0.parts[0].clone())),
+            n => Err(Error::SpaceMismatch(format!(
+                concat!(
+                    "expected a single conjunction, the ",
+                    "map",
+                    " has {} disjuncts"
+                ),
+                n
+            ))),
+        }
+    }
+}
 
 #[cfg(test)]
 #[path = "parse_tests.rs"]

@@ -1500,228 +1500,423 @@ fn try_merge(
     }
 }
 
-macro_rules! algebra_api {
-    ($t:ident) => {
-        impl $t {
-            /// The points of `self` that are not in `other` (exact, existentials
-            /// included; isl's `isl_set_subtract`, `isl_map_subtract`). All the
-            /// work shares one budget of [`ALGEBRA_DEFAULT_STEPS`]; running out
-            /// is [`Error::Budget`].
-            ///
-            /// ```
-            /// use presburger::{Map, Set};
-            /// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
-            /// let b: Set = "{ [i] : i mod 3 = 0 }".parse()?;
-            /// let want: Set = "[N] -> { [i] : 0 <= i < N and i mod 3 != 0 }".parse()?;
-            /// assert!(a.subtract(&b)?.is_equal(&want)?);
-            /// let m: Map = "{ [i] -> [j] : 0 <= i, j <= 2 }".parse()?;
-            /// let off: Map = "{ [i] -> [j] : 0 <= i, j <= 2 and i != j }".parse()?;
-            /// assert!(m.subtract(&"{ [i] -> [i] }".parse()?)?.is_equal(&off)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn subtract(&self, other: &$t) -> Result<$t> {
-                self.subtract_with_budget(other, &mut algebra_budget())
-            }
+impl Set {
+    /// The points of `self` that are not in `other` (exact, existentials
+    /// included; isl's `isl_set_subtract`). All the
+    /// work shares one budget of [`ALGEBRA_DEFAULT_STEPS`]; running out
+    /// is [`Error::Budget`].
+    ///
+    /// ```
+    /// use presburger::{Map, Set};
+    /// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
+    /// let b: Set = "{ [i] : i mod 3 = 0 }".parse()?;
+    /// let want: Set = "[N] -> { [i] : 0 <= i < N and i mod 3 != 0 }".parse()?;
+    /// assert!(a.subtract(&b)?.is_equal(&want)?);
+    /// let m: Map = "{ [i] -> [j] : 0 <= i, j <= 2 }".parse()?;
+    /// let off: Map = "{ [i] -> [j] : 0 <= i, j <= 2 and i != j }".parse()?;
+    /// assert!(m.subtract(&"{ [i] -> [i] }".parse()?)?.is_equal(&off)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn subtract(&self, other: &Set) -> Result<Set> {
+        self.subtract_with_budget(other, &mut algebra_budget())
+    }
 
-            /// As `subtract`, spending from `budget`.
-            pub fn subtract_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<$t> {
-                self.0
-                    .subtract(&other.0, budget)
-                    .map($t)
-                    .map_err(|e| budget_context("subtraction", e))
-            }
+    /// As `subtract`, spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<Set> {
+        self.0
+            .subtract(&other.0, budget)
+            .map(Set)
+            .map_err(|e| budget_context("subtraction", e))
+    }
 
-            /// Everything in the space (all parameter values) that is not in `self`.
-            pub fn complement(&self) -> Result<$t> {
-                self.complement_with_budget(&mut algebra_budget())
-            }
+    /// Everything in the space (all parameter values) that is not in `self`.
+    pub fn complement(&self) -> Result<Set> {
+        self.complement_with_budget(&mut algebra_budget())
+    }
 
-            /// As `complement`, spending from `budget`.
-            pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                Disjunction::universe(self.0.space.clone())
-                    .subtract(&self.0, budget)
-                    .map($t)
-                    .map_err(|e| budget_context("complement", e))
-            }
+    /// As `complement`, spending from `budget`.
+    pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        Disjunction::universe(self.0.space.clone())
+            .subtract(&self.0, budget)
+            .map(Set)
+            .map_err(|e| budget_context("complement", e))
+    }
 
-            /// True when every point of `self` is in `other`.
-            pub fn is_subset(&self, other: &$t) -> Result<bool> {
-                self.is_subset_with_budget(other, &mut algebra_budget())
-            }
+    /// True when every point of `self` is in `other`.
+    pub fn is_subset(&self, other: &Set) -> Result<bool> {
+        self.is_subset_with_budget(other, &mut algebra_budget())
+    }
 
-            /// As `is_subset`, spending from `budget`.
-            pub fn is_subset_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                self.0
-                    .is_subset(&other.0, budget)
-                    .map_err(|e| budget_context("inclusion test", e))
-            }
+    /// As `is_subset`, spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.0
+            .is_subset(&other.0, budget)
+            .map_err(|e| budget_context("inclusion test", e))
+    }
 
-            /// True when both have the same points.
-            pub fn is_equal(&self, other: &$t) -> Result<bool> {
-                self.is_equal_with_budget(other, &mut algebra_budget())
-            }
+    /// True when both have the same points.
+    pub fn is_equal(&self, other: &Set) -> Result<bool> {
+        self.is_equal_with_budget(other, &mut algebra_budget())
+    }
 
-            /// As `is_equal`, spending from `budget` (both inclusions together).
-            pub fn is_equal_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                self.0
-                    .is_equal(&other.0, budget)
-                    .map_err(|e| budget_context("equality test", e))
-            }
+    /// As `is_equal`, spending from `budget` (both inclusions together).
+    pub fn is_equal_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.0
+            .is_equal(&other.0, budget)
+            .map_err(|e| budget_context("equality test", e))
+    }
 
-            /// True when no point is in both.
-            pub fn is_disjoint(&self, other: &$t) -> Result<bool> {
-                self.is_disjoint_with_budget(other, &mut algebra_budget())
-            }
+    /// True when no point is in both.
+    pub fn is_disjoint(&self, other: &Set) -> Result<bool> {
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
+    }
 
-            /// As `is_disjoint`, spending from `budget`.
-            pub fn is_disjoint_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                self.0
-                    .is_disjoint(&other.0, budget)
-                    .map_err(|e| budget_context("disjointness test", e))
-            }
+    /// As `is_disjoint`, spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.0
+            .is_disjoint(&other.0, budget)
+            .map_err(|e| budget_context("disjointness test", e))
+    }
 
-            /// The same points with fewer disjuncts where possible (see
-            /// [`crate::algebra`]).
-            pub fn coalesce(&self) -> Result<$t> {
-                self.coalesce_with_budget(&mut algebra_budget())
-            }
+    /// The same points with fewer disjuncts where possible (see
+    /// [`crate::algebra`]).
+    pub fn coalesce(&self) -> Result<Set> {
+        self.coalesce_with_budget(&mut algebra_budget())
+    }
 
-            /// As `coalesce`, spending from `budget`.
-            pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                self.0
-                    .coalesce(budget)
-                    .map($t)
-                    .map_err(|e| budget_context("coalescing", e))
-            }
-        }
-    };
+    /// As `coalesce`, spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.0
+            .coalesce(budget)
+            .map(Set)
+            .map_err(|e| budget_context("coalescing", e))
+    }
 }
 
-algebra_api!(Set);
-algebra_api!(Map);
+impl Map {
+    /// The points of `self` that are not in `other` (exact, existentials
+    /// included; isl's `isl_map_subtract`). All the
+    /// work shares one budget of [`ALGEBRA_DEFAULT_STEPS`]; running out
+    /// is [`Error::Budget`].
+    ///
+    /// ```
+    /// use presburger::{Map, Set};
+    /// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
+    /// let b: Set = "{ [i] : i mod 3 = 0 }".parse()?;
+    /// let want: Set = "[N] -> { [i] : 0 <= i < N and i mod 3 != 0 }".parse()?;
+    /// assert!(a.subtract(&b)?.is_equal(&want)?);
+    /// let m: Map = "{ [i] -> [j] : 0 <= i, j <= 2 }".parse()?;
+    /// let off: Map = "{ [i] -> [j] : 0 <= i, j <= 2 and i != j }".parse()?;
+    /// assert!(m.subtract(&"{ [i] -> [i] }".parse()?)?.is_equal(&off)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn subtract(&self, other: &Map) -> Result<Map> {
+        self.subtract_with_budget(other, &mut algebra_budget())
+    }
 
-macro_rules! union_algebra_api {
-    ($t:ident, $member:ident, $field:ident) => {
-        impl $t {
-            /// Subtraction, space by space (isl's `isl_union_set_subtract`,
-            /// `isl_union_map_subtract`): each member minus the member of
-            /// `other` in its space, if any. One budget of
-            /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
-            ///
-            /// ```
-            /// use presburger::UnionSet;
-            /// let u: UnionSet = "{ A[i] : 0 <= i <= 5; B[i] : i = 1 }".parse()?;
-            /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
-            /// assert!(u.subtract(&v)?.is_equal(&"{ A[i] : 0 <= i <= 1; B[1] }".parse()?)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn subtract(&self, other: &$t) -> Result<$t> {
-                self.subtract_with_budget(other, &mut algebra_budget())
+    /// As `subtract`, spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<Map> {
+        self.0
+            .subtract(&other.0, budget)
+            .map(Map)
+            .map_err(|e| budget_context("subtraction", e))
+    }
+
+    /// Everything in the space (all parameter values) that is not in `self`.
+    pub fn complement(&self) -> Result<Map> {
+        self.complement_with_budget(&mut algebra_budget())
+    }
+
+    /// As `complement`, spending from `budget`.
+    pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        Disjunction::universe(self.0.space.clone())
+            .subtract(&self.0, budget)
+            .map(Map)
+            .map_err(|e| budget_context("complement", e))
+    }
+
+    /// True when every point of `self` is in `other`.
+    pub fn is_subset(&self, other: &Map) -> Result<bool> {
+        self.is_subset_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `is_subset`, spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.0
+            .is_subset(&other.0, budget)
+            .map_err(|e| budget_context("inclusion test", e))
+    }
+
+    /// True when both have the same points.
+    pub fn is_equal(&self, other: &Map) -> Result<bool> {
+        self.is_equal_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `is_equal`, spending from `budget` (both inclusions together).
+    pub fn is_equal_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.0
+            .is_equal(&other.0, budget)
+            .map_err(|e| budget_context("equality test", e))
+    }
+
+    /// True when no point is in both.
+    pub fn is_disjoint(&self, other: &Map) -> Result<bool> {
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `is_disjoint`, spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.0
+            .is_disjoint(&other.0, budget)
+            .map_err(|e| budget_context("disjointness test", e))
+    }
+
+    /// The same points with fewer disjuncts where possible (see
+    /// [`crate::algebra`]).
+    pub fn coalesce(&self) -> Result<Map> {
+        self.coalesce_with_budget(&mut algebra_budget())
+    }
+
+    /// As `coalesce`, spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.0
+            .coalesce(budget)
+            .map(Map)
+            .map_err(|e| budget_context("coalescing", e))
+    }
+}
+
+impl UnionSet {
+    /// Subtraction, space by space (isl's `isl_union_set_subtract`,
+    /// `isl_union_map_subtract`): each member minus the member of
+    /// `other` in its space, if any. One budget of
+    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 0 <= i <= 5; B[i] : i = 1 }".parse()?;
+    /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+    /// assert!(u.subtract(&v)?.is_equal(&"{ A[i] : 0 <= i <= 1; B[1] }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn subtract(&self, other: &UnionSet) -> Result<UnionSet> {
+        self.subtract_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `subtract`, spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<UnionSet> {
+        let params = crate::set::merged_params(&self.params, &other.params);
+        let mut r = UnionSet::empty(params);
+        for a in &self.sets {
+            let mut d = a.clone();
+            if let Some(b) = other.member_like(a.space()) {
+                d = d.subtract_with_budget(b, budget)?;
             }
+            r.add(d)?;
+        }
+        Ok(r)
+    }
 
-            /// As `subtract`, spending from `budget`.
-            pub fn subtract_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<$t> {
-                let params = crate::set::merged_params(&self.params, &other.params);
-                let mut r = $t::empty(params);
-                for a in &self.$field {
-                    let mut d = a.clone();
-                    if let Some(b) = other.member_like(a.space()) {
-                        d = d.subtract_with_budget(b, budget)?;
-                    }
-                    r.add(d)?;
-                }
-                Ok(r)
+    /// True when every member of `self` is inside the member of `other` in
+    /// its space.
+    pub fn is_subset(&self, other: &UnionSet) -> Result<bool> {
+        self.is_subset_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `is_subset`, spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        for a in &self.sets {
+            let inside = match other.member_like(a.space()) {
+                Some(b) => a.0.is_subset(&b.0, budget),
+                None => a.0.is_empty_with(budget),
             }
-
-            /// True when every member of `self` is inside the member of `other` in
-            /// its space.
-            pub fn is_subset(&self, other: &$t) -> Result<bool> {
-                self.is_subset_with_budget(other, &mut algebra_budget())
+            .map_err(|e| budget_context("inclusion test", e))?;
+            if !inside {
+                return Ok(false);
             }
+        }
+        Ok(true)
+    }
 
-            /// As `is_subset`, spending from `budget`.
-            pub fn is_subset_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                for a in &self.$field {
-                    let inside = match other.member_like(a.space()) {
-                        Some(b) => a.0.is_subset(&b.0, budget),
-                        None => a.0.is_empty_with(budget),
-                    }
-                    .map_err(|e| budget_context("inclusion test", e))?;
-                    if !inside {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
+    /// True when both have the same points in every space.
+    pub fn is_equal(&self, other: &UnionSet) -> Result<bool> {
+        self.is_equal_with_budget(other, &mut algebra_budget())
+    }
 
-            /// True when both have the same points in every space.
-            pub fn is_equal(&self, other: &$t) -> Result<bool> {
-                self.is_equal_with_budget(other, &mut algebra_budget())
-            }
-
-            /// As `is_equal`, spending from `budget`: space by space, a member
-            /// without a counterpart must be empty.
-            pub fn is_equal_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                let mut same = || -> Result<bool> {
-                    for a in &self.$field {
-                        let eq = match other.member_like(a.space()) {
-                            Some(b) => a.0.is_equal(&b.0, budget)?,
-                            None => a.0.is_empty_with(budget)?,
-                        };
-                        if !eq {
-                            return Ok(false);
-                        }
-                    }
-                    for b in &other.$field {
-                        if self.member_like(b.space()).is_none() && !b.0.is_empty_with(budget)? {
-                            return Ok(false);
-                        }
-                    }
-                    Ok(true)
+    /// As `is_equal`, spending from `budget`: space by space, a member
+    /// without a counterpart must be empty.
+    pub fn is_equal_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        let mut same = || -> Result<bool> {
+            for a in &self.sets {
+                let eq = match other.member_like(a.space()) {
+                    Some(b) => a.0.is_equal(&b.0, budget)?,
+                    None => a.0.is_empty_with(budget)?,
                 };
-                same().map_err(|e| budget_context("equality test", e))
-            }
-
-            /// True when no point is in both.
-            pub fn is_disjoint(&self, other: &$t) -> Result<bool> {
-                self.is_disjoint_with_budget(other, &mut algebra_budget())
-            }
-
-            /// As `is_disjoint`, spending from `budget`.
-            pub fn is_disjoint_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                for a in &self.$field {
-                    if let Some(b) = other.member_like(a.space()) {
-                        if !a
-                            .0
-                            .is_disjoint(&b.0, budget)
-                            .map_err(|e| budget_context("disjointness test", e))?
-                        {
-                            return Ok(false);
-                        }
-                    }
+                if !eq {
+                    return Ok(false);
                 }
-                Ok(true)
             }
-
-            /// Every member coalesced, with one budget for the whole.
-            pub fn coalesce(&self) -> Result<$t> {
-                self.coalesce_with_budget(&mut algebra_budget())
-            }
-
-            /// As `coalesce`, spending from `budget`.
-            pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                let mut r = $t::empty(self.params.clone());
-                for m in &self.$field {
-                    r.add(m.coalesce_with_budget(budget)?)?;
+            for b in &other.sets {
+                if self.member_like(b.space()).is_none() && !b.0.is_empty_with(budget)? {
+                    return Ok(false);
                 }
-                Ok(r)
+            }
+            Ok(true)
+        };
+        same().map_err(|e| budget_context("equality test", e))
+    }
+
+    /// True when no point is in both.
+    pub fn is_disjoint(&self, other: &UnionSet) -> Result<bool> {
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `is_disjoint`, spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        for a in &self.sets {
+            if let Some(b) = other.member_like(a.space()) {
+                if !a
+                    .0
+                    .is_disjoint(&b.0, budget)
+                    .map_err(|e| budget_context("disjointness test", e))?
+                {
+                    return Ok(false);
+                }
             }
         }
-    };
+        Ok(true)
+    }
+
+    /// Every member coalesced, with one budget for the whole.
+    pub fn coalesce(&self) -> Result<UnionSet> {
+        self.coalesce_with_budget(&mut algebra_budget())
+    }
+
+    /// As `coalesce`, spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionSet> {
+        let mut r = UnionSet::empty(self.params.clone());
+        for m in &self.sets {
+            r.add(m.coalesce_with_budget(budget)?)?;
+        }
+        Ok(r)
+    }
 }
 
-union_algebra_api!(UnionSet, Set, sets);
-union_algebra_api!(UnionMap, Map, maps);
+impl UnionMap {
+    /// Subtraction, space by space (isl's
+    /// `isl_union_map_subtract`): each member minus the member of
+    /// `other` in its space, if any. One budget of
+    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 0 <= i <= 5; B[i] : i = 1 }".parse()?;
+    /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+    /// assert!(u.subtract(&v)?.is_equal(&"{ A[i] : 0 <= i <= 1; B[1] }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
+        self.subtract_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `subtract`, spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<UnionMap> {
+        let params = crate::set::merged_params(&self.params, &other.params);
+        let mut r = UnionMap::empty(params);
+        for a in &self.maps {
+            let mut d = a.clone();
+            if let Some(b) = other.member_like(a.space()) {
+                d = d.subtract_with_budget(b, budget)?;
+            }
+            r.add(d)?;
+        }
+        Ok(r)
+    }
+
+    /// True when every member of `self` is inside the member of `other` in
+    /// its space.
+    pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
+        self.is_subset_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `is_subset`, spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        for a in &self.maps {
+            let inside = match other.member_like(a.space()) {
+                Some(b) => a.0.is_subset(&b.0, budget),
+                None => a.0.is_empty_with(budget),
+            }
+            .map_err(|e| budget_context("inclusion test", e))?;
+            if !inside {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// True when both have the same points in every space.
+    pub fn is_equal(&self, other: &UnionMap) -> Result<bool> {
+        self.is_equal_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `is_equal`, spending from `budget`: space by space, a member
+    /// without a counterpart must be empty.
+    pub fn is_equal_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        let mut same = || -> Result<bool> {
+            for a in &self.maps {
+                let eq = match other.member_like(a.space()) {
+                    Some(b) => a.0.is_equal(&b.0, budget)?,
+                    None => a.0.is_empty_with(budget)?,
+                };
+                if !eq {
+                    return Ok(false);
+                }
+            }
+            for b in &other.maps {
+                if self.member_like(b.space()).is_none() && !b.0.is_empty_with(budget)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        };
+        same().map_err(|e| budget_context("equality test", e))
+    }
+
+    /// True when no point is in both.
+    pub fn is_disjoint(&self, other: &UnionMap) -> Result<bool> {
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As `is_disjoint`, spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        for a in &self.maps {
+            if let Some(b) = other.member_like(a.space()) {
+                if !a
+                    .0
+                    .is_disjoint(&b.0, budget)
+                    .map_err(|e| budget_context("disjointness test", e))?
+                {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Every member coalesced, with one budget for the whole.
+    pub fn coalesce(&self) -> Result<UnionMap> {
+        self.coalesce_with_budget(&mut algebra_budget())
+    }
+
+    /// As `coalesce`, spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionMap> {
+        let mut r = UnionMap::empty(self.params.clone());
+        for m in &self.maps {
+            r.add(m.coalesce_with_budget(budget)?)?;
+        }
+        Ok(r)
+    }
+}
 
 #[cfg(test)]
 mod tests {

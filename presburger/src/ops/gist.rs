@@ -129,64 +129,109 @@ fn is_div_row(c: &Conjunction, row: &Row) -> bool {
     })
 }
 
-macro_rules! gist_api {
-    ($t:ident) => {
-        impl $t {
-            /// `self` simplified in the context `context`: the result `g` satisfies
-            /// `g ∩ context = self ∩ context` and has no constraint that the context
-            /// implies (see [`crate::gist`]).
-            /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the tests.
-            pub fn gist(&self, context: &$t) -> Result<$t> {
-                self.gist_with_budget(context, &mut algebra_budget())
-            }
+impl Set {
+    /// `self` simplified in the context `context`: the result `g` satisfies
+    /// `g ∩ context = self ∩ context` and has no constraint that the context
+    /// implies (see [`crate::gist`]).
+    /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the tests.
+    pub fn gist(&self, context: &Set) -> Result<Set> {
+        self.gist_with_budget(context, &mut algebra_budget())
+    }
 
-            /// As `gist`, spending from `budget`.
-            pub fn gist_with_budget(&self, context: &$t, budget: &mut Budget) -> Result<$t> {
-                self.0
-                    .gist(&context.0, budget)
-                    .map($t)
-                    .map_err(|e| budget_context("gist", e))
-            }
+    /// As `gist`, spending from `budget`.
+    pub fn gist_with_budget(&self, context: &Set, budget: &mut Budget) -> Result<Set> {
+        self.0
+            .gist(&context.0, budget)
+            .map(Set)
+            .map_err(|e| budget_context("gist", e))
+    }
 
-            /// Implicit equalities made explicit in every conjunction.
-            pub fn detect_equalities(&self) -> $t {
-                let mut d = self.0.clone();
-                for c in &mut d.parts {
-                    c.detect_equalities();
-                }
-                d.simplify();
-                $t(d)
-            }
+    /// Implicit equalities made explicit in every conjunction.
+    pub fn detect_equalities(&self) -> Set {
+        let mut d = self.0.clone();
+        for c in &mut d.parts {
+            c.detect_equalities();
+        }
+        d.simplify();
+        Set(d)
+    }
 
-            /// Implicit equalities, redundant constraints and eliminable locals
-            /// removed from every conjunction; empty conjunctions dropped. One
-            /// budget of [`Budget::DEFAULT_STEPS`] for all the emptiness tests.
-            pub fn simplify_full(&self) -> Result<$t> {
-                self.simplify_full_with_budget(&mut Budget::default())
-            }
+    /// Implicit equalities, redundant constraints and eliminable locals
+    /// removed from every conjunction; empty conjunctions dropped. One
+    /// budget of [`Budget::DEFAULT_STEPS`] for all the emptiness tests.
+    pub fn simplify_full(&self) -> Result<Set> {
+        self.simplify_full_with_budget(&mut Budget::default())
+    }
 
-            /// As `simplify_full`, spending from `budget`.
-            pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                let mut d = self.0.clone();
-                let mut parts = Vec::with_capacity(d.parts.len());
-                for mut c in d.parts.drain(..) {
-                    c.detect_equalities();
-                    c.eliminate_locals_exactly();
-                    c.remove_redundancies();
-                    if !c.is_empty_with(budget)? {
-                        parts.push(c);
-                    }
-                }
-                d.parts = parts;
-                d.simplify();
-                Ok($t(d))
+    /// As `simplify_full`, spending from `budget`.
+    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        let mut d = self.0.clone();
+        let mut parts = Vec::with_capacity(d.parts.len());
+        for mut c in d.parts.drain(..) {
+            c.detect_equalities();
+            c.eliminate_locals_exactly();
+            c.remove_redundancies();
+            if !c.is_empty_with(budget)? {
+                parts.push(c);
             }
         }
-    };
+        d.parts = parts;
+        d.simplify();
+        Ok(Set(d))
+    }
 }
 
-gist_api!(Set);
-gist_api!(Map);
+impl Map {
+    /// `self` simplified in the context `context`: the result `g` satisfies
+    /// `g ∩ context = self ∩ context` and has no constraint that the context
+    /// implies (see [`crate::gist`]).
+    /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the tests.
+    pub fn gist(&self, context: &Map) -> Result<Map> {
+        self.gist_with_budget(context, &mut algebra_budget())
+    }
+
+    /// As `gist`, spending from `budget`.
+    pub fn gist_with_budget(&self, context: &Map, budget: &mut Budget) -> Result<Map> {
+        self.0
+            .gist(&context.0, budget)
+            .map(Map)
+            .map_err(|e| budget_context("gist", e))
+    }
+
+    /// Implicit equalities made explicit in every conjunction.
+    pub fn detect_equalities(&self) -> Map {
+        let mut d = self.0.clone();
+        for c in &mut d.parts {
+            c.detect_equalities();
+        }
+        d.simplify();
+        Map(d)
+    }
+
+    /// Implicit equalities, redundant constraints and eliminable locals
+    /// removed from every conjunction; empty conjunctions dropped. One
+    /// budget of [`Budget::DEFAULT_STEPS`] for all the emptiness tests.
+    pub fn simplify_full(&self) -> Result<Map> {
+        self.simplify_full_with_budget(&mut Budget::default())
+    }
+
+    /// As `simplify_full`, spending from `budget`.
+    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        let mut d = self.0.clone();
+        let mut parts = Vec::with_capacity(d.parts.len());
+        for mut c in d.parts.drain(..) {
+            c.detect_equalities();
+            c.eliminate_locals_exactly();
+            c.remove_redundancies();
+            if !c.is_empty_with(budget)? {
+                parts.push(c);
+            }
+        }
+        d.parts = parts;
+        d.simplify();
+        Ok(Map(d))
+    }
+}
 
 #[cfg(test)]
 mod tests {

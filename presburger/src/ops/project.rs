@@ -141,66 +141,113 @@ pub(crate) fn irredundant<R>(
     keep
 }
 
-macro_rules! projection_api {
-    ($t:ident) => {
-        impl $t {
-            /// Exact projection: the `n` variables of `kind` from `pos` are eliminated
-            /// where an exact integer elimination exists and stay existentially
-            /// quantified otherwise (see [`crate::project`]); the same set as
-            /// `project_out` (isl's `isl_set_project_out`), with the locals
-            /// left by earlier operations eliminated too where that is exact.
-            ///
-            /// ```
-            /// use presburger::{DimKind, Set};
-            /// let s: Set = "{ [i, j] : 0 <= i and i + 1 <= j <= 5 }".parse()?;
-            /// let p = s.project_out_exact(DimKind::SET, 1, 1)?;
-            /// assert_eq!(p.to_string(), "{ [i] : 0 <= i <= 4 }");
-            /// // a stride has no exact elimination: it stays an existential
-            /// let t: Set = "{ [i, j] : i = 2j }".parse()?;
-            /// assert!(t.project_out_exact(DimKind::SET, 1, 1)?.is_equal(&"{ [i] : i mod 2 = 0 }".parse()?)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<$t> {
-                let mut r = self.project_out(kind, pos, n)?;
-                r.eliminate_locals();
-                Ok(r)
-            }
+impl Set {
+    /// Exact projection: the `n` variables of `kind` from `pos` are eliminated
+    /// where an exact integer elimination exists and stay existentially
+    /// quantified otherwise (see [`crate::project`]); the same set as
+    /// `project_out` (isl's `isl_set_project_out`), with the locals
+    /// left by earlier operations eliminated too where that is exact.
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i and i + 1 <= j <= 5 }".parse()?;
+    /// let p = s.project_out_exact(DimKind::SET, 1, 1)?;
+    /// assert_eq!(p.to_string(), "{ [i] : 0 <= i <= 4 }");
+    /// // a stride has no exact elimination: it stays an existential
+    /// let t: Set = "{ [i, j] : i = 2j }".parse()?;
+    /// assert!(t.project_out_exact(DimKind::SET, 1, 1)?.is_equal(&"{ [i] : i mod 2 = 0 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
+        let mut r = self.project_out(kind, pos, n)?;
+        r.eliminate_locals();
+        Ok(r)
+    }
 
-            /// Eliminates the locals of every conjunction where that is exact
-            /// (see [`crate::project`]); the set is unchanged. isl has no
-            /// operation of this name: its closest, `isl_set_remove_divs`,
-            /// over-approximates, while this keeps a local that has no exact
-            /// elimination.
-            ///
-            /// ```
-            /// use presburger::Set;
-            /// let mut s: Set = "{ [i] : exists e : 0 <= e <= 3 and i = e + 1 }".parse()?;
-            /// s.eliminate_locals();
-            /// assert_eq!(s.to_string(), "{ [i] : 1 <= i <= 4 }");
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn eliminate_locals(&mut self) {
-                for c in &mut self.0.parts {
-                    c.eliminate_locals_exactly();
-                }
-                self.0.simplify();
-            }
-
-            /// Removes redundant inequalities from every conjunction.
-            pub fn remove_redundancies(&self) -> $t {
-                let mut d = self.0.clone();
-                for c in &mut d.parts {
-                    c.remove_redundancies();
-                }
-                d.simplify();
-                $t(d)
-            }
+    /// Eliminates the locals of every conjunction where that is exact
+    /// (see [`crate::project`]); the set is unchanged. isl has no
+    /// operation of this name: its closest, `isl_set_remove_divs`,
+    /// over-approximates, while this keeps a local that has no exact
+    /// elimination.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let mut s: Set = "{ [i] : exists e : 0 <= e <= 3 and i = e + 1 }".parse()?;
+    /// s.eliminate_locals();
+    /// assert_eq!(s.to_string(), "{ [i] : 1 <= i <= 4 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn eliminate_locals(&mut self) {
+        for c in &mut self.0.parts {
+            c.eliminate_locals_exactly();
         }
-    };
+        self.0.simplify();
+    }
+
+    /// Removes redundant inequalities from every conjunction.
+    pub fn remove_redundancies(&self) -> Set {
+        let mut d = self.0.clone();
+        for c in &mut d.parts {
+            c.remove_redundancies();
+        }
+        d.simplify();
+        Set(d)
+    }
 }
 
-projection_api!(Set);
-projection_api!(Map);
+impl Map {
+    /// Exact projection: the `n` variables of `kind` from `pos` are eliminated
+    /// where an exact integer elimination exists and stay existentially
+    /// quantified otherwise (see [`crate::project`]); the same set as
+    /// `project_out` (isl's `isl_set_project_out`), with the locals
+    /// left by earlier operations eliminated too where that is exact.
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i and i + 1 <= j <= 5 }".parse()?;
+    /// let p = s.project_out_exact(DimKind::SET, 1, 1)?;
+    /// assert_eq!(p.to_string(), "{ [i] : 0 <= i <= 4 }");
+    /// // a stride has no exact elimination: it stays an existential
+    /// let t: Set = "{ [i, j] : i = 2j }".parse()?;
+    /// assert!(t.project_out_exact(DimKind::SET, 1, 1)?.is_equal(&"{ [i] : i mod 2 = 0 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
+        let mut r = self.project_out(kind, pos, n)?;
+        r.eliminate_locals();
+        Ok(r)
+    }
+
+    /// Eliminates the locals of every conjunction where that is exact
+    /// (see [`crate::project`]); the set is unchanged. isl has no
+    /// operation of this name: its closest,
+    /// over-approximates, while this keeps a local that has no exact
+    /// elimination.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let mut s: Set = "{ [i] : exists e : 0 <= e <= 3 and i = e + 1 }".parse()?;
+    /// s.eliminate_locals();
+    /// assert_eq!(s.to_string(), "{ [i] : 1 <= i <= 4 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn eliminate_locals(&mut self) {
+        for c in &mut self.0.parts {
+            c.eliminate_locals_exactly();
+        }
+        self.0.simplify();
+    }
+
+    /// Removes redundant inequalities from every conjunction.
+    pub fn remove_redundancies(&self) -> Map {
+        let mut d = self.0.clone();
+        for c in &mut d.parts {
+            c.remove_redundancies();
+        }
+        d.simplify();
+        Map(d)
+    }
+}
 
 impl BasicSet {
     /// Removes redundant inequalities.

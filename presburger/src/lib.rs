@@ -45,12 +45,14 @@
 //!
 //! # Receivers
 //!
-//! One convention for every type: an operation that computes a new object
+//! One convention for every object type (`BasicSet`, `BasicMap`, `Set`,
+//! `Map`, `UnionSet`, `UnionMap`): an operation that computes a new object
 //! takes `&self` (and `&Other` for its operands) and returns the new object,
-//! leaving its operands unchanged, whether it is a basic, a union or a union
-//! across spaces, so `a.fix(..)` and `a.intersect(&b)` read the same on
-//! `BasicSet`, `Set` and `UnionSet`. Only the methods named `add_*` change the
-//! object in place (`&mut self`), and conversions named `into_*` consume it.
+//! leaving its operands unchanged, so `a.fix(..)` and `a.intersect(&b)` read
+//! the same on `BasicSet`, `Set` and `UnionSet`. Only the methods named
+//! `add_*` change an object in place (`&mut self`). The two low-level
+//! builders, [`Conjunction`] (rows) and [`lp::LinearProgram`], are changed in
+//! place by their methods.
 //!
 //! The design of the workspace (crates, data flow, the invariants of
 //! `Conjunction`, where each algorithm lives and its source) is in

@@ -79,8 +79,8 @@ mod stats;
 mod testing;
 
 /// The tokens of isl's notation, for tools that read isl objects embedded in
-/// a larger language (the `poly calc` language is one): [`tokenize`] splits a
-/// text into [`Spanned`] tokens, each with its line, column and byte offset, so
+/// a larger language (the `poly calc` language is one): [`tokenize`](crate::tokens::tokenize) splits a
+/// text into [`Spanned`](crate::tokens::Spanned) tokens, each with its line, column and byte offset, so
 /// that the text of an object can be cut out and given to [`crate::parse_object`].
 ///
 /// ```
@@ -100,6 +100,7 @@ pub(crate) use notation::{lexer, parse};
 pub(crate) use ops::{algebra, bounds, project};
 pub(crate) use solver::{omega, sdbm_path, simplex, solve};
 
+pub use algebra::ALGEBRA_DEFAULT_STEPS;
 pub use bounds::Points;
 pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};
 pub use error::{Error, Result};

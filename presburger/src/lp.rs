@@ -28,9 +28,16 @@
 //! ```
 
 use crate::int::Int;
-use crate::solver::simplex::Simplex;
+use crate::solver::simplex::{self, Simplex};
 
-pub use crate::solver::simplex::{LpResult, Rational, Snapshot};
+pub use crate::solver::simplex::{LpResult, Rational};
+
+/// A position in the changes made to a [`LinearProgram`], to
+/// [`LinearProgram::rollback`] to. It stays valid (and may be used several
+/// times) until the program is rolled back past it, to an earlier snapshot;
+/// it belongs to the program that took it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Snapshot(simplex::Snapshot);
 
 /// A conjunction of rational linear constraints over `n_var()` variables, kept
 /// in a simplex tableau: constraints are added one at a time (each addition
@@ -75,13 +82,13 @@ impl LinearProgram {
 
     /// The current position, to [`LinearProgram::rollback`] to.
     pub fn snapshot(&self) -> Snapshot {
-        self.0.snapshot()
+        Snapshot(self.0.snapshot())
     }
 
     /// Undoes every constraint and variable added since `s` was taken. Panics
     /// if `s` lies beyond the current state (see [`Snapshot`]).
     pub fn rollback(&mut self, s: Snapshot) {
-        self.0.rollback(s);
+        self.0.rollback(s.0);
     }
 
     /// The minimum of `obj·(1, x)` over the constraints and a point where it is

@@ -51,7 +51,7 @@ impl Conjunction {
     /// dive finds a point, then the SDBM fast path when the conjunction fits
     /// (see [`crate::sdbm_path`]), then the integer sampler
     /// ([`Conjunction::sample_general`]).
-    pub fn sample_full(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+    pub(crate) fn sample_full(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         self.sample_via(crate::sdbm_path::EmptinessPath::Auto, budget)
     }
 

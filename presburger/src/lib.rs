@@ -50,7 +50,7 @@
 //! takes `&self` (and `&Other` for its operands) and returns the new object,
 //! leaving its operands unchanged, so `a.fix(..)` and `a.intersect(&b)` read
 //! the same on `BasicSet`, `Set` and `UnionSet`. Only the methods named
-//! `add_*` change an object in place (`&mut self`). The two low-level
+//! `add` or `add_*` change an object in place (`&mut self`). The two low-level
 //! builders, [`Conjunction`] (rows) and [`lp::LinearProgram`], are changed in
 //! place by their methods.
 //!

@@ -32,6 +32,18 @@ use crate::solver::simplex::{self, Simplex};
 
 pub use crate::solver::simplex::{LpResult, Rational};
 
+impl Rational {
+    /// The numerator (in lowest terms, with the sign of the value).
+    pub fn numer(&self) -> &Int {
+        &self.num
+    }
+
+    /// The denominator (positive, in lowest terms).
+    pub fn denom(&self) -> &Int {
+        &self.den
+    }
+}
+
 /// A position in the changes made to a [`LinearProgram`], to
 /// [`LinearProgram::rollback`] to. It stays valid (and may be used several
 /// times) until the program is rolled back past it, to an earlier snapshot;

@@ -167,8 +167,8 @@ impl Layout {
             for (v, x) in f {
                 // num/den + x·p.num/p.den
                 let p = &point[*v];
-                num = &(&num * &p.den) + &(&(x * &p.num) * &den);
-                den = &den * &p.den;
+                num = &(&num * p.denom()) + &(&(x * p.numer()) * &den);
+                den = &den * p.denom();
             }
             Rational::new(num, den)
         };
@@ -179,13 +179,13 @@ impl Layout {
             .collect();
         let mut den = Int::ONE;
         for x in vals.iter().flatten() {
-            den = den.lcm(&x.den);
+            den = den.lcm(x.denom());
         }
         let mut rows: Vec<Vec<Int>> = vals
             .iter()
             .map(|r| {
                 r.iter()
-                    .map(|x| (&x.num * &den).exact_div(&x.den))
+                    .map(|x| (x.numer() * &den).exact_div(x.denom()))
                     .collect()
             })
             .collect();

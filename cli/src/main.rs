@@ -4,7 +4,7 @@
 //! - `poly parse [FILE|-]`: parses one set or map in isl notation and prints it back.
 //! - `poly batch [--time] [--repeat R] [--stats] [FILE|-]`: answers one query per line
 //!   (`OP<TAB>ARG`), one output line each (see `batch.rs`).
-//! - `poly volume FILE.mlir [--output %name] [--tile DIM=SIZE,...] [--regions]`: the
+//! - `poly volume FILE.mlir [--output %name] [--tile DIM=SIZE,...] [--regions] [--emit OUT.mlir] [--emit-regions OUT.mlir]`: the
 //!   volume model of an MLIR linalg/tensor function (see `volume.rs`).
 //! - `poly scop [--function NAME] FILE.c`: the SCoP model (domains, schedule,
 //!   accesses) of a C region or of an MLIR `func.func` (`FILE.mlir`; see
@@ -37,6 +37,10 @@ usage: poly <command> [FILE|-]
        poly batch [--time] [--repeat R] [--stats] [FILE|-]
        poly volume [--output %NAME] [--tile DIM=SIZE,...] [--regions]
                    [--no-clone-constants] [--opaque-unknown] [FILE.mlir|-]
+                   [--emit OUT.mlir] [--emit-regions OUT.mlir] [--no-interchange]
+                   [--arith-index]
+                   [--main OUT.mlir [--main-module M.mlir] [--reps N] [--dyn-size N]
+                    [--index NAME=V,...]]
        poly scop [--function NAME] [FILE.c|FILE.mlir|-]
        poly deps [--function NAME] [--distances] [FILE.c|FILE.mlir|-]
        poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--pluto]
@@ -60,7 +64,11 @@ commands:
           returned value, its domain and regions (constant, dense, static, edge,
           corner) with their sizes; --regions prints each as `region NAME: SET`;
           --tile 2=16,3=16 prints the tiles (`tiles all:`, `tiles interior:`) and the
-          slice of each input one tile reads (`slice NAME: offsets .. sizes ..`)
+          slice of each input one tile reads (`slice NAME: offsets .. sizes ..`);
+          --emit OUT.mlir writes the function tiled (interior tile loops with no
+          padding, partitions around them), --emit-regions OUT.mlir computed per
+          region; --main OUT.mlir writes the function (or M.mlir) with a @main that
+          times N calls on deterministic inputs and prints a hash of the result
   scop    the SCoP model of the `#pragma scop` ... `#pragma endscop` region of a C
           file (or of the body of function NAME), or of an MLIR func.func in the
           affine dialect (FILE.mlir, or text starting with func.func/module; the

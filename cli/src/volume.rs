@@ -10,6 +10,21 @@
 //! sets (`tiles all: ...`, `tiles interior: ...`) and, for each volume the output
 //! reads, the slice one interior tile reads (`slice NAME: offsets [..] sizes [..]
 //! strides [..]`, in the tile parameters `Q<dim>`).
+//!
+//! Code generation (`volume::emit`): `--emit OUT.mlir` writes a module computing
+//! the output tiled with the `--tile` sizes (Algorithm 2's interior tile loops and
+//! Algorithm 1's partitions around them); `--emit-regions OUT.mlir` writes the
+//! output computed per region (Algorithm 1 alone); `--no-interchange` keeps
+//! each cloned op's loop order (by default an op with reductions gets its
+//! output's last loop innermost, which keeps every element's summation order);
+//! `--arith-index` writes index arithmetic with `arith` ops instead of
+//! `affine.apply`/`min`/`max`.
+//! The emitted function keeps the
+//! name and signature of the original. `--main OUT.mlir [--main-module M.mlir]
+//! [--reps N] [--dyn-size N] [--index NAME=V,...]` writes M (default: the input)
+//! with a `@main` that fills the arguments deterministically, calls the function
+//! N times printing each call's time, and prints a hash of the result's bits (for
+//! `mlir-runner`).
 
 use presburger::Set;
 use std::fmt::Write as _;
@@ -25,6 +40,13 @@ struct Args {
     tiles: Vec<(usize, i64)>,
     regions: bool,
     options: Options,
+    emit: Option<String>,
+    emit_regions: Option<String>,
+    main: Option<String>,
+    main_module: Option<String>,
+    reps: usize,
+    sizes: volume::emit::harness::HarnessSizes,
+    emit_options: volume::emit::EmitOptions,
 }
 
 fn parse_tiles(spec: &str) -> Result<Vec<(usize, i64)>, String> {
@@ -61,6 +83,16 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         tiles: Vec::new(),
         regions: false,
         options: Options::default(),
+        emit: None,
+        emit_regions: None,
+        main: None,
+        main_module: None,
+        reps: 1,
+        sizes: volume::emit::harness::HarnessSizes {
+            dynamic: 37,
+            index_args: Vec::new(),
+        },
+        emit_options: volume::emit::EmitOptions::default(),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -74,6 +106,43 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             "--tile" => a.tiles = parse_tiles(it.next().ok_or("--tile needs DIM=SIZE,...")?)?,
             "--regions" => a.regions = true,
+            "--no-interchange" => a.emit_options.interchange = false,
+            "--arith-index" => a.emit_options.arith_index = true,
+            "--emit" => a.emit = Some(it.next().ok_or("--emit needs an output file")?.clone()),
+            "--emit-regions" => {
+                a.emit_regions = Some(
+                    it.next()
+                        .ok_or("--emit-regions needs an output file")?
+                        .clone(),
+                )
+            }
+            "--main" => a.main = Some(it.next().ok_or("--main needs an output file")?.clone()),
+            "--main-module" => {
+                a.main_module = Some(it.next().ok_or("--main-module needs a file")?.clone())
+            }
+            "--reps" => {
+                a.reps = it
+                    .next()
+                    .and_then(|x| x.parse().ok())
+                    .ok_or("--reps needs a number of calls")?
+            }
+            "--dyn-size" => {
+                a.sizes.dynamic = it
+                    .next()
+                    .and_then(|x| x.parse().ok())
+                    .ok_or("--dyn-size needs the size of every `?` dimension")?
+            }
+            "--index" => {
+                for part in it.next().ok_or("--index needs NAME=VALUE,...")?.split(',') {
+                    let (n, v) = part
+                        .split_once('=')
+                        .and_then(|(n, v)| {
+                            Some((n.trim_start_matches('%'), v.parse::<i64>().ok()?))
+                        })
+                        .ok_or_else(|| format!("--index: '{part}' is not NAME=VALUE"))?;
+                    a.sizes.index_args.push((n.to_string(), v));
+                }
+            }
             "--no-clone-constants" => a.options.clone_constants = false,
             "--opaque-unknown" => a.options.opaque_unknown = true,
             s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
@@ -161,8 +230,68 @@ fn slice_words(s: &Slice) -> String {
 pub fn run(args: &[String]) -> Result<String, String> {
     let a = parse_args(args)?;
     let text = crate::read_input(a.file.as_ref())?;
+    if a.emit.is_some() || a.emit_regions.is_some() || a.main.is_some() {
+        return generate(&text, &a).map_err(|e| e.to_string());
+    }
     let model = Model::from_mlir(&text, &a.options).map_err(|e| e.to_string())?;
     report(&model, &a).map_err(|e| e.to_string())
+}
+
+fn write(path: &str, text: &str) -> Result<(), volume::Error> {
+    std::fs::write(path, text)
+        .map_err(|e| volume::Error::Invalid(format!("cannot write {path}: {e}")))
+}
+
+/// `--emit`, `--emit-regions`, `--main`: writes the files and says what it wrote.
+fn generate(text: &str, a: &Args) -> Result<String, volume::Error> {
+    use volume::emit::{emit_with, harness};
+    let mut o = String::new();
+    if let Some(path) = &a.emit {
+        if a.tiles.is_empty() {
+            return Err(volume::Error::Invalid(
+                "--emit needs tile sizes (--tile DIM=SIZE,...); --emit-regions emits the regions alone"
+                    .into(),
+            ));
+        }
+        write(
+            path,
+            &emit_with(
+                text,
+                &a.options,
+                a.output.as_deref(),
+                &a.tiles,
+                &a.emit_options,
+            )?,
+        )?;
+        let _ = writeln!(
+            o,
+            "wrote {path} (tiled: interior tile loops and partitions)"
+        );
+    }
+    if let Some(path) = &a.emit_regions {
+        write(
+            path,
+            &emit_with(text, &a.options, a.output.as_deref(), &[], &a.emit_options)?,
+        )?;
+        let _ = writeln!(o, "wrote {path} (per region)");
+    }
+    if let Some(path) = &a.main {
+        let p = volume::mlir::parse_program_with(
+            text,
+            volume::mlir::Options {
+                opaque_unknown: a.options.opaque_unknown,
+            },
+        )?;
+        let module = match &a.main_module {
+            Some(m) => std::fs::read_to_string(m)
+                .map_err(|e| volume::Error::Invalid(format!("cannot read {m}: {e}")))?,
+            None => text.to_string(),
+        };
+        let main = harness::main_text(&p, &a.sizes, a.reps)?;
+        write(path, &harness::with_main(&module, &main)?)?;
+        let _ = writeln!(o, "wrote {path} (with @main, {} call(s))", a.reps);
+    }
+    Ok(o)
 }
 
 fn report(model: &Model, a: &Args) -> Result<String, volume::Error> {

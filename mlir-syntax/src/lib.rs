@@ -15,6 +15,7 @@ pub mod affine;
 pub mod convert;
 pub mod cursor;
 pub mod error;
+pub mod optree;
 
 pub use affine::{AffineExpr, AffineMap, IntegerSet, OperandExprs};
 pub use cursor::Cursor;

@@ -17,7 +17,9 @@
 #![forbid(unsafe_code)]
 
 pub mod element_map;
+pub mod emit;
 pub mod error;
+pub mod interp;
 pub mod ir;
 pub mod mlir;
 pub mod model;

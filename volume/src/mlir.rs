@@ -19,7 +19,9 @@
 //!   strides → [`OpKind::ExtractSlice`], [`OpKind::InsertSlice`];
 //! - `linalg.generic` (inline trait dictionary or `#alias`) and the named ops
 //!   `matmul`, `batch_matmul`, `matvec`, `vecmat`, `dot`, `conv_2d_nchw_fchw`,
-//!   `conv_2d_nhwc_hwcf`, `fill`, `transpose`, `broadcast`, `reduce`, `map`,
+//!   `conv_2d_nhwc_hwcf`, `depthwise_conv_2d_nhwc_hwc`,
+//!   `depthwise_conv_2d_nchw_chw`, `pooling_nhwc_{max,min,sum}`,
+//!   `pooling_nchw_{max,sum}`, `fill`, `transpose`, `broadcast`, `reduce`, `map`,
 //!   `copy` and the elementwise ones (`add`, `sub`, `mul`, `div`, `max`, `min`,
 //!   `exp`, ...), lowered to indexing maps and iterator types as MLIR's
 //!   `LinalgOp` interface defines them → [`OpKind::Linalg`];
@@ -40,6 +42,15 @@
 mod attr;
 mod linalg;
 mod ops;
+
+/// The pieces of this reader that the interpreter ([`crate::interp`]) reuses on
+/// the same text: attribute values and aliases, the generic trait dictionary,
+/// the named ops' indexing maps, and rank-reducing slices.
+pub(crate) mod shared {
+    pub(crate) use super::attr::{parse_attr, Aliases, Attr};
+    pub(crate) use super::linalg::{generic_traits, is_named, lower_named_op};
+    pub(crate) use super::ops::rank_reduction;
+}
 
 use std::collections::{HashMap, HashSet};
 

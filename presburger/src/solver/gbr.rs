@@ -44,7 +44,10 @@ use crate::solver::simplex::{LpValue, Rational, Simplex};
 /// inequalities `row·(1,x) >= 0` and equalities `row·(1,x) = 0`), and a basis of
 /// directions over its first `k` variables (`basis[j]` has `k` entries); `P` must
 /// be bounded along each of them. Reduces `basis[level..]` in place (a
-/// unimodular change: the vectors stay a basis of the same lattice).
+/// unimodular change: the vectors stay a basis of the same lattice). True when
+/// the reduction ran to the end (every `basis[i]`, `i >= level`, is reduced);
+/// false when it stopped early (a first width below 1, an unbounded or empty
+/// problem).
 pub(crate) fn reduce(
     ineqs: &[Vec<Int>],
     eqs: &[Vec<Int>],
@@ -52,10 +55,10 @@ pub(crate) fn reduce(
     basis: &mut [Vec<Int>],
     level: usize,
     budget: &mut Budget,
-) -> Result<()> {
+) -> Result<bool> {
     let k = basis.len();
     if level + 1 >= k {
-        return Ok(());
+        return Ok(true);
     }
     let mut g = Simplex::new(2 * d);
     for (rows, is_eq) in [(ineqs, false), (eqs, true)] {
@@ -73,7 +76,7 @@ pub(crate) fn reduce(
         }
     }
     if g.is_empty() {
-        return Ok(());
+        return Ok(false);
     }
     // `b·(u - v)` as a row over (1, u, v)
     let diff = |b: &[Int]| -> Vec<Int> {
@@ -105,14 +108,14 @@ pub(crate) fn reduce(
             Some(f) => f,
             None => match width(&mut g, &basis[i]) {
                 Some(f) => f,
-                None => return Ok(()), // not bounded along b_i: leave the basis as it is
+                None => return Ok(false), // not bounded along b_i: leave the basis as it is
             },
         };
         if i == level && f_i < Rational::from(Int::ONE) {
             // The first direction spans at most one integer value: that is all the
             // search needs from this level (on thin bodies, going on would shrink
             // widths far below 1 one swap at a time).
-            return Ok(());
+            return Ok(false);
         }
         // F_{i+1}(b_{i+1}) and the multiplier of b_i·(u - v) = 0
         let snap = g.snapshot();
@@ -121,7 +124,7 @@ pub(crate) fn reduce(
         let (res, duals) = g.max_value_with_duals(&diff(&basis[i + 1]), &[id]);
         g.rollback(snap);
         let LpValue::Optimum(f_next) = res else {
-            return Ok(());
+            return Ok(false);
         };
         // F_{i+1}(b_{i+1}) = F_i(b_{i+1} - dual·b_i)
         let alpha = Rational::new(-&duals[0].num, duals[0].den.clone());
@@ -143,7 +146,7 @@ pub(crate) fn reduce(
             }
         }
         let Some((mu, f_i1)) = best else {
-            return Ok(());
+            return Ok(false);
         };
         if !mu.is_zero() {
             let bi = basis[i].clone();
@@ -171,7 +174,7 @@ pub(crate) fn reduce(
             known = Some(f_next);
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(test)]

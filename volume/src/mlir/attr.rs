@@ -15,7 +15,7 @@ pub(super) const MAX_ATTR_NESTING: usize = 32;
 
 /// A parsed attribute value.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Attr {
+pub(crate) enum Attr {
     Map(AffineMap),
     Dict(Vec<(String, Attr)>),
     Array(Vec<Attr>),
@@ -32,7 +32,7 @@ pub(super) enum Attr {
 }
 
 /// Attribute aliases `#name = ...` defined so far.
-pub(super) type Aliases = HashMap<String, Attr>;
+pub(crate) type Aliases = HashMap<String, Attr>;
 
 /// The entry `key` of a dictionary attribute.
 pub(super) fn dict_get<'d>(entries: &'d [(String, Attr)], key: &str) -> Option<&'d Attr> {
@@ -42,7 +42,7 @@ pub(super) fn dict_get<'d>(entries: &'d [(String, Attr)], key: &str) -> Option<&
 /// Parses one attribute value at the cursor. A trailing `: type` after a number
 /// or `dense<...>` is consumed (and not checked); `#alias` references resolve
 /// through `aliases`; nesting deeper than [`MAX_ATTR_NESTING`] is refused.
-pub(super) fn parse_attr(c: &mut Cursor, aliases: &Aliases, nest: usize) -> Result<Attr> {
+pub(crate) fn parse_attr(c: &mut Cursor, aliases: &Aliases, nest: usize) -> Result<Attr> {
     c.skip_ws();
     let at = c.pos;
     if nest > MAX_ATTR_NESTING {

@@ -48,6 +48,13 @@ const NAMED: &[&str] = &[
     "dot",
     "conv_2d_nchw_fchw",
     "conv_2d_nhwc_hwcf",
+    "depthwise_conv_2d_nhwc_hwc",
+    "depthwise_conv_2d_nchw_chw",
+    "pooling_nhwc_max",
+    "pooling_nhwc_min",
+    "pooling_nhwc_sum",
+    "pooling_nchw_max",
+    "pooling_nchw_sum",
     "fill",
     "transpose",
     "broadcast",
@@ -56,7 +63,7 @@ const NAMED: &[&str] = &[
 ];
 
 /// Whether `name` (with its `linalg.` prefix) is a named op the reader lowers.
-pub(super) fn is_named(name: &str) -> bool {
+pub(crate) fn is_named(name: &str) -> bool {
     let short = name.strip_prefix("linalg.").unwrap_or(name);
     NAMED.contains(&short) || ELEMENTWISE.contains(&short)
 }
@@ -327,6 +334,54 @@ fn lower_named(
             };
             Ok((maps, its, vec![true]))
         }
+        "depthwise_conv_2d_nhwc_hwc"
+        | "depthwise_conv_2d_nchw_chw"
+        | "pooling_nhwc_max"
+        | "pooling_nhwc_min"
+        | "pooling_nhwc_sum"
+        | "pooling_nchw_max"
+        | "pooling_nchw_sum" => {
+            // Six loops; the window (kernel or shape-only pooling window) is
+            // read at (kh, kw) = (d4, d5).
+            let depthwise = short.starts_with("depthwise");
+            need(2, 1, &[4, if depthwise { 3 } else { 2 }, 4])?;
+            let (sh, sw) = extra.pair("strides")?;
+            let (dh, dw) = extra.pair("dilations")?;
+            let map = |results| AffineMap {
+                n_dims: 6,
+                n_symbols: 0,
+                results,
+            };
+            let d = AffineExpr::Dim;
+            let maps = match short {
+                // Loops (n, oh, ow, c, kh, kw).
+                "depthwise_conv_2d_nhwc_hwc"
+                | "pooling_nhwc_max"
+                | "pooling_nhwc_min"
+                | "pooling_nhwc_sum" => vec![
+                    map(vec![d(0), window(1, sh, 4, dh), window(2, sw, 5, dw), d(3)]),
+                    if depthwise {
+                        sel(6, &[4, 5, 3])
+                    } else {
+                        sel(6, &[4, 5])
+                    },
+                    sel(6, &[0, 1, 2, 3]),
+                ],
+                // Loops (n, oh, ow, c, kh, kw), channels second in the tensors.
+                "depthwise_conv_2d_nchw_chw" => vec![
+                    map(vec![d(0), d(3), window(1, sh, 4, dh), window(2, sw, 5, dw)]),
+                    sel(6, &[3, 4, 5]),
+                    sel(6, &[0, 3, 1, 2]),
+                ],
+                // Loops (n, c, oh, ow, kh, kw).
+                _ => vec![
+                    map(vec![d(0), d(1), window(2, sh, 4, dh), window(3, sw, 5, dw)]),
+                    sel(6, &[4, 5]),
+                    sel(6, &[0, 1, 2, 3]),
+                ],
+            };
+            Ok((maps, vec![P, P, P, P, R, R], vec![true]))
+        }
         "fill" => {
             let r = outs.first().map(Type::rank).unwrap_or(0);
             need(1, 1, &[0, r])?;
@@ -563,6 +618,49 @@ fn max_index(e: &AffineExpr, sizes: &[Option<i64>], depth: usize) -> Option<i128
     }
 }
 
+/// The `indexing_maps` and `iterator_types` of a `linalg.generic` trait
+/// dictionary; an error message if either is missing or malformed.
+pub(crate) fn generic_traits(
+    entries: &[(String, Attr)],
+) -> std::result::Result<(Vec<AffineMap>, Vec<IteratorType>), String> {
+    let maps = match dict_get(entries, "indexing_maps") {
+        Some(Attr::Array(items)) => items
+            .iter()
+            .map(|a| match a {
+                Attr::Map(m) => Ok(m.clone()),
+                _ => Err("indexing_maps must list affine maps".to_string()),
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()?,
+        _ => return Err("linalg.generic needs `indexing_maps = [...]`".to_string()),
+    };
+    let iters = match dict_get(entries, "iterator_types") {
+        Some(Attr::Array(items)) => items
+            .iter()
+            .map(|a| {
+                as_iterator(a).ok_or_else(|| {
+                    "iterator_types must list \"parallel\" or \"reduction\"".to_string()
+                })
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()?,
+        _ => return Err("linalg.generic needs `iterator_types = [...]`".to_string()),
+    };
+    Ok((maps, iters))
+}
+
+/// The indexing maps and iterator types of the named op `linalg.<short>` on
+/// operands of the given types, with its attributes (`strides`, `dilations`,
+/// `permutation`, `dimensions`) as read by [`attr::parse_attr`]: the lowering
+/// of [`lower_named`], for readers other than this one (the interpreter).
+pub(crate) fn lower_named_op(
+    short: &str,
+    ins: &[Type],
+    outs: &[Type],
+    attrs: Vec<(String, Attr)>,
+) -> std::result::Result<(Vec<AffineMap>, Vec<IteratorType>), String> {
+    let (maps, iters, _) = lower_named(short, ins, outs, &NamedAttrs { entries: attrs })?;
+    Ok((maps, iters))
+}
+
 impl Parser<'_> {
     /// `ins(%a, %b : t1, t2)` (or `outs(...)`): operands and their types, checked.
     fn operand_group(&mut self, kw: &str) -> Result<(Vec<ValueId>, Vec<Type>)> {
@@ -712,40 +810,8 @@ impl Parser<'_> {
                 "linalg.generic needs a trait dictionary {indexing_maps = [...], iterator_types = [...]}",
             ));
         };
-        let maps = match dict_get(&entries, "indexing_maps") {
-            Some(Attr::Array(items)) => items
-                .iter()
-                .map(|a| match a {
-                    Attr::Map(m) => Ok(m.clone()),
-                    _ => Err(self
-                        .c
-                        .error(trait_at, "indexing_maps must list affine maps")),
-                })
-                .collect::<Result<Vec<_>>>()?,
-            _ => {
-                return Err(self
-                    .c
-                    .error(trait_at, "linalg.generic needs `indexing_maps = [...]`"))
-            }
-        };
-        let iters = match dict_get(&entries, "iterator_types") {
-            Some(Attr::Array(items)) => items
-                .iter()
-                .map(|a| {
-                    as_iterator(a).ok_or_else(|| {
-                        self.c.error(
-                            trait_at,
-                            "iterator_types must list \"parallel\" or \"reduction\"",
-                        )
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?,
-            _ => {
-                return Err(self
-                    .c
-                    .error(trait_at, "linalg.generic needs `iterator_types = [...]`"))
-            }
-        };
+        let (maps, iters) =
+            generic_traits(&entries).map_err(|m| self.c.syntax_error(trait_at, m))?;
         let (ins, in_tys, outs, out_tys) = self.ins_outs()?;
         if self.c.eat_kw("attrs") {
             self.c.expect("=", "after `attrs`")?;

@@ -9,7 +9,7 @@ use crate::ir::{OpKind, Type};
 /// source dimension) against the `reduced` type's dimensions, keeping a size when
 /// it equals the next reduced dimension and the rest can still be matched,
 /// otherwise dropping it if it is 1. `None` if the sizes cannot be matched.
-pub(super) fn rank_reduction(sizes: &[i64], reduced: &[Option<i64>]) -> Option<Vec<usize>> {
+pub(crate) fn rank_reduction(sizes: &[i64], reduced: &[Option<i64>]) -> Option<Vec<usize>> {
     let mut dropped = Vec::new();
     let mut j = 0;
     for (i, &s) in sizes.iter().enumerate() {

@@ -2,6 +2,8 @@
 //! a reference interpreter, point by point.
 #![allow(dead_code)]
 
+pub mod mlir_exec;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use presburger::{Map, UnionMap};

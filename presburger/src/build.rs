@@ -472,30 +472,35 @@ impl Mul<i64> for Expr {
     }
 }
 
+// `+` on the owned forms and with an `i64`, through `&Expr + &Expr` above.
 impl Add<Expr> for Expr {
     type Output = Expr;
     fn add(self, rhs: Expr) -> Expr {
         (&self).add(&rhs)
     }
 }
+
 impl Add<&Expr> for Expr {
     type Output = Expr;
     fn add(self, rhs: &Expr) -> Expr {
         (&self).add(rhs)
     }
 }
+
 impl Add<Expr> for &Expr {
     type Output = Expr;
     fn add(self, rhs: Expr) -> Expr {
         self.add(&rhs)
     }
 }
+
 impl Add<i64> for Expr {
     type Output = Expr;
     fn add(self, rhs: i64) -> Expr {
         (&self).add(&Expr::constant(rhs))
     }
 }
+
 impl Add<i64> for &Expr {
     type Output = Expr;
     fn add(self, rhs: i64) -> Expr {
@@ -503,30 +508,35 @@ impl Add<i64> for &Expr {
     }
 }
 
+// `-` on the owned forms and with an `i64`, through `&Expr - &Expr` above.
 impl Sub<Expr> for Expr {
     type Output = Expr;
     fn sub(self, rhs: Expr) -> Expr {
         (&self).sub(&rhs)
     }
 }
+
 impl Sub<&Expr> for Expr {
     type Output = Expr;
     fn sub(self, rhs: &Expr) -> Expr {
         (&self).sub(rhs)
     }
 }
+
 impl Sub<Expr> for &Expr {
     type Output = Expr;
     fn sub(self, rhs: Expr) -> Expr {
         self.sub(&rhs)
     }
 }
+
 impl Sub<i64> for Expr {
     type Output = Expr;
     fn sub(self, rhs: i64) -> Expr {
         (&self).sub(&Expr::constant(rhs))
     }
 }
+
 impl Sub<i64> for &Expr {
     type Output = Expr;
     fn sub(self, rhs: i64) -> Expr {

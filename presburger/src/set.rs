@@ -466,9 +466,8 @@ impl BasicSet {
         space: &Space,
         constraints: impl IntoIterator<Item = crate::build::Constraint>,
     ) -> Result<BasicSet> {
-        crate::build::conjunction(space, constraints)?
-            .of_kind(true)
-            .map(BasicSet)
+        check_kind(space, true)?;
+        crate::build::conjunction(space, constraints).map(BasicSet)
     }
 
     /// The underlying conjunction (its rows in the layout of the crate
@@ -605,9 +604,8 @@ impl BasicMap {
         space: &Space,
         constraints: impl IntoIterator<Item = crate::build::Constraint>,
     ) -> Result<BasicMap> {
-        crate::build::conjunction(space, constraints)?
-            .of_kind(false)
-            .map(BasicMap)
+        check_kind(space, false)?;
+        crate::build::conjunction(space, constraints).map(BasicMap)
     }
 
     /// The underlying conjunction (its rows in the layout of the crate

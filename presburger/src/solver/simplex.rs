@@ -109,9 +109,9 @@ use std::hash::{Hash, Hasher};
 #[derive(Clone)]
 pub struct Rational {
     /// The numerator.
-    pub num: Int,
+    pub(crate) num: Int,
     /// The denominator, positive.
-    pub den: Int,
+    pub(crate) den: Int,
 }
 
 impl Rational {

@@ -7,10 +7,7 @@ pub(crate) mod gbr;
 pub(crate) mod lattice;
 pub mod omega;
 pub(crate) mod propagate;
-// test helpers of the sampler and the tableau are not used by the library
-#[allow(dead_code)]
 pub mod sample;
 pub mod sdbm_path;
-#[allow(dead_code)]
 pub mod simplex;
 pub mod solve;

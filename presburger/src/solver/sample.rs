@@ -111,6 +111,7 @@ pub struct DivCol {
 }
 
 /// As [`integer_sample`] when the last variables are divisions of the others
+#[cfg(test)]
 /// (`divs`, in increasing column order, each row set containing the two
 /// defining inequalities of each division). The search of step 4 then branches
 /// on the other variables only: once they are fixed, every division has its one

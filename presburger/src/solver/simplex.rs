@@ -327,6 +327,8 @@ enum Stop {
     /// Run to the optimum (or unboundedness).
     Never,
     /// Stop once `sign * value >= 0`.
+    // (only `can_saturate`, which the tests use, stops here)
+    #[cfg_attr(not(test), allow(dead_code))]
     NonNeg,
     /// Stop once `sign * value > 0`.
     Positive,
@@ -550,17 +552,20 @@ impl Simplex {
     }
 
     /// Number of pivots performed since creation (statistics only).
+    #[cfg(test)]
     pub fn pivots(&self) -> u64 {
         self.n_pivots
     }
 
     /// True when constraint `con` is an equality. Panics if `con >= n_con()`.
+    #[cfg(test)]
     pub fn is_equality(&self, con: usize) -> bool {
         self.check_con(con);
         self.cons[con].is_eq
     }
 
     /// True when constraint `con` has been marked redundant (by
+    #[cfg(test)]
     /// [`Simplex::mark_redundant`], or an equality found implied when added).
     /// Panics if `con >= n_con()`.
     pub fn is_marked_redundant(&self, con: usize) -> bool {
@@ -637,6 +642,7 @@ impl Simplex {
     }
 
     /// Maximises `obj·(1,x)` like [`Simplex::maximize`] and, at an optimum, also
+    #[cfg(test)]
     /// gives the dual value of each equality in `eqs` (constraint indices): how
     /// fast the optimum grows when that equality `e·(1,x) = 0` is relaxed to
     /// `e·(1,x) = t`, i.e. `d opt / d t` at `t = 0`. It is the coefficient of the
@@ -814,6 +820,7 @@ impl Simplex {
         found
     }
 
+    #[cfg(test)]
     /// True when some feasible rational point makes `row·(1,x) = 0`. Works for
     /// any affine function: no sign of `row` over the set is assumed (it is
     /// "min <= 0 <= max" over the convex set). False for an empty tableau. May

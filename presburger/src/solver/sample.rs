@@ -111,7 +111,6 @@ pub struct DivCol {
 }
 
 /// As [`integer_sample`] when the last variables are divisions of the others
-#[cfg(test)]
 /// (`divs`, in increasing column order, each row set containing the two
 /// defining inequalities of each division). The search of step 4 then branches
 /// on the other variables only: once they are fixed, every division has its one
@@ -120,6 +119,7 @@ pub struct DivCol {
 /// with a local, this keeps the search (and the basis reduction) in the
 /// dimension of the set instead of the number of columns. An unbounded
 /// direction among the other variables falls back to [`integer_sample`].
+#[cfg(test)]
 pub fn integer_sample_with_divs(
     n: usize,
     eqs: &[Row],

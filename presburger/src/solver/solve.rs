@@ -59,7 +59,7 @@ impl Conjunction {
     /// integer sampler on the simplex with basis reduction ([`crate::solver::sample`]).
     ///
     /// Locals with a division definition go last and the search branches on the
-    /// other columns only ([`crate::solver::sample::integer_sample_with_divs`]),
+    /// other columns only ([`crate::solver::sample::sample_with_divs_steps`]),
     /// when every definition uses only columns that come before it in that order.
     pub(crate) fn sample_general(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         self.sample_general_steps(budget, Propagation::ToRun)

@@ -10,42 +10,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::examples::{case_of, example, sizes_of, tiles_of, PROGRAMS};
 use volume::emit::harness::{main_text, with_main, HarnessSizes};
 use volume::emit::{emit, emit_with, EmitOptions};
 use volume::model::Options;
-
-/// A program of `examples/`, its tile sizes, and the sizes the harness gives to
-/// `?` dimensions and index arguments.
-type Case = (
-    &'static str,
-    &'static [(usize, i64)],
-    i64,
-    &'static [(&'static str, i64)],
-);
-
-const PROGRAMS: &[Case] = &[
-    ("conv_pad_relu", &[(2, 16), (3, 16)], 0, &[]),
-    ("dynamic_pad_matmul", &[(0, 4)], 37, &[("n", 40)]),
-    ("matmul_bias_relu", &[(0, 32), (1, 32)], 0, &[]),
-    ("conv_conv", &[(2, 16), (3, 16)], 0, &[]),
-    ("depthwise_conv", &[(2, 32), (3, 32)], 0, &[]),
-    ("max_pool", &[(2, 16), (3, 16)], 0, &[]),
-    ("transpose_matmul", &[(0, 32), (1, 16)], 0, &[]),
-    ("asym_pad_stencil", &[(0, 8), (1, 16)], 0, &[]),
-];
-
-fn example(name: &str) -> String {
-    let path = format!("{}/../examples/{name}.mlir", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn tiles_of(name: &str) -> &'static [(usize, i64)] {
-    PROGRAMS
-        .iter()
-        .find(|p| p.0 == name)
-        .map(|p| p.1)
-        .unwrap_or(&[])
-}
 
 /// `mlir-opt-22`, `mlir-runner-22` and the two runtime libraries, if installed.
 struct Tools {
@@ -179,14 +149,6 @@ fn assert_same_results(
     }
 }
 
-/// The harness sizes of a case.
-fn sizes_of(case: &Case) -> HarnessSizes {
-    HarnessSizes {
-        dynamic: case.2,
-        index_args: case.3.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
-    }
-}
-
 /// Emits the tiled and the per-region modules of a program, verifies both, and
 /// compares the results of the original and both emitted functions.
 fn check(name: &str) {
@@ -201,7 +163,6 @@ fn check(name: &str) {
     let dir = scratch(name);
     verify(&tiled, &dir, "tiled.mlir");
     verify(&regions, &dir, "regions.mlir");
-    let case = PROGRAMS.iter().find(|p| p.0 == name).unwrap();
     assert_same_results(
         &t,
         &dir,
@@ -210,7 +171,7 @@ fn check(name: &str) {
             (&format!("{name} tiled"), &tiled),
             (&format!("{name} per region"), &regions),
         ],
-        &sizes_of(case),
+        &sizes_of(case_of(name)),
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -316,7 +277,7 @@ fn arith_index_ops_run_bit_identical() {
         ..EmitOptions::default()
     };
     for name in ["conv_pad_relu", "dynamic_pad_matmul"] {
-        let case = PROGRAMS.iter().find(|p| p.0 == name).unwrap();
+        let case = case_of(name);
         let text = example(name);
         let m = emit_with(&text, &Options::default(), None, case.1, &opts).unwrap();
         assert!(

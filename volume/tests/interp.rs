@@ -451,6 +451,74 @@ func.func @tiled(%a: tensor<10x6xf32>, %b: tensor<6x5xf32>) -> tensor<10x5xf32> 
     assert!(e.contains("differs"), "{e}");
 }
 
+/// `linalg.generic` bodies that are a named op's body written out (`o + a * b`,
+/// `max(o, x)`, a copy; f32 and i32) run through the named op's fast path:
+/// the same results as the same bodies with a dead op added, which the body
+/// interpreter runs.
+#[test]
+fn generic_bodies_of_named_ops_run_as_the_region_does() {
+    let body = |dead: &str, ty: &str, mul: &str, add: &str| {
+        format!(
+            "^bb0(%a: {ty}, %b: {ty}, %o: {ty}):\n{dead}    %p = arith.{mul} %a, %b : {ty}\n    %s = arith.{add} %o, %p : {ty}\n    linalg.yield %s : {ty}\n"
+        )
+    };
+    let func = |name: &str, dead: bool| {
+        let (dead_f, dead_i) = if dead {
+            (
+                "    %dead = arith.addf %a, %a : f32\n",
+                "    %dead = arith.addi %a, %a : i32\n",
+            )
+        } else {
+            ("", "")
+        };
+        format!(
+            r#"
+func.func @{name}(%x: tensor<6x5xf32>, %w: tensor<3x2xf32>, %y: tensor<6x5xi32>, %v: tensor<3x2xi32>)
+    -> (tensor<4x4xf32>, tensor<4x4xi32>, tensor<4x4xf32>, tensor<6x5xf32>) {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %c = linalg.generic {{indexing_maps = [affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%z : f32) outs(%e : tensor<4x4xf32>) {{
+  ^bb0(%a: f32, %o: f32):
+{dead_f}    linalg.yield %a : f32
+  }} -> tensor<4x4xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j, k, l) -> (i + k, j + l)>, affine_map<(i, j, k, l) -> (k, l)>, affine_map<(i, j, k, l) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction"]}}
+      ins(%x, %w : tensor<6x5xf32>, tensor<3x2xf32>) outs(%c : tensor<4x4xf32>) {{
+  {}  }} -> tensor<4x4xf32>
+  %ei = tensor.empty() : tensor<4x4xi32>
+  %ri = linalg.generic {{indexing_maps = [affine_map<(i, j, k, l) -> (i + k, j + l)>, affine_map<(i, j, k, l) -> (k, l)>, affine_map<(i, j, k, l) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction"]}}
+      ins(%y, %v : tensor<6x5xi32>, tensor<3x2xi32>) outs(%ei : tensor<4x4xi32>) {{
+  {}  }} -> tensor<4x4xi32>
+  %m = linalg.generic {{indexing_maps = [affine_map<(i, j, k, l) -> (i + k, j + l)>, affine_map<(i, j, k, l) -> (k, l)>, affine_map<(i, j, k, l) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction"]}}
+      ins(%x, %w : tensor<6x5xf32>, tensor<3x2xf32>) outs(%c : tensor<4x4xf32>) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+{dead_f}    %s = arith.maximumf %o, %a : f32
+    linalg.yield %s : f32
+  }} -> tensor<4x4xf32>
+  %ex = tensor.empty() : tensor<6x5xf32>
+  %cp = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%x : tensor<6x5xf32>) outs(%ex : tensor<6x5xf32>) {{
+  ^bb0(%a: f32, %o: f32):
+{dead_f}    linalg.yield %a : f32
+  }} -> tensor<6x5xf32>
+  return %r, %ri, %m, %cp : tensor<4x4xf32>, tensor<4x4xi32>, tensor<4x4xf32>, tensor<6x5xf32>
+}}
+"#,
+            body(dead_f, "f32", "mulf", "addf"),
+            body(dead_i, "i32", "muli", "addi"),
+        )
+    };
+    let text = format!("{}{}", func("fast", false), func("region", true));
+    let r = interp::compare((&text, "fast"), (&text, "region"), 4, &[]).unwrap();
+    assert_eq!(r.len(), 4);
+    // A changed body is not taken for the named one.
+    let swapped = text.replace("%s = arith.maximumf %o, %a", "%s = arith.minimumf %o, %a");
+    assert!(interp::compare((&text, "fast"), (&swapped, "fast"), 4, &[]).is_err());
+}
+
 #[test]
 fn inputs_and_hashes_are_deterministic() {
     let text = "func.func @f(%a: tensor<3x?xf64>, %n: index, %s: f32) -> f32 { return %s : f32 }";

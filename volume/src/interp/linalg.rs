@@ -220,7 +220,10 @@ impl Interp<'_> {
             let (maps, _) = generic_traits(&entries).map_err(fail)?;
             let block = region.ok_or_else(|| fail("needs a body".into()))?;
             let args = block.args.iter().map(|(n, _, _)| n.clone()).collect();
-            (maps, Body::Region(block, args))
+            match self.region_as_named(block, &in_tys, &out_tys) {
+                Some(b) => (maps, Body::Named(b)),
+                None => (maps, Body::Region(block, args)),
+            }
         } else if is_named(&format!("linalg.{short}")) {
             let mut attrs = Vec::new();
             let mut explicit = None;
@@ -303,6 +306,73 @@ impl Interp<'_> {
         let n_ins = in_tys.len();
         let results = self.structured(env, op, &mut operands, n_ins, &body, depth)?;
         Ok(results.into_iter().map(Value::Tensor).collect())
+    }
+
+    /// The named body that a `linalg.generic` region computes, when it is one
+    /// written out on operands and block arguments all of one element type
+    /// (no conversion): `yield %in` ([`NamedBody::Copy`]);
+    /// `%p = mulf %a, %b; %s = addf %out, %p; yield %s` ([`NamedBody::MulAdd`],
+    /// `muli`/`addi` for integers); `%r = maximumf %out, %in; yield %r` (or
+    /// `minimumf`, `addf`, `maxsi`, `minsi`, `addi`: [`NamedBody::Pool`]).
+    /// The named body applies the same scalar operations to the same operands
+    /// in the same order, so results are unchanged; it only runs faster (the
+    /// emitter clones named ops as such generics).
+    fn region_as_named(&self, block: &Block, in_tys: &[Ty], out_tys: &[Ty]) -> Option<NamedBody> {
+        let [out] = out_tys else { return None };
+        let elem = out.elem();
+        let n_ins = in_tys.len();
+        let one_type = in_tys.iter().all(|t| t.elem() == elem)
+            && block.args.len() == n_ins + 1
+            && block.args.iter().all(|(_, _, ty)| {
+                matches!(ty.as_slice(), [t] if self.ty(t).ok() == Some(Ty::Scalar(elem)))
+            });
+        if !one_type {
+            return None;
+        }
+        let arg = |k: usize| block.args.get(k).map(|(n, _, _)| n.as_str());
+        // Each op as (name, results, operands).
+        let ops: Vec<(&str, &[String], Vec<&str>)> = block
+            .ops
+            .iter()
+            .map(|op| {
+                (
+                    op.name.as_str(),
+                    op.results.as_slice(),
+                    self.operand_names(op),
+                )
+            })
+            .collect();
+        let pick = |f: &'static str, i: &'static str| if elem.is_float() { f } else { i };
+        let is = |name: &str, want: &str| name.strip_prefix("arith.") == Some(want);
+        match ops.as_slice() {
+            [("linalg.yield", [], y)] if y.len() == 1 && Some(y[0]) == arg(0) => {
+                Some(NamedBody::Copy)
+            }
+            [(mul, [p], m), (add, [s], a), ("linalg.yield", [], y)]
+                if n_ins == 2
+                    && is(mul, pick("mulf", "muli"))
+                    && is(add, pick("addf", "addi"))
+                    && m.iter().map(|x| Some(*x)).eq([arg(0), arg(1)])
+                    && a.iter().map(|x| Some(*x)).eq([arg(2), Some(p.as_str())])
+                    && y.as_slice() == [s.as_str()] =>
+            {
+                Some(NamedBody::MulAdd)
+            }
+            [(f, [r], x), ("linalg.yield", [], y)]
+                if x.iter().map(|x| Some(*x)).eq([arg(n_ins), arg(0)])
+                    && y.as_slice() == [r.as_str()] =>
+            {
+                [
+                    ("maximumf", "maxsi"),
+                    ("minimumf", "minsi"),
+                    ("addf", "addi"),
+                ]
+                .into_iter()
+                .find(|(fl, int)| is(f, pick(fl, int)))
+                .map(|(fl, int)| NamedBody::Pool(fl, int))
+            }
+            _ => None,
+        }
     }
 
     /// Runs a structured op: loops over the iteration domain in lexicographic

@@ -2,6 +2,7 @@
 //! a reference interpreter, point by point.
 #![allow(dead_code)]
 
+pub mod examples;
 pub mod mlir_exec;
 
 use std::collections::{BTreeMap, BTreeSet};

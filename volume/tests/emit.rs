@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use volume::emit::harness::{main_text, with_main, HarnessSizes};
+use volume::interp::harness::{with_main, HarnessSizes};
 use volume::emit::{emit, emit_with, EmitOptions};
 use volume::model::Options;
 
@@ -154,11 +154,14 @@ fn run(t: &Tools, module: &str, dir: &Path, file: &str) -> String {
         llvm.display(),
         String::from_utf8_lossy(&o.stderr)
     );
-    out.lines()
-        .find_map(|l| l.strip_prefix("hash "))
-        .unwrap_or_else(|| panic!("no hash printed by {}:\n{out}", llvm.display()))
-        .trim()
-        .to_string()
+    // (the harness prints one hash per result, each on a line of its own)
+    let hashes: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.parse::<i64>().is_ok())
+        .collect();
+    assert!(!hashes.is_empty(), "no hash printed by {}:\n{out}", llvm.display());
+    hashes.join(",")
 }
 
 /// Runs the original and each emitted module (`(what, text)`) with the same
@@ -171,10 +174,10 @@ fn assert_same_results(
     sizes: &HarnessSizes,
 ) {
     let p = volume::mlir::parse_program(text).unwrap();
-    let main = main_text(&p, sizes, 1).unwrap();
-    let h0 = run(t, &with_main(text, &main).unwrap(), dir, "original.mlir");
+    let sizes = sizes.for_program(&p).unwrap();
+    let h0 = run(t, &with_main(text, &p.name, 1, &sizes).unwrap(), dir, "original.mlir");
     for (what, m) in emitted {
-        let h = run(t, &with_main(m, &main).unwrap(), dir, "emitted.mlir");
+        let h = run(t, &with_main(m, &p.name, 1, &sizes).unwrap(), dir, "emitted.mlir");
         assert_eq!(h0, h, "{what}: the result differs from the original's");
     }
 }

@@ -18,6 +18,7 @@
 
 use benches::{dependences, integer_gap, random_small, tiled, Problem};
 use criterion::{criterion_group, criterion_main, Criterion};
+use presburger::internals::{sample_general, sample_omega};
 use presburger::Budget;
 use std::hint::black_box;
 use std::time::Duration;
@@ -80,12 +81,8 @@ fn general_path(c: &mut Criterion) {
     for (family, problems) in &families {
         for (name, set, empty) in problems {
             let conj = set.conjunction();
-            let ours = conj
-                .sample_general(&mut Budget::default())
-                .map(|p| p.is_none());
-            let omega = conj
-                .sample_omega(&mut Budget::default())
-                .map(|p| p.is_none());
+            let ours = sample_general(conj, &mut Budget::default()).map(|p| p.is_none());
+            let omega = sample_omega(conj, &mut Budget::default()).map(|p| p.is_none());
             if ours.as_ref().ok() != Some(empty) || omega.as_ref().ok() != Some(empty) {
                 eprintln!(
                     "warning: {family}/{name}: sampler {ours:?}, omega {omega:?}, expected {empty}"
@@ -95,14 +92,14 @@ fn general_path(c: &mut Criterion) {
         group.bench_function(format!("sampler/{family}"), |b| {
             b.iter(|| {
                 for (_, set, _) in problems {
-                    let _ = black_box(set.conjunction().sample_general(&mut Budget::default()));
+                    let _ = black_box(sample_general(set.conjunction(), &mut Budget::default()));
                 }
             })
         });
         group.bench_function(format!("omega/{family}"), |b| {
             b.iter(|| {
                 for (_, set, _) in problems {
-                    let _ = black_box(set.conjunction().sample_omega(&mut Budget::default()));
+                    let _ = black_box(sample_omega(set.conjunction(), &mut Budget::default()));
                 }
             })
         });

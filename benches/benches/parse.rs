@@ -2,7 +2,7 @@
 //! with `n` random constraints (1,000 / 10,000 / 100,000).
 //!
 //! - `parse/parse/N`: the text to the conjunction as written
-//!   (`presburger::parse::parse_parts`: lexing, parsing, normal form, rows);
+//!   (`presburger::internals::parse_unsimplified`: lexing, parsing, normal form, rows);
 //! - `parse/parse_simplify/N`: the text to a simplified `BasicSet` (what
 //!   `text.parse::<BasicSet>()` does for a user);
 //! - `parse/simplify/N`: `Conjunction::simplify` alone on the rows as parsed.
@@ -101,10 +101,8 @@ fn conjunction_text(n: usize) -> String {
 
 /// The conjunction as parsed (not simplified).
 fn parse_raw(text: &str) -> Conjunction {
-    let (_, mut parts) = presburger::parse::parse_parts(text).expect("benchmark text parses");
-    parts
-        .pop()
-        .and_then(|(_, mut d)| d.pop())
+    presburger::internals::parse_unsimplified(text)
+        .expect("benchmark text parses")
         .expect("one part with one disjunct")
 }
 
@@ -125,7 +123,7 @@ fn check(n: usize, text: &str) {
     if b.conjunction().equalities() != simplified.equalities()
         || b.conjunction().inequalities() != simplified.inequalities()
     {
-        eprintln!("warning: {n}: parse and parse_parts + simplify differ");
+        eprintln!("warning: {n}: parse and parse_unsimplified + simplify differ");
     }
     if simplified.is_trivially_empty() {
         eprintln!("warning: {n}: the planted point's set simplified to empty");

@@ -565,7 +565,7 @@ fn parse_bs(text: &str) -> presburger::BasicSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use presburger::testing::{set_points, Box as PBox};
+    use presburger::internals::testing::{set_points, Box as PBox};
     use presburger::Set;
 
     /// Checks every problem against enumeration: for each parameter choice, the

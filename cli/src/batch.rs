@@ -194,7 +194,7 @@ pub struct Stats {
     pub errors: u64,
     /// What the solver did meanwhile (emptiness checks, SDBM fast path, Omega-test
     /// nodes, splinters, big-integer values), including `--repeat` runs.
-    pub solver: presburger::stats::Stats,
+    pub solver: presburger::internals::stats::Stats,
 }
 
 impl Stats {
@@ -253,7 +253,7 @@ pub fn run(opts: &Options, input: impl BufRead, out: impl Write) -> Result<Stats
     let mut input = input;
     let mut out = BufWriter::new(out);
     let mut stats = Stats::default();
-    let before = presburger::stats::snapshot();
+    let before = presburger::internals::stats::snapshot();
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     loop {
@@ -295,8 +295,8 @@ pub fn run(opts: &Options, input: impl BufRead, out: impl Write) -> Result<Stats
     }
     out.flush()
         .map_err(|e| format!("cannot write the output: {e}"))?;
-    let after = presburger::stats::snapshot();
-    stats.solver = presburger::stats::Stats {
+    let after = presburger::internals::stats::snapshot();
+    stats.solver = presburger::internals::stats::Stats {
         emptiness_checks: after.emptiness_checks - before.emptiness_checks,
         sdbm_fast_path: after.sdbm_fast_path - before.sdbm_fast_path,
         sdbm_fallbacks: after.sdbm_fallbacks - before.sdbm_fallbacks,

@@ -16,7 +16,7 @@
 //! A literal is any isl-notation set or map (`{ ... }` or `[N] -> { ... }`).
 //! Operations that the library does not provide yet give an error that says so.
 
-use presburger::lexer::{tokenize, Spanned, Tok};
+use presburger::tokens::{tokenize, Spanned, Tok};
 use presburger::{parse_object, DimKind, Error, Object, Set, UnionMap, UnionSet};
 use std::collections::HashMap;
 use std::fmt;

@@ -9,7 +9,6 @@
 
 use crate::ast::{Cond, Expr};
 use crate::error::{Error, Result};
-use presburger::algebra::explicit_locals;
 use presburger::{BasicSet, Budget, Conjunction, DimKind, Div, Int, Set, Space, Tuple};
 
 /// The work allowed to one optional simplification (a gist, a coalescing,
@@ -593,7 +592,7 @@ impl Env<'_> {
     /// environment's space): the constraints of its one conjunction, or a
     /// disjunction of the conjunctions' constraints with the constraints
     /// common to all of them taken out. Existentials without a division are
-    /// rewritten as divisions first ([`explicit_locals`]). An empty list
+    /// rewritten as divisions first ([`Conjunction::explicit_locals`]). An empty list
     /// means "always"; `[Or([])]` means "never".
     pub(crate) fn conds(&self, s: &Set) -> Result<Vec<Cond>> {
         let mut disjuncts: Vec<Vec<Cond>> = Vec::new();
@@ -601,7 +600,7 @@ impl Env<'_> {
             let parts = if c.divs().iter().all(Option::is_some) {
                 vec![c]
             } else {
-                explicit_locals(&c)?
+                c.explicit_locals()?
             };
             for p in parts {
                 match self.conj_conds(&p)? {

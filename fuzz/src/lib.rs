@@ -755,8 +755,9 @@ pub fn map_case(
 
 // ----- checkers against brute-force enumeration -------------------------------------
 
-use presburger::testing::{set_points, Box as PBox};
-use presburger::{BasicSet, DimKind, EmptinessPath, Int};
+use presburger::internals::testing::{set_points, Box as PBox};
+use presburger::internals::{is_empty_via, EmptinessPath};
+use presburger::{BasicSet, DimKind, Int};
 use std::collections::BTreeSet;
 
 type Points = BTreeSet<Vec<i64>>;
@@ -924,11 +925,9 @@ pub fn check_sdbm(text: &str) -> Result<(), String> {
     let Ok(s) = text.parse::<BasicSet>() else {
         return Ok(());
     };
-    let fast = s
-        .is_empty_via(EmptinessPath::ForceSdbm)
+    let fast = is_empty_via(&s, EmptinessPath::ForceSdbm)
         .map_err(|e| format!("{text}: {e}"))?;
-    let general = s
-        .is_empty_via(EmptinessPath::ForceGeneral)
+    let general = is_empty_via(&s, EmptinessPath::ForceGeneral)
         .map_err(|e| format!("{text}: {e}"))?;
     let brute = enumerate(&Set::from(s), &[]).is_empty();
     if fast != general || fast != brute {

@@ -1,4 +1,4 @@
-//! The union operations of `presburger::ops::unions` against isl's on the same
+//! The union operations of `presburger` (`src/ops/unions.rs`) against isl's on the same
 //! texts: `lexmin` and `lexmax` of union sets and `deltas` of union maps
 //! (unique results: compared by isl's equality on our printed result), and
 //! `gist` of union sets and maps (not unique: our result and isl's must agree

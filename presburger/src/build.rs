@@ -472,45 +472,77 @@ impl Mul<i64> for Expr {
     }
 }
 
-/// `+` and `-` for the owned and borrowed forms and with an `i64`, from the
-/// `&Expr op &Expr` implementations above.
-macro_rules! binary_forms {
-    ($tr:ident, $m:ident) => {
-        impl $tr<Expr> for Expr {
-            type Output = Expr;
-            fn $m(self, rhs: Expr) -> Expr {
-                (&self).$m(&rhs)
-            }
-        }
-        impl $tr<&Expr> for Expr {
-            type Output = Expr;
-            fn $m(self, rhs: &Expr) -> Expr {
-                (&self).$m(rhs)
-            }
-        }
-        impl $tr<Expr> for &Expr {
-            type Output = Expr;
-            fn $m(self, rhs: Expr) -> Expr {
-                self.$m(&rhs)
-            }
-        }
-        impl $tr<i64> for Expr {
-            type Output = Expr;
-            fn $m(self, rhs: i64) -> Expr {
-                (&self).$m(&Expr::constant(rhs))
-            }
-        }
-        impl $tr<i64> for &Expr {
-            type Output = Expr;
-            fn $m(self, rhs: i64) -> Expr {
-                self.$m(&Expr::constant(rhs))
-            }
-        }
-    };
+// `+` on the owned forms and with an `i64`, through `&Expr + &Expr` above.
+impl Add<Expr> for Expr {
+    type Output = Expr;
+    fn add(self, rhs: Expr) -> Expr {
+        (&self).add(&rhs)
+    }
 }
 
-binary_forms!(Add, add);
-binary_forms!(Sub, sub);
+impl Add<&Expr> for Expr {
+    type Output = Expr;
+    fn add(self, rhs: &Expr) -> Expr {
+        (&self).add(rhs)
+    }
+}
+
+impl Add<Expr> for &Expr {
+    type Output = Expr;
+    fn add(self, rhs: Expr) -> Expr {
+        self.add(&rhs)
+    }
+}
+
+impl Add<i64> for Expr {
+    type Output = Expr;
+    fn add(self, rhs: i64) -> Expr {
+        (&self).add(&Expr::constant(rhs))
+    }
+}
+
+impl Add<i64> for &Expr {
+    type Output = Expr;
+    fn add(self, rhs: i64) -> Expr {
+        self.add(&Expr::constant(rhs))
+    }
+}
+
+// `-` on the owned forms and with an `i64`, through `&Expr - &Expr` above.
+impl Sub<Expr> for Expr {
+    type Output = Expr;
+    fn sub(self, rhs: Expr) -> Expr {
+        (&self).sub(&rhs)
+    }
+}
+
+impl Sub<&Expr> for Expr {
+    type Output = Expr;
+    fn sub(self, rhs: &Expr) -> Expr {
+        (&self).sub(rhs)
+    }
+}
+
+impl Sub<Expr> for &Expr {
+    type Output = Expr;
+    fn sub(self, rhs: Expr) -> Expr {
+        self.sub(&rhs)
+    }
+}
+
+impl Sub<i64> for Expr {
+    type Output = Expr;
+    fn sub(self, rhs: i64) -> Expr {
+        (&self).sub(&Expr::constant(rhs))
+    }
+}
+
+impl Sub<i64> for &Expr {
+    type Output = Expr;
+    fn sub(self, rhs: i64) -> Expr {
+        self.sub(&Expr::constant(rhs))
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1045,8 +1045,8 @@ fn signed_word(v: &Int, flip: bool) -> u64 {
 /// `a == -b` without building `-b` in the common case.
 #[inline]
 fn is_negation(a: &Int, b: &Int) -> bool {
-    match (a, b) {
-        (Int::Small(x), Int::Small(y)) => i128::from(*x) == -i128::from(*y),
+    match (a.small(), b.small()) {
+        (Some(x), Some(y)) => i128::from(x) == -i128::from(y),
         _ => *a == -b,
     }
 }

@@ -15,40 +15,97 @@
 //! assert!(again.plain_is_equal(&s));
 //! ```
 //!
-//! Layers (bottom up): [`int`] exact integers with an `i64` fast path;
-//! [`space`] parameters and tuples; [`conjunction`] one conjunction of constraints
-//! with locals and its structural simplification; [`set`] the user types
-//! `BasicSet`/`BasicMap`/`Set`/`Map`/`UnionSet`/`UnionMap`; [`parse`] and the
-//! printer (`Display`) for isl notation. Everything is exact; bad input gives an
-//! [`Error`] (with line and column for text), never a panic.
+//! # The API
+//!
+//! - Objects: [`BasicSet`] and [`BasicMap`] (one conjunction), [`Set`] and [`Map`]
+//!   (finite unions of conjunctions in one space), [`UnionSet`] and [`UnionMap`]
+//!   (unions across spaces, keyed by tuple names), all parsed from and printed in
+//!   isl notation (`FromStr`, `Display`, [`parse_object`] when the kind is not known).
+//! - Spaces: [`Space`], [`Tuple`], [`TupleBody`], and [`DimKind`], which names a
+//!   kind of variable (parameter, input, output or set dimension, local).
+//! - Constraints: the typed builder [`build`] (`x + 2 * y - n` over the named
+//!   variables of a space, `e.ge(0)`, `Set::from_constraints`) and, at the
+//!   level of rows, [`Conjunction`] with its [`Div`] locals.
+//! - Numbers and limits: [`Int`] (exact integers), [`Budget`] (a step budget
+//!   for the operations that can be exponential), [`Error`] and [`Result`].
+//! - An exact rational LP solver: [`lp`].
+//! - The tokens of isl's notation, for tools that embed it in a larger
+//!   language (as `poly calc` does): [`tokens`].
+//!
+//! Everything is exact; bad input gives an [`Error`] (with line and column for
+//! text), never a panic.
+//!
+//! # Column layout
+//!
+//! A row of a [`Conjunction`] (and of the `add_eq`/`add_ineq` methods of the
+//! basic types) has one coefficient per column, in the order *constant,
+//! parameters, input dimensions, output (or set) dimensions, locals*: the
+//! constant comes first, unlike MLIR's layout where it comes last. An equality
+//! row `r` states `r·(1, params, dims, locals) = 0`, an inequality `>= 0`.
+//!
+//! # Receivers
+//!
+//! One convention for every object type (`BasicSet`, `BasicMap`, `Set`,
+//! `Map`, `UnionSet`, `UnionMap`): an operation that computes a new object
+//! takes `&self` (and `&Other` for its operands) and returns the new object,
+//! leaving its operands unchanged, so `a.fix(..)` and `a.intersect(&b)` read
+//! the same on `BasicSet`, `Set` and `UnionSet`. Only the methods named
+//! `add` or `add_*` change an object in place (`&mut self`). The two low-level
+//! builders, [`Conjunction`] (rows) and [`lp::LinearProgram`], are changed in
+//! place by their methods.
+//!
+//! The design of the workspace (crates, data flow, the invariants of
+//! `Conjunction`, where each algorithm lives and its source) is in
+//! `docs/ARCHITECTURE.md` at the root of the repository.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod build;
-pub mod conjunction;
+mod conjunction;
 pub(crate) mod elimination;
-pub mod error;
-pub mod int;
-pub mod notation;
-pub mod ops;
-pub mod set;
-pub mod solver;
-pub mod space;
-pub mod stats;
+mod error;
+mod int;
+pub mod internals;
+pub mod lp;
+mod notation;
+mod ops;
+#[cfg(test)]
+mod sampler_oracle;
+mod set;
+mod solver;
+mod space;
+mod stats;
 #[cfg(any(test, feature = "testing"))]
-pub mod testing;
+mod testing;
 
-// The modules' former paths, kept for users and for the code inside the crate.
+/// The tokens of isl's notation, for tools that read isl objects embedded in
+/// a larger language (the `poly calc` language is one): [`tokenize`](crate::tokens::tokenize) splits a
+/// text into [`Spanned`](crate::tokens::Spanned) tokens, each with its line, column and byte offset, so
+/// that the text of an object can be cut out and given to [`crate::parse_object`].
+///
+/// ```
+/// use presburger::tokens::{tokenize, Tok};
+/// let toks = tokenize("S := { [i] : i >= 0 };")?;
+/// assert_eq!(toks[0].tok, Tok::Ident("S".into()));
+/// assert_eq!(toks[1].tok, Tok::Assign);
+/// assert_eq!(toks[2].offset, 5); // the '{'
+/// # Ok::<(), presburger::Error>(())
+/// ```
+pub mod tokens {
+    pub use crate::notation::lexer::{tokenize, Spanned, Tok};
+}
+
+// The modules' former paths, for the code inside the crate.
+pub(crate) use notation::{lexer, parse};
+pub(crate) use ops::{algebra, bounds, project};
+pub(crate) use solver::{omega, sdbm_path, simplex, solve};
+
+pub use algebra::ALGEBRA_DEFAULT_STEPS;
 pub use bounds::Points;
-pub use notation::{lexer, parse};
-pub use ops::{algebra, bounds, gist, maps, project};
-pub use solver::{omega, sdbm_path, simplex, solve};
-
 pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};
 pub use error::{Error, Result};
-pub use int::Int;
+pub use int::{gcd_all, Int, ParseIntError};
 pub use parse::{parse_object, Object};
-pub use sdbm_path::EmptinessPath;
 pub use set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 pub use solver::budget::Budget;
 pub use space::{DimKind, Space, Tuple, TupleBody};

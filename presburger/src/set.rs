@@ -374,146 +374,7 @@ pub struct Set(pub(crate) Disjunction);
 #[derive(Debug, Clone)]
 pub struct Map(pub(crate) Disjunction);
 
-macro_rules! basic_common {
-    ($t:ident, $is_set:expr) => {
-        impl $t {
-            /// The object with no constraints in `space`.
-            pub fn universe(space: Space) -> Result<$t> {
-                check_kind(&space, $is_set)?;
-                Ok($t(Conjunction::universe(space)))
-            }
-
-            /// The empty object in `space`.
-            pub fn empty(space: Space) -> Result<$t> {
-                check_kind(&space, $is_set)?;
-                Ok($t(Conjunction::empty(space)))
-            }
-
-            /// Wraps a conjunction (its space must be of the right kind).
-            pub fn from_conjunction(c: Conjunction) -> Result<$t> {
-                check_kind(&c.space, $is_set)?;
-                Ok($t(c))
-            }
-
-            /// The conjunction of `constraints` (made from expressions of
-            /// [`crate::build`]) in `space`.
-            pub fn from_constraints(
-                space: &Space,
-                constraints: impl IntoIterator<Item = crate::build::Constraint>,
-            ) -> Result<$t> {
-                check_kind(space, $is_set)?;
-                Ok($t(crate::build::conjunction(space, constraints)?))
-            }
-
-            /// The underlying conjunction.
-            pub fn conjunction(&self) -> &Conjunction {
-                &self.0
-            }
-
-            /// The space.
-            pub fn space(&self) -> &Space {
-                &self.0.space
-            }
-
-            /// Intersection: one conjunction of the constraints of both (isl's
-            /// `isl_basic_set_intersect`, `isl_basic_map_intersect`), the
-            /// parameters aligned by name. An error for different tuples.
-            ///
-            /// ```
-            /// use presburger::{BasicMap, BasicSet};
-            /// let a: BasicSet = "[N] -> { [i] : 0 <= i < N }".parse()?;
-            /// let b: BasicSet = "{ [i] : i >= 5 }".parse()?;
-            /// let want: BasicSet = "[N] -> { [i] : 5 <= i < N }".parse()?;
-            /// assert!(a.intersect(&b)?.plain_is_equal(&want));
-            /// let m: BasicMap = "{ S[i] -> T[j] : j >= i }".parse()?;
-            /// assert!(m.intersect(&"{ S[i] -> U[j] }".parse()?).is_err());
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn intersect(&self, other: &$t) -> Result<$t> {
-                if !self.0.space.same_tuples(&other.0.space) {
-                    return Err(Error::SpaceMismatch(
-                        "intersection of objects in different spaces".into(),
-                    ));
-                }
-                let params = merged_params(self.0.space.params(), other.0.space.params());
-                let mut c = self
-                    .0
-                    .align_params(&params)
-                    .intersect(&other.0.align_params(&params))?;
-                c.simplify();
-                Ok($t(c))
-            }
-
-            /// Adds the equality `row·(1, params, dims, locals) = 0`.
-            pub fn add_eq(&mut self, row: Vec<Int>) -> Result<()> {
-                self.0.add_eq(row)
-            }
-
-            /// Adds the inequality `row·(1, params, dims, locals) >= 0`.
-            pub fn add_ineq(&mut self, row: Vec<Int>) -> Result<()> {
-                self.0.add_ineq(row)
-            }
-
-            /// Fixes a variable to a value.
-            pub fn fix(mut self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<$t> {
-                self.0.fix(kind, pos, &value.into())?;
-                self.0.simplify();
-                Ok(self)
-            }
-
-            /// Adds `x >= value`.
-            pub fn lower_bound(
-                mut self,
-                kind: DimKind,
-                pos: usize,
-                value: impl Into<Int>,
-            ) -> Result<$t> {
-                self.0.bound(kind, pos, &value.into(), true)?;
-                self.0.simplify();
-                Ok(self)
-            }
-
-            /// Adds `x <= value`.
-            pub fn upper_bound(
-                mut self,
-                kind: DimKind,
-                pos: usize,
-                value: impl Into<Int>,
-            ) -> Result<$t> {
-                self.0.bound(kind, pos, &value.into(), false)?;
-                self.0.simplify();
-                Ok(self)
-            }
-
-            /// Structural simplification (see [`Conjunction::simplify`]).
-            pub fn simplify(mut self) -> $t {
-                self.0.simplify();
-                self
-            }
-
-            /// True when the constraints are visibly contradictory (no solver involved).
-            pub fn plain_is_empty(&self) -> bool {
-                let mut c = self.0.clone();
-                c.simplify();
-                c.is_trivially_empty()
-            }
-
-            /// True when there are no constraints after simplification.
-            pub fn plain_is_universe(&self) -> bool {
-                let mut c = self.0.clone();
-                c.simplify();
-                c.is_trivially_universe()
-            }
-
-            /// Structural equality after simplification (`false` does not prove the
-            /// sets differ).
-            pub fn plain_is_equal(&self, other: &$t) -> bool {
-                self.0.plain_is_equal(&other.0)
-            }
-        }
-    };
-}
-
+/// `Ok` when `space` is a set space (`is_set`) or a map space (`!is_set`).
 fn check_kind(space: &Space, is_set: bool) -> Result<()> {
     if space.is_set() != is_set {
         return Err(Error::SpaceMismatch(format!(
@@ -524,230 +385,767 @@ fn check_kind(space: &Space, is_set: bool) -> Result<()> {
     Ok(())
 }
 
-basic_common!(BasicSet, true);
-basic_common!(BasicMap, false);
+impl Conjunction {
+    /// `self`, or an error when its space is not of the kind asked for.
+    fn of_kind(self, is_set: bool) -> Result<Conjunction> {
+        check_kind(&self.space, is_set)?;
+        Ok(self)
+    }
 
-macro_rules! union_common {
-    ($t:ident, $basic:ident, $is_set:expr) => {
-        impl $t {
-            /// The empty object in `space`.
-            pub fn empty(space: Space) -> Result<$t> {
-                check_kind(&space, $is_set)?;
-                Ok($t(Disjunction::empty(space)))
-            }
+    /// A simplified copy with `change` applied.
+    fn changed(&self, change: impl FnOnce(&mut Conjunction) -> Result<()>) -> Result<Conjunction> {
+        let mut c = self.clone();
+        change(&mut c)?;
+        c.simplify();
+        Ok(c)
+    }
 
-            /// The universe of `space`.
-            pub fn universe(space: Space) -> Result<$t> {
-                check_kind(&space, $is_set)?;
-                Ok($t(Disjunction::universe(space)))
-            }
+    /// A copy with `change` applied.
+    pub(crate) fn with(&self, change: impl FnOnce(&mut Conjunction)) -> Conjunction {
+        let mut c = self.clone();
+        change(&mut c);
+        c
+    }
 
-            /// The conjunction of `constraints` (made from expressions of
-            /// [`crate::build`]) in `space`; see the example there.
-            pub fn from_constraints(
-                space: &Space,
-                constraints: impl IntoIterator<Item = crate::build::Constraint>,
-            ) -> Result<$t> {
-                Ok($t::from($basic::from_constraints(space, constraints)?))
-            }
+    /// A simplified copy.
+    fn simplified(&self) -> Conjunction {
+        let mut c = self.clone();
+        c.simplify();
+        c
+    }
 
-            /// The space.
-            pub fn space(&self) -> &Space {
-                &self.0.space
-            }
-
-            /// The conjunctions of the union.
-            pub fn basics(&self) -> impl Iterator<Item = $basic> + '_ {
-                self.0.parts.iter().map(|c| $basic(c.clone()))
-            }
-
-            /// Number of conjunctions.
-            pub fn n_basic(&self) -> usize {
-                self.0.parts.len()
-            }
-
-            /// Union (same tuples; parameters aligned by name).
-            pub fn union(&self, other: &$t) -> Result<$t> {
-                Ok($t(self.0.union(&other.0)?))
-            }
-
-            /// Intersection: the points in both (isl's `isl_set_intersect`,
-            /// `isl_map_intersect`), the parameters aligned by name. An error
-            /// ([`Error::SpaceMismatch`]) for different tuples.
-            ///
-            /// ```
-            /// use presburger::{Map, Set};
-            /// let a: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
-            /// let b: Set = "{ S[i] : i mod 2 = 0 }".parse()?;
-            /// let want: Set = "[N] -> { S[i] : 0 <= i < N and i mod 2 = 0 }".parse()?;
-            /// assert!(a.intersect(&b)?.is_equal(&want)?);
-            /// assert!(a.intersect(&"{ T[i] }".parse()?).is_err());
-            /// let m: Map = "{ A[i] -> B[j] : j >= i }".parse()?;
-            /// let diag: Map = "{ A[i] -> B[i] }".parse()?;
-            /// assert!(m.intersect(&"{ A[i] -> B[j] : j <= i }".parse()?)?.is_equal(&diag)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn intersect(&self, other: &$t) -> Result<$t> {
-                Ok($t(self.0.intersect(&other.0)?))
-            }
-
-            /// Applies a change to a copy of every conjunction.
-            fn each_part(&self, f: impl Fn(&mut Conjunction) -> Result<()>) -> Result<$t> {
-                Ok($t(self.0.map_parts(self.0.space.clone(), |c| {
-                    let mut c = c.clone();
-                    f(&mut c)?;
-                    Ok(c)
-                })?))
-            }
-
-            /// Fixes a variable to a value.
-            pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<$t> {
-                let v = value.into();
-                self.each_part(|c| c.fix(kind, pos, &v))
-            }
-
-            /// Adds `x >= value`.
-            pub fn lower_bound(
-                &self,
-                kind: DimKind,
-                pos: usize,
-                value: impl Into<Int>,
-            ) -> Result<$t> {
-                let v = value.into();
-                self.each_part(|c| c.bound(kind, pos, &v, true))
-            }
-
-            /// Adds `x <= value`.
-            pub fn upper_bound(
-                &self,
-                kind: DimKind,
-                pos: usize,
-                value: impl Into<Int>,
-            ) -> Result<$t> {
-                let v = value.into();
-                self.each_part(|c| c.bound(kind, pos, &v, false))
-            }
-
-            /// Moves `n` variables of kind `src` from `src_pos` to kind `dst` at
-            /// `dst_pos` (e.g. set dimensions to parameters and back). Moving to
-            /// `DimKind::Local` quantifies them existentially (exact projection).
-            pub fn move_dims(
-                &self,
-                dst: DimKind,
-                dst_pos: usize,
-                src: DimKind,
-                src_pos: usize,
-                n: usize,
-            ) -> Result<$t> {
-                let d = self.0.move_dims(dst, dst_pos, src, src_pos, n)?;
-                check_kind(&d.space, $is_set)?;
-                Ok($t(d))
-            }
-
-            /// Exact projection: the `n` variables of `kind` from `pos` become
-            /// existentially quantified locals, eliminated where that is exact
-            /// (isl's `isl_set_project_out`, `isl_map_project_out`: `{ x :
-            /// exists y : (x, y) in self }`).
-            ///
-            /// ```
-            /// use presburger::{DimKind, Map, Set};
-            /// let s: Set = "{ [i, j] : 0 <= i <= j <= 4 and j = 2i }".parse()?;
-            /// // the values of i that have a j
-            /// let want: Set = "{ [i] : 0 <= i <= 2 }".parse()?;
-            /// assert!(s.project_out(DimKind::SET, 1, 1)?.is_equal(&want)?);
-            /// let m: Map = "{ [i] -> [j, k] : j = 2i and k = i + 1 }".parse()?;
-            /// let even: Map = "{ [i] -> [j] : j = 2i }".parse()?;
-            /// assert!(m.project_out(DimKind::Out, 1, 1)?.is_equal(&even)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<$t> {
-                if kind == DimKind::Param {
-                    self.0.space.check_range(kind, pos, n)?;
-                }
-                self.move_dims(DimKind::Local, 0, kind, pos, n)
-            }
-
-            /// Renames the (output / set) tuple.
-            pub fn set_tuple_name(&self, name: Option<&str>) -> $t {
-                let mut d = self.0.clone();
-                d.space.range_tuple_mut().name = name.map(str::to_string);
-                for p in &mut d.parts {
-                    p.space = d.space.clone();
-                }
-                $t(d)
-            }
-
-            /// Renames a parameter or a dimension (dimension names are cosmetic;
-            /// a parameter name must stay unique).
-            pub fn set_dim_name(&self, kind: DimKind, pos: usize, name: &str) -> Result<$t> {
-                self.0.space.check_range(kind, pos, 1)?;
-                let mut space = self.0.space.clone();
-                match kind {
-                    DimKind::Param => {
-                        if space.params().iter().any(|p| p == name) {
-                            return Err(Error::Invalid(format!("parameter {name} exists already")));
-                        }
-                        let mut params = space.params().to_vec();
-                        params[pos] = name.to_string();
-                        space = space.with_params(params);
-                    }
-                    DimKind::In => {
-                        if let Some(t) = space.domain_tuple_mut() {
-                            t.set_dim_name(pos, Some(name.to_string()));
-                        }
-                    }
-                    DimKind::Out => space
-                        .range_tuple_mut()
-                        .set_dim_name(pos, Some(name.to_string())),
-                    DimKind::Local => {}
-                }
-                let mut d = self.0.clone();
-                for p in &mut d.parts {
-                    p.space = space.clone();
-                }
-                d.space = space;
-                Ok($t(d))
-            }
-
-            /// True when, after simplification, no conjunction is left (no solver
-            /// involved: `false` does not prove the object is non-empty).
-            pub fn plain_is_empty(&self) -> bool {
-                let mut d = self.0.clone();
-                d.simplify();
-                d.parts.is_empty()
-            }
-
-            /// True when some conjunction has no constraints after simplification.
-            pub fn plain_is_universe(&self) -> bool {
-                let mut d = self.0.clone();
-                d.simplify();
-                d.parts.iter().any(Conjunction::is_trivially_universe)
-            }
-
-            /// Structural equality after simplification (`false` does not prove the
-            /// objects differ).
-            pub fn plain_is_equal(&self, other: &$t) -> bool {
-                self.0.plain_is_equal(&other.0)
-            }
-
-            /// Structural simplification of every conjunction.
-            pub fn simplify(&self) -> $t {
-                let mut d = self.0.clone();
-                d.simplify();
-                $t(d)
-            }
+    /// The conjunction of the constraints of both, the parameters aligned by
+    /// name; an error for different tuples.
+    fn intersect_aligned(&self, other: &Conjunction) -> Result<Conjunction> {
+        if !self.space.same_tuples(&other.space) {
+            return Err(Error::SpaceMismatch(
+                "intersection of objects in different spaces".into(),
+            ));
         }
-
-        impl From<$basic> for $t {
-            fn from(b: $basic) -> $t {
-                $t(Disjunction::from_conj(b.0))
-            }
-        }
-    };
+        let params = merged_params(self.space.params(), other.space.params());
+        let mut c = self
+            .align_params(&params)
+            .intersect(&other.align_params(&params))?;
+        c.simplify();
+        Ok(c)
+    }
 }
 
-union_common!(Set, BasicSet, true);
-union_common!(Map, BasicMap, false);
+impl BasicSet {
+    /// The basic set with no constraints in the set space `space` (isl's
+    /// `isl_basic_set_universe`). An error for a map space.
+    pub fn universe(space: Space) -> Result<BasicSet> {
+        Conjunction::universe(space).of_kind(true).map(BasicSet)
+    }
+
+    /// The empty basic set in the set space `space` (isl's
+    /// `isl_basic_set_empty`). An error for a map space.
+    pub fn empty(space: Space) -> Result<BasicSet> {
+        Conjunction::empty(space).of_kind(true).map(BasicSet)
+    }
+
+    /// The basic set of the conjunction `c`. An error when its space is a map
+    /// space.
+    pub fn from_conjunction(c: Conjunction) -> Result<BasicSet> {
+        c.of_kind(true).map(BasicSet)
+    }
+
+    /// The conjunction of `constraints` (made from the expressions of
+    /// [`crate::build`]) in the set space `space`.
+    ///
+    /// ```
+    /// use presburger::build::var;
+    /// use presburger::{BasicSet, Space, Tuple};
+    /// let space = Space::set(vec!["n".into()], Tuple::new(Some("S"), &["i"]));
+    /// let (i, n) = (var(&space, "i")?, var(&space, "n")?);
+    /// let b = BasicSet::from_constraints(&space, [i.ge(0), i.lt(&n)])?;
+    /// assert_eq!(b.to_string(), "[n] -> { S[i] : 0 <= i < n }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn from_constraints(
+        space: &Space,
+        constraints: impl IntoIterator<Item = crate::build::Constraint>,
+    ) -> Result<BasicSet> {
+        check_kind(space, true)?;
+        crate::build::conjunction(space, constraints).map(BasicSet)
+    }
+
+    /// The underlying conjunction (its rows in the layout of the crate
+    /// documentation).
+    pub fn conjunction(&self) -> &Conjunction {
+        &self.0
+    }
+
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.0.space
+    }
+
+    /// Intersection: one conjunction of the constraints of both (isl's
+    /// `isl_basic_set_intersect`), the parameters aligned by name. An error
+    /// for different tuples.
+    ///
+    /// ```
+    /// use presburger::BasicSet;
+    /// let a: BasicSet = "[N] -> { [i] : 0 <= i < N }".parse()?;
+    /// let b: BasicSet = "{ [i] : i >= 5 }".parse()?;
+    /// let want: BasicSet = "[N] -> { [i] : 5 <= i < N }".parse()?;
+    /// assert!(a.intersect(&b)?.plain_is_equal(&want));
+    /// assert!(a.intersect(&"{ T[i] }".parse()?).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_set_intersect")]
+    pub fn intersect(&self, other: &BasicSet) -> Result<BasicSet> {
+        self.0.intersect_aligned(&other.0).map(BasicSet)
+    }
+
+    /// Adds the equality `row·(1, params, dims, locals) = 0` in place.
+    pub fn add_eq(&mut self, row: Vec<Int>) -> Result<()> {
+        self.0.add_eq(row)
+    }
+
+    /// Adds the inequality `row·(1, params, dims, locals) >= 0` in place.
+    pub fn add_ineq(&mut self, row: Vec<Int>) -> Result<()> {
+        self.0.add_ineq(row)
+    }
+
+    /// The points with the variable `pos` of `kind` equal to `value` (isl's
+    /// `isl_basic_set_fix_si`).
+    ///
+    /// ```
+    /// use presburger::{BasicSet, DimKind};
+    /// let b: BasicSet = "{ [i, j] : 0 <= i <= j <= 4 }".parse()?;
+    /// assert_eq!(b.fix(DimKind::SET, 0, 3)?.to_string(), "{ [3, j] : 3 <= j <= 4 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_set_fix_si")]
+    pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<BasicSet> {
+        let v = value.into();
+        self.0.changed(|c| c.fix(kind, pos, &v)).map(BasicSet)
+    }
+
+    /// The points with the variable `pos` of `kind` at least `value` (isl's
+    /// `isl_basic_set_lower_bound_val`).
+    #[doc(alias = "isl_basic_set_lower_bound_val")]
+    pub fn lower_bound(
+        &self,
+        kind: DimKind,
+        pos: usize,
+        value: impl Into<Int>,
+    ) -> Result<BasicSet> {
+        let v = value.into();
+        self.0
+            .changed(|c| c.bound(kind, pos, &v, true))
+            .map(BasicSet)
+    }
+
+    /// The points with the variable `pos` of `kind` at most `value` (isl's
+    /// `isl_basic_set_upper_bound_val`).
+    #[doc(alias = "isl_basic_set_upper_bound_val")]
+    pub fn upper_bound(
+        &self,
+        kind: DimKind,
+        pos: usize,
+        value: impl Into<Int>,
+    ) -> Result<BasicSet> {
+        let v = value.into();
+        self.0
+            .changed(|c| c.bound(kind, pos, &v, false))
+            .map(BasicSet)
+    }
+
+    /// The same basic set after structural simplification (see
+    /// [`Conjunction::simplify`]).
+    pub fn simplify(&self) -> BasicSet {
+        BasicSet(self.0.simplified())
+    }
+
+    /// True when the constraints are visibly contradictory after structural
+    /// simplification (no solver involved: `false` does not prove the basic
+    /// set non-empty; see [`BasicSet::is_empty`]).
+    pub fn plain_is_empty(&self) -> bool {
+        self.0.simplified().is_trivially_empty()
+    }
+
+    /// True when no constraint is left after structural simplification.
+    pub fn plain_is_universe(&self) -> bool {
+        self.0.simplified().is_trivially_universe()
+    }
+
+    /// Structural equality after simplification (isl's
+    /// `isl_basic_set_plain_is_equal`; `false` does not prove the sets differ).
+    pub fn plain_is_equal(&self, other: &BasicSet) -> bool {
+        self.0.plain_is_equal(&other.0)
+    }
+}
+
+impl BasicMap {
+    /// The basic map with no constraints in the map space `space` (isl's
+    /// `isl_basic_map_universe`). An error for a set space.
+    pub fn universe(space: Space) -> Result<BasicMap> {
+        Conjunction::universe(space).of_kind(false).map(BasicMap)
+    }
+
+    /// The empty basic map in the map space `space` (isl's
+    /// `isl_basic_map_empty`). An error for a set space.
+    pub fn empty(space: Space) -> Result<BasicMap> {
+        Conjunction::empty(space).of_kind(false).map(BasicMap)
+    }
+
+    /// The basic map of the conjunction `c`. An error when its space is a set
+    /// space.
+    pub fn from_conjunction(c: Conjunction) -> Result<BasicMap> {
+        c.of_kind(false).map(BasicMap)
+    }
+
+    /// The conjunction of `constraints` (made from the expressions of
+    /// [`crate::build`]) in the map space `space`.
+    pub fn from_constraints(
+        space: &Space,
+        constraints: impl IntoIterator<Item = crate::build::Constraint>,
+    ) -> Result<BasicMap> {
+        check_kind(space, false)?;
+        crate::build::conjunction(space, constraints).map(BasicMap)
+    }
+
+    /// The underlying conjunction (its rows in the layout of the crate
+    /// documentation).
+    pub fn conjunction(&self) -> &Conjunction {
+        &self.0
+    }
+
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.0.space
+    }
+
+    /// Intersection: one conjunction of the constraints of both (isl's
+    /// `isl_basic_map_intersect`), the parameters aligned by name. An error
+    /// for different tuples.
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ S[i] -> T[j] : j >= i }".parse()?;
+    /// let n: BasicMap = "{ S[i] -> T[j] : j <= i }".parse()?;
+    /// assert!(m.intersect(&n)?.plain_is_equal(&"{ S[i] -> T[i] }".parse()?));
+    /// assert!(m.intersect(&"{ S[i] -> U[j] }".parse()?).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_intersect")]
+    pub fn intersect(&self, other: &BasicMap) -> Result<BasicMap> {
+        self.0.intersect_aligned(&other.0).map(BasicMap)
+    }
+
+    /// Adds the equality `row·(1, params, in, out, locals) = 0` in place.
+    pub fn add_eq(&mut self, row: Vec<Int>) -> Result<()> {
+        self.0.add_eq(row)
+    }
+
+    /// Adds the inequality `row·(1, params, in, out, locals) >= 0` in place.
+    pub fn add_ineq(&mut self, row: Vec<Int>) -> Result<()> {
+        self.0.add_ineq(row)
+    }
+
+    /// The pairs with the variable `pos` of `kind` equal to `value` (isl's
+    /// `isl_basic_map_fix_si`).
+    #[doc(alias = "isl_basic_map_fix_si")]
+    pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<BasicMap> {
+        let v = value.into();
+        self.0.changed(|c| c.fix(kind, pos, &v)).map(BasicMap)
+    }
+
+    /// The pairs with the variable `pos` of `kind` at least `value` (isl's
+    /// `isl_basic_map_lower_bound_si`).
+    #[doc(alias = "isl_basic_map_lower_bound_si")]
+    pub fn lower_bound(
+        &self,
+        kind: DimKind,
+        pos: usize,
+        value: impl Into<Int>,
+    ) -> Result<BasicMap> {
+        let v = value.into();
+        self.0
+            .changed(|c| c.bound(kind, pos, &v, true))
+            .map(BasicMap)
+    }
+
+    /// The pairs with the variable `pos` of `kind` at most `value` (isl's
+    /// `isl_basic_map_upper_bound_si`).
+    #[doc(alias = "isl_basic_map_upper_bound_si")]
+    pub fn upper_bound(
+        &self,
+        kind: DimKind,
+        pos: usize,
+        value: impl Into<Int>,
+    ) -> Result<BasicMap> {
+        let v = value.into();
+        self.0
+            .changed(|c| c.bound(kind, pos, &v, false))
+            .map(BasicMap)
+    }
+
+    /// The same basic map after structural simplification (see
+    /// [`Conjunction::simplify`]).
+    pub fn simplify(&self) -> BasicMap {
+        BasicMap(self.0.simplified())
+    }
+
+    /// True when the constraints are visibly contradictory after structural
+    /// simplification (no solver involved: `false` does not prove the basic
+    /// map non-empty; see [`BasicMap::is_empty`]).
+    pub fn plain_is_empty(&self) -> bool {
+        self.0.simplified().is_trivially_empty()
+    }
+
+    /// True when no constraint is left after structural simplification.
+    pub fn plain_is_universe(&self) -> bool {
+        self.0.simplified().is_trivially_universe()
+    }
+
+    /// Structural equality after simplification (isl's
+    /// `isl_basic_map_plain_is_equal`; `false` does not prove the maps differ).
+    pub fn plain_is_equal(&self, other: &BasicMap) -> bool {
+        self.0.plain_is_equal(&other.0)
+    }
+}
+
+impl Disjunction {
+    /// `self`, or an error when its space is not of the kind asked for.
+    fn of_kind(self, is_set: bool) -> Result<Disjunction> {
+        check_kind(&self.space, is_set)?;
+        Ok(self)
+    }
+
+    /// A simplified copy.
+    pub(crate) fn simplified(&self) -> Disjunction {
+        let mut d = self.clone();
+        d.simplify();
+        d
+    }
+
+    /// A copy with `change` applied to every conjunction, simplified.
+    pub(crate) fn with_each<R>(&self, change: impl Fn(&mut Conjunction) -> R) -> Disjunction {
+        let mut d = self.clone();
+        for c in &mut d.parts {
+            change(c);
+        }
+        d.simplify();
+        d
+    }
+
+    /// A copy with the fallible `change` applied to every conjunction,
+    /// simplified.
+    fn each_part(&self, change: impl Fn(&mut Conjunction) -> Result<()>) -> Result<Disjunction> {
+        self.map_parts(self.space.clone(), |c| {
+            let mut c = c.clone();
+            change(&mut c)?;
+            Ok(c)
+        })
+    }
+
+    /// The `n` variables of `kind` from `pos` made existentially quantified
+    /// locals, eliminated where that is exact.
+    fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<Disjunction> {
+        if kind == DimKind::Param {
+            self.space.check_range(kind, pos, n)?;
+        }
+        self.move_dims(DimKind::Local, 0, kind, pos, n)
+    }
+
+    /// A copy in the space `space` (the same column layout).
+    fn in_space(&self, space: Space) -> Disjunction {
+        let mut d = self.clone();
+        for p in &mut d.parts {
+            p.space = space.clone();
+        }
+        d.space = space;
+        d
+    }
+
+    /// A copy with the (output / set) tuple named `name`.
+    fn with_tuple_name(&self, name: Option<&str>) -> Disjunction {
+        let mut space = self.space.clone();
+        space.range_tuple_mut().name = name.map(str::to_string);
+        self.in_space(space)
+    }
+
+    /// A copy with the parameter or dimension `pos` of `kind` named `name`.
+    fn with_dim_name(&self, kind: DimKind, pos: usize, name: &str) -> Result<Disjunction> {
+        self.space.check_range(kind, pos, 1)?;
+        let mut space = self.space.clone();
+        match kind {
+            DimKind::Param => {
+                if space.params().iter().any(|p| p == name) {
+                    return Err(Error::Invalid(format!("parameter {name} exists already")));
+                }
+                let mut params = space.params().to_vec();
+                params[pos] = name.to_string();
+                space = space.with_params(params);
+            }
+            DimKind::In => {
+                if let Some(t) = space.domain_tuple_mut() {
+                    t.set_dim_name(pos, Some(name.to_string()));
+                }
+            }
+            DimKind::Out => space
+                .range_tuple_mut()
+                .set_dim_name(pos, Some(name.to_string())),
+            DimKind::Local => {}
+        }
+        Ok(self.in_space(space))
+    }
+}
+
+impl Set {
+    /// The empty set in the set space `space` (isl's `isl_set_empty`). An
+    /// error for a map space.
+    pub fn empty(space: Space) -> Result<Set> {
+        Disjunction::empty(space).of_kind(true).map(Set)
+    }
+
+    /// The universe of the set space `space` (isl's `isl_set_universe`). An
+    /// error for a map space.
+    pub fn universe(space: Space) -> Result<Set> {
+        Disjunction::universe(space).of_kind(true).map(Set)
+    }
+
+    /// The conjunction of `constraints` (made from the expressions of
+    /// [`crate::build`]) in the set space `space`; see the example there.
+    pub fn from_constraints(
+        space: &Space,
+        constraints: impl IntoIterator<Item = crate::build::Constraint>,
+    ) -> Result<Set> {
+        BasicSet::from_constraints(space, constraints).map(Set::from)
+    }
+
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.0.space
+    }
+
+    /// The conjunctions of the union, as basic sets.
+    pub fn basics(&self) -> impl Iterator<Item = BasicSet> + '_ {
+        self.0.parts.iter().cloned().map(BasicSet)
+    }
+
+    /// The number of conjunctions (isl's `isl_set_n_basic_set`).
+    pub fn n_basic(&self) -> usize {
+        self.0.parts.len()
+    }
+
+    /// The points in either (isl's `isl_set_union`): same tuples, the
+    /// parameters aligned by name.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "{ [i] : 0 <= i <= 2 }".parse()?;
+    /// let b: Set = "{ [i] : 3 <= i <= 5 }".parse()?;
+    /// assert!(a.union(&b)?.is_equal(&"{ [i] : 0 <= i <= 5 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn union(&self, other: &Set) -> Result<Set> {
+        self.0.union(&other.0).map(Set)
+    }
+
+    /// Intersection: the points in both (isl's `isl_set_intersect`), the
+    /// parameters aligned by name. An error ([`Error::SpaceMismatch`]) for
+    /// different tuples.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+    /// let b: Set = "{ S[i] : i mod 2 = 0 }".parse()?;
+    /// let want: Set = "[N] -> { S[i] : 0 <= i < N and i mod 2 = 0 }".parse()?;
+    /// assert!(a.intersect(&b)?.is_equal(&want)?);
+    /// assert!(a.intersect(&"{ T[i] }".parse()?).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &Set) -> Result<Set> {
+        self.0.intersect(&other.0).map(Set)
+    }
+
+    /// The points with the variable `pos` of `kind` equal to `value` (isl's
+    /// `isl_set_fix_si`).
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i <= j <= 4 }".parse()?;
+    /// assert_eq!(s.fix(DimKind::SET, 0, 3)?.to_string(), "{ [3, j] : 3 <= j <= 4 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_fix_si")]
+    pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Set> {
+        let v = value.into();
+        self.0.each_part(|c| c.fix(kind, pos, &v)).map(Set)
+    }
+
+    /// The points with the variable `pos` of `kind` at least `value` (isl's
+    /// `isl_set_lower_bound_si`).
+    #[doc(alias = "isl_set_lower_bound_si")]
+    pub fn lower_bound(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Set> {
+        let v = value.into();
+        self.0.each_part(|c| c.bound(kind, pos, &v, true)).map(Set)
+    }
+
+    /// The points with the variable `pos` of `kind` at most `value` (isl's
+    /// `isl_set_upper_bound_si`).
+    #[doc(alias = "isl_set_upper_bound_si")]
+    pub fn upper_bound(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Set> {
+        let v = value.into();
+        self.0.each_part(|c| c.bound(kind, pos, &v, false)).map(Set)
+    }
+
+    /// Moves `n` variables of kind `src` from `src_pos` to kind `dst` at
+    /// `dst_pos` (isl's `isl_set_move_dims`: set dimensions to parameters and
+    /// back). Moving to `DimKind::Local` quantifies them existentially (exact
+    /// projection).
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ [n, i] : 0 <= i < n }".parse()?;
+    /// let p = s.move_dims(DimKind::Param, 0, DimKind::SET, 0, 1)?;
+    /// assert!(p.is_equal(&"[n] -> { [i] : 0 <= i < n }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn move_dims(
+        &self,
+        dst: DimKind,
+        dst_pos: usize,
+        src: DimKind,
+        src_pos: usize,
+        n: usize,
+    ) -> Result<Set> {
+        (self.0.move_dims(dst, dst_pos, src, src_pos, n)?)
+            .of_kind(true)
+            .map(Set)
+    }
+
+    /// Exact projection: the `n` variables of `kind` from `pos` become
+    /// existentially quantified locals, eliminated where that is exact
+    /// (isl's `isl_set_project_out`: `{ x : exists y : (x, y) in self }`).
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i <= j <= 4 and j = 2i }".parse()?;
+    /// // the values of i that have a j
+    /// let want: Set = "{ [i] : 0 <= i <= 2 }".parse()?;
+    /// assert!(s.project_out(DimKind::SET, 1, 1)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
+        self.0.project_out(kind, pos, n)?.of_kind(true).map(Set)
+    }
+
+    /// The same set with its tuple named `name` (`None`: anonymous; isl's
+    /// `isl_set_set_tuple_name`).
+    pub fn set_tuple_name(&self, name: Option<&str>) -> Set {
+        Set(self.0.with_tuple_name(name))
+    }
+
+    /// The same set with the parameter or dimension `pos` of `kind` named
+    /// `name` (isl's `isl_set_set_dim_name`). Dimension names are cosmetic; a
+    /// parameter name must stay unique.
+    pub fn set_dim_name(&self, kind: DimKind, pos: usize, name: &str) -> Result<Set> {
+        self.0.with_dim_name(kind, pos, name).map(Set)
+    }
+
+    /// True when, after structural simplification, no conjunction is left (no
+    /// solver involved: `false` does not prove the set non-empty; see
+    /// [`Set::is_empty`]).
+    pub fn plain_is_empty(&self) -> bool {
+        self.0.simplified().parts.is_empty()
+    }
+
+    /// True when some conjunction has no constraint after structural
+    /// simplification.
+    pub fn plain_is_universe(&self) -> bool {
+        self.0
+            .simplified()
+            .parts
+            .iter()
+            .any(Conjunction::is_trivially_universe)
+    }
+
+    /// Structural equality after simplification (isl's
+    /// `isl_set_plain_is_equal`; `false` does not prove the sets differ, see
+    /// [`Set::is_equal`]).
+    pub fn plain_is_equal(&self, other: &Set) -> bool {
+        self.0.plain_is_equal(&other.0)
+    }
+
+    /// The same set with every conjunction structurally simplified.
+    pub fn simplify(&self) -> Set {
+        Set(self.0.simplified())
+    }
+}
+
+impl From<BasicSet> for Set {
+    fn from(b: BasicSet) -> Set {
+        Set(Disjunction::from_conj(b.0))
+    }
+}
+
+impl Map {
+    /// The empty map in the map space `space` (isl's `isl_map_empty`). An
+    /// error for a set space.
+    pub fn empty(space: Space) -> Result<Map> {
+        Disjunction::empty(space).of_kind(false).map(Map)
+    }
+
+    /// The universe of the map space `space` (isl's `isl_map_universe`). An
+    /// error for a set space.
+    pub fn universe(space: Space) -> Result<Map> {
+        Disjunction::universe(space).of_kind(false).map(Map)
+    }
+
+    /// The conjunction of `constraints` (made from the expressions of
+    /// [`crate::build`]) in the map space `space`.
+    pub fn from_constraints(
+        space: &Space,
+        constraints: impl IntoIterator<Item = crate::build::Constraint>,
+    ) -> Result<Map> {
+        BasicMap::from_constraints(space, constraints).map(Map::from)
+    }
+
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.0.space
+    }
+
+    /// The conjunctions of the union, as basic maps.
+    pub fn basics(&self) -> impl Iterator<Item = BasicMap> + '_ {
+        self.0.parts.iter().cloned().map(BasicMap)
+    }
+
+    /// The number of conjunctions (isl's `isl_map_n_basic_map`).
+    pub fn n_basic(&self) -> usize {
+        self.0.parts.len()
+    }
+
+    /// The pairs in either (isl's `isl_map_union`): same tuples, the
+    /// parameters aligned by name.
+    pub fn union(&self, other: &Map) -> Result<Map> {
+        self.0.union(&other.0).map(Map)
+    }
+
+    /// Intersection: the pairs in both (isl's `isl_map_intersect`), the
+    /// parameters aligned by name. An error ([`Error::SpaceMismatch`]) for
+    /// different tuples.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ A[i] -> B[j] : j >= i }".parse()?;
+    /// let diag: Map = "{ A[i] -> B[i] }".parse()?;
+    /// assert!(m.intersect(&"{ A[i] -> B[j] : j <= i }".parse()?)?.is_equal(&diag)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &Map) -> Result<Map> {
+        self.0.intersect(&other.0).map(Map)
+    }
+
+    /// The pairs with the variable `pos` of `kind` equal to `value` (isl's
+    /// `isl_map_fix_si`).
+    #[doc(alias = "isl_map_fix_si")]
+    pub fn fix(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Map> {
+        let v = value.into();
+        self.0.each_part(|c| c.fix(kind, pos, &v)).map(Map)
+    }
+
+    /// The pairs with the variable `pos` of `kind` at least `value` (isl's
+    /// `isl_map_lower_bound_si`).
+    #[doc(alias = "isl_map_lower_bound_si")]
+    pub fn lower_bound(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Map> {
+        let v = value.into();
+        self.0.each_part(|c| c.bound(kind, pos, &v, true)).map(Map)
+    }
+
+    /// The pairs with the variable `pos` of `kind` at most `value` (isl's
+    /// `isl_map_upper_bound_si`).
+    #[doc(alias = "isl_map_upper_bound_si")]
+    pub fn upper_bound(&self, kind: DimKind, pos: usize, value: impl Into<Int>) -> Result<Map> {
+        let v = value.into();
+        self.0.each_part(|c| c.bound(kind, pos, &v, false)).map(Map)
+    }
+
+    /// Moves `n` variables of kind `src` from `src_pos` to kind `dst` at
+    /// `dst_pos` (isl's `isl_map_move_dims`). Moving to `DimKind::Local`
+    /// quantifies them existentially (exact projection).
+    pub fn move_dims(
+        &self,
+        dst: DimKind,
+        dst_pos: usize,
+        src: DimKind,
+        src_pos: usize,
+        n: usize,
+    ) -> Result<Map> {
+        (self.0.move_dims(dst, dst_pos, src, src_pos, n)?)
+            .of_kind(false)
+            .map(Map)
+    }
+
+    /// Exact projection: the `n` variables of `kind` from `pos` become
+    /// existentially quantified locals, eliminated where that is exact
+    /// (isl's `isl_map_project_out`).
+    ///
+    /// ```
+    /// use presburger::{DimKind, Map};
+    /// let m: Map = "{ [i] -> [j, k] : j = 2i and k = i + 1 }".parse()?;
+    /// let even: Map = "{ [i] -> [j] : j = 2i }".parse()?;
+    /// assert!(m.project_out(DimKind::Out, 1, 1)?.is_equal(&even)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn project_out(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
+        self.0.project_out(kind, pos, n)?.of_kind(false).map(Map)
+    }
+
+    /// The same map with its output tuple named `name` (`None`: anonymous;
+    /// isl's `isl_map_set_tuple_name` on the output).
+    pub fn set_tuple_name(&self, name: Option<&str>) -> Map {
+        Map(self.0.with_tuple_name(name))
+    }
+
+    /// The same map with the parameter or dimension `pos` of `kind` named
+    /// `name` (isl's `isl_map_set_dim_name`). Dimension names are cosmetic; a
+    /// parameter name must stay unique.
+    pub fn set_dim_name(&self, kind: DimKind, pos: usize, name: &str) -> Result<Map> {
+        self.0.with_dim_name(kind, pos, name).map(Map)
+    }
+
+    /// True when, after structural simplification, no conjunction is left (no
+    /// solver involved: `false` does not prove the map non-empty; see
+    /// [`Map::is_empty`]).
+    pub fn plain_is_empty(&self) -> bool {
+        self.0.simplified().parts.is_empty()
+    }
+
+    /// True when some conjunction has no constraint after structural
+    /// simplification.
+    pub fn plain_is_universe(&self) -> bool {
+        self.0
+            .simplified()
+            .parts
+            .iter()
+            .any(Conjunction::is_trivially_universe)
+    }
+
+    /// Structural equality after simplification (isl's
+    /// `isl_map_plain_is_equal`; `false` does not prove the maps differ, see
+    /// [`Map::is_equal`]).
+    pub fn plain_is_equal(&self, other: &Map) -> bool {
+        self.0.plain_is_equal(&other.0)
+    }
+
+    /// The same map with every conjunction structurally simplified.
+    pub fn simplify(&self) -> Map {
+        Map(self.0.simplified())
+    }
+}
+
+impl From<BasicMap> for Map {
+    fn from(b: BasicMap) -> Map {
+        Map(Disjunction::from_conj(b.0))
+    }
+}
 
 impl Set {
     /// True for a parameter set: no dimensions and no tuple name (isl's
@@ -1185,147 +1583,373 @@ pub struct UnionMap {
     pub(crate) maps: Vec<Map>,
 }
 
-macro_rules! union_across_spaces {
-    ($t:ident, $member:ident, $field:ident) => {
-        impl $t {
-            /// The empty union with the given parameters.
-            pub fn empty(params: Vec<String>) -> $t {
-                $t {
-                    params,
-                    $field: Vec::new(),
-                }
-            }
-
-            /// The parameters shared by all members.
-            pub fn params(&self) -> &[String] {
-                &self.params
-            }
-
-            /// The members, one per space.
-            pub fn members(&self) -> &[$member] {
-                &self.$field
-            }
-
-            /// Adds a member, merging it with the member of the same space.
-            pub fn add(&mut self, m: $member) -> Result<()> {
-                let params = merged_params(&self.params, m.0.space.params());
-                if params != self.params {
-                    self.params = params.clone();
-                    for x in &mut self.$field {
-                        x.0 = x.0.align_params(&params);
-                    }
-                }
-                let m = $member(m.0.align_params(&self.params));
-                match self
-                    .$field
-                    .iter_mut()
-                    .find(|x| x.0.space.same_tuples(&m.0.space))
-                {
-                    Some(x) => *x = x.union(&m)?,
-                    None => self.$field.push(m.simplify()),
-                }
-                Ok(())
-            }
-
-            /// Union, space by space.
-            pub fn union(&self, other: &$t) -> Result<$t> {
-                let mut r = self.clone();
-                for m in &other.$field {
-                    r.add(m.clone())?;
-                }
-                let params = merged_params(&r.params, &other.params);
-                Ok(r.with_params(&params))
-            }
-
-            /// Intersection, space by space (members without a partner vanish;
-            /// isl's `isl_union_set_intersect`, `isl_union_map_intersect`);
-            /// when one side is a parameter set (its one member has no
-            /// dimensions, `[n] -> { : n > 0 }`), it restricts the parameters
-            /// of every member of the other, as in isl.
-            ///
-            /// ```
-            /// use presburger::{UnionMap, UnionSet};
-            /// let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i] : i = 1 }".parse()?;
-            /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
-            /// assert!(u.intersect(&v)?.is_equal(&"{ A[2] }".parse()?)?);
-            /// let p: UnionSet = "[n] -> { : n > 0 }".parse()?;
-            /// let want: UnionSet = "[n] -> { A[i] : 0 <= i < 3 and n > 0; B[1] : n > 0 }".parse()?;
-            /// assert!(u.intersect(&p)?.is_equal(&want)?);
-            /// let m: UnionMap = "{ A[i] -> B[i + 1]; B[i] -> C[i] }".parse()?;
-            /// let n: UnionMap = "{ A[i] -> B[j] : i >= 0 }".parse()?;
-            /// assert!(m.intersect(&n)?.is_equal(&"{ A[i] -> B[i + 1] : i >= 0 }".parse()?)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn intersect(&self, other: &$t) -> Result<$t> {
-                let params = merged_params(&self.params, &other.params);
-                let only_params = |u: &$t| u.$field.len() == 1 && u.$field[0].0.is_params();
-                let mut r = $t::empty(params.clone());
-                for a in &self.$field {
-                    for b in &other.$field {
-                        if a.0.space.same_tuples(&b.0.space) {
-                            r.add(a.intersect(b)?)?;
-                        } else if only_params(other) {
-                            r.add($member(a.0.intersect_params(&b.0)?))?;
-                        } else if only_params(self) {
-                            r.add($member(b.0.intersect_params(&a.0)?))?;
-                        }
-                    }
-                }
-                Ok(r.with_params(&params))
-            }
-
-            /// The member in the space with the given tuple key, if any.
-            pub fn member_like(&self, space: &Space) -> Option<&$member> {
-                self.$field.iter().find(|m| m.0.space.same_tuples(space))
-            }
-
-            /// True when no member has a conjunction left after structural
-            /// simplification (no solver involved).
-            pub fn plain_is_empty(&self) -> bool {
-                self.$field.iter().all(|m| m.plain_is_empty())
-            }
-
-            /// Structural equality after simplification, member by member.
-            pub fn plain_is_equal(&self, other: &$t) -> bool {
-                let a: Vec<&$member> = self.$field.iter().filter(|m| !m.plain_is_empty()).collect();
-                let b: Vec<&$member> = other
-                    .$field
-                    .iter()
-                    .filter(|m| !m.plain_is_empty())
-                    .collect();
-                let params = merged_params(&self.params, &other.params);
-                a.len() == b.len()
-                    && a.iter().all(|x| {
-                        b.iter().any(|y| {
-                            $member(x.0.align_params(&params))
-                                .plain_is_equal(&$member(y.0.align_params(&params)))
-                        })
-                    })
-            }
-
-            fn with_params(mut self, params: &[String]) -> $t {
-                let params = merged_params(params, &self.params);
-                for x in &mut self.$field {
-                    x.0 = x.0.align_params(&params);
-                }
-                self.params = params;
-                self
-            }
-        }
-
-        impl From<$member> for $t {
-            fn from(m: $member) -> $t {
-                $t {
-                    params: m.0.space.params().to_vec(),
-                    $field: vec![m],
-                }
-            }
-        }
-    };
+/// The shared shape of [`UnionSet`] and [`UnionMap`] (the parameters and one
+/// member per space), over which the bodies of their methods are written once,
+/// in the generic functions of the module `across`.
+pub(crate) trait Across: Clone + Sized {
+    /// The member type: [`Set`] or [`Map`].
+    type Member: Clone;
+    /// The union of `members` (at most one per space) over `params`.
+    fn from_parts(params: Vec<String>, members: Vec<Self::Member>) -> Self;
+    /// The parameters and the members.
+    fn parts(&self) -> (&Vec<String>, &Vec<Self::Member>);
+    /// The parameters and the members, to change.
+    fn parts_mut(&mut self) -> (&mut Vec<String>, &mut Vec<Self::Member>);
+    /// The disjunction of a member.
+    fn disj(m: &Self::Member) -> &Disjunction;
+    /// The member of a disjunction.
+    fn wrap(d: Disjunction) -> Self::Member;
 }
 
-union_across_spaces!(UnionSet, Set, sets);
-union_across_spaces!(UnionMap, Map, maps);
+impl Across for UnionSet {
+    type Member = Set;
+    fn from_parts(params: Vec<String>, sets: Vec<Set>) -> UnionSet {
+        UnionSet { params, sets }
+    }
+    fn parts(&self) -> (&Vec<String>, &Vec<Set>) {
+        (&self.params, &self.sets)
+    }
+    fn parts_mut(&mut self) -> (&mut Vec<String>, &mut Vec<Set>) {
+        (&mut self.params, &mut self.sets)
+    }
+    fn disj(m: &Set) -> &Disjunction {
+        &m.0
+    }
+    fn wrap(d: Disjunction) -> Set {
+        Set(d)
+    }
+}
+
+impl Across for UnionMap {
+    type Member = Map;
+    fn from_parts(params: Vec<String>, maps: Vec<Map>) -> UnionMap {
+        UnionMap { params, maps }
+    }
+    fn parts(&self) -> (&Vec<String>, &Vec<Map>) {
+        (&self.params, &self.maps)
+    }
+    fn parts_mut(&mut self) -> (&mut Vec<String>, &mut Vec<Map>) {
+        (&mut self.params, &mut self.maps)
+    }
+    fn disj(m: &Map) -> &Disjunction {
+        &m.0
+    }
+    fn wrap(d: Disjunction) -> Map {
+        Map(d)
+    }
+}
+
+/// The bodies of the methods that [`UnionSet`] and [`UnionMap`] share.
+pub(crate) mod across {
+    use super::{merged_params, Across, Disjunction};
+    use crate::error::Result;
+    use crate::space::Space;
+
+    /// The members of `u` as disjunctions.
+    fn disjs<U: Across>(u: &U) -> impl Iterator<Item = &Disjunction> {
+        u.parts().1.iter().map(U::disj)
+    }
+
+    /// The member of `u` in the tuples of `space`.
+    pub(crate) fn member_like<'a, U: Across>(u: &'a U, space: &Space) -> Option<&'a U::Member> {
+        u.parts()
+            .1
+            .iter()
+            .find(|m| U::disj(m).space.same_tuples(space))
+    }
+
+    /// The disjunction of the member of `u` in the tuples of `space`.
+    pub(crate) fn disj_like<'a, U: Across>(u: &'a U, space: &Space) -> Option<&'a Disjunction> {
+        member_like(u, space).map(U::disj)
+    }
+
+    /// Adds `m` to `u`, merged (by union) with the member of the same space.
+    pub(crate) fn add<U: Across>(u: &mut U, m: U::Member) -> Result<()> {
+        let (params, members) = u.parts_mut();
+        let merged = merged_params(params, U::disj(&m).space.params());
+        if merged != *params {
+            for x in members.iter_mut() {
+                *x = U::wrap(U::disj(x).align_params(&merged));
+            }
+            *params = merged;
+        }
+        let m = U::disj(&m).align_params(params);
+        match members
+            .iter_mut()
+            .find(|x| U::disj(x).space.same_tuples(&m.space))
+        {
+            Some(x) => *x = U::wrap(U::disj(x).union(&m)?),
+            None => members.push(U::wrap(m.simplified())),
+        }
+        Ok(())
+    }
+
+    /// `u` with every member over the parameters `params` followed by its own.
+    fn with_params<U: Across>(mut u: U, params: &[String]) -> U {
+        let (own, members) = u.parts_mut();
+        let merged = merged_params(params, own);
+        for x in members.iter_mut() {
+            *x = U::wrap(U::disj(x).align_params(&merged));
+        }
+        *own = merged;
+        u
+    }
+
+    /// The union of the disjunctions that `each` makes of the members of `a`,
+    /// over the parameters of `a` and `b` (a member for which `each` gives
+    /// `None` is left out).
+    pub(crate) fn collect<U: Across>(
+        a: &U,
+        b: &U,
+        mut each: impl FnMut(&Disjunction) -> Result<Option<Disjunction>>,
+    ) -> Result<U> {
+        let params = merged_params(a.parts().0, b.parts().0);
+        let mut r = U::from_parts(params.clone(), Vec::new());
+        for x in disjs(a) {
+            if let Some(d) = each(x)? {
+                add(&mut r, U::wrap(d))?;
+            }
+        }
+        Ok(with_params(r, &params))
+    }
+
+    /// Space by space union.
+    pub(crate) fn union<U: Across>(a: &U, b: &U) -> Result<U> {
+        let mut r = a.clone();
+        for m in b.parts().1 {
+            add(&mut r, m.clone())?;
+        }
+        let params = merged_params(r.parts().0, b.parts().0);
+        Ok(with_params(r, &params))
+    }
+
+    /// Space by space intersection; a parameter set on either side
+    /// restricts every member of the other.
+    pub(crate) fn intersect<U: Across>(a: &U, b: &U) -> Result<U> {
+        let params = merged_params(a.parts().0, b.parts().0);
+        let only_params = |u: &U| u.parts().1.len() == 1 && U::disj(&u.parts().1[0]).is_params();
+        let mut r = U::from_parts(params.clone(), Vec::new());
+        for x in disjs(a) {
+            for y in disjs(b) {
+                let d = if x.space.same_tuples(&y.space) {
+                    x.intersect(y)?
+                } else if only_params(b) {
+                    x.intersect_params(y)?
+                } else if only_params(a) {
+                    y.intersect_params(x)?
+                } else {
+                    continue;
+                };
+                add(&mut r, U::wrap(d))?;
+            }
+        }
+        Ok(with_params(r, &params))
+    }
+
+    /// True when no member has a conjunction left after structural
+    /// simplification.
+    pub(crate) fn plain_is_empty<U: Across>(u: &U) -> bool {
+        disjs(u).all(|d| d.simplified().parts.is_empty())
+    }
+
+    /// Structural equality after simplification, member by member.
+    pub(crate) fn plain_is_equal<U: Across>(a: &U, b: &U) -> bool {
+        let params = merged_params(a.parts().0, b.parts().0);
+        let nonempty = |u: &U| -> Vec<Disjunction> {
+            disjs(u)
+                .filter(|d| !d.simplified().parts.is_empty())
+                .map(|d| d.align_params(&params))
+                .collect()
+        };
+        let (x, y) = (nonempty(a), nonempty(b));
+        x.len() == y.len() && x.iter().all(|p| y.iter().any(|q| p.plain_is_equal(q)))
+    }
+
+    /// True when `each` holds for every member of `a` with the member of `b`
+    /// in its space (`None` when there is none).
+    pub(crate) fn all_members<U: Across>(
+        a: &U,
+        b: &U,
+        mut each: impl FnMut(&Disjunction, Option<&Disjunction>) -> Result<bool>,
+    ) -> Result<bool> {
+        for x in disjs(a) {
+            if !each(x, disj_like(b, &x.space))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+impl UnionSet {
+    /// The empty union set over the parameters `params` (isl's
+    /// `isl_union_set_empty`).
+    pub fn empty(params: Vec<String>) -> UnionSet {
+        UnionSet::from_parts(params, Vec::new())
+    }
+
+    /// The parameters shared by all members.
+    pub fn params(&self) -> &[String] {
+        &self.params
+    }
+
+    /// The members, one Set per space.
+    pub fn members(&self) -> &[Set] {
+        &self.sets
+    }
+
+    /// Adds the set `m` in place: its points join the member of its space
+    /// (a new member when there is none), the parameters merged by name
+    /// (isl's `isl_union_set_add_set`).
+    /// ```
+    /// use presburger::{Set, UnionSet};
+    /// let mut u = UnionSet::empty(vec![]);
+    /// u.add("{ A[i] : 0 <= i <= 2 }".parse::<Set>()?)?;
+    /// u.add("{ A[i] : 3 <= i <= 5; B[0] }".parse::<UnionSet>()?.members()[0].clone())?;
+    /// assert_eq!(u.members().len(), 1);
+    /// assert!(u.is_equal(&"{ A[i] : 0 <= i <= 5 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_add_set")]
+    pub fn add(&mut self, m: Set) -> Result<()> {
+        across::add(self, m)
+    }
+
+    /// The points in either, space by space (isl's `isl_union_set_union`).
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 0 <= i < 3 }".parse()?;
+    /// let v: UnionSet = "{ A[i] : 3 <= i < 5; B[0] }".parse()?;
+    /// assert!(u.union(&v)?.is_equal(&"{ A[i] : 0 <= i < 5; B[0] }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn union(&self, other: &UnionSet) -> Result<UnionSet> {
+        across::union(self, other)
+    }
+
+    /// Intersection, space by space (isl's `isl_union_set_intersect`): members
+    /// without a partner in the other union vanish; when one side is a
+    /// parameter set (its one member has no dimensions, `[n] -> { : n > 0 }`),
+    /// it restricts the parameters of every member of the other, as in isl.
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 0 <= i < 3; B[i] : i = 1 }".parse()?;
+    /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+    /// assert!(u.intersect(&v)?.is_equal(&"{ A[2] }".parse()?)?);
+    /// let p: UnionSet = "[n] -> { : n > 0 }".parse()?;
+    /// let want: UnionSet = "[n] -> { A[i] : 0 <= i < 3 and n > 0; B[1] : n > 0 }".parse()?;
+    /// assert!(u.intersect(&p)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &UnionSet) -> Result<UnionSet> {
+        across::intersect(self, other)
+    }
+
+    /// The member in the tuples of `space` (its parameters do not matter),
+    /// if any.
+    pub fn member_like(&self, space: &Space) -> Option<&Set> {
+        across::member_like(self, space)
+    }
+
+    /// True when no member has a conjunction left after structural
+    /// simplification (no solver involved: `false` does not prove the union
+    /// non-empty; see [`UnionSet::is_empty`]).
+    pub fn plain_is_empty(&self) -> bool {
+        across::plain_is_empty(self)
+    }
+
+    /// Structural equality after simplification, member by member (`false`
+    /// does not prove the unions differ; see [`UnionSet::is_equal`]).
+    pub fn plain_is_equal(&self, other: &UnionSet) -> bool {
+        across::plain_is_equal(self, other)
+    }
+}
+
+impl From<Set> for UnionSet {
+    fn from(m: Set) -> UnionSet {
+        UnionSet {
+            params: m.0.space.params().to_vec(),
+            sets: vec![m],
+        }
+    }
+}
+
+impl UnionMap {
+    /// The empty union map over the parameters `params` (isl's
+    /// `isl_union_map_empty`).
+    pub fn empty(params: Vec<String>) -> UnionMap {
+        UnionMap::from_parts(params, Vec::new())
+    }
+
+    /// The parameters shared by all members.
+    pub fn params(&self) -> &[String] {
+        &self.params
+    }
+
+    /// The members, one Map per space.
+    pub fn members(&self) -> &[Map] {
+        &self.maps
+    }
+
+    /// Adds the map `m` in place: its points join the member of its space
+    /// (a new member when there is none), the parameters merged by name
+    /// (isl's `isl_union_map_add_map`).
+    #[doc(alias = "isl_union_map_add_map")]
+    pub fn add(&mut self, m: Map) -> Result<()> {
+        across::add(self, m)
+    }
+
+    /// The points in either, space by space (isl's `isl_union_map_union`).
+    pub fn union(&self, other: &UnionMap) -> Result<UnionMap> {
+        across::union(self, other)
+    }
+
+    /// Intersection, space by space (isl's `isl_union_map_intersect`): members
+    /// without a partner in the other union vanish; when one side is a
+    /// parameter set (its one member has no dimensions, `[n] -> { : n > 0 }`),
+    /// it restricts the parameters of every member of the other, as in isl.
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ A[i] -> B[i + 1]; B[i] -> C[i] }".parse()?;
+    /// let n: UnionMap = "{ A[i] -> B[j] : i >= 0 }".parse()?;
+    /// assert!(m.intersect(&n)?.is_equal(&"{ A[i] -> B[i + 1] : i >= 0 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn intersect(&self, other: &UnionMap) -> Result<UnionMap> {
+        across::intersect(self, other)
+    }
+
+    /// The member in the tuples of `space` (its parameters do not matter),
+    /// if any.
+    pub fn member_like(&self, space: &Space) -> Option<&Map> {
+        across::member_like(self, space)
+    }
+
+    /// True when no member has a conjunction left after structural
+    /// simplification (no solver involved: `false` does not prove the union
+    /// non-empty; see [`UnionMap::is_empty`]).
+    pub fn plain_is_empty(&self) -> bool {
+        across::plain_is_empty(self)
+    }
+
+    /// Structural equality after simplification, member by member (`false`
+    /// does not prove the unions differ; see [`UnionMap::is_equal`]).
+    pub fn plain_is_equal(&self, other: &UnionMap) -> bool {
+        across::plain_is_equal(self, other)
+    }
+}
+
+impl From<Map> for UnionMap {
+    fn from(m: Map) -> UnionMap {
+        UnionMap {
+            params: m.0.space.params().to_vec(),
+            maps: vec![m],
+        }
+    }
+}
 
 impl UnionMap {
     /// The union of the domains.

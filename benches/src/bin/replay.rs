@@ -32,7 +32,10 @@ fn main() {
     {
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(ms));
-            println!("stopped after {ms} ms: {}", presburger::stats::snapshot());
+            println!(
+                "stopped after {ms} ms: {}",
+                presburger::internals::stats::snapshot()
+            );
             std::process::exit(3);
         });
     }
@@ -90,5 +93,5 @@ fn main() {
     if errors > 0 {
         println!("errors: {errors}");
     }
-    println!("{}", presburger::stats::snapshot());
+    println!("{}", presburger::internals::stats::snapshot());
 }

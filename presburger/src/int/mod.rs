@@ -49,8 +49,16 @@ use std::str::FromStr;
 /// assert_eq!(Int::from(-7).floor_div(&Int::from(2)), Int::from(-4));
 /// assert_eq!("123456789012345678901234567890".parse::<Int>().unwrap().to_i64(), None);
 /// ```
+///
+/// The representation is private: every value has exactly one form, so the
+/// derived equality and hash are value equality.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub enum Int {
+pub struct Int(Repr);
+
+/// The two forms of an [`Int`] (canonical: a value that fits in an `i64` is
+/// always `Small`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
     /// A value that fits in an `i64`.
     Small(i64),
     /// A value that does not fit in an `i64` (never holds one that does).
@@ -58,12 +66,12 @@ pub enum Int {
 }
 
 /// The big form of an [`Int`]: a sign and a magnitude in 64-bit limbs, least
-/// significant first. Opaque: only `Int`'s operations build one.
+/// significant first. Only `Int`'s operations build one.
 ///
 /// Invariant: the magnitude has no leading zero limb and the value does not
 /// fit in an `i64` (so it is never zero, and `-2^63` is never held here).
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Big {
+struct Big {
     neg: bool,
     mag: SmallVec<[u64; 12]>,
 }
@@ -106,14 +114,14 @@ impl Parts<'_> {
 
 impl Int {
     /// Zero.
-    pub const ZERO: Int = Int::Small(0);
+    pub const ZERO: Int = Int(Repr::Small(0));
     /// One.
-    pub const ONE: Int = Int::Small(1);
+    pub const ONE: Int = Int(Repr::Small(1));
 
     /// Builds an `Int` from a big integer, in canonical form.
     pub fn from_big(b: BigInt) -> Int {
         match b.to_i64() {
-            Some(v) => Int::Small(v),
+            Some(v) => Int(Repr::Small(v)),
             None => {
                 let mag: Limbs = b.magnitude().iter_u64_digits().collect();
                 Int::from_parts(b.sign() == Sign::Minus, &mag)
@@ -126,9 +134,9 @@ impl Int {
         debug_assert!(nat::is_trimmed(mag));
         match *mag {
             [] => return Int::ZERO,
-            [m] if !neg && m <= i64::MAX as u64 => return Int::Small(m as i64),
+            [m] if !neg && m <= i64::MAX as u64 => return Int(Repr::Small(m as i64)),
             // -2^63 is i64::MIN
-            [m] if neg && m <= 1u64 << 63 => return Int::Small((m as i64).wrapping_neg()),
+            [m] if neg && m <= 1u64 << 63 => return Int(Repr::Small((m as i64).wrapping_neg())),
             _ => {}
         }
         crate::stats::count(crate::stats::Counter::BigValue);
@@ -137,19 +145,19 @@ impl Int {
             mag: SmallVec::from_slice(mag),
         };
         b.check_invariants();
-        Int::Big(Box::new(b))
+        Int(Repr::Big(Box::new(b)))
     }
 
     /// The sign and magnitude.
     #[inline]
     fn parts(&self) -> Parts<'_> {
         match self {
-            Int::Small(v) => Parts {
+            Int(Repr::Small(v)) => Parts {
                 neg: *v < 0,
                 word: [v.unsigned_abs()],
                 big: &[],
             },
-            Int::Big(b) => Parts {
+            Int(Repr::Big(b)) => Parts {
                 neg: b.neg,
                 word: [0],
                 big: &b.mag,
@@ -165,8 +173,8 @@ impl Int {
     #[inline]
     pub(crate) fn wide(&self) -> Option<i128> {
         match self {
-            Int::Small(v) => Some(*v as i128),
-            Int::Big(b) if b.mag.len() <= 2 => {
+            Int(Repr::Small(v)) => Some(*v as i128),
+            Int(Repr::Big(b)) if b.mag.len() <= 2 => {
                 let m = nat::to_u128(&b.mag);
                 if !b.neg && m <= i128::MAX as u128 {
                     Some(m as i128)
@@ -176,7 +184,7 @@ impl Int {
                     None
                 }
             }
-            Int::Big(_) => None,
+            Int(Repr::Big(_)) => None,
         }
     }
 
@@ -188,7 +196,7 @@ impl Int {
     /// An `Int` from an `i128`, in canonical form.
     pub(crate) fn from_wide(v: i128) -> Int {
         match i64::try_from(v) {
-            Ok(s) => Int::Small(s),
+            Ok(s) => Int(Repr::Small(s)),
             Err(_) => Int::from_parts(v < 0, &nat::from_u128(v.unsigned_abs())),
         }
     }
@@ -196,8 +204,8 @@ impl Int {
     /// The value as a big integer.
     pub fn to_big(&self) -> BigInt {
         match self {
-            Int::Small(v) => BigInt::from(*v),
-            Int::Big(b) => {
+            Int(Repr::Small(v)) => BigInt::from(*v),
+            Int(Repr::Big(b)) => {
                 let digits = b
                     .mag
                     .iter()
@@ -214,8 +222,8 @@ impl Int {
     #[inline]
     pub(crate) fn low_word(&self) -> u64 {
         match self {
-            Int::Small(x) => *x as u64,
-            Int::Big(b) => {
+            Int(Repr::Small(x)) => *x as u64,
+            Int(Repr::Big(b)) => {
                 if b.neg {
                     b.mag[0].wrapping_neg()
                 } else {
@@ -228,33 +236,33 @@ impl Int {
     /// The value as an `i64`, if it fits.
     pub fn to_i64(&self) -> Option<i64> {
         match self {
-            Int::Small(v) => Some(*v),
-            Int::Big(_) => None,
+            Int(Repr::Small(v)) => Some(*v),
+            Int(Repr::Big(_)) => None,
         }
     }
 
     /// True when the value is held in the small (machine) form.
     pub fn is_small(&self) -> bool {
-        matches!(self, Int::Small(_))
+        matches!(self, Int(Repr::Small(_)))
     }
 
     /// The value when it is held small (fits an `i64`).
     #[inline]
     pub(crate) fn small(&self) -> Option<i64> {
         match self {
-            Int::Small(v) => Some(*v),
-            Int::Big(_) => None,
+            Int(Repr::Small(v)) => Some(*v),
+            Int(Repr::Big(_)) => None,
         }
     }
 
     /// True for zero.
     pub fn is_zero(&self) -> bool {
-        matches!(self, Int::Small(0))
+        matches!(self, Int(Repr::Small(0)))
     }
 
     /// True for one.
     pub fn is_one(&self) -> bool {
-        matches!(self, Int::Small(1))
+        matches!(self, Int(Repr::Small(1)))
     }
 
     /// True for a strictly positive value.
@@ -270,8 +278,8 @@ impl Int {
     /// -1, 0 or 1.
     pub fn signum(&self) -> i32 {
         match self {
-            Int::Small(v) => v.signum() as i32,
-            Int::Big(b) => {
+            Int(Repr::Small(v)) => v.signum() as i32,
+            Int(Repr::Big(b)) => {
                 if b.neg {
                     -1
                 } else {
@@ -284,22 +292,22 @@ impl Int {
     /// Absolute value.
     pub fn abs(&self) -> Int {
         match self {
-            Int::Small(v) => match v.checked_abs() {
-                Some(a) => Int::Small(a),
+            Int(Repr::Small(v)) => match v.checked_abs() {
+                Some(a) => Int(Repr::Small(a)),
                 None => Int::from_parts(false, &[v.unsigned_abs()]),
             },
-            Int::Big(b) if !b.neg => self.clone(),
-            Int::Big(b) => Int::from_parts(false, &b.mag),
+            Int(Repr::Big(b)) if !b.neg => self.clone(),
+            Int(Repr::Big(b)) => Int::from_parts(false, &b.mag),
         }
     }
 
     /// Greatest common divisor, always non-negative; `gcd(0, 0) = 0`.
     pub fn gcd(&self, other: &Int) -> Int {
         match (self, other) {
-            (Int::Small(a), Int::Small(b)) => {
+            (Int(Repr::Small(a)), Int(Repr::Small(b))) => {
                 Int::from(word_gcd(a.unsigned_abs(), b.unsigned_abs()))
             }
-            (Int::Big(b), Int::Small(s)) | (Int::Small(s), Int::Big(b)) => {
+            (Int(Repr::Big(b)), Int(Repr::Small(s))) | (Int(Repr::Small(s)), Int(Repr::Big(b))) => {
                 // one remainder by a machine word, then the machine gcd
                 let s = s.unsigned_abs();
                 if s == 0 {
@@ -307,7 +315,7 @@ impl Int {
                 }
                 Int::from(word_gcd(s, nat::rem_word(&b.mag, s)))
             }
-            (Int::Big(a), Int::Big(b)) => {
+            (Int(Repr::Big(a)), Int(Repr::Big(b))) => {
                 if a.mag.len() <= 2 && b.mag.len() <= 2 {
                     Int::from_wide_u(nat::gcd_u128(nat::to_u128(&a.mag), nat::to_u128(&b.mag)))
                 } else {
@@ -329,8 +337,10 @@ impl Int {
     /// `floor(self / d)`. Panics if `d` is zero, like the machine division.
     pub fn floor_div(&self, d: &Int) -> Int {
         match (self, d) {
-            (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
-                Int::Small(a.div_floor(b))
+            (Int(Repr::Small(a)), Int(Repr::Small(b)))
+                if *b != 0 && !(*a == i64::MIN && *b == -1) =>
+            {
+                Int(Repr::Small(a.div_floor(b)))
             }
             _ => match (self.wide(), d.wide()) {
                 (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
@@ -344,8 +354,10 @@ impl Int {
     /// `ceil(self / d)`. Panics if `d` is zero.
     pub fn ceil_div(&self, d: &Int) -> Int {
         match (self, d) {
-            (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
-                Int::Small(a.div_ceil(b))
+            (Int(Repr::Small(a)), Int(Repr::Small(b)))
+                if *b != 0 && !(*a == i64::MIN && *b == -1) =>
+            {
+                Int(Repr::Small(a.div_ceil(b)))
             }
             _ => match (self.wide(), d.wide()) {
                 (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
@@ -359,9 +371,11 @@ impl Int {
     /// `self / d` when `d` divides `self` (checked in debug builds). Panics if `d` is zero.
     pub fn exact_div(&self, d: &Int) -> Int {
         match (self, d) {
-            (Int::Small(a), Int::Small(b)) if *b != 0 && !(*a == i64::MIN && *b == -1) => {
+            (Int(Repr::Small(a)), Int(Repr::Small(b)))
+                if *b != 0 && !(*a == i64::MIN && *b == -1) =>
+            {
                 debug_assert!(a % b == 0, "exact_div: {d} does not divide {self}");
-                Int::Small(a / b)
+                Int(Repr::Small(a / b))
             }
             _ => match (self.wide(), d.wide()) {
                 (Some(a), Some(b)) if b != 0 && !(a == i128::MIN && b == -1) => {
@@ -392,8 +406,8 @@ impl Int {
     /// The remainder of `self` by `m` in `0 .. |m|` (never negative). Panics if `m` is zero.
     pub fn modulo(&self, m: &Int) -> Int {
         match (self, m) {
-            (Int::Small(a), Int::Small(b)) if *b != 0 && *b != -1 && *b != i64::MIN => {
-                Int::Small(a.rem_euclid(*b))
+            (Int(Repr::Small(a)), Int(Repr::Small(b))) if *b != 0 && *b != -1 && *b != i64::MIN => {
+                Int(Repr::Small(a.rem_euclid(*b)))
             }
             _ => match (self.wide(), m.wide()) {
                 (Some(a), Some(b)) if b != 0 && b != i128::MIN => {
@@ -434,12 +448,18 @@ impl Int {
 
     /// `self * a + b * c` with a single normalisation, used by row operations.
     pub fn mul_add_mul(&self, a: &Int, b: &Int, c: &Int) -> Int {
-        if let (Int::Small(s), Int::Small(a), Int::Small(b), Int::Small(c)) = (self, a, b, c) {
+        if let (
+            Int(Repr::Small(s)),
+            Int(Repr::Small(a)),
+            Int(Repr::Small(b)),
+            Int(Repr::Small(c)),
+        ) = (self, a, b, c)
+        {
             // (each product fits an i128; their sum may not, when all four are
             // near i64::MIN)
             let r = ((*s as i128) * (*a as i128)).checked_add((*b as i128) * (*c as i128));
             if let Some(v) = r.and_then(|r| i64::try_from(r).ok()) {
-                return Int::Small(v);
+                return Int(Repr::Small(v));
             }
         }
         mul_add_mul_big(self, a, b, c)
@@ -461,8 +481,8 @@ impl ExactDivisor {
     pub(crate) fn new(d: &Int) -> ExactDivisor {
         assert!(!d.is_zero(), "division by zero");
         let odd = match d {
-            Int::Small(_) => None,
-            Int::Big(b) => Some(nat::Odd::new(&b.mag)),
+            Int(Repr::Small(_)) => None,
+            Int(Repr::Big(b)) => Some(nat::Odd::new(&b.mag)),
         };
         ExactDivisor {
             value: d.clone(),
@@ -532,20 +552,20 @@ impl Default for Int {
 
 impl From<i64> for Int {
     fn from(v: i64) -> Self {
-        Int::Small(v)
+        Int(Repr::Small(v))
     }
 }
 
 impl From<i32> for Int {
     fn from(v: i32) -> Self {
-        Int::Small(v as i64)
+        Int(Repr::Small(v as i64))
     }
 }
 
 impl From<u64> for Int {
     fn from(v: u64) -> Self {
         match i64::try_from(v) {
-            Ok(s) => Int::Small(s),
+            Ok(s) => Int(Repr::Small(s)),
             Err(_) => Int::from_parts(false, &[v]),
         }
     }
@@ -584,23 +604,23 @@ impl PartialOrd for Int {
 impl Ord for Int {
     fn cmp(&self, other: &Self) -> Ordering {
         match (self, other) {
-            (Int::Small(a), Int::Small(b)) => a.cmp(b),
+            (Int(Repr::Small(a)), Int(Repr::Small(b))) => a.cmp(b),
             // A big value is outside the i64 range, so its sign decides.
-            (Int::Small(_), Int::Big(b)) => {
+            (Int(Repr::Small(_)), Int(Repr::Big(b))) => {
                 if b.neg {
                     Ordering::Greater
                 } else {
                     Ordering::Less
                 }
             }
-            (Int::Big(a), Int::Small(_)) => {
+            (Int(Repr::Big(a)), Int(Repr::Small(_))) => {
                 if a.neg {
                     Ordering::Less
                 } else {
                     Ordering::Greater
                 }
             }
-            (Int::Big(a), Int::Big(b)) => match (a.neg, b.neg) {
+            (Int(Repr::Big(a)), Int(Repr::Big(b))) => match (a.neg, b.neg) {
                 (false, false) => nat::cmp(&a.mag, &b.mag),
                 (true, true) => nat::cmp(&b.mag, &a.mag),
                 (true, false) => Ordering::Less,
@@ -612,21 +632,21 @@ impl Ord for Int {
 
 impl PartialEq<i64> for Int {
     fn eq(&self, other: &i64) -> bool {
-        matches!(self, Int::Small(v) if v == other)
+        matches!(self, Int(Repr::Small(v)) if v == other)
     }
 }
 
 impl PartialOrd<i64> for Int {
     fn partial_cmp(&self, other: &i64) -> Option<Ordering> {
-        Some(self.cmp(&Int::Small(*other)))
+        Some(self.cmp(&Int(Repr::Small(*other))))
     }
 }
 
 impl fmt::Display for Int {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Int::Small(v) => fmt::Display::fmt(v, f),
-            Int::Big(_) => fmt::Display::fmt(&self.to_big(), f),
+            Int(Repr::Small(v)) => fmt::Display::fmt(v, f),
+            Int(Repr::Big(_)) => fmt::Display::fmt(&self.to_big(), f),
         }
     }
 }
@@ -653,7 +673,7 @@ impl FromStr for Int {
     type Err = ParseIntError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if let Ok(v) = s.parse::<i64>() {
-            return Ok(Int::Small(v));
+            return Ok(Int(Repr::Small(v)));
         }
         s.parse::<BigInt>()
             .map(Int::from_big)
@@ -667,9 +687,9 @@ impl FromStr for Int {
 
 #[inline]
 fn add_ref(a: &Int, b: &Int) -> Int {
-    if let (Int::Small(x), Int::Small(y)) = (a, b) {
+    if let (Int(Repr::Small(x)), Int(Repr::Small(y))) = (a, b) {
         if let Some(v) = x.checked_add(*y) {
-            return Int::Small(v);
+            return Int(Repr::Small(v));
         }
     }
     add_big(a, b, false)
@@ -747,9 +767,9 @@ fn word_gcd(a: u64, b: u64) -> u64 {
 
 #[inline]
 fn sub_ref(a: &Int, b: &Int) -> Int {
-    if let (Int::Small(x), Int::Small(y)) = (a, b) {
+    if let (Int(Repr::Small(x)), Int(Repr::Small(y))) = (a, b) {
         if let Some(v) = x.checked_sub(*y) {
-            return Int::Small(v);
+            return Int(Repr::Small(v));
         }
     }
     add_big(a, b, true)
@@ -757,9 +777,9 @@ fn sub_ref(a: &Int, b: &Int) -> Int {
 
 #[inline]
 fn mul_ref(a: &Int, b: &Int) -> Int {
-    if let (Int::Small(x), Int::Small(y)) = (a, b) {
+    if let (Int(Repr::Small(x)), Int(Repr::Small(y))) = (a, b) {
         if let Some(v) = x.checked_mul(*y) {
-            return Int::Small(v);
+            return Int(Repr::Small(v));
         }
     }
     mul_big(a, b)
@@ -780,7 +800,7 @@ fn mul_big(a: &Int, b: &Int) -> Int {
 #[inline]
 fn neg_ref(a: &Int) -> Int {
     match a {
-        Int::Small(v) if *v != i64::MIN => Int::Small(-v),
+        Int(Repr::Small(v)) if *v != i64::MIN => Int(Repr::Small(-v)),
         _ => neg_big(a),
     }
 }
@@ -821,13 +841,13 @@ macro_rules! binop {
         impl $tr<i64> for &Int {
             type Output = Int;
             fn $method(self, rhs: i64) -> Int {
-                $f(self, &Int::Small(rhs))
+                $f(self, &Int(Repr::Small(rhs)))
             }
         }
         impl $tr<i64> for Int {
             type Output = Int;
             fn $method(self, rhs: i64) -> Int {
-                $f(&self, &Int::Small(rhs))
+                $f(&self, &Int(Repr::Small(rhs)))
             }
         }
         impl $atr<&Int> for Int {
@@ -842,7 +862,7 @@ macro_rules! binop {
         }
         impl $atr<i64> for Int {
             fn $amethod(&mut self, rhs: i64) {
-                *self = $f(self, &Int::Small(rhs));
+                *self = $f(self, &Int(Repr::Small(rhs)));
             }
         }
     };
@@ -884,8 +904,8 @@ pub fn small_common_primes<'a>(values: impl IntoIterator<Item = &'a Int>) -> u64
     let mut g = SMALL_PRIMES;
     for v in values {
         let r = match v {
-            Int::Small(x) => x.unsigned_abs() % SMALL_PRIMES,
-            Int::Big(b) => {
+            Int(Repr::Small(x)) => x.unsigned_abs() % SMALL_PRIMES,
+            Int(Repr::Big(b)) => {
                 // the magnitude's limbs, most significant first, folded mod the word
                 b.mag.iter().rev().fold(0u64, |r, &d| {
                     (((r as u128) << 64 | d as u128) % SMALL_PRIMES as u128) as u64
@@ -910,14 +930,14 @@ pub fn gcd_all<'a>(values: impl IntoIterator<Item = &'a Int>) -> Int {
     let mut bigs: smallvec::SmallVec<[&Int; 8]> = smallvec::SmallVec::new();
     for v in values {
         match v {
-            Int::Small(0) => {}
-            Int::Small(x) => {
+            Int(Repr::Small(0)) => {}
+            Int(Repr::Small(x)) => {
                 w = word_gcd(w, x.unsigned_abs());
                 if w == 1 {
                     return Int::ONE;
                 }
             }
-            Int::Big(_) => bigs.push(v),
+            Int(Repr::Big(_)) => bigs.push(v),
         }
     }
     let mut g = Int::from(w);
@@ -984,7 +1004,7 @@ mod tests {
     }
 
     fn check_canonical(v: &Int) {
-        if let Int::Big(b) = v {
+        if let Int(Repr::Big(b)) = v {
             assert!(
                 Int::from_big(v.to_big()) == *v && v.to_i64().is_none(),
                 "a Big that is not canonical: {v}"

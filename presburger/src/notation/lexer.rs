@@ -7,8 +7,9 @@ use crate::int::Int;
 /// garbage and would make big-integer parsing slow).
 pub const MAX_LITERAL_DIGITS: usize = 10_000;
 
-/// A token.
+/// A token. Non-exhaustive: isl's notation may gain tokens.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Tok {
     /// A name (identifier or keyword such as `and`, `exists`, `floor`).
     Ident(String),
@@ -132,8 +133,10 @@ impl Tok {
     }
 }
 
-/// A token with the position of its first character (line and column from 1).
+/// A token with the position of its first character (line and column from 1),
+/// as [`tokenize`] makes it.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Spanned {
     /// The token.
     pub tok: Tok,

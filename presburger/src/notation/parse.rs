@@ -49,7 +49,7 @@ use crate::conjunction::{Conjunction, Div};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::lexer::{tokenize, Spanned, Tok, MAX_LITERAL_DIGITS};
-use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
+use crate::set::{BasicMap, BasicSet, Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::space::{Space, Tuple, TupleBody};
 use smallvec::{smallvec, SmallVec};
 use std::collections::HashMap;
@@ -2130,46 +2130,52 @@ fn single<T: Clone>(mut members: Vec<T>, _params: Vec<String>, what: &str) -> Re
     }
 }
 
-/// `FromStr` for a single conjunction: the text must denote one conjunction (or the
-/// empty set of its space).
-macro_rules! basic_from_str {
-    ($basic:ident, $union:ident, $what:literal) => {
-        impl FromStr for $basic {
-            type Err = Error;
-            /// Reads one conjunction in isl notation (isl's
-            /// `isl_basic_set_read_from_str`, `isl_basic_map_read_from_str`);
-            /// an error for a text with several disjuncts.
-            ///
-            /// ```
-            /// use presburger::{BasicMap, BasicSet};
-            /// let b: BasicSet = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
-            /// assert!(!b.is_empty()?);
-            /// assert!("{ [i] : i < 0 or i > 4 }".parse::<BasicSet>().is_err());
-            /// let m: BasicMap = "{ S[i] -> A[2i] }".parse()?;
-            /// assert_eq!(m.space().n_in(), 1);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            fn from_str(s: &str) -> Result<$basic> {
-                let u: $union = s.parse()?;
-                match u.0.parts.len() {
-                    0 => $basic::empty(u.0.space),
-                    1 => Ok($basic(u.0.parts[0].clone())),
-                    n => Err(Error::SpaceMismatch(format!(
-                        concat!(
-                            "expected a single conjunction, the ",
-                            $what,
-                            " has {} disjuncts"
-                        ),
-                        n
-                    ))),
-                }
-            }
-        }
-    };
+/// The one conjunction of `d` (the empty one of its space when it has none);
+/// an error when it has several.
+fn single_conjunction(mut d: Disjunction, what: &str) -> Result<Conjunction> {
+    match d.parts.len() {
+        0 => Ok(Conjunction::empty(d.space)),
+        1 => Ok(d.parts.remove(0)),
+        n => Err(Error::SpaceMismatch(format!(
+            "expected a single conjunction, the {what} has {n} disjuncts"
+        ))),
+    }
 }
 
-basic_from_str!(BasicSet, Set, "set");
-basic_from_str!(BasicMap, Map, "map");
+impl FromStr for BasicSet {
+    type Err = Error;
+    /// Reads one conjunction in isl notation (isl's
+    /// `isl_basic_set_read_from_str`); an error for a text with several
+    /// disjuncts.
+    ///
+    /// ```
+    /// use presburger::BasicSet;
+    /// let b: BasicSet = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
+    /// assert!(!b.is_empty()?);
+    /// assert!("{ [i] : i < 0 or i > 4 }".parse::<BasicSet>().is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<BasicSet> {
+        single_conjunction(s.parse::<Set>()?.0, "set").map(BasicSet)
+    }
+}
+
+impl FromStr for BasicMap {
+    type Err = Error;
+    /// Reads one conjunction in isl notation (isl's
+    /// `isl_basic_map_read_from_str`); an error for a text with several
+    /// disjuncts.
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ S[i] -> A[2i] }".parse()?;
+    /// assert_eq!(m.space().n_in(), 1);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<BasicMap> {
+        single_conjunction(s.parse::<Map>()?.0, "map").map(BasicMap)
+    }
+}
 
 #[cfg(test)]
 #[path = "parse_tests.rs"]

@@ -4,7 +4,7 @@
 //! Subtraction is exact also when the subtracted set has existential variables.
 //! The idea (as in isl, which computes "explicit representations" of existentials):
 //! 1. Make every local of the subtrahend a *function* of the other variables, i.e.
-//!    give it a division definition ([`explicit_locals`]). A local fixed by an
+//!    give it a division definition ([`Conjunction::explicit_locals`]). A local fixed by an
 //!    equality already has one; a local with one-sided bounds or unit coefficients is
 //!    eliminated exactly; any other local `l` with lower bounds `a_i·l + f_i >= 0`
 //!    exists iff it exists at `l = max_i ceil(-f_i / a_i)`: that value satisfies all
@@ -84,7 +84,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::project::irredundant;
-use crate::set::{Disjunction, Map, Set, UnionMap, UnionSet};
+use crate::set::{across, Across, Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::simplex::{LpValue, Rational, Simplex, Snapshot};
 use crate::solver::solve::contains_in;
 use rayon::prelude::*;
@@ -93,13 +93,17 @@ use std::borrow::Cow;
 /// Most conjunctions the rewriting of existentials into divisions may create.
 pub const MAX_EXPLICIT_PARTS: usize = 1024;
 
-/// The conjunction as a union of conjunctions whose locals all have division
-/// definitions (see the module doc). Exact.
-pub fn explicit_locals(c: &Conjunction) -> Result<Vec<Conjunction>> {
-    explicit_locals_with(c, &mut Budget::default())
+impl Conjunction {
+    /// The same set as a union of conjunctions whose locals all have division
+    /// definitions: every plain existential is rewritten as a floor division of
+    /// the other variables where one of its constraints allows it, splitting
+    /// into cases where needed (an error past 1024 pieces). Exact.
+    pub fn explicit_locals(&self) -> Result<Vec<Conjunction>> {
+        explicit_locals_with(self, &mut Budget::default())
+    }
 }
 
-/// As [`explicit_locals`], spending from `budget` (one step per row of every
+/// As [`Conjunction::explicit_locals`], spending from `budget` (one step per row of every
 /// conjunction handled).
 pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<Conjunction>> {
     let mut todo = vec![c.clone()];
@@ -356,7 +360,7 @@ fn omega_split(c: &Conjunction, l: usize) -> Result<Vec<Conjunction>> {
 /// one. The rows stay, so the meaning does not change; afterwards definitions only
 /// use dimensions, parameters and defined locals, so defining a plain local never
 /// invalidates another definition, and every rewriting step of
-/// [`explicit_locals`] lowers the number of plain locals of each piece.
+/// [`Conjunction::explicit_locals`] lowers the number of plain locals of each piece.
 fn forget_definitions_using_plain_locals(c: &mut Conjunction) {
     let first_local = 1 + c.space.n_var();
     loop {
@@ -382,7 +386,7 @@ fn forget_definitions_using_plain_locals(c: &mut Conjunction) {
 // ------------------------------------------------------------------ the search
 
 /// One conjunction of a subtrahend, ready for the search: every local is a division
-/// (see [`explicit_locals`]). The rows that can fail are its equalities and the
+/// (see [`Conjunction::explicit_locals`]). The rows that can fail are its equalities and the
 /// inequalities that do not follow from the definition of one of its divisions (an
 /// inequality that does holds wherever the division is defined, so it never cuts a
 /// piece and is left out).
@@ -1496,228 +1500,413 @@ fn try_merge(
     }
 }
 
-macro_rules! algebra_api {
-    ($t:ident) => {
-        impl $t {
-            /// The points of `self` that are not in `other` (exact, existentials
-            /// included; isl's `isl_set_subtract`, `isl_map_subtract`). All the
-            /// work shares one budget of [`ALGEBRA_DEFAULT_STEPS`]; running out
-            /// is [`Error::Budget`].
-            ///
-            /// ```
-            /// use presburger::{Map, Set};
-            /// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
-            /// let b: Set = "{ [i] : i mod 3 = 0 }".parse()?;
-            /// let want: Set = "[N] -> { [i] : 0 <= i < N and i mod 3 != 0 }".parse()?;
-            /// assert!(a.subtract(&b)?.is_equal(&want)?);
-            /// let m: Map = "{ [i] -> [j] : 0 <= i, j <= 2 }".parse()?;
-            /// let off: Map = "{ [i] -> [j] : 0 <= i, j <= 2 and i != j }".parse()?;
-            /// assert!(m.subtract(&"{ [i] -> [i] }".parse()?)?.is_equal(&off)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn subtract(&self, other: &$t) -> Result<$t> {
-                self.subtract_with_budget(other, &mut algebra_budget())
-            }
+impl Set {
+    /// The points of `self` that are not in `other` (exact, existentials
+    /// included; isl's `isl_set_subtract`). All the work shares one budget
+    /// of [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
+    /// let b: Set = "{ [i] : i mod 3 = 0 }".parse()?;
+    /// let want: Set = "[N] -> { [i] : 0 <= i < N and i mod 3 != 0 }".parse()?;
+    /// assert!(a.subtract(&b)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_subtract")]
+    pub fn subtract(&self, other: &Set) -> Result<Set> {
+        self.subtract_with_budget(other, &mut algebra_budget())
+    }
 
-            /// As `subtract`, spending from `budget`.
-            pub fn subtract_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<$t> {
-                self.0
-                    .subtract(&other.0, budget)
-                    .map($t)
-                    .map_err(|e| budget_context("subtraction", e))
-            }
+    /// As [`Set::subtract`], spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<Set> {
+        self.0.subtract_in(&other.0, budget).map(Set)
+    }
 
-            /// Everything in the space (all parameter values) that is not in `self`.
-            pub fn complement(&self) -> Result<$t> {
-                self.complement_with_budget(&mut algebra_budget())
-            }
+    /// The points of the space (for all parameter values) that are not in
+    /// `self` (isl's `isl_set_complement`).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[n] -> { [i] : i >= n }".parse()?;
+    /// assert!(s.complement()?.is_equal(&"[n] -> { [i] : i < n }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_complement")]
+    pub fn complement(&self) -> Result<Set> {
+        self.complement_with_budget(&mut algebra_budget())
+    }
 
-            /// As `complement`, spending from `budget`.
-            pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                Disjunction::universe(self.0.space.clone())
-                    .subtract(&self.0, budget)
-                    .map($t)
-                    .map_err(|e| budget_context("complement", e))
-            }
+    /// As [`Set::complement`], spending from `budget`.
+    pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.0.complement_in(budget).map(Set)
+    }
 
-            /// True when every point of `self` is in `other`.
-            pub fn is_subset(&self, other: &$t) -> Result<bool> {
-                self.is_subset_with_budget(other, &mut algebra_budget())
-            }
+    /// True when every point of `self` is in `other` (isl's
+    /// `isl_set_is_subset`).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
+    /// assert!(a.is_subset(&"{ [i] : 0 <= i <= 4 }".parse()?)?);
+    /// assert!(a.is_equal(&"{ [0]; [2]; [4] }".parse()?)?);
+    /// assert!(a.is_disjoint(&"{ [i] : i mod 2 = 1 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_is_subset")]
+    pub fn is_subset(&self, other: &Set) -> Result<bool> {
+        self.is_subset_with_budget(other, &mut algebra_budget())
+    }
 
-            /// As `is_subset`, spending from `budget`.
-            pub fn is_subset_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                self.0
-                    .is_subset(&other.0, budget)
-                    .map_err(|e| budget_context("inclusion test", e))
-            }
+    /// As [`Set::is_subset`], spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.0.is_subset_in(&other.0, budget)
+    }
 
-            /// True when both have the same points.
-            pub fn is_equal(&self, other: &$t) -> Result<bool> {
-                self.is_equal_with_budget(other, &mut algebra_budget())
-            }
+    /// True when both have the same points (isl's `isl_set_is_equal`).
+    #[doc(alias = "isl_set_is_equal")]
+    pub fn is_equal(&self, other: &Set) -> Result<bool> {
+        self.is_equal_with_budget(other, &mut algebra_budget())
+    }
 
-            /// As `is_equal`, spending from `budget` (both inclusions together).
-            pub fn is_equal_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                self.0
-                    .is_equal(&other.0, budget)
-                    .map_err(|e| budget_context("equality test", e))
-            }
+    /// As [`Set::is_equal`], spending from `budget` (both inclusions
+    /// together).
+    pub fn is_equal_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.0.is_equal_in(&other.0, budget)
+    }
 
-            /// True when no point is in both.
-            pub fn is_disjoint(&self, other: &$t) -> Result<bool> {
-                self.is_disjoint_with_budget(other, &mut algebra_budget())
-            }
+    /// True when no point is in both (isl's `isl_set_is_disjoint`).
+    #[doc(alias = "isl_set_is_disjoint")]
+    pub fn is_disjoint(&self, other: &Set) -> Result<bool> {
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
+    }
 
-            /// As `is_disjoint`, spending from `budget`.
-            pub fn is_disjoint_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                self.0
-                    .is_disjoint(&other.0, budget)
-                    .map_err(|e| budget_context("disjointness test", e))
-            }
+    /// As [`Set::is_disjoint`], spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.0.is_disjoint_in(&other.0, budget)
+    }
 
-            /// The same points with fewer disjuncts where possible (see
-            /// [`crate::algebra`]).
-            pub fn coalesce(&self) -> Result<$t> {
-                self.coalesce_with_budget(&mut algebra_budget())
-            }
+    /// The same set with fewer conjunctions where two or more can be
+    /// replaced exactly by one (isl's `isl_set_coalesce`; see the module
+    /// documentation of the algebra for the cases handled).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : 0 <= i <= 2; [i] : 3 <= i <= 5 }".parse()?;
+    /// assert_eq!(s.coalesce()?.to_string(), "{ [i] : 0 <= i <= 5 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_coalesce")]
+    pub fn coalesce(&self) -> Result<Set> {
+        self.coalesce_with_budget(&mut algebra_budget())
+    }
 
-            /// As `coalesce`, spending from `budget`.
-            pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                self.0
-                    .coalesce(budget)
-                    .map($t)
-                    .map_err(|e| budget_context("coalescing", e))
-            }
-        }
-    };
+    /// As [`Set::coalesce`], spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.0.coalesce_in(budget).map(Set)
+    }
 }
 
-algebra_api!(Set);
-algebra_api!(Map);
+impl Map {
+    /// The pairs of `self` that are not in `other` (exact, existentials
+    /// included; isl's `isl_map_subtract`). All the work shares one budget
+    /// of [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [i] -> [j] : 0 <= i, j <= 2 }".parse()?;
+    /// let off: Map = "{ [i] -> [j] : 0 <= i, j <= 2 and i != j }".parse()?;
+    /// assert!(m.subtract(&"{ [i] -> [i] }".parse()?)?.is_equal(&off)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_subtract")]
+    pub fn subtract(&self, other: &Map) -> Result<Map> {
+        self.subtract_with_budget(other, &mut algebra_budget())
+    }
 
-macro_rules! union_algebra_api {
-    ($t:ident, $member:ident, $field:ident) => {
-        impl $t {
-            /// Subtraction, space by space (isl's `isl_union_set_subtract`,
-            /// `isl_union_map_subtract`): each member minus the member of
-            /// `other` in its space, if any. One budget of
-            /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
-            ///
-            /// ```
-            /// use presburger::UnionSet;
-            /// let u: UnionSet = "{ A[i] : 0 <= i <= 5; B[i] : i = 1 }".parse()?;
-            /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
-            /// assert!(u.subtract(&v)?.is_equal(&"{ A[i] : 0 <= i <= 1; B[1] }".parse()?)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn subtract(&self, other: &$t) -> Result<$t> {
-                self.subtract_with_budget(other, &mut algebra_budget())
-            }
+    /// As [`Map::subtract`], spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<Map> {
+        self.0.subtract_in(&other.0, budget).map(Map)
+    }
 
-            /// As `subtract`, spending from `budget`.
-            pub fn subtract_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<$t> {
-                let params = crate::set::merged_params(&self.params, &other.params);
-                let mut r = $t::empty(params);
-                for a in &self.$field {
-                    let mut d = a.clone();
-                    if let Some(b) = other.member_like(a.space()) {
-                        d = d.subtract_with_budget(b, budget)?;
-                    }
-                    r.add(d)?;
-                }
-                Ok(r)
-            }
+    /// The pairs of the space (for all parameter values) that are not in
+    /// `self` (isl's `isl_map_complement`).
+    #[doc(alias = "isl_map_complement")]
+    pub fn complement(&self) -> Result<Map> {
+        self.complement_with_budget(&mut algebra_budget())
+    }
 
-            /// True when every member of `self` is inside the member of `other` in
-            /// its space.
-            pub fn is_subset(&self, other: &$t) -> Result<bool> {
-                self.is_subset_with_budget(other, &mut algebra_budget())
-            }
+    /// As [`Map::complement`], spending from `budget`.
+    pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.0.complement_in(budget).map(Map)
+    }
 
-            /// As `is_subset`, spending from `budget`.
-            pub fn is_subset_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                for a in &self.$field {
-                    let inside = match other.member_like(a.space()) {
-                        Some(b) => a.0.is_subset(&b.0, budget),
-                        None => a.0.is_empty_with(budget),
-                    }
-                    .map_err(|e| budget_context("inclusion test", e))?;
-                    if !inside {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
+    /// True when every pair of `self` is in `other` (isl's
+    /// `isl_map_is_subset`).
+    #[doc(alias = "isl_map_is_subset")]
+    pub fn is_subset(&self, other: &Map) -> Result<bool> {
+        self.is_subset_with_budget(other, &mut algebra_budget())
+    }
 
-            /// True when both have the same points in every space.
-            pub fn is_equal(&self, other: &$t) -> Result<bool> {
-                self.is_equal_with_budget(other, &mut algebra_budget())
-            }
+    /// As [`Map::is_subset`], spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.0.is_subset_in(&other.0, budget)
+    }
 
-            /// As `is_equal`, spending from `budget`: space by space, a member
-            /// without a counterpart must be empty.
-            pub fn is_equal_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                let mut same = || -> Result<bool> {
-                    for a in &self.$field {
-                        let eq = match other.member_like(a.space()) {
-                            Some(b) => a.0.is_equal(&b.0, budget)?,
-                            None => a.0.is_empty_with(budget)?,
-                        };
-                        if !eq {
-                            return Ok(false);
-                        }
-                    }
-                    for b in &other.$field {
-                        if self.member_like(b.space()).is_none() && !b.0.is_empty_with(budget)? {
-                            return Ok(false);
-                        }
-                    }
-                    Ok(true)
-                };
-                same().map_err(|e| budget_context("equality test", e))
-            }
+    /// True when both have the same pairs (isl's `isl_map_is_equal`).
+    #[doc(alias = "isl_map_is_equal")]
+    pub fn is_equal(&self, other: &Map) -> Result<bool> {
+        self.is_equal_with_budget(other, &mut algebra_budget())
+    }
 
-            /// True when no point is in both.
-            pub fn is_disjoint(&self, other: &$t) -> Result<bool> {
-                self.is_disjoint_with_budget(other, &mut algebra_budget())
-            }
+    /// As [`Map::is_equal`], spending from `budget` (both inclusions
+    /// together).
+    pub fn is_equal_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.0.is_equal_in(&other.0, budget)
+    }
 
-            /// As `is_disjoint`, spending from `budget`.
-            pub fn is_disjoint_with_budget(&self, other: &$t, budget: &mut Budget) -> Result<bool> {
-                for a in &self.$field {
-                    if let Some(b) = other.member_like(a.space()) {
-                        if !a
-                            .0
-                            .is_disjoint(&b.0, budget)
-                            .map_err(|e| budget_context("disjointness test", e))?
-                        {
-                            return Ok(false);
-                        }
-                    }
-                }
-                Ok(true)
-            }
+    /// True when no pair is in both (isl's `isl_map_is_disjoint`).
+    #[doc(alias = "isl_map_is_disjoint")]
+    pub fn is_disjoint(&self, other: &Map) -> Result<bool> {
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
+    }
 
-            /// Every member coalesced, with one budget for the whole.
-            pub fn coalesce(&self) -> Result<$t> {
-                self.coalesce_with_budget(&mut algebra_budget())
-            }
+    /// As [`Map::is_disjoint`], spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.0.is_disjoint_in(&other.0, budget)
+    }
 
-            /// As `coalesce`, spending from `budget`.
-            pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                let mut r = $t::empty(self.params.clone());
-                for m in &self.$field {
-                    r.add(m.coalesce_with_budget(budget)?)?;
-                }
-                Ok(r)
-            }
-        }
-    };
+    /// The same map with fewer conjunctions where two or more can be
+    /// replaced exactly by one (isl's `isl_map_coalesce`; see the module
+    /// documentation of the algebra for the cases handled).
+    #[doc(alias = "isl_map_coalesce")]
+    pub fn coalesce(&self) -> Result<Map> {
+        self.coalesce_with_budget(&mut algebra_budget())
+    }
+
+    /// As [`Map::coalesce`], spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.0.coalesce_in(budget).map(Map)
+    }
 }
 
-union_algebra_api!(UnionSet, Set, sets);
-union_algebra_api!(UnionMap, Map, maps);
+impl UnionSet {
+    /// Subtraction, space by space (isl's `isl_union_set_subtract`): each member
+    /// minus the member of `other` in its space, if any. One budget of
+    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 0 <= i <= 5; B[i] : i = 1 }".parse()?;
+    /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+    /// assert!(u.subtract(&v)?.is_equal(&"{ A[i] : 0 <= i <= 1; B[1] }".parse()?)?);
+    /// assert!(u.is_subset(&"{ A[i] : i >= 0; B[i] }".parse()?)?);
+    /// assert!(u.is_disjoint(&"{ A[i] : i > 5; C[0] }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_subtract")]
+    pub fn subtract(&self, other: &UnionSet) -> Result<UnionSet> {
+        self.subtract_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As [`UnionSet::subtract`], spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<UnionSet> {
+        union_subtract(self, other, budget)
+    }
+
+    /// True when every member of `self` is inside the member of `other` in
+    /// its space (or empty when there is none; isl's `isl_union_set_is_subset`).
+    #[doc(alias = "isl_union_set_is_subset")]
+    pub fn is_subset(&self, other: &UnionSet) -> Result<bool> {
+        self.is_subset_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As [`UnionSet::is_subset`], spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        union_is_subset(self, other, budget)
+    }
+
+    /// True when both have the same points in every space (isl's
+    /// `isl_union_set_is_equal`).
+    #[doc(alias = "isl_union_set_is_equal")]
+    pub fn is_equal(&self, other: &UnionSet) -> Result<bool> {
+        self.is_equal_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As [`UnionSet::is_equal`], spending from `budget`: space by space, a member
+    /// without a counterpart must be empty.
+    pub fn is_equal_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        union_is_equal(self, other, budget)
+    }
+
+    /// True when no point is in both (isl's `isl_union_set_is_disjoint`).
+    #[doc(alias = "isl_union_set_is_disjoint")]
+    pub fn is_disjoint(&self, other: &UnionSet) -> Result<bool> {
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As [`UnionSet::is_disjoint`], spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        union_is_disjoint(self, other, budget)
+    }
+
+    /// Every member coalesced (isl's `isl_union_set_coalesce`), with one budget
+    /// for the whole.
+    #[doc(alias = "isl_union_set_coalesce")]
+    pub fn coalesce(&self) -> Result<UnionSet> {
+        self.coalesce_with_budget(&mut algebra_budget())
+    }
+
+    /// As [`UnionSet::coalesce`], spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionSet> {
+        across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
+    }
+}
+
+impl UnionMap {
+    /// Subtraction, space by space (isl's `isl_union_map_subtract`): each member
+    /// minus the member of `other` in its space, if any. One budget of
+    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+    #[doc(alias = "isl_union_map_subtract")]
+    pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
+        self.subtract_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As [`UnionMap::subtract`], spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<UnionMap> {
+        union_subtract(self, other, budget)
+    }
+
+    /// True when every member of `self` is inside the member of `other` in
+    /// its space (or empty when there is none; isl's `isl_union_map_is_subset`).
+    #[doc(alias = "isl_union_map_is_subset")]
+    pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
+        self.is_subset_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As [`UnionMap::is_subset`], spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        union_is_subset(self, other, budget)
+    }
+
+    /// True when both have the same points in every space (isl's
+    /// `isl_union_map_is_equal`).
+    #[doc(alias = "isl_union_map_is_equal")]
+    pub fn is_equal(&self, other: &UnionMap) -> Result<bool> {
+        self.is_equal_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As [`UnionMap::is_equal`], spending from `budget`: space by space, a member
+    /// without a counterpart must be empty.
+    pub fn is_equal_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        union_is_equal(self, other, budget)
+    }
+
+    /// True when no point is in both (isl's `isl_union_map_is_disjoint`).
+    #[doc(alias = "isl_union_map_is_disjoint")]
+    pub fn is_disjoint(&self, other: &UnionMap) -> Result<bool> {
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
+    }
+
+    /// As [`UnionMap::is_disjoint`], spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        union_is_disjoint(self, other, budget)
+    }
+
+    /// Every member coalesced (isl's `isl_union_map_coalesce`), with one budget
+    /// for the whole.
+    #[doc(alias = "isl_union_map_coalesce")]
+    pub fn coalesce(&self) -> Result<UnionMap> {
+        self.coalesce_with_budget(&mut algebra_budget())
+    }
+
+    /// As [`UnionMap::coalesce`], spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionMap> {
+        across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
+    }
+}
+
+impl Disjunction {
+    /// `self - other`, a budget error reworded for the user.
+    fn subtract_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
+        self.subtract(other, budget)
+            .map_err(|e| budget_context("subtraction", e))
+    }
+
+    /// The complement in the space, a budget error reworded for the user.
+    fn complement_in(&self, budget: &mut Budget) -> Result<Disjunction> {
+        Disjunction::universe(self.space.clone())
+            .subtract(self, budget)
+            .map_err(|e| budget_context("complement", e))
+    }
+
+    /// `self ⊆ other`, a budget error reworded for the user.
+    fn is_subset_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+        self.is_subset(other, budget)
+            .map_err(|e| budget_context("inclusion test", e))
+    }
+
+    /// `self = other`, a budget error reworded for the user.
+    fn is_equal_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+        self.is_equal(other, budget)
+            .map_err(|e| budget_context("equality test", e))
+    }
+
+    /// `self ∩ other = ∅`, a budget error reworded for the user.
+    fn is_disjoint_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+        self.is_disjoint(other, budget)
+            .map_err(|e| budget_context("disjointness test", e))
+    }
+
+    /// Coalescing, a budget error reworded for the user.
+    fn coalesce_in(&self, budget: &mut Budget) -> Result<Disjunction> {
+        self.coalesce(budget)
+            .map_err(|e| budget_context("coalescing", e))
+    }
+}
+
+/// Each member of `a` minus the member of `b` in its space.
+fn union_subtract<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<U> {
+    across::collect(a, b, |x| {
+        Ok(Some(match across::disj_like(b, &x.space) {
+            Some(y) => x.subtract_in(y, budget)?,
+            None => x.clone(),
+        }))
+    })
+}
+
+/// Every member of `a` inside the member of `b` in its space, or empty.
+fn union_is_subset<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+    across::all_members(a, b, |x, y| match y {
+        Some(y) => x.is_subset_in(y, budget),
+        None => x
+            .is_empty_with(budget)
+            .map_err(|e| budget_context("inclusion test", e)),
+    })
+}
+
+/// The members of `a` and `b` equal space by space, a member without a
+/// counterpart empty.
+fn union_is_equal<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+    let mut same = || -> Result<bool> {
+        Ok(across::all_members(a, b, |x, y| match y {
+            Some(y) => x.is_equal(y, budget),
+            None => x.is_empty_with(budget),
+        })? && across::all_members(b, a, |y, x| match x {
+            Some(_) => Ok(true),
+            None => y.is_empty_with(budget),
+        })?)
+    };
+    same().map_err(|e| budget_context("equality test", e))
+}
+
+/// No member of `a` meets the member of `b` in its space.
+fn union_is_disjoint<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+    across::all_members(a, b, |x, y| match y {
+        Some(y) => x.is_disjoint_in(y, budget),
+        None => Ok(true),
+    })
+}
 
 #[cfg(test)]
 mod tests {

@@ -129,64 +129,109 @@ fn is_div_row(c: &Conjunction, row: &Row) -> bool {
     })
 }
 
-macro_rules! gist_api {
-    ($t:ident) => {
-        impl $t {
-            /// `self` simplified in the context `context`: the result `g` satisfies
-            /// `g ∩ context = self ∩ context` and has no constraint that the context
-            /// implies (see [`crate::gist`]).
-            /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the tests.
-            pub fn gist(&self, context: &$t) -> Result<$t> {
-                self.gist_with_budget(context, &mut algebra_budget())
-            }
+impl Set {
+    /// `self` simplified in the context `context` (isl's `isl_set_gist`): the
+    /// result `g` satisfies `g ∩ context = self ∩ context` and has no
+    /// constraint that the context implies (see the module documentation).
+    /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the
+    /// tests.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N] -> { [i] : 0 <= i < N and N >= 10 }".parse()?;
+    /// let g = s.gist(&"[N] -> { [i] : N >= 10 and i >= 0 }".parse()?)?;
+    /// assert_eq!(g.to_string(), "[N] -> { [i] : i < N }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_gist")]
+    pub fn gist(&self, context: &Set) -> Result<Set> {
+        self.gist_with_budget(context, &mut algebra_budget())
+    }
 
-            /// As `gist`, spending from `budget`.
-            pub fn gist_with_budget(&self, context: &$t, budget: &mut Budget) -> Result<$t> {
-                self.0
-                    .gist(&context.0, budget)
-                    .map($t)
-                    .map_err(|e| budget_context("gist", e))
-            }
+    /// As [`Set::gist`], spending from `budget`.
+    pub fn gist_with_budget(&self, context: &Set, budget: &mut Budget) -> Result<Set> {
+        self.0.gist_in(&context.0, budget).map(Set)
+    }
 
-            /// Implicit equalities made explicit in every conjunction.
-            pub fn detect_equalities(&self) -> $t {
-                let mut d = self.0.clone();
-                for c in &mut d.parts {
-                    c.detect_equalities();
-                }
-                d.simplify();
-                $t(d)
-            }
+    /// The same set with the implicit equalities of every conjunction made
+    /// explicit (isl's `isl_set_detect_equalities`).
+    #[doc(alias = "isl_set_detect_equalities")]
+    pub fn detect_equalities(&self) -> Set {
+        Set(self.0.with_each(Conjunction::detect_equalities))
+    }
 
-            /// Implicit equalities, redundant constraints and eliminable locals
-            /// removed from every conjunction; empty conjunctions dropped. One
-            /// budget of [`Budget::DEFAULT_STEPS`] for all the emptiness tests.
-            pub fn simplify_full(&self) -> Result<$t> {
-                self.simplify_full_with_budget(&mut Budget::default())
-            }
+    /// The same set with implicit equalities, redundant constraints and
+    /// eliminable locals removed from every conjunction and the empty
+    /// conjunctions dropped. One budget of [`Budget::DEFAULT_STEPS`] for all
+    /// the emptiness tests.
+    pub fn simplify_full(&self) -> Result<Set> {
+        self.simplify_full_with_budget(&mut Budget::default())
+    }
 
-            /// As `simplify_full`, spending from `budget`.
-            pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<$t> {
-                let mut d = self.0.clone();
-                let mut parts = Vec::with_capacity(d.parts.len());
-                for mut c in d.parts.drain(..) {
-                    c.detect_equalities();
-                    c.eliminate_locals_exactly();
-                    c.remove_redundancies();
-                    if !c.is_empty_with(budget)? {
-                        parts.push(c);
-                    }
-                }
-                d.parts = parts;
-                d.simplify();
-                Ok($t(d))
-            }
-        }
-    };
+    /// As [`Set::simplify_full`], spending from `budget`.
+    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.0.simplify_full(budget).map(Set)
+    }
 }
 
-gist_api!(Set);
-gist_api!(Map);
+impl Map {
+    /// `self` simplified in the context `context` (isl's `isl_map_gist`), as
+    /// [`Set::gist`].
+    #[doc(alias = "isl_map_gist")]
+    pub fn gist(&self, context: &Map) -> Result<Map> {
+        self.gist_with_budget(context, &mut algebra_budget())
+    }
+
+    /// As [`Map::gist`], spending from `budget`.
+    pub fn gist_with_budget(&self, context: &Map, budget: &mut Budget) -> Result<Map> {
+        self.0.gist_in(&context.0, budget).map(Map)
+    }
+
+    /// The same map with the implicit equalities of every conjunction made
+    /// explicit (isl's `isl_map_detect_equalities`).
+    #[doc(alias = "isl_map_detect_equalities")]
+    pub fn detect_equalities(&self) -> Map {
+        Map(self.0.with_each(Conjunction::detect_equalities))
+    }
+
+    /// The same map with implicit equalities, redundant constraints and
+    /// eliminable locals removed from every conjunction and the empty
+    /// conjunctions dropped, as [`Set::simplify_full`].
+    pub fn simplify_full(&self) -> Result<Map> {
+        self.simplify_full_with_budget(&mut Budget::default())
+    }
+
+    /// As [`Map::simplify_full`], spending from `budget`.
+    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.0.simplify_full(budget).map(Map)
+    }
+}
+
+impl Disjunction {
+    /// The gist in `context`, a budget error reworded for the user.
+    fn gist_in(&self, context: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
+        self.gist(context, budget)
+            .map_err(|e| budget_context("gist", e))
+    }
+
+    /// Every conjunction with its implicit equalities, redundant constraints
+    /// and eliminable locals removed; the empty ones dropped.
+    fn simplify_full(&self, budget: &mut Budget) -> Result<Disjunction> {
+        let mut d = self.clone();
+        let mut parts = Vec::with_capacity(d.parts.len());
+        for mut c in d.parts.drain(..) {
+            c.detect_equalities();
+            c.eliminate_locals_exactly();
+            c.remove_redundancies();
+            if !c.is_empty_with(budget)? {
+                parts.push(c);
+            }
+        }
+        d.parts = parts;
+        d.simplify();
+        Ok(d)
+    }
+}
 
 #[cfg(test)]
 mod tests {

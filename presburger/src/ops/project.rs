@@ -141,82 +141,80 @@ pub(crate) fn irredundant<R>(
     keep
 }
 
-macro_rules! projection_api {
-    ($t:ident) => {
-        impl $t {
-            /// Exact projection: the `n` variables of `kind` from `pos` are eliminated
-            /// where an exact integer elimination exists and stay existentially
-            /// quantified otherwise (see [`crate::project`]); the same set as
-            /// `project_out` (isl's `isl_set_project_out`), with the locals
-            /// left by earlier operations eliminated too where that is exact.
-            ///
-            /// ```
-            /// use presburger::{DimKind, Set};
-            /// let s: Set = "{ [i, j] : 0 <= i and i + 1 <= j <= 5 }".parse()?;
-            /// let p = s.project_out_exact(DimKind::SET, 1, 1)?;
-            /// assert_eq!(p.to_string(), "{ [i] : 0 <= i <= 4 }");
-            /// // a stride has no exact elimination: it stays an existential
-            /// let t: Set = "{ [i, j] : i = 2j }".parse()?;
-            /// assert!(t.project_out_exact(DimKind::SET, 1, 1)?.is_equal(&"{ [i] : i mod 2 = 0 }".parse()?)?);
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<$t> {
-                let mut r = self.project_out(kind, pos, n)?;
-                r.eliminate_locals();
-                Ok(r)
-            }
+impl Set {
+    /// Exact projection: the `n` variables of `kind` from `pos` are eliminated
+    /// where an exact integer elimination exists and stay existentially
+    /// quantified otherwise (see the module documentation); the same set as
+    /// [`Set::project_out`] (isl's `isl_set_project_out`), with the locals
+    /// left by earlier operations eliminated too where that is exact.
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i and i + 1 <= j <= 5 }".parse()?;
+    /// let p = s.project_out_exact(DimKind::SET, 1, 1)?;
+    /// assert_eq!(p.to_string(), "{ [i] : 0 <= i <= 4 }");
+    /// // a stride has no exact elimination: it stays an existential
+    /// let t: Set = "{ [i, j] : i = 2j }".parse()?;
+    /// assert!(t.project_out_exact(DimKind::SET, 1, 1)?.is_equal(&"{ [i] : i mod 2 = 0 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
+        Ok(self.project_out(kind, pos, n)?.eliminate_locals())
+    }
 
-            /// Eliminates the locals of every conjunction where that is exact
-            /// (see [`crate::project`]); the set is unchanged. isl has no
-            /// operation of this name: its closest, `isl_set_remove_divs`,
-            /// over-approximates, while this keeps a local that has no exact
-            /// elimination.
-            ///
-            /// ```
-            /// use presburger::Set;
-            /// let mut s: Set = "{ [i] : exists e : 0 <= e <= 3 and i = e + 1 }".parse()?;
-            /// s.eliminate_locals();
-            /// assert_eq!(s.to_string(), "{ [i] : 1 <= i <= 4 }");
-            /// # Ok::<(), presburger::Error>(())
-            /// ```
-            pub fn eliminate_locals(&mut self) {
-                for c in &mut self.0.parts {
-                    c.eliminate_locals_exactly();
-                }
-                self.0.simplify();
-            }
+    /// The same set with the locals of every conjunction eliminated where
+    /// that is exact (see the module documentation). isl has no operation of
+    /// this name: its closest, `isl_set_remove_divs`, over-approximates,
+    /// while this keeps a local that has no exact elimination.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : exists e : 0 <= e <= 3 and i = e + 1 }".parse()?;
+    /// assert_eq!(s.eliminate_locals().to_string(), "{ [i] : 1 <= i <= 4 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn eliminate_locals(&self) -> Set {
+        Set(self.0.with_each(Conjunction::eliminate_locals_exactly))
+    }
 
-            /// Removes redundant inequalities from every conjunction.
-            pub fn remove_redundancies(&self) -> $t {
-                let mut d = self.0.clone();
-                for c in &mut d.parts {
-                    c.remove_redundancies();
-                }
-                d.simplify();
-                $t(d)
-            }
-        }
-    };
+    /// The same set without the redundant inequalities of each conjunction
+    /// (those implied by the others of the conjunction).
+    pub fn remove_redundancies(&self) -> Set {
+        Set(self.0.with_each(Conjunction::remove_redundancies))
+    }
 }
 
-projection_api!(Set);
-projection_api!(Map);
+impl Map {
+    /// Exact projection, as [`Set::project_out_exact`]: the same map as
+    /// [`Map::project_out`] (isl's `isl_map_project_out`), with the locals
+    /// eliminated where that is exact.
+    pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
+        Ok(self.project_out(kind, pos, n)?.eliminate_locals())
+    }
+
+    /// The same map with the locals of every conjunction eliminated where
+    /// that is exact, as [`Set::eliminate_locals`].
+    pub fn eliminate_locals(&self) -> Map {
+        Map(self.0.with_each(Conjunction::eliminate_locals_exactly))
+    }
+
+    /// The same map without the redundant inequalities of each conjunction.
+    pub fn remove_redundancies(&self) -> Map {
+        Map(self.0.with_each(Conjunction::remove_redundancies))
+    }
+}
 
 impl BasicSet {
-    /// Removes redundant inequalities.
+    /// The same basic set without its redundant inequalities.
     pub fn remove_redundancies(&self) -> BasicSet {
-        let mut c = self.0.clone();
-        c.remove_redundancies();
-        BasicSet(c)
+        BasicSet(self.0.with(Conjunction::remove_redundancies))
     }
 }
 
 impl BasicMap {
-    /// Removes redundant inequalities.
+    /// The same basic map without its redundant inequalities.
     pub fn remove_redundancies(&self) -> BasicMap {
-        let mut c = self.0.clone();
-        c.remove_redundancies();
-        BasicMap(c)
+        BasicMap(self.0.with(Conjunction::remove_redundancies))
     }
 }
 

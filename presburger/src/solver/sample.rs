@@ -119,6 +119,7 @@ pub struct DivCol {
 /// with a local, this keeps the search (and the basis reduction) in the
 /// dimension of the set instead of the number of columns. An unbounded
 /// direction among the other variables falls back to [`integer_sample`].
+#[cfg(test)]
 pub fn integer_sample_with_divs(
     n: usize,
     eqs: &[Row],

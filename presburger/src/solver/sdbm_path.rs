@@ -266,7 +266,11 @@ impl Recognised {
 impl Conjunction {
     /// An integer point of all columns (parameters, dimensions, locals), or `None`,
     /// computed along `path` (see [`EmptinessPath`]).
-    pub fn sample_via(&self, path: EmptinessPath, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+    pub(crate) fn sample_via(
+        &self,
+        path: EmptinessPath,
+        budget: &mut Budget,
+    ) -> Result<Option<Vec<Int>>> {
         stats::count(Counter::Emptiness);
         // a visibly violated row (the canonical empty conjunction) ends it on any path
         if self.is_trivially_empty() {

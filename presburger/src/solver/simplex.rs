@@ -109,9 +109,9 @@ use std::hash::{Hash, Hasher};
 #[derive(Clone)]
 pub struct Rational {
     /// The numerator.
-    pub num: Int,
+    pub(crate) num: Int,
     /// The denominator, positive.
-    pub den: Int,
+    pub(crate) den: Int,
 }
 
 impl Rational {
@@ -327,6 +327,8 @@ enum Stop {
     /// Run to the optimum (or unboundedness).
     Never,
     /// Stop once `sign * value >= 0`.
+    // (only `can_saturate`, which the tests use, stops here)
+    #[cfg_attr(not(test), allow(dead_code))]
     NonNeg,
     /// Stop once `sign * value > 0`.
     Positive,
@@ -550,19 +552,15 @@ impl Simplex {
     }
 
     /// Number of pivots performed since creation (statistics only).
+    #[cfg(test)]
     pub fn pivots(&self) -> u64 {
         self.n_pivots
-    }
-
-    /// True when constraint `con` is an equality. Panics if `con >= n_con()`.
-    pub fn is_equality(&self, con: usize) -> bool {
-        self.check_con(con);
-        self.cons[con].is_eq
     }
 
     /// True when constraint `con` has been marked redundant (by
     /// [`Simplex::mark_redundant`], or an equality found implied when added).
     /// Panics if `con >= n_con()`.
+    #[cfg(test)]
     pub fn is_marked_redundant(&self, con: usize) -> bool {
         self.check_con(con);
         self.cons[con].redundant
@@ -634,22 +632,6 @@ impl Simplex {
     /// `obj.len() != 1 + n_var()`.
     pub fn maximize(&mut self, obj: &[Int]) -> LpResult {
         self.optimize(obj, 1)
-    }
-
-    /// Maximises `obj·(1,x)` like [`Simplex::maximize`] and, at an optimum, also
-    /// gives the dual value of each equality in `eqs` (constraint indices): how
-    /// fast the optimum grows when that equality `e·(1,x) = 0` is relaxed to
-    /// `e·(1,x) = t`, i.e. `d opt / d t` at `t = 0`. It is the coefficient of the
-    /// equality's (dead) column in the optimal objective row; an equality that is
-    /// not a column (found implied when it was added) gets 0. By LP duality the
-    /// optimum under the equality equals the optimum without it of
-    /// `obj - dual·e`. Used by generalized basis reduction
-    /// (`solver/gbr.rs`). Panics on a wrong length or index.
-    pub fn maximize_with_duals(&mut self, obj: &[Int], eqs: &[usize]) -> (LpResult, Vec<Rational>) {
-        for &k in eqs {
-            self.check_con(k);
-        }
-        self.optimize_with_duals(obj, 1, eqs)
     }
 
     /// Lexicographic minimisation: minimises `objs[0]`, then `objs[1]` over the
@@ -818,6 +800,7 @@ impl Simplex {
     /// any affine function: no sign of `row` over the set is assumed (it is
     /// "min <= 0 <= max" over the convex set). False for an empty tableau. May
     /// pivot. Panics if `row.len() != 1 + n_var()`.
+    #[cfg(test)]
     pub fn can_saturate(&mut self, row: &[Int]) -> bool {
         let built = self.express(row);
         if self.empty {

@@ -51,7 +51,7 @@ impl Conjunction {
     /// dive finds a point, then the SDBM fast path when the conjunction fits
     /// (see [`crate::sdbm_path`]), then the integer sampler
     /// ([`Conjunction::sample_general`]).
-    pub fn sample_full(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+    pub(crate) fn sample_full(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         self.sample_via(crate::sdbm_path::EmptinessPath::Auto, budget)
     }
 
@@ -59,9 +59,9 @@ impl Conjunction {
     /// integer sampler on the simplex with basis reduction ([`crate::solver::sample`]).
     ///
     /// Locals with a division definition go last and the search branches on the
-    /// other columns only ([`crate::solver::sample::integer_sample_with_divs`]),
+    /// other columns only ([`crate::solver::sample::sample_with_divs_steps`]),
     /// when every definition uses only columns that come before it in that order.
-    pub fn sample_general(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+    pub(crate) fn sample_general(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         self.sample_general_steps(budget, Propagation::ToRun)
     }
 
@@ -130,7 +130,7 @@ impl Conjunction {
 
     /// As [`Conjunction::sample_general`] with the Omega test ([`crate::omega`]), the
     /// independent algorithm kept as a test oracle.
-    pub fn sample_omega(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
+    pub(crate) fn sample_omega(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         let n = self.n_col() - 1;
         if self.is_trivially_universe() {
             return Ok(Some(vec![Int::ZERO; n]));
@@ -324,7 +324,7 @@ impl BasicSet {
 
     /// [`BasicSet::is_empty`] along a chosen path (for tests and benchmarks: the SDBM
     /// fast path alone, or the general path alone).
-    pub fn is_empty_via(&self, path: crate::sdbm_path::EmptinessPath) -> Result<bool> {
+    pub(crate) fn is_empty_via(&self, path: crate::sdbm_path::EmptinessPath) -> Result<bool> {
         Ok(self.0.sample_via(path, &mut Budget::default())?.is_none())
     }
 

@@ -153,7 +153,7 @@ pub(crate) fn generators(
 /// `a·x − b·y`, divided by the gcd of its entries.
 fn combine(a: &Int, x: &[Int], b: &Int, y: &[Int]) -> Vec<Int> {
     let v: Vec<Int> = x.iter().zip(y).map(|(p, q)| &(a * p) - &(b * q)).collect();
-    let g = presburger::int::gcd_all(v.iter());
+    let g = presburger::gcd_all(v.iter());
     if g.is_zero() || g.is_one() {
         v
     } else {
@@ -289,8 +289,8 @@ mod tests {
     /// the cone cut by the box `[-1, 1]^3`, which holds a point of every
     /// ray).
     fn sampled_cone_nonneg(cons: &[Vec<Int>], p: &[Int]) -> bool {
-        use presburger::simplex::{LpResult, Simplex};
-        let mut lp = Simplex::new(3);
+        use presburger::lp::{LinearProgram, LpResult};
+        let mut lp = LinearProgram::new(3);
         let row = |c: i64, a: &[Int]| {
             let mut r = vec![Int::from(c)];
             r.extend(a.iter().cloned());

@@ -41,7 +41,7 @@
 use super::cone::generators;
 pub use super::FarkasMethod;
 use crate::scop::Scop;
-use presburger::simplex::{LpResult, Rational, Simplex};
+use presburger::lp::{LinearProgram, LpResult, Rational};
 use presburger::{BasicMap, BuildRowHasher, DimKind, Error, Int, Result};
 use std::collections::HashSet;
 
@@ -167,8 +167,8 @@ impl Layout {
             for (v, x) in f {
                 // num/den + x·p.num/p.den
                 let p = &point[*v];
-                num = &(&num * &p.den) + &(&(x * &p.num) * &den);
-                den = &den * &p.den;
+                num = &(&num * p.denom()) + &(&(x * p.numer()) * &den);
+                den = &den * p.denom();
             }
             Rational::new(num, den)
         };
@@ -179,17 +179,17 @@ impl Layout {
             .collect();
         let mut den = Int::ONE;
         for x in vals.iter().flatten() {
-            den = den.lcm(&x.den);
+            den = den.lcm(x.denom());
         }
         let mut rows: Vec<Vec<Int>> = vals
             .iter()
             .map(|r| {
                 r.iter()
-                    .map(|x| (&x.num * &den).exact_div(&x.den))
+                    .map(|x| (x.numer() * &den).exact_div(x.denom()))
                     .collect()
             })
             .collect();
-        let g = presburger::int::gcd_all(rows.iter().flatten());
+        let g = presburger::gcd_all(rows.iter().flatten());
         if !g.is_zero() && !g.is_one() {
             for r in &mut rows {
                 for x in r.iter_mut() {
@@ -209,7 +209,7 @@ pub(crate) type Form = Vec<(usize, Int)>;
 /// constraints are infeasible. Snapshots and rollbacks let one base
 /// (the Farkas constraints of a set of dependences) serve many questions.
 pub(crate) struct Lp {
-    simplex: Simplex,
+    simplex: LinearProgram,
     /// The dependence constraints added since the last rollback, as dense
     /// rows divided by their gcd (to skip duplicates).
     seen: HashSet<(bool, Vec<Int>), BuildRowHasher>,
@@ -224,7 +224,7 @@ impl Lp {
     /// row non-negative (as in Pluto).
     pub fn new(layout: &Layout) -> Lp {
         let mut lp = Lp {
-            simplex: Simplex::new(layout.n_var),
+            simplex: LinearProgram::new(layout.n_var),
             seen: HashSet::default(),
         };
         for v in 0..=layout.np {
@@ -282,12 +282,12 @@ impl Lp {
     }
 
     /// The current position, to [`Lp::rollback`] to.
-    pub fn snapshot(&self) -> presburger::simplex::Snapshot {
+    pub fn snapshot(&self) -> presburger::lp::Snapshot {
         self.simplex.snapshot()
     }
 
     /// Undoes everything added since `s`.
-    pub fn rollback(&mut self, s: presburger::simplex::Snapshot) {
+    pub fn rollback(&mut self, s: presburger::lp::Snapshot) {
         self.simplex.rollback(s);
         self.seen.clear();
     }
@@ -308,7 +308,7 @@ impl Lp {
         if self.is_empty() {
             return;
         }
-        let g = presburger::int::gcd_all(row.iter());
+        let g = presburger::gcd_all(row.iter());
         if g.is_zero() {
             return;
         }

@@ -86,7 +86,7 @@ pub(crate) fn null_space(h: &[Vec<Int>], n: usize) -> Vec<Vec<Int>> {
                 let new: Vec<Int> = (0..n)
                     .map(|j| &(&m[i][j] * &a) - &(&m[r][j] * &b))
                     .collect();
-                let g = presburger::int::gcd_all(new.iter());
+                let g = presburger::gcd_all(new.iter());
                 m[i] = if g.is_zero() || g.is_one() {
                     new
                 } else {
@@ -112,7 +112,7 @@ pub(crate) fn null_space(h: &[Vec<Int>], n: usize) -> Vec<Vec<Int>> {
         for (k, &pc) in pivots.iter().enumerate() {
             v[pc] = -(&m[k][free] * &l).exact_div(&m[k][pc]);
         }
-        let g = presburger::int::gcd_all(v.iter());
+        let g = presburger::gcd_all(v.iter());
         if !g.is_zero() && !g.is_one() {
             v = v.iter().map(|x| x.exact_div(&g)).collect();
         }

@@ -3,13 +3,15 @@
 //! (bounded systems) and the Omega test (bounded and unbounded systems), with
 //! coefficients from a few units up to 2^100.
 //!
-//! `cargo test -p presburger --test sampler_oracle` runs a few thousand systems;
+//! `cargo test -p presburger --lib sampler_oracle` runs a few thousand systems;
 //! the full run of 10^5 systems is (`SAMPLER_ORACLE_SLOW=1` lists the systems that
 //! took the sampler 50 ms or more)
-//! `cargo test --release -p presburger --test sampler_oracle -- --ignored`.
+//! `cargo test --release -p presburger --lib sampler_oracle -- --ignored`.
+//! (A unit test module: the sampler and the Omega test are internal.)
 
-use presburger::conjunction::Row;
-use presburger::{omega, solver::sample, Budget, Int};
+use crate::conjunction::Row;
+use crate::solver::{omega, sample};
+use crate::{Budget, Int};
 
 struct Rng(u64);
 

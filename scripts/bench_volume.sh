@@ -77,7 +77,7 @@ for prog in "${PROGRAMS[@]}"; do
     "$POLY" volume "$src" --main "$DIR/$prog.$v.main.mlir" --main-module "$DIR/$prog.$v.mlir" --reps "$REPS" >/dev/null
     out=$(lower_and_run "$DIR/$prog.$v.main.mlir")
     ms[$v]=$(echo "$out" | median_ms)
-    hash[$v]=$(echo "$out" | grep '^hash' | awk '{print $2}')
+    hash[$v]=$(echo "$out" | grep -E '^-?[0-9]+$' | tail -1) # the untimed call's result hash
   done
   mark() { [ "${hash[$1]}" = "${hash[original]}" ] && echo "=" || echo "~"; }
   best=$(printf '%s\n' "${ms[original]}" "${ms[tile_using_for]}" "${ms[fuse]}" | sort -g | head -1)

@@ -45,7 +45,7 @@ struct Args {
     main: Option<String>,
     main_module: Option<String>,
     reps: usize,
-    sizes: volume::emit::harness::HarnessSizes,
+    sizes: volume::interp::harness::HarnessSizes,
     emit_options: volume::emit::EmitOptions,
 }
 
@@ -88,7 +88,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         main: None,
         main_module: None,
         reps: 1,
-        sizes: volume::emit::harness::HarnessSizes {
+        sizes: volume::interp::harness::HarnessSizes {
             dynamic: 37,
             index_args: Vec::new(),
         },
@@ -244,7 +244,7 @@ fn write(path: &str, text: &str) -> Result<(), volume::Error> {
 
 /// `--emit`, `--emit-regions`, `--main`: writes the files and says what it wrote.
 fn generate(text: &str, a: &Args) -> Result<String, volume::Error> {
-    use volume::emit::{emit_with, harness};
+    use volume::emit::emit_with;
     let mut o = String::new();
     if let Some(path) = &a.emit {
         if a.tiles.is_empty() {
@@ -287,8 +287,11 @@ fn generate(text: &str, a: &Args) -> Result<String, volume::Error> {
                 .map_err(|e| volume::Error::Invalid(format!("cannot read {m}: {e}")))?,
             None => text.to_string(),
         };
-        let main = harness::main_text(&p, &a.sizes, a.reps)?;
-        write(path, &harness::with_main(&module, &main)?)?;
+        let sizes = a.sizes.for_program(&p)?;
+        write(
+            path,
+            &volume::interp::harness::with_timed_main(&module, &p.name, 1, &sizes, a.reps)?,
+        )?;
         let _ = writeln!(o, "wrote {path} (with @main, {} call(s))", a.reps);
     }
     Ok(o)

@@ -13,8 +13,8 @@ use std::process::Command;
 mod common;
 
 use common::examples::{case_of, example, sizes_of, tiles_of, PROGRAMS};
-use volume::emit::harness::{main_text, with_main, HarnessSizes};
 use volume::emit::{emit, emit_with, EmitOptions};
+use volume::interp::harness::{with_main, HarnessSizes};
 use volume::model::Options;
 
 /// `mlir-opt-22`, `mlir-runner-22` and the two runtime libraries, if installed.
@@ -124,11 +124,18 @@ fn run(t: &Tools, module: &str, dir: &Path, file: &str) -> String {
         llvm.display(),
         String::from_utf8_lossy(&o.stderr)
     );
-    out.lines()
-        .find_map(|l| l.strip_prefix("hash "))
-        .unwrap_or_else(|| panic!("no hash printed by {}:\n{out}", llvm.display()))
-        .trim()
-        .to_string()
+    // (the harness prints one hash per result, each on a line of its own)
+    let hashes: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.parse::<i64>().is_ok())
+        .collect();
+    assert!(
+        !hashes.is_empty(),
+        "no hash printed by {}:\n{out}",
+        llvm.display()
+    );
+    hashes.join(",")
 }
 
 /// Runs the original and each emitted module (`(what, text)`) with the same
@@ -141,10 +148,20 @@ fn assert_same_results(
     sizes: &HarnessSizes,
 ) {
     let p = volume::mlir::parse_program(text).unwrap();
-    let main = main_text(&p, sizes, 1).unwrap();
-    let h0 = run(t, &with_main(text, &main).unwrap(), dir, "original.mlir");
+    let sizes = sizes.for_program(&p).unwrap();
+    let h0 = run(
+        t,
+        &with_main(text, &p.name, 1, &sizes).unwrap(),
+        dir,
+        "original.mlir",
+    );
     for (what, m) in emitted {
-        let h = run(t, &with_main(m, &main).unwrap(), dir, "emitted.mlir");
+        let h = run(
+            t,
+            &with_main(m, &p.name, 1, &sizes).unwrap(),
+            dir,
+            "emitted.mlir",
+        );
         assert_eq!(h0, h, "{what}: the result differs from the original's");
     }
 }

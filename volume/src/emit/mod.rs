@@ -27,7 +27,6 @@
 //! `affine.apply`/`affine.min`/`affine.max` ([`writer`]).
 
 pub mod clone;
-pub mod harness;
 pub mod partition;
 pub mod writer;
 

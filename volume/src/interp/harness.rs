@@ -21,10 +21,76 @@ use super::inputs::{argument_shapes, input_base, FNV_BASIS, FNV_PRIME, MIX_MUL, 
 use super::value::{ElemType, Ty};
 use crate::error::Result;
 
+/// The sizes of a harness given as a command line gives them: one size for
+/// every `?` dimension of the tensor arguments, and the value of each integer
+/// or `index` argument by name.
+#[derive(Debug, Clone, Default)]
+pub struct HarnessSizes {
+    /// The size of every dynamic dimension.
+    pub dynamic: i64,
+    /// Values of the integer and `index` arguments (SSA name without `%`).
+    pub index_args: Vec<(String, i64)>,
+}
+
+impl HarnessSizes {
+    /// The `sizes` argument of [`with_main`] for `p`'s function: the dynamic
+    /// size once per `?` dimension, then the named values of the integer and
+    /// `index` arguments, in argument order; an error names an argument
+    /// without a value.
+    pub fn for_program(&self, p: &crate::ir::Program) -> crate::error::Result<Vec<i64>> {
+        use crate::ir::Type;
+        let mut sizes = Vec::new();
+        for &a in &p.args {
+            if let Type::Tensor(t) = &p.value(a).ty {
+                sizes.extend(t.dims.iter().filter(|d| d.is_none()).map(|_| self.dynamic));
+            }
+        }
+        for &a in &p.args {
+            let v = p.value(a);
+            let integer = match &v.ty {
+                Type::Index => true,
+                Type::Scalar(e) => e.starts_with('i'),
+                Type::Tensor(_) => false,
+            };
+            if integer {
+                let value = self
+                    .index_args
+                    .iter()
+                    .find(|(n, _)| *n == v.ssa)
+                    .map(|x| x.1)
+                    .ok_or_else(|| {
+                        crate::error::Error::Invalid(format!(
+                            "harness: no value for the argument %{} (give it as NAME=VALUE)",
+                            v.ssa
+                        ))
+                    })?;
+                sizes.push(value);
+            }
+        }
+        Ok(sizes)
+    }
+}
+
 /// The text of `module` with a `func.func @main()` added that calls `@func`
 /// on the inputs of seed `seed` and `sizes` (as for
 /// [`super::pseudo_random_inputs_sized`]) and prints one hash per result.
 pub fn with_main(text: &str, func: &str, seed: u64, sizes: &[i64]) -> Result<String> {
+    with_timed_main(text, func, seed, sizes, 0)
+}
+
+/// As [`with_main`], and first `reps` timed calls: each prints a line
+/// `time <seconds>` (the wall time of the call alone, by `rtclock` of
+/// `libmlir_c_runner_utils`) and then the hashes of its results, which keeps
+/// the call's work from being optimised away. The last lines are the hashes
+/// of one more call, untimed, as [`with_main`] prints them. For benchmarks
+/// (`poly volume --main`, `scripts/bench_volume.sh`).
+pub fn with_timed_main(
+    text: &str,
+    func: &str,
+    seed: u64,
+    sizes: &[i64],
+    reps: usize,
+) -> Result<String> {
     let (args, results) = super::signature(text, func)?;
     let (shapes, scalars) = argument_shapes(func, &args, sizes)?;
     let mut scalars = scalars.into_iter();
@@ -81,38 +147,58 @@ pub fn with_main(text: &str, func: &str, seed: u64, sizes: &[i64]) -> Result<Str
         operands.push(name);
     }
     let tys = |v: &[Ty]| v.iter().map(Ty::to_string).collect::<Vec<_>>().join(", ");
-    let names: Vec<String> = (0..results.len()).map(|r| format!("%r#{r}")).collect();
     let call = format!(
         "func.call @{func}({}) : ({}) -> ({})",
         operands.join(", "),
         tys(&args),
         tys(&results)
     );
-    match results.len() {
-        0 => {
-            let _ = writeln!(m, "  {call}");
-        }
-        1 => {
-            let _ = writeln!(m, "  %r = {call}");
-        }
-        n => {
-            let _ = writeln!(m, "  %r:{n} = {call}");
-        }
-    }
     let _ = writeln!(
         m,
         "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %fnv = arith.constant {} : i64\n  %prime = arith.constant {} : i64",
         FNV_BASIS as i64, FNV_PRIME as i64
     );
-    for (r, ty) in results.iter().enumerate() {
-        let v = if results.len() == 1 {
-            "%r".to_string()
-        } else {
-            names[r].clone()
-        };
-        let h = hash_result(&mut m, r, &v, ty);
-        let _ = writeln!(m, "  vector.print {h} : i64");
+    // the call as `{res} = call` and the hash of each result, with names
+    // prefixed by `tag` (the timed loop's body is a region of its own)
+    let call_and_hash = |m: &mut String, tag: &str, first: usize| {
+        let res = format!("%{tag}r");
+        match results.len() {
+            0 => {
+                let _ = writeln!(m, "  {call}");
+            }
+            1 => {
+                let _ = writeln!(m, "  {res} = {call}");
+            }
+            n => {
+                let _ = writeln!(m, "  {res}:{n} = {call}");
+            }
+        }
+        for (r, ty) in results.iter().enumerate() {
+            let v = if results.len() == 1 {
+                res.clone()
+            } else {
+                format!("{res}#{r}")
+            };
+            let h = hash_result(m, first + r, &v, ty);
+            let _ = writeln!(m, "  vector.print {h} : i64");
+        }
+    };
+    if reps > 0 {
+        let _ = writeln!(
+            m,
+            "  %nreps = arith.constant {reps} : index\n  scf.for %rep = %c0 to %nreps step %c1 {{\n  %t0 = func.call @rtclock() : () -> f64"
+        );
+        // (the hash's names are distinct from the untimed call's below)
+        let mut body = String::new();
+        call_and_hash(&mut body, "t", results.len());
+        let (first, rest) = body.split_once('\n').unwrap_or((&body, ""));
+        let _ = writeln!(
+            m,
+            "{first}\n  %t1 = func.call @rtclock() : () -> f64\n  %dt = arith.subf %t1, %t0 : f64\n  vector.print str \"time \"\n  vector.print %dt : f64\n{rest}  }}"
+        );
+        m.insert_str(0, "func.func private @rtclock() -> f64\n");
     }
+    call_and_hash(&mut m, "", 0);
     m.push_str("  return\n}\n");
     // Inside the module wrapper if there is one, else at the end.
     let wrapped = text.lines().any(|l| {

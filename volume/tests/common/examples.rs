@@ -2,8 +2,7 @@
 //! tests use (`tests/emit.rs` with MLIR's tools, `tests/emit_interp.rs` with
 //! the interpreter), and the readers of example and test programs.
 
-use volume::emit::harness::HarnessSizes;
-use volume::ir::Type;
+use volume::interp::harness::HarnessSizes;
 
 /// A program of `examples/`, its tile sizes, and the sizes the harness gives to
 /// `?` dimensions and index arguments.
@@ -72,24 +71,8 @@ pub fn sizes_of(case: &Case) -> HarnessSizes {
 }
 
 /// The same sizes in the interpreter's order (as for
-/// `volume::interp::pseudo_random_inputs_sized`): every `?` dimension of the
-/// tensor arguments of `text`'s function, then its `index` arguments' values.
+/// `volume::interp::pseudo_random_inputs_sized`).
 pub fn interp_sizes(text: &str, sizes: &HarnessSizes) -> Vec<i64> {
     let p = volume::mlir::parse_program(text).unwrap_or_else(|e| panic!("{e}"));
-    let args = p.args.iter().map(|&a| p.value(a));
-    let dims = args.clone().map(|v| match &v.ty {
-        Type::Tensor(t) => t.dims.iter().filter(|d| d.is_none()).count(),
-        _ => 0,
-    });
-    let index = args.filter(|v| v.ty == Type::Index).map(|v| {
-        sizes
-            .index_args
-            .iter()
-            .find(|(n, _)| *n == v.ssa)
-            .unwrap_or_else(|| panic!("no value for %{}", v.ssa))
-            .1
-    });
-    std::iter::repeat_n(sizes.dynamic, dims.sum())
-        .chain(index)
-        .collect()
+    sizes.for_program(&p).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -78,13 +78,13 @@
 //! constraint holds on the other disjunct is decided on that disjunct's tableau
 //! (`Region::holds`), with the integer test only when the tableau cannot tell.
 
+use crate::api::{across, Across, Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
 use crate::elimination::{fm_pair, shift_column, splinters};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::project::irredundant;
-use crate::set::{across, Across, Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::simplex::{LpValue, Rational, Simplex, Snapshot};
 use crate::solver::solve::contains_in;
 use rayon::prelude::*;
@@ -1244,7 +1244,7 @@ fn aligned<'x>(
             b.space.tuple_key()
         )));
     }
-    let params = crate::set::merged_params(a.space.params(), b.space.params());
+    let params = crate::api::merged_params(a.space.params(), b.space.params());
     let align = |d: &'x Disjunction| {
         if d.space.params() == params {
             Cow::Borrowed(d)

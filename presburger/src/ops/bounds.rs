@@ -21,11 +21,11 @@
 //! integer tests and optima; the `_with_budget` variants take the caller's.
 
 use crate::algebra::algebra_budget;
+use crate::api::Set;
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::set::Set;
 use crate::simplex::{LpResult, Simplex};
 use crate::solve::opt_over;
 use crate::space::DimKind;
@@ -193,7 +193,7 @@ impl Set {
                 c.ineqs.push(row);
             }
         }
-        Ok(Set::from(crate::set::BasicSet(c)))
+        Ok(Set::from(crate::api::BasicSet(c)))
     }
 
     /// All points (set dimensions) of a bounded set without parameters, in

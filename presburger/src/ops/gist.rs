@@ -15,10 +15,10 @@
 //!   caller's).
 
 use crate::algebra::{algebra_budget, budget_context};
+use crate::api::{Disjunction, Map, Set};
 use crate::conjunction::{Conjunction, Row};
 use crate::error::Result;
 use crate::omega::Budget;
-use crate::set::{Disjunction, Map, Set};
 
 impl Conjunction {
     /// Turns implicit equalities (inequalities tight at every rational point) into
@@ -64,7 +64,7 @@ impl Disjunction {
     }
 
     pub(crate) fn gist(&self, context: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
-        let params = crate::set::merged_params(self.space.params(), context.space.params());
+        let params = crate::api::merged_params(self.space.params(), context.space.params());
         let s = self.align_params(&params);
         let ctx = context.align_params(&params);
         let mut parts = Vec::with_capacity(s.parts.len());

@@ -4,11 +4,11 @@
 //! parameters. All are exact rearrangements of columns plus equalities (no solver
 //! involved).
 
+use crate::api::{merged_params, BasicMap, BasicSet, Disjunction, Map, Set};
 use crate::conjunction::Conjunction;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::set::{merged_params, BasicMap, BasicSet, Disjunction, Map, Set};
 use crate::space::{DimKind, Space, Tuple, TupleBody};
 
 impl Map {

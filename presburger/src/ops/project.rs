@@ -25,10 +25,10 @@
 //! variables, locals included) does not change when it is dropped, so neither do its
 //! integer points or their projection. The exact simplex decides it.
 
+use crate::api::{BasicMap, BasicSet, Map, Set};
 use crate::conjunction::{Conjunction, Row};
 use crate::elimination::fm_pair;
 use crate::error::Result;
-use crate::set::{BasicMap, BasicSet, Map, Set};
 use crate::simplex::Simplex;
 use crate::space::DimKind;
 

@@ -13,9 +13,9 @@
 //! and range are wrapped pairs (`isl_union_map_domain_map` and `_range_map`
 //! keep every member).
 
+use crate::api::{Map, Set, UnionMap, UnionSet};
 use crate::error::Result;
 use crate::int::Int;
-use crate::set::{Map, Set, UnionMap, UnionSet};
 use crate::space::Space;
 
 impl UnionSet {

@@ -16,10 +16,10 @@
 //! gives a feasible value, and a binary search between the two with emptiness tests
 //! finds the integer optimum in a logarithmic number of tests.
 
+use crate::api::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::simplex::Simplex;
 use crate::solver::budget::Budget;
 use crate::solver::sample::Propagation;

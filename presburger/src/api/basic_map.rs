@@ -143,3 +143,103 @@ impl BasicMap {
         self.0.plain_is_equal(&other.0)
     }
 }
+
+// Map and product operations: the algorithms are in `src/ops/maps.rs`.
+impl BasicMap {
+    /// As [`Map::domain_map`] (isl's `isl_basic_map_domain_map`).
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ S[i] -> T[j] : j = 2i }".parse()?;
+    /// let want: BasicMap = "{ [S[i] -> T[j]] -> S[i] : j = 2i }".parse()?;
+    /// assert!(m.domain_map().plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_domain_map")]
+    pub fn domain_map(&self) -> BasicMap {
+        self.domain_map_impl()
+    }
+
+    /// As [`Map::range_map`] (isl's `isl_basic_map_range_map`).
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ S[i] -> T[j] : j = 2i }".parse()?;
+    /// let want: BasicMap = "{ [S[i] -> T[j]] -> T[j] : j = 2i }".parse()?;
+    /// assert!(m.range_map().plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_range_map")]
+    pub fn range_map(&self) -> BasicMap {
+        self.range_map_impl()
+    }
+
+    /// As [`Map::zip`] (isl's `isl_basic_map_zip`).
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a = d }".parse()?;
+    /// let want: BasicMap = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a = d }".parse()?;
+    /// assert!(m.zip()?.plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_zip")]
+    pub fn zip(&self) -> Result<BasicMap> {
+        self.zip_impl()
+    }
+
+    /// As [`Map::insert_dims`] (isl's `isl_basic_map_insert_dims`).
+    ///
+    /// ```
+    /// use presburger::{BasicMap, DimKind};
+    /// let m: BasicMap = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
+    /// let want: BasicMap = "{ S[i] -> [j, k] : j = i + 1 }".parse()?;
+    /// assert!(m.insert_dims(DimKind::Out, 1, 1)?.plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_insert_dims")]
+    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<BasicMap> {
+        self.insert_dims_impl(kind, pos, n)
+    }
+
+    /// As [`Map::insert_params`].
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// let m: BasicMap = "{ S[i] -> T[i] }".parse()?;
+    /// assert_eq!(m.insert_params(0, &["N"])?.to_string(), "[N] -> { S[i] -> T[i] }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<BasicMap> {
+        self.insert_params_impl(pos, names)
+    }
+}
+
+// Exact projection and redundancy removal: the algorithms are in `src/ops/project.rs`.
+impl BasicMap {
+    /// The same basic map without its redundant inequalities.
+    pub fn remove_redundancies(&self) -> BasicMap {
+        self.remove_redundancies_impl()
+    }
+}
+
+// Emptiness, sampling and optimisation (the solver): the algorithms are in `src/solver/solve.rs`.
+impl BasicMap {
+    /// True when no integer pair satisfies the constraints (isl's
+    /// `isl_basic_map_is_empty`).
+    ///
+    /// ```
+    /// use presburger::BasicMap;
+    /// assert!("{ [i] -> [j] : j = 2i and j = 2i + 1 }".parse::<BasicMap>()?.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_map_is_empty")]
+    pub fn is_empty(&self) -> Result<bool> {
+        self.is_empty_impl()
+    }
+
+    /// An integer pair: parameters, input dimensions, output dimensions.
+    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
+        self.sample_impl()
+    }
+}

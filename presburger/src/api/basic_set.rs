@@ -163,3 +163,103 @@ impl BasicSet {
         self.0.plain_is_equal(&other.0)
     }
 }
+
+// Map and product operations: the algorithms are in `src/ops/maps.rs`.
+impl BasicSet {
+    /// As [`Set::insert_dims`] (isl's `isl_basic_set_insert_dims`).
+    ///
+    /// ```
+    /// use presburger::{BasicSet, DimKind};
+    /// let s: BasicSet = "{ S[i] : 0 <= i <= 3 }".parse()?;
+    /// let want: BasicSet = "{ [k, i] : 0 <= i <= 3 }".parse()?;
+    /// assert!(s.insert_dims(DimKind::SET, 0, 1)?.plain_is_equal(&want));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_set_insert_dims")]
+    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<BasicSet> {
+        self.insert_dims_impl(kind, pos, n)
+    }
+
+    /// As [`Set::insert_params`].
+    ///
+    /// ```
+    /// use presburger::BasicSet;
+    /// let s: BasicSet = "{ S[i] : i >= 0 }".parse()?;
+    /// assert_eq!(s.insert_params(0, &["N"])?.space().params(), ["N"]);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<BasicSet> {
+        self.insert_params_impl(pos, names)
+    }
+}
+
+// Exact projection and redundancy removal: the algorithms are in `src/ops/project.rs`.
+impl BasicSet {
+    /// The same basic set without its redundant inequalities.
+    pub fn remove_redundancies(&self) -> BasicSet {
+        self.remove_redundancies_impl()
+    }
+}
+
+// Emptiness, sampling and optimisation (the solver): the algorithms are in `src/solver/solve.rs`.
+impl BasicSet {
+    /// True when no integer point (for any parameter value) satisfies the
+    /// constraints (isl's `isl_basic_set_is_empty`): exact, existentials
+    /// included.
+    ///
+    /// ```
+    /// use presburger::BasicSet;
+    /// assert!("{ [x, y] : 3x - 3y = 1 }".parse::<BasicSet>()?.is_empty()?); // rationals only
+    /// assert!(!"[N] -> { [i] : 0 <= i < N }".parse::<BasicSet>()?.is_empty()?); // for N >= 1
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_set_is_empty")]
+    pub fn is_empty(&self) -> Result<bool> {
+        self.is_empty_impl()
+    }
+
+    /// An integer point: parameter values followed by set dimensions; `None` if empty.
+    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
+        self.sample_impl()
+    }
+
+    /// True when the point (parameter values, then set dimensions) belongs to the set.
+    pub fn contains(&self, point: &[Int]) -> Result<bool> {
+        self.contains_impl(point)
+    }
+
+    /// The lexicographically smallest point (set dimensions) of a set without
+    /// parameters; `None` if empty, `Error::Unbounded` if there is none. isl's
+    /// `isl_basic_set_lexmin` gives the same point as a one-point set (and,
+    /// with parameters, a function of them, not computed here).
+    ///
+    /// ```
+    /// use presburger::{BasicSet, Int};
+    /// let b: BasicSet = "{ [i, j] : 0 <= j <= i <= 5 and i + j >= 3 }".parse()?;
+    /// assert_eq!(b.lexmin()?, Some(vec![Int::from(2), Int::from(1)]));
+    /// assert_eq!(b.lexmax()?, Some(vec![Int::from(5), Int::from(5)]));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_basic_set_lexmin")]
+    pub fn lexmin(&self) -> Result<Option<Vec<Int>>> {
+        self.lexmin_impl()
+    }
+
+    /// The lexicographically largest point, as [`BasicSet::lexmin`] (isl's
+    /// `isl_basic_set_lexmax`).
+    #[doc(alias = "isl_basic_set_lexmax")]
+    pub fn lexmax(&self) -> Result<Option<Vec<Int>>> {
+        self.lexmax_impl()
+    }
+
+    /// The integer minimum of `aff·(1, params, dims)` over the set (parameters are
+    /// variables too); `None` if empty, `Error::Unbounded` if not attained.
+    pub fn min(&self, aff: &[Int]) -> Result<Option<Int>> {
+        self.min_impl(aff)
+    }
+
+    /// The integer maximum, as [`BasicSet::min`].
+    pub fn max(&self, aff: &[Int]) -> Result<Option<Int>> {
+        self.max_impl(aff)
+    }
+}

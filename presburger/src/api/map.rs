@@ -1,6 +1,7 @@
 //! `Map`: the type and every public method of it.
 
 use super::*;
+use crate::solver::budget::Budget;
 
 /// A finite union of conjunctions in one map space (isl's `isl_map`): a
 /// relation between integer tuples.
@@ -411,5 +412,412 @@ impl Map {
         let mut d = Disjunction { space, parts };
         d.simplify();
         Ok(Map(d))
+    }
+}
+
+// Set algebra (subtraction, complement, comparisons, coalescing): the algorithms are in `src/ops/algebra.rs`.
+impl Map {
+    /// The pairs of `self` that are not in `other` (exact, existentials
+    /// included; isl's `isl_map_subtract`). All the work shares one budget
+    /// of [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [i] -> [j] : 0 <= i, j <= 2 }".parse()?;
+    /// let off: Map = "{ [i] -> [j] : 0 <= i, j <= 2 and i != j }".parse()?;
+    /// assert!(m.subtract(&"{ [i] -> [i] }".parse()?)?.is_equal(&off)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_subtract")]
+    pub fn subtract(&self, other: &Map) -> Result<Map> {
+        self.subtract_impl(other)
+    }
+
+    /// As [`Map::subtract`], spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<Map> {
+        self.subtract_with_budget_impl(other, budget)
+    }
+
+    /// The pairs of the space (for all parameter values) that are not in
+    /// `self` (isl's `isl_map_complement`).
+    #[doc(alias = "isl_map_complement")]
+    pub fn complement(&self) -> Result<Map> {
+        self.complement_impl()
+    }
+
+    /// As [`Map::complement`], spending from `budget`.
+    pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.complement_with_budget_impl(budget)
+    }
+
+    /// True when every pair of `self` is in `other` (isl's
+    /// `isl_map_is_subset`).
+    #[doc(alias = "isl_map_is_subset")]
+    pub fn is_subset(&self, other: &Map) -> Result<bool> {
+        self.is_subset_impl(other)
+    }
+
+    /// As [`Map::is_subset`], spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.is_subset_with_budget_impl(other, budget)
+    }
+
+    /// True when both have the same pairs (isl's `isl_map_is_equal`).
+    #[doc(alias = "isl_map_is_equal")]
+    pub fn is_equal(&self, other: &Map) -> Result<bool> {
+        self.is_equal_impl(other)
+    }
+
+    /// As [`Map::is_equal`], spending from `budget` (both inclusions
+    /// together).
+    pub fn is_equal_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.is_equal_with_budget_impl(other, budget)
+    }
+
+    /// True when no pair is in both (isl's `isl_map_is_disjoint`).
+    #[doc(alias = "isl_map_is_disjoint")]
+    pub fn is_disjoint(&self, other: &Map) -> Result<bool> {
+        self.is_disjoint_impl(other)
+    }
+
+    /// As [`Map::is_disjoint`], spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
+        self.is_disjoint_with_budget_impl(other, budget)
+    }
+
+    /// The same map with fewer conjunctions where two or more can be
+    /// replaced exactly by one (isl's `isl_map_coalesce`; see the module
+    /// documentation of the algebra for the cases handled).
+    #[doc(alias = "isl_map_coalesce")]
+    pub fn coalesce(&self) -> Result<Map> {
+        self.coalesce_impl()
+    }
+
+    /// As [`Map::coalesce`], spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.coalesce_with_budget_impl(budget)
+    }
+}
+
+// Gist and simplification: the algorithms are in `src/ops/gist.rs`.
+impl Map {
+    /// `self` simplified in the context `context` (isl's `isl_map_gist`), as
+    /// [`Set::gist`].
+    #[doc(alias = "isl_map_gist")]
+    pub fn gist(&self, context: &Map) -> Result<Map> {
+        self.gist_impl(context)
+    }
+
+    /// As [`Map::gist`], spending from `budget`.
+    pub fn gist_with_budget(&self, context: &Map, budget: &mut Budget) -> Result<Map> {
+        self.gist_with_budget_impl(context, budget)
+    }
+
+    /// The same map with the implicit equalities of every conjunction made
+    /// explicit (isl's `isl_map_detect_equalities`).
+    #[doc(alias = "isl_map_detect_equalities")]
+    pub fn detect_equalities(&self) -> Map {
+        self.detect_equalities_impl()
+    }
+
+    /// The same map with implicit equalities, redundant constraints and
+    /// eliminable locals removed from every conjunction and the empty
+    /// conjunctions dropped, as [`Set::simplify_full`].
+    pub fn simplify_full(&self) -> Result<Map> {
+        self.simplify_full_impl()
+    }
+
+    /// As [`Map::simplify_full`], spending from `budget`.
+    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.simplify_full_with_budget_impl(budget)
+    }
+}
+
+// Map and product operations: the algorithms are in `src/ops/maps.rs`.
+impl Map {
+    /// The identity map `{ x -> x }` on a set space.
+    pub fn identity(space: &Space) -> Result<Map> {
+        Self::identity_impl(space)
+    }
+
+    /// `{ y - x : x -> y in self }`, for a map whose input and output have the same
+    /// number of dimensions (the tuple of the result is anonymous).
+    pub fn deltas(&self) -> Result<Set> {
+        self.deltas_impl()
+    }
+
+    /// The map as a set of pairs `{ [A[..] -> B[..]] }`.
+    pub fn wrap(&self) -> Set {
+        self.wrap_impl()
+    }
+
+    /// Flat tuples on both sides (nesting forgotten, dimension names kept).
+    pub fn flatten(&self) -> Map {
+        self.flatten_impl()
+    }
+
+    /// `[A -> B] x [C -> D]` gives `[A -> C] -> [B -> D]` (isl's product).
+    pub fn product(&self, other: &Map) -> Result<Map> {
+        self.product_impl(other)
+    }
+
+    /// `A -> B` and `A -> C` give `A -> [B -> C]`: the pairs of images of each input.
+    pub fn range_product(&self, other: &Map) -> Result<Map> {
+        self.range_product_impl(other)
+    }
+
+    /// `{ x -> y : x <_lex y }` on a set space (a union over the first position where
+    /// they differ), as used for dependences.
+    pub fn lex_lt(space: &Space) -> Result<Map> {
+        Self::lex_lt_impl(space)
+    }
+
+    /// `{ x -> y : x <=_lex y }`.
+    pub fn lex_le(space: &Space) -> Result<Map> {
+        Self::lex_le_impl(space)
+    }
+
+    /// `{ x -> y : x >_lex y }`.
+    pub fn lex_gt(space: &Space) -> Result<Map> {
+        Self::lex_gt_impl(space)
+    }
+
+    /// `{ x -> y : x >=_lex y }`.
+    pub fn lex_ge(space: &Space) -> Result<Map> {
+        Self::lex_ge_impl(space)
+    }
+
+    /// The pairs whose input is not in `set` (one budget of
+    /// [`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for the
+    /// complement of `set`).
+    pub fn subtract_domain(&self, set: &Set) -> Result<Map> {
+        self.subtract_domain_impl(set)
+    }
+
+    /// As `subtract_domain`, spending from `budget`.
+    pub fn subtract_domain_with_budget(&self, set: &Set, budget: &mut Budget) -> Result<Map> {
+        self.subtract_domain_with_budget_impl(set, budget)
+    }
+
+    /// The pairs whose output is not in `set`.
+    pub fn subtract_range(&self, set: &Set) -> Result<Map> {
+        self.subtract_range_impl(set)
+    }
+
+    /// As `subtract_range`, spending from `budget`.
+    pub fn subtract_range_with_budget(&self, set: &Set, budget: &mut Budget) -> Result<Map> {
+        self.subtract_range_with_budget_impl(set, budget)
+    }
+
+    /// The inputs with an image in `set`: `{ x : exists y in set : x -> y }` (for a
+    /// function, the preimage of `set`).
+    pub fn preimage_of(&self, set: &Set) -> Result<Set> {
+        self.preimage_of_impl(set)
+    }
+
+    /// True when every input has at most one image (isl's
+    /// `isl_map_is_single_valued`): the pairs of images of one input,
+    /// `{ y -> y' : x -> y and x -> y' }` (the reverse, then the map), all lie
+    /// on the identity. Exact: one composition and one inclusion test.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let f: Map = "{ [i] -> [j] : j = 2i }".parse()?;
+    /// let r: Map = "{ [i] -> [j] : 0 <= j <= i }".parse()?;
+    /// assert!(f.is_single_valued()?);
+    /// assert!(!r.is_single_valued()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_is_single_valued")]
+    pub fn is_single_valued(&self) -> Result<bool> {
+        self.is_single_valued_impl()
+    }
+
+    /// True when no two inputs share an image (isl's `isl_map_is_injective`):
+    /// the map, then its reverse, `{ x -> x' : x -> y and x' -> y }`, lies on
+    /// the identity.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// assert!("{ [i] -> [2i + 1] }".parse::<Map>()?.is_injective()?);
+    /// assert!(!"{ [i, j] -> [i + j] }".parse::<Map>()?.is_injective()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_is_injective")]
+    pub fn is_injective(&self) -> Result<bool> {
+        self.is_injective_impl()
+    }
+
+    /// `{ [A -> B] -> C }` as `{ A -> [B -> C] }` (isl's `isl_map_curry`): the
+    /// same relation with the domain's second part moved into the range. The
+    /// columns keep their order, so only the space changes. An error when the
+    /// domain is not a pair.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [S[i] -> T[j]] -> A[i + j] }".parse()?;
+    /// let want: Map = "{ S[i] -> [T[j] -> A[i + j]] }".parse()?;
+    /// assert!(m.curry()?.is_equal(&want)?);
+    /// assert!(m.curry()?.uncurry()?.is_equal(&m)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_curry")]
+    pub fn curry(&self) -> Result<Map> {
+        self.curry_impl()
+    }
+
+    /// `{ A -> [B -> C] }` as `{ [A -> B] -> C }` (isl's `isl_map_uncurry`),
+    /// the inverse of [`Map::curry`]. An error when the range is not a pair.
+    #[doc(alias = "isl_map_uncurry")]
+    pub fn uncurry(&self) -> Result<Map> {
+        self.uncurry_impl()
+    }
+
+    /// `{ [A -> B] -> A : A -> B in self }` (isl's `isl_map_domain_map`): each
+    /// pair of the map, wrapped, to its input. The domain of the result is the
+    /// map's space wrapped, `[A -> B]`, with the tuple names and nesting of
+    /// `A` and `B` as they are (isl prints the same); its range is `A`.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
+    /// let want: Map = "{ [S[i] -> T[j]] -> S[i] : j = i + 1 }".parse()?;
+    /// assert!(m.domain_map().is_equal(&want)?);
+    /// assert_eq!(m.domain_map().to_string(), "{ [S[i] -> T[j]] -> S[i] : j = i + 1 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_domain_map")]
+    pub fn domain_map(&self) -> Map {
+        self.domain_map_impl()
+    }
+
+    /// `{ [A -> B] -> B : A -> B in self }` (isl's `isl_map_range_map`): each
+    /// pair of the map, wrapped, to its output, as [`Map::domain_map`].
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "[N] -> { S[i] -> T[j] : 0 <= i < N and j = i + 1 }".parse()?;
+    /// let want: Map = "[N] -> { [S[i] -> T[j]] -> T[j] : 0 <= i < N and j = i + 1 }".parse()?;
+    /// assert!(m.range_map().is_equal(&want)?);
+    /// // the range of the range map is the range of the map
+    /// assert!(m.range_map().range().is_equal(&m.range())?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_range_map")]
+    pub fn range_map(&self) -> Map {
+        self.range_map_impl()
+    }
+
+    /// True when both the domain and the range are wrapped pairs, so that
+    /// [`Map::zip`] applies (isl's `isl_map_can_zip`).
+    #[doc(alias = "isl_map_can_zip")]
+    pub fn can_zip(&self) -> bool {
+        self.can_zip_impl()
+    }
+
+    /// `{ [A -> C] -> [B -> D] : [A -> B] -> [C -> D] in self }` (isl's
+    /// `isl_map_zip`): the inner parts exchanged, for a map whose domain and
+    /// range are both wrapped pairs. The names of the four inner tuples stay;
+    /// the names of the two wrapped tuples themselves (`F` in `F[A[i] ->
+    /// B[j]]`) are dropped, as isl drops them. An error
+    /// ([`Error::SpaceMismatch`]) when the domain or the range is not a pair.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a + b = c and d = 2a }".parse()?;
+    /// let want: Map = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a + b = c and d = 2a }".parse()?;
+    /// assert!(m.zip()?.is_equal(&want)?);
+    /// assert!(m.zip()?.zip()?.is_equal(&m)?);
+    /// assert!("{ A[a] -> [C[c] -> D[d]] }".parse::<Map>()?.zip().is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_zip")]
+    pub fn zip(&self) -> Result<Map> {
+        self.zip_impl()
+    }
+
+    /// The map with `n` new unconstrained dimensions of `kind` (`DimKind::In`
+    /// or `DimKind::Out`) inserted before position `pos` of that tuple (isl's
+    /// `isl_map_insert_dims`). As in isl, the tuple that receives them loses
+    /// its name and nesting, even when `n` is 0 (its dimensions keep their
+    /// names, the new ones have none); the other tuple is unchanged.
+    ///
+    /// Errors ([`Error::Invalid`]): `pos` beyond the number of dimensions of
+    /// `kind` (isl accepts any `pos` when `n` is 0; here it must be in range
+    /// always); `DimKind::Param`, because parameters are identified by name
+    /// here (use [`Map::insert_params`]); and `DimKind::Local`.
+    ///
+    /// ```
+    /// use presburger::{DimKind, Map};
+    /// let m: Map = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
+    /// let want: Map = "{ [i, k] -> T[j] : j = i + 1 }".parse()?;
+    /// assert!(m.insert_dims(DimKind::In, 1, 1)?.is_equal(&want)?);
+    /// assert!(m.insert_dims(DimKind::Out, 2, 1).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_insert_dims")]
+    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
+        self.insert_dims_impl(kind, pos, n)
+    }
+
+    /// The map with new unconstrained parameters `names` inserted before
+    /// position `pos` of the parameter list: isl's `isl_map_insert_dims` with
+    /// `isl_dim_param`, whose new parameters have no name in isl, and then
+    /// the names set (`isl_map_set_dim_name`). The tuples are unchanged.
+    /// Errors ([`Error::Invalid`]) for `pos` beyond the number of parameters,
+    /// a name that is not an identifier, and a name already taken.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "[N] -> { S[i] -> T[i] : i < N }".parse()?;
+    /// let p = m.insert_params(0, &["M"])?;
+    /// assert_eq!(p.space().params(), ["M", "N"]);
+    /// assert!(m.insert_params(0, &["N"]).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<Map> {
+        self.insert_params_impl(pos, names)
+    }
+}
+
+// Exact projection and redundancy removal: the algorithms are in `src/ops/project.rs`.
+impl Map {
+    /// Exact projection, as [`Set::project_out_exact`]: the same map as
+    /// [`Map::project_out`] (isl's `isl_map_project_out`), with the locals
+    /// eliminated where that is exact.
+    pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
+        self.project_out_exact_impl(kind, pos, n)
+    }
+
+    /// The same map with the locals of every conjunction eliminated where
+    /// that is exact, as [`Set::eliminate_locals`].
+    pub fn eliminate_locals(&self) -> Map {
+        self.eliminate_locals_impl()
+    }
+
+    /// The same map without the redundant inequalities of each conjunction.
+    pub fn remove_redundancies(&self) -> Map {
+        self.remove_redundancies_impl()
+    }
+}
+
+// Emptiness, sampling and optimisation (the solver): the algorithms are in `src/solver/solve.rs`.
+impl Map {
+    /// True when no disjunct has an integer pair (isl's `isl_map_is_empty`).
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "[N] -> { [i] -> [j] : 0 <= i < N and j = 2i + 1 and j mod 2 = 0 }".parse()?;
+    /// assert!(m.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_is_empty")]
+    pub fn is_empty(&self) -> Result<bool> {
+        self.is_empty_impl()
+    }
+
+    /// As [`BasicMap::sample`].
+    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
+        self.sample_impl()
     }
 }

@@ -1,6 +1,9 @@
 //! `Set`: the type and every public method of it.
 
 use super::*;
+use crate::bounds::Points;
+use crate::conjunction::Row;
+use crate::solver::budget::Budget;
 
 /// A finite union of conjunctions in one set space (isl's `isl_set`): the
 /// integer points of a Presburger formula, read from and printed in isl
@@ -285,5 +288,440 @@ impl Set {
         let mut d = Disjunction { space, parts };
         d.simplify();
         Map(d)
+    }
+}
+
+// Set algebra (subtraction, complement, comparisons, coalescing): the algorithms are in `src/ops/algebra.rs`.
+impl Set {
+    /// The points of `self` that are not in `other` (exact, existentials
+    /// included; isl's `isl_set_subtract`). All the work shares one budget
+    /// of [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
+    /// let b: Set = "{ [i] : i mod 3 = 0 }".parse()?;
+    /// let want: Set = "[N] -> { [i] : 0 <= i < N and i mod 3 != 0 }".parse()?;
+    /// assert!(a.subtract(&b)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_subtract")]
+    pub fn subtract(&self, other: &Set) -> Result<Set> {
+        self.subtract_impl(other)
+    }
+
+    /// As [`Set::subtract`], spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<Set> {
+        self.subtract_with_budget_impl(other, budget)
+    }
+
+    /// The points of the space (for all parameter values) that are not in
+    /// `self` (isl's `isl_set_complement`).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[n] -> { [i] : i >= n }".parse()?;
+    /// assert!(s.complement()?.is_equal(&"[n] -> { [i] : i < n }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_complement")]
+    pub fn complement(&self) -> Result<Set> {
+        self.complement_impl()
+    }
+
+    /// As [`Set::complement`], spending from `budget`.
+    pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.complement_with_budget_impl(budget)
+    }
+
+    /// True when every point of `self` is in `other` (isl's
+    /// `isl_set_is_subset`).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
+    /// assert!(a.is_subset(&"{ [i] : 0 <= i <= 4 }".parse()?)?);
+    /// assert!(a.is_equal(&"{ [0]; [2]; [4] }".parse()?)?);
+    /// assert!(a.is_disjoint(&"{ [i] : i mod 2 = 1 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_is_subset")]
+    pub fn is_subset(&self, other: &Set) -> Result<bool> {
+        self.is_subset_impl(other)
+    }
+
+    /// As [`Set::is_subset`], spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.is_subset_with_budget_impl(other, budget)
+    }
+
+    /// True when both have the same points (isl's `isl_set_is_equal`).
+    #[doc(alias = "isl_set_is_equal")]
+    pub fn is_equal(&self, other: &Set) -> Result<bool> {
+        self.is_equal_impl(other)
+    }
+
+    /// As [`Set::is_equal`], spending from `budget` (both inclusions
+    /// together).
+    pub fn is_equal_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.is_equal_with_budget_impl(other, budget)
+    }
+
+    /// True when no point is in both (isl's `isl_set_is_disjoint`).
+    #[doc(alias = "isl_set_is_disjoint")]
+    pub fn is_disjoint(&self, other: &Set) -> Result<bool> {
+        self.is_disjoint_impl(other)
+    }
+
+    /// As [`Set::is_disjoint`], spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
+        self.is_disjoint_with_budget_impl(other, budget)
+    }
+
+    /// The same set with fewer conjunctions where two or more can be
+    /// replaced exactly by one (isl's `isl_set_coalesce`; see the module
+    /// documentation of the algebra for the cases handled).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : 0 <= i <= 2; [i] : 3 <= i <= 5 }".parse()?;
+    /// assert_eq!(s.coalesce()?.to_string(), "{ [i] : 0 <= i <= 5 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_coalesce")]
+    pub fn coalesce(&self) -> Result<Set> {
+        self.coalesce_impl()
+    }
+
+    /// As [`Set::coalesce`], spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.coalesce_with_budget_impl(budget)
+    }
+}
+
+// Bounds, boxes and points: the algorithms are in `src/ops/bounds.rs`.
+impl Set {
+    /// True when the set is finite for every parameter value.
+    pub fn is_bounded(&self) -> Result<bool> {
+        self.is_bounded_impl()
+    }
+
+    /// As `is_bounded`, spending from `budget`.
+    pub fn is_bounded_with_budget(&self, budget: &mut Budget) -> Result<bool> {
+        self.is_bounded_with_budget_impl(budget)
+    }
+
+    /// The smallest value of dimension `pos` as an affine expression
+    /// `row·(1, params)`; `None` for an empty set. `Error::Unbounded` when there is
+    /// no minimum, `Error::Unsupported` when it is not one affine expression.
+    pub fn dim_min(&self, pos: usize) -> Result<Option<Row>> {
+        self.dim_min_impl(pos)
+    }
+
+    /// The largest value of dimension `pos`, as [`Set::dim_min`].
+    pub fn dim_max(&self, pos: usize) -> Result<Option<Row>> {
+        self.dim_max_impl(pos)
+    }
+
+    /// As `dim_min`, spending from `budget`.
+    pub fn dim_min_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
+        self.dim_min_with_budget_impl(pos, budget)
+    }
+
+    /// As `dim_max`, spending from `budget`.
+    pub fn dim_max_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
+        self.dim_max_with_budget_impl(pos, budget)
+    }
+
+    /// The smallest box (conjunction of bounds on single dimensions, affine in the
+    /// parameters) containing the set. Sides without a bound are left open.
+    pub fn box_hull(&self) -> Result<Set> {
+        self.box_hull_impl()
+    }
+
+    /// As `box_hull`, spending from `budget`.
+    pub fn box_hull_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.box_hull_with_budget_impl(budget)
+    }
+
+    /// All points (set dimensions) of a bounded set without parameters, in
+    /// lexicographic order; an error when there are more than `limit`. For a
+    /// lazy walk over the points, see [`Set::point_iter`].
+    pub fn points(&self, limit: usize) -> Result<Vec<Vec<Int>>> {
+        self.points_impl(limit)
+    }
+
+    /// As `points`, spending from `budget` (all the emptiness tests and optima of
+    /// the enumeration).
+    pub fn points_with_budget(&self, limit: usize, budget: &mut Budget) -> Result<Vec<Vec<Int>>> {
+        self.points_with_budget_impl(limit, budget)
+    }
+
+    /// The points of a bounded set without parameters, one at a time in
+    /// lexicographic order (isl's `isl_set_foreach_point`, as an iterator).
+    /// Each item is a point (the values of the set's dimensions) or, once, the
+    /// error that ends the walk: a set with parameters or an unbounded set at
+    /// the first item, or the walk's budget ([`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for all
+    /// of it; see [`Set::point_iter_with_budget`]) running out. Points come
+    /// as they are found: taking the first few of a large set costs only
+    /// their share of the work.
+    ///
+    /// ```
+    /// use presburger::{Int, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i <= 2 and i <= j <= 2 and (i + j) mod 2 = 0 }".parse()?;
+    /// let pts: Vec<Vec<Int>> = s.point_iter().collect::<Result<_, _>>()?;
+    /// let want = [[0, 0], [0, 2], [1, 1], [2, 2]];
+    /// assert_eq!(pts, want.map(|p| p.map(Int::from).to_vec()));
+    /// // lazily: the first point of a set with a billion of them
+    /// let big: Set = "{ [i] : 0 <= i < 1000000000 }".parse()?;
+    /// assert_eq!(big.point_iter().next().unwrap()?, vec![Int::from(0)]);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "foreach_point")]
+    pub fn point_iter(&self) -> Points {
+        self.point_iter_impl()
+    }
+
+    /// As [`Set::point_iter`], the whole walk spending from `budget`.
+    pub fn point_iter_with_budget(&self, budget: Budget) -> Points {
+        self.point_iter_with_budget_impl(budget)
+    }
+}
+
+// Gist and simplification: the algorithms are in `src/ops/gist.rs`.
+impl Set {
+    /// `self` simplified in the context `context` (isl's `isl_set_gist`): the
+    /// result `g` satisfies `g ∩ context = self ∩ context` and has no
+    /// constraint that the context implies (see the module documentation).
+    /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the
+    /// tests.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N] -> { [i] : 0 <= i < N and N >= 10 }".parse()?;
+    /// let g = s.gist(&"[N] -> { [i] : N >= 10 and i >= 0 }".parse()?)?;
+    /// assert_eq!(g.to_string(), "[N] -> { [i] : i < N }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_gist")]
+    pub fn gist(&self, context: &Set) -> Result<Set> {
+        self.gist_impl(context)
+    }
+
+    /// As [`Set::gist`], spending from `budget`.
+    pub fn gist_with_budget(&self, context: &Set, budget: &mut Budget) -> Result<Set> {
+        self.gist_with_budget_impl(context, budget)
+    }
+
+    /// The same set with the implicit equalities of every conjunction made
+    /// explicit (isl's `isl_set_detect_equalities`).
+    #[doc(alias = "isl_set_detect_equalities")]
+    pub fn detect_equalities(&self) -> Set {
+        self.detect_equalities_impl()
+    }
+
+    /// The same set with implicit equalities, redundant constraints and
+    /// eliminable locals removed from every conjunction and the empty
+    /// conjunctions dropped. One budget of [`Budget::DEFAULT_STEPS`] for all
+    /// the emptiness tests.
+    pub fn simplify_full(&self) -> Result<Set> {
+        self.simplify_full_impl()
+    }
+
+    /// As [`Set::simplify_full`], spending from `budget`.
+    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.simplify_full_with_budget_impl(budget)
+    }
+}
+
+// Map and product operations: the algorithms are in `src/ops/maps.rs`.
+impl Set {
+    /// The set with `n` new unconstrained dimensions inserted before position
+    /// `pos` (`kind` is `DimKind::SET`, that is `DimKind::Out`; isl's
+    /// `isl_set_insert_dims`). As in isl, the tuple loses its name and
+    /// nesting, even when `n` is 0 (its dimensions keep their names, the new
+    /// ones have none).
+    ///
+    /// Errors ([`Error::Invalid`]): `pos` beyond the number of dimensions
+    /// (isl accepts any `pos` when `n` is 0; here it must be in range
+    /// always); `DimKind::In` (a set has no input tuple); `DimKind::Param`,
+    /// because parameters are identified by name here (use
+    /// [`Set::insert_params`]); and `DimKind::Local`.
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ S[i, j] : 0 <= i < j <= 3 }".parse()?;
+    /// let t = s.insert_dims(DimKind::SET, 1, 1)?;
+    /// assert!(t.is_equal(&"{ [i, k, j] : 0 <= i < j <= 3 }".parse()?)?);
+    /// assert!(s.insert_dims(DimKind::SET, 3, 1).is_err());
+    /// assert!(s.insert_dims(DimKind::Param, 0, 1).is_err());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_insert_dims")]
+    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
+        self.insert_dims_impl(kind, pos, n)
+    }
+
+    /// The set with new unconstrained parameters `names` inserted before
+    /// position `pos`, as [`Map::insert_params`] (isl's
+    /// `isl_set_insert_dims` with `isl_dim_param`, then the names).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+    /// let t = s.insert_params(1, &["M"])?;
+    /// assert_eq!(t.to_string(), "[N, M] -> { S[i] : 0 <= i < N }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<Set> {
+        self.insert_params_impl(pos, names)
+    }
+
+    /// A set of pairs `{ [A[..] -> B[..]] }` as the map `{ A[..] -> B[..] }`.
+    pub fn unwrap(&self) -> Result<Map> {
+        self.unwrap_impl()
+    }
+
+    /// A flat tuple (nesting forgotten, dimension names kept).
+    pub fn flatten(&self) -> Set {
+        self.flatten_impl()
+    }
+
+    /// `A x B` as the set of pairs `{ [A[..] -> B[..]] }` (isl's product of sets).
+    pub fn product(&self, other: &Set) -> Result<Set> {
+        self.product_impl(other)
+    }
+
+    /// The preimage of the set under the map `f`: `{ x : f(x) in self }` (for a
+    /// relation: the inputs with some image in the set).
+    pub fn preimage(&self, f: &Map) -> Result<Set> {
+        self.preimage_impl(f)
+    }
+
+    /// The image of the set under `m`: `{ y : exists x in self : x -> y in m }`
+    /// (isl's `isl_set_apply`; the same as [`Map::apply_to`]).
+    ///
+    /// ```
+    /// use presburger::{Map, Set};
+    /// let s: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
+    /// let m: Map = "{ S[i] -> A[2i] }".parse()?;
+    /// let want: Set = "[N] -> { A[a] : 0 <= a < 2N and a mod 2 = 0 }".parse()?;
+    /// assert!(s.apply(&m)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_apply")]
+    pub fn apply(&self, m: &Map) -> Result<Set> {
+        self.apply_impl(m)
+    }
+}
+
+// Exact projection and redundancy removal: the algorithms are in `src/ops/project.rs`.
+impl Set {
+    /// Exact projection: the `n` variables of `kind` from `pos` are eliminated
+    /// where an exact integer elimination exists and stay existentially
+    /// quantified otherwise (see the module documentation); the same set as
+    /// [`Set::project_out`] (isl's `isl_set_project_out`), with the locals
+    /// left by earlier operations eliminated too where that is exact.
+    ///
+    /// ```
+    /// use presburger::{DimKind, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i and i + 1 <= j <= 5 }".parse()?;
+    /// let p = s.project_out_exact(DimKind::SET, 1, 1)?;
+    /// assert_eq!(p.to_string(), "{ [i] : 0 <= i <= 4 }");
+    /// // a stride has no exact elimination: it stays an existential
+    /// let t: Set = "{ [i, j] : i = 2j }".parse()?;
+    /// assert!(t.project_out_exact(DimKind::SET, 1, 1)?.is_equal(&"{ [i] : i mod 2 = 0 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
+        self.project_out_exact_impl(kind, pos, n)
+    }
+
+    /// The same set with the locals of every conjunction eliminated where
+    /// that is exact (see the module documentation). isl has no operation of
+    /// this name: its closest, `isl_set_remove_divs`, over-approximates,
+    /// while this keeps a local that has no exact elimination.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : exists e : 0 <= e <= 3 and i = e + 1 }".parse()?;
+    /// assert_eq!(s.eliminate_locals().to_string(), "{ [i] : 1 <= i <= 4 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn eliminate_locals(&self) -> Set {
+        self.eliminate_locals_impl()
+    }
+
+    /// The same set without the redundant inequalities of each conjunction
+    /// (those implied by the others of the conjunction).
+    pub fn remove_redundancies(&self) -> Set {
+        self.remove_redundancies_impl()
+    }
+}
+
+// Emptiness, sampling and optimisation (the solver): the algorithms are in `src/solver/solve.rs`.
+impl Set {
+    /// The set holding one point of `space`: `point` lists the set dimensions, or the
+    /// parameters followed by the set dimensions (then the parameters are fixed too).
+    pub fn from_point(space: &crate::space::Space, point: &[Int]) -> Result<Set> {
+        Self::from_point_impl(space, point)
+    }
+
+    /// True when no disjunct has an integer point, for any parameter value
+    /// (isl's `isl_set_is_empty`).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : 0 <= i <= 10 and exists e : i = 4e + 1 and i mod 3 = 2 }".parse()?;
+    /// assert!(!s.is_empty()?); // 5
+    /// assert!("{ [i] : 2i = 1 or (i > 0 and i < 1) }".parse::<Set>()?.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_is_empty")]
+    pub fn is_empty(&self) -> Result<bool> {
+        self.is_empty_impl()
+    }
+
+    /// As [`BasicSet::sample`].
+    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
+        self.sample_impl()
+    }
+
+    /// As [`BasicSet::contains`].
+    pub fn contains(&self, point: &[Int]) -> Result<bool> {
+        self.contains_impl(point)
+    }
+
+    /// As [`BasicSet::lexmin`], over all disjuncts: the lexicographically
+    /// smallest point of a set without parameters (isl's `isl_set_lexmin`
+    /// gives it as a one-point set); `Error::Unsupported` with parameters.
+    ///
+    /// ```
+    /// use presburger::{Int, Set};
+    /// let s: Set = "{ [i, j] : 0 <= i, j <= 3 and (i + j = 4 or i = j + 3) }".parse()?;
+    /// assert_eq!(s.lexmin()?, Some(vec![Int::from(1), Int::from(3)]));
+    /// assert_eq!("{ [i] : 1 = 0 }".parse::<Set>()?.lexmin()?, None);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_lexmin")]
+    pub fn lexmin(&self) -> Result<Option<Vec<Int>>> {
+        self.lexmin_impl()
+    }
+
+    /// As [`BasicSet::lexmax`], over all disjuncts (isl's `isl_set_lexmax`),
+    /// as [`Set::lexmin`].
+    #[doc(alias = "isl_set_lexmax")]
+    pub fn lexmax(&self) -> Result<Option<Vec<Int>>> {
+        self.lexmax_impl()
+    }
+
+    /// As [`BasicSet::min`], over all disjuncts.
+    pub fn min(&self, aff: &[Int]) -> Result<Option<Int>> {
+        self.min_impl(aff)
+    }
+
+    /// As [`BasicSet::max`], over all disjuncts.
+    pub fn max(&self, aff: &[Int]) -> Result<Option<Int>> {
+        self.max_impl(aff)
     }
 }

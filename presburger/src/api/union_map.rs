@@ -1,6 +1,7 @@
 //! `UnionMap`: the type and every public method of it.
 
 use super::*;
+use crate::solver::budget::Budget;
 
 /// A union of maps in different spaces (one `Map` per pair of tuples), as
 /// isl's `isl_union_map`.
@@ -200,5 +201,175 @@ impl UnionMap {
             }
         }
         Ok(r)
+    }
+}
+
+// Set algebra (subtraction, complement, comparisons, coalescing): the algorithms are in `src/ops/algebra.rs`.
+impl UnionMap {
+    /// Subtraction, space by space (isl's `isl_union_map_subtract`): each member
+    /// minus the member of `other` in its space, if any. One budget of
+    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+    #[doc(alias = "isl_union_map_subtract")]
+    pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
+        self.subtract_impl(other)
+    }
+
+    /// As [`UnionMap::subtract`], spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<UnionMap> {
+        self.subtract_with_budget_impl(other, budget)
+    }
+
+    /// True when every member of `self` is inside the member of `other` in
+    /// its space (or empty when there is none; isl's `isl_union_map_is_subset`).
+    #[doc(alias = "isl_union_map_is_subset")]
+    pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
+        self.is_subset_impl(other)
+    }
+
+    /// As [`UnionMap::is_subset`], spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        self.is_subset_with_budget_impl(other, budget)
+    }
+
+    /// True when both have the same points in every space (isl's
+    /// `isl_union_map_is_equal`).
+    #[doc(alias = "isl_union_map_is_equal")]
+    pub fn is_equal(&self, other: &UnionMap) -> Result<bool> {
+        self.is_equal_impl(other)
+    }
+
+    /// As [`UnionMap::is_equal`], spending from `budget`: space by space, a member
+    /// without a counterpart must be empty.
+    pub fn is_equal_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        self.is_equal_with_budget_impl(other, budget)
+    }
+
+    /// True when no point is in both (isl's `isl_union_map_is_disjoint`).
+    #[doc(alias = "isl_union_map_is_disjoint")]
+    pub fn is_disjoint(&self, other: &UnionMap) -> Result<bool> {
+        self.is_disjoint_impl(other)
+    }
+
+    /// As [`UnionMap::is_disjoint`], spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
+        self.is_disjoint_with_budget_impl(other, budget)
+    }
+
+    /// Every member coalesced (isl's `isl_union_map_coalesce`), with one budget
+    /// for the whole.
+    #[doc(alias = "isl_union_map_coalesce")]
+    pub fn coalesce(&self) -> Result<UnionMap> {
+        self.coalesce_impl()
+    }
+
+    /// As [`UnionMap::coalesce`], spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionMap> {
+        self.coalesce_with_budget_impl(budget)
+    }
+}
+
+// Operations on unions: the algorithms are in `src/ops/unions.rs`.
+impl UnionMap {
+    /// The complement of each member within its own space.
+    pub fn complement(&self) -> Result<UnionMap> {
+        self.complement_impl()
+    }
+
+    /// Each map simplified against the context of its space (isl's
+    /// `isl_union_map_gist`), as [`UnionSet::gist`]: maps with no context
+    /// in their space are dropped.
+    #[doc(alias = "isl_union_map_gist")]
+    pub fn gist(&self, context: &UnionMap) -> Result<UnionMap> {
+        self.gist_impl(context)
+    }
+
+    /// Each map restricted by a parameter set (`[n] -> { : n > 0 }`) and
+    /// simplified against it (isl's `isl_union_map_gist_params`).
+    #[doc(alias = "isl_union_map_gist_params")]
+    pub fn gist_params(&self, params: &Set) -> Result<UnionMap> {
+        self.gist_params_impl(params)
+    }
+
+    /// `{ y - x : x -> y }` of each map whose domain and range are the same
+    /// space (isl's `isl_union_map_deltas`; other maps are left out), in that
+    /// space.
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ S[i, j] -> S[i + 1, j - 1]; S[i, j] -> T[i] }".parse()?;
+    /// let want: presburger::UnionSet = "{ S[1, -1] }".parse()?;
+    /// assert!(m.deltas()?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_deltas")]
+    pub fn deltas(&self) -> Result<UnionSet> {
+        self.deltas_impl()
+    }
+
+    /// `{ [A -> B] -> A }` of every member (isl's
+    /// `isl_union_map_domain_map`): each pair of each map, wrapped, to its
+    /// input; see [`Map::domain_map`].
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ S[i] -> A[i + 1]; T[i, j] -> A[j] : i < j }".parse()?;
+    /// let want: UnionMap =
+    ///     "{ [S[i] -> A[a]] -> S[i] : a = i + 1; [T[i, j] -> A[a]] -> T[i, j] : a = j and j > i }"
+    ///         .parse()?;
+    /// assert!(m.domain_map().is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_domain_map")]
+    pub fn domain_map(&self) -> UnionMap {
+        self.domain_map_impl()
+    }
+
+    /// `{ [A -> B] -> B }` of every member (isl's
+    /// `isl_union_map_range_map`); see [`Map::range_map`].
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ S[i] -> A[i + 1]; T[i, j] -> A[j] : i < j }".parse()?;
+    /// let want: UnionMap =
+    ///     "{ [S[i] -> A[a]] -> A[a] : a = i + 1; [T[i, j] -> A[a]] -> A[a] : a = j and j > i }"
+    ///         .parse()?;
+    /// assert!(m.range_map().is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_range_map")]
+    pub fn range_map(&self) -> UnionMap {
+        self.range_map_impl()
+    }
+
+    /// [`Map::zip`] of every member whose domain and range are both wrapped
+    /// pairs (isl's `isl_union_map_zip`); the other members are dropped, as
+    /// isl drops them (no error). Members that zip to the same space (their
+    /// wrapped tuples differ only by the names that zip drops) are united.
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m: UnionMap = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a = d; S[i] -> T[i] }".parse()?;
+    /// let want: UnionMap = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a = d }".parse()?;
+    /// assert!(m.zip().is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_zip")]
+    pub fn zip(&self) -> UnionMap {
+        self.zip_impl()
+    }
+}
+
+// Emptiness, sampling and optimisation (the solver): the algorithms are in `src/solver/solve.rs`.
+impl UnionMap {
+    /// True when every member is empty (isl's `isl_union_map_is_empty`).
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// assert!("{ A[i] -> B[i] : 2i = 1; A[i] -> C[] : 1 = 0 }".parse::<UnionMap>()?.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_is_empty")]
+    pub fn is_empty(&self) -> Result<bool> {
+        self.is_empty_impl()
     }
 }

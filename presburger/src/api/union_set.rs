@@ -1,6 +1,7 @@
 //! `UnionSet`: the type and every public method of it.
 
 use super::*;
+use crate::solver::budget::Budget;
 
 /// A union of sets in different spaces (one `Set` per space), as isl's
 /// `isl_union_set`. All members share one parameter list.
@@ -112,5 +113,161 @@ impl From<Set> for UnionSet {
             params: m.0.space.params().to_vec(),
             sets: vec![m],
         }
+    }
+}
+
+// Set algebra (subtraction, complement, comparisons, coalescing): the algorithms are in `src/ops/algebra.rs`.
+impl UnionSet {
+    /// Subtraction, space by space (isl's `isl_union_set_subtract`): each member
+    /// minus the member of `other` in its space, if any. One budget of
+    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 0 <= i <= 5; B[i] : i = 1 }".parse()?;
+    /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
+    /// assert!(u.subtract(&v)?.is_equal(&"{ A[i] : 0 <= i <= 1; B[1] }".parse()?)?);
+    /// assert!(u.is_subset(&"{ A[i] : i >= 0; B[i] }".parse()?)?);
+    /// assert!(u.is_disjoint(&"{ A[i] : i > 5; C[0] }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_subtract")]
+    pub fn subtract(&self, other: &UnionSet) -> Result<UnionSet> {
+        self.subtract_impl(other)
+    }
+
+    /// As [`UnionSet::subtract`], spending from `budget`.
+    pub fn subtract_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<UnionSet> {
+        self.subtract_with_budget_impl(other, budget)
+    }
+
+    /// True when every member of `self` is inside the member of `other` in
+    /// its space (or empty when there is none; isl's `isl_union_set_is_subset`).
+    #[doc(alias = "isl_union_set_is_subset")]
+    pub fn is_subset(&self, other: &UnionSet) -> Result<bool> {
+        self.is_subset_impl(other)
+    }
+
+    /// As [`UnionSet::is_subset`], spending from `budget`.
+    pub fn is_subset_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        self.is_subset_with_budget_impl(other, budget)
+    }
+
+    /// True when both have the same points in every space (isl's
+    /// `isl_union_set_is_equal`).
+    #[doc(alias = "isl_union_set_is_equal")]
+    pub fn is_equal(&self, other: &UnionSet) -> Result<bool> {
+        self.is_equal_impl(other)
+    }
+
+    /// As [`UnionSet::is_equal`], spending from `budget`: space by space, a member
+    /// without a counterpart must be empty.
+    pub fn is_equal_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        self.is_equal_with_budget_impl(other, budget)
+    }
+
+    /// True when no point is in both (isl's `isl_union_set_is_disjoint`).
+    #[doc(alias = "isl_union_set_is_disjoint")]
+    pub fn is_disjoint(&self, other: &UnionSet) -> Result<bool> {
+        self.is_disjoint_impl(other)
+    }
+
+    /// As [`UnionSet::is_disjoint`], spending from `budget`.
+    pub fn is_disjoint_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
+        self.is_disjoint_with_budget_impl(other, budget)
+    }
+
+    /// Every member coalesced (isl's `isl_union_set_coalesce`), with one budget
+    /// for the whole.
+    #[doc(alias = "isl_union_set_coalesce")]
+    pub fn coalesce(&self) -> Result<UnionSet> {
+        self.coalesce_impl()
+    }
+
+    /// As [`UnionSet::coalesce`], spending from `budget`.
+    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionSet> {
+        self.coalesce_with_budget_impl(budget)
+    }
+}
+
+// Operations on unions: the algorithms are in `src/ops/unions.rs`.
+impl UnionSet {
+    /// The lexicographic minimum of each member, as a union of one-point
+    /// sets (isl's `isl_union_set_lexmin`, for sets without parameters);
+    /// empty members give nothing. `Unbounded` when a member has no minimum,
+    /// `Unsupported` for parameters (parametric optima are to come).
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 2 <= i <= 5; B[i, j] : 0 <= j <= i <= 3 and i + j >= 2 }".parse()?;
+    /// let want: UnionSet = "{ A[2]; B[1, 1] }".parse()?;
+    /// assert!(u.lexmin()?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_lexmin")]
+    pub fn lexmin(&self) -> Result<UnionSet> {
+        self.lexmin_impl()
+    }
+
+    /// The lexicographic maximum of each member (isl's
+    /// `isl_union_set_lexmax`), as [`UnionSet::lexmin`].
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "{ A[i] : 2 <= i <= 5; B[i, j] : 0 <= j <= i <= 3 }".parse()?;
+    /// assert!(u.lexmax()?.is_equal(&"{ A[5]; B[3, 3] }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_lexmax")]
+    pub fn lexmax(&self) -> Result<UnionSet> {
+        self.lexmax_impl()
+    }
+
+    /// A point of the union, as a one-point set in its member's space, or
+    /// `None` when every member is empty (isl's
+    /// `isl_union_set_sample_point`). Members are tried in order.
+    #[doc(alias = "isl_union_set_sample_point")]
+    pub fn sample(&self) -> Result<Option<Set>> {
+        self.sample_impl()
+    }
+
+    /// The complement of each member within its own space.
+    pub fn complement(&self) -> Result<UnionSet> {
+        self.complement_impl()
+    }
+
+    /// Each member simplified against the context of its space (isl's
+    /// `isl_union_set_gist`): the member of `context` in the same space, or,
+    /// when `context` is a parameter set (`[n] -> { : n > 0 }`), that set for
+    /// every member. A member with no context in its space is dropped, as
+    /// isl does.
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// let u: UnionSet = "[n] -> { A[i] : 0 <= i < n; B[i] : i >= 0 }".parse()?;
+    /// let ctx: UnionSet = "[n] -> { A[i] : i >= 0 }".parse()?;
+    /// let want: UnionSet = "[n] -> { A[i] : i < n }".parse()?;
+    /// assert!(u.gist(&ctx)?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_gist")]
+    pub fn gist(&self, context: &UnionSet) -> Result<UnionSet> {
+        self.gist_impl(context)
+    }
+}
+
+// Emptiness, sampling and optimisation (the solver): the algorithms are in `src/solver/solve.rs`.
+impl UnionSet {
+    /// True when every member is empty (isl's `isl_union_set_is_empty`).
+    ///
+    /// ```
+    /// use presburger::UnionSet;
+    /// assert!("{ A[i] : 2i = 1; B[i, j] : i > j > i }".parse::<UnionSet>()?.is_empty()?);
+    /// assert!(!"{ A[i] : 2i = 1; B[] }".parse::<UnionSet>()?.is_empty()?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_set_is_empty")]
+    pub fn is_empty(&self) -> Result<bool> {
+        self.is_empty_impl()
     }
 }

@@ -130,79 +130,55 @@ fn is_div_row(c: &Conjunction, row: &Row) -> bool {
 }
 
 impl Set {
-    /// `self` simplified in the context `context` (isl's `isl_set_gist`): the
-    /// result `g` satisfies `g ∩ context = self ∩ context` and has no
-    /// constraint that the context implies (see the module documentation).
-    /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the
-    /// tests.
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let s: Set = "[N] -> { [i] : 0 <= i < N and N >= 10 }".parse()?;
-    /// let g = s.gist(&"[N] -> { [i] : N >= 10 and i >= 0 }".parse()?)?;
-    /// assert_eq!(g.to_string(), "[N] -> { [i] : i < N }");
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_gist")]
-    pub fn gist(&self, context: &Set) -> Result<Set> {
+    /// The algorithm of [`Set::gist`].
+    pub(crate) fn gist_impl(&self, context: &Set) -> Result<Set> {
         self.gist_with_budget(context, &mut algebra_budget())
     }
 
-    /// As [`Set::gist`], spending from `budget`.
-    pub fn gist_with_budget(&self, context: &Set, budget: &mut Budget) -> Result<Set> {
+    /// The algorithm of [`Set::gist_with_budget`].
+    pub(crate) fn gist_with_budget_impl(&self, context: &Set, budget: &mut Budget) -> Result<Set> {
         self.0.gist_in(&context.0, budget).map(Set)
     }
 
-    /// The same set with the implicit equalities of every conjunction made
-    /// explicit (isl's `isl_set_detect_equalities`).
-    #[doc(alias = "isl_set_detect_equalities")]
-    pub fn detect_equalities(&self) -> Set {
+    /// The algorithm of [`Set::detect_equalities`].
+    pub(crate) fn detect_equalities_impl(&self) -> Set {
         Set(self.0.with_each(Conjunction::detect_equalities))
     }
 
-    /// The same set with implicit equalities, redundant constraints and
-    /// eliminable locals removed from every conjunction and the empty
-    /// conjunctions dropped. One budget of [`Budget::DEFAULT_STEPS`] for all
-    /// the emptiness tests.
-    pub fn simplify_full(&self) -> Result<Set> {
+    /// The algorithm of [`Set::simplify_full`].
+    pub(crate) fn simplify_full_impl(&self) -> Result<Set> {
         self.simplify_full_with_budget(&mut Budget::default())
     }
 
-    /// As [`Set::simplify_full`], spending from `budget`.
-    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+    /// The algorithm of [`Set::simplify_full_with_budget`].
+    pub(crate) fn simplify_full_with_budget_impl(&self, budget: &mut Budget) -> Result<Set> {
         self.0.simplify_full(budget).map(Set)
     }
 }
 
 impl Map {
-    /// `self` simplified in the context `context` (isl's `isl_map_gist`), as
-    /// [`Set::gist`].
-    #[doc(alias = "isl_map_gist")]
-    pub fn gist(&self, context: &Map) -> Result<Map> {
+    /// The algorithm of [`Map::gist`].
+    pub(crate) fn gist_impl(&self, context: &Map) -> Result<Map> {
         self.gist_with_budget(context, &mut algebra_budget())
     }
 
-    /// As [`Map::gist`], spending from `budget`.
-    pub fn gist_with_budget(&self, context: &Map, budget: &mut Budget) -> Result<Map> {
+    /// The algorithm of [`Map::gist_with_budget`].
+    pub(crate) fn gist_with_budget_impl(&self, context: &Map, budget: &mut Budget) -> Result<Map> {
         self.0.gist_in(&context.0, budget).map(Map)
     }
 
-    /// The same map with the implicit equalities of every conjunction made
-    /// explicit (isl's `isl_map_detect_equalities`).
-    #[doc(alias = "isl_map_detect_equalities")]
-    pub fn detect_equalities(&self) -> Map {
+    /// The algorithm of [`Map::detect_equalities`].
+    pub(crate) fn detect_equalities_impl(&self) -> Map {
         Map(self.0.with_each(Conjunction::detect_equalities))
     }
 
-    /// The same map with implicit equalities, redundant constraints and
-    /// eliminable locals removed from every conjunction and the empty
-    /// conjunctions dropped, as [`Set::simplify_full`].
-    pub fn simplify_full(&self) -> Result<Map> {
+    /// The algorithm of [`Map::simplify_full`].
+    pub(crate) fn simplify_full_impl(&self) -> Result<Map> {
         self.simplify_full_with_budget(&mut Budget::default())
     }
 
-    /// As [`Map::simplify_full`], spending from `budget`.
-    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+    /// The algorithm of [`Map::simplify_full_with_budget`].
+    pub(crate) fn simplify_full_with_budget_impl(&self, budget: &mut Budget) -> Result<Map> {
         self.0.simplify_full(budget).map(Map)
     }
 }

@@ -1,6 +1,8 @@
 //! `BasicMap`: the type and every public method of it.
 
 use super::*;
+use crate::solve::sample_of_parts;
+use crate::solver::budget::Budget;
 
 /// A single conjunction of constraints in a map space (isl's
 /// `isl_basic_map`).
@@ -219,7 +221,7 @@ impl BasicMap {
 impl BasicMap {
     /// The same basic map without its redundant inequalities.
     pub fn remove_redundancies(&self) -> BasicMap {
-        self.remove_redundancies_impl()
+        BasicMap(self.0.with(Conjunction::remove_redundancies))
     }
 }
 
@@ -235,11 +237,11 @@ impl BasicMap {
     /// ```
     #[doc(alias = "isl_basic_map_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
-        self.is_empty_impl()
+        self.0.is_empty_with(&mut Budget::default())
     }
 
     /// An integer pair: parameters, input dimensions, output dimensions.
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        self.sample_impl()
+        sample_of_parts(std::iter::once(&self.0), &mut Budget::default())
     }
 }

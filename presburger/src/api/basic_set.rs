@@ -1,6 +1,8 @@
 //! `BasicSet`: the type and every public method of it.
 
 use super::*;
+use crate::solve::{contains_in, opt_over, sample_of_parts};
+use crate::solver::budget::Budget;
 
 /// A single conjunction of constraints in a set space (isl's
 /// `isl_basic_set`): affine equalities and inequalities over parameters,
@@ -197,7 +199,7 @@ impl BasicSet {
 impl BasicSet {
     /// The same basic set without its redundant inequalities.
     pub fn remove_redundancies(&self) -> BasicSet {
-        self.remove_redundancies_impl()
+        BasicSet(self.0.with(Conjunction::remove_redundancies))
     }
 }
 
@@ -215,17 +217,17 @@ impl BasicSet {
     /// ```
     #[doc(alias = "isl_basic_set_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
-        self.is_empty_impl()
+        self.0.is_empty_with(&mut Budget::default())
     }
 
     /// An integer point: parameter values followed by set dimensions; `None` if empty.
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        self.sample_impl()
+        sample_of_parts(std::iter::once(&self.0), &mut Budget::default())
     }
 
     /// True when the point (parameter values, then set dimensions) belongs to the set.
     pub fn contains(&self, point: &[Int]) -> Result<bool> {
-        self.contains_impl(point)
+        contains_in(&self.0, point, &mut Budget::default())
     }
 
     /// The lexicographically smallest point (set dimensions) of a set without
@@ -255,11 +257,11 @@ impl BasicSet {
     /// The integer minimum of `aff·(1, params, dims)` over the set (parameters are
     /// variables too); `None` if empty, `Error::Unbounded` if not attained.
     pub fn min(&self, aff: &[Int]) -> Result<Option<Int>> {
-        self.min_impl(aff)
+        opt_over(std::iter::once(&self.0), aff, false, &mut Budget::default())
     }
 
     /// The integer maximum, as [`BasicSet::min`].
     pub fn max(&self, aff: &[Int]) -> Result<Option<Int>> {
-        self.max_impl(aff)
+        opt_over(std::iter::once(&self.0), aff, true, &mut Budget::default())
     }
 }

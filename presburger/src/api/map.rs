@@ -1,6 +1,8 @@
 //! `Map`: the type and every public method of it.
 
 use super::*;
+use crate::algebra::algebra_budget;
+use crate::solve::{empty_parts, sample_of_parts};
 use crate::solver::budget::Budget;
 
 /// A finite union of conjunctions in one map space (isl's `isl_map`): a
@@ -430,59 +432,59 @@ impl Map {
     /// ```
     #[doc(alias = "isl_map_subtract")]
     pub fn subtract(&self, other: &Map) -> Result<Map> {
-        self.subtract_impl(other)
+        self.subtract_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`Map::subtract`], spending from `budget`.
     pub fn subtract_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<Map> {
-        self.subtract_with_budget_impl(other, budget)
+        self.0.subtract_in(&other.0, budget).map(Map)
     }
 
     /// The pairs of the space (for all parameter values) that are not in
     /// `self` (isl's `isl_map_complement`).
     #[doc(alias = "isl_map_complement")]
     pub fn complement(&self) -> Result<Map> {
-        self.complement_impl()
+        self.complement_with_budget(&mut algebra_budget())
     }
 
     /// As [`Map::complement`], spending from `budget`.
     pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Map> {
-        self.complement_with_budget_impl(budget)
+        self.0.complement_in(budget).map(Map)
     }
 
     /// True when every pair of `self` is in `other` (isl's
     /// `isl_map_is_subset`).
     #[doc(alias = "isl_map_is_subset")]
     pub fn is_subset(&self, other: &Map) -> Result<bool> {
-        self.is_subset_impl(other)
+        self.is_subset_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`Map::is_subset`], spending from `budget`.
     pub fn is_subset_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
-        self.is_subset_with_budget_impl(other, budget)
+        self.0.is_subset_in(&other.0, budget)
     }
 
     /// True when both have the same pairs (isl's `isl_map_is_equal`).
     #[doc(alias = "isl_map_is_equal")]
     pub fn is_equal(&self, other: &Map) -> Result<bool> {
-        self.is_equal_impl(other)
+        self.is_equal_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`Map::is_equal`], spending from `budget` (both inclusions
     /// together).
     pub fn is_equal_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
-        self.is_equal_with_budget_impl(other, budget)
+        self.0.is_equal_in(&other.0, budget)
     }
 
     /// True when no pair is in both (isl's `isl_map_is_disjoint`).
     #[doc(alias = "isl_map_is_disjoint")]
     pub fn is_disjoint(&self, other: &Map) -> Result<bool> {
-        self.is_disjoint_impl(other)
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`Map::is_disjoint`], spending from `budget`.
     pub fn is_disjoint_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
-        self.is_disjoint_with_budget_impl(other, budget)
+        self.0.is_disjoint_in(&other.0, budget)
     }
 
     /// The same map with fewer conjunctions where two or more can be
@@ -490,12 +492,12 @@ impl Map {
     /// documentation of the algebra for the cases handled).
     #[doc(alias = "isl_map_coalesce")]
     pub fn coalesce(&self) -> Result<Map> {
-        self.coalesce_impl()
+        self.coalesce_with_budget(&mut algebra_budget())
     }
 
     /// As [`Map::coalesce`], spending from `budget`.
     pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Map> {
-        self.coalesce_with_budget_impl(budget)
+        self.0.coalesce_in(budget).map(Map)
     }
 }
 
@@ -505,31 +507,31 @@ impl Map {
     /// [`Set::gist`].
     #[doc(alias = "isl_map_gist")]
     pub fn gist(&self, context: &Map) -> Result<Map> {
-        self.gist_impl(context)
+        self.gist_with_budget(context, &mut algebra_budget())
     }
 
     /// As [`Map::gist`], spending from `budget`.
     pub fn gist_with_budget(&self, context: &Map, budget: &mut Budget) -> Result<Map> {
-        self.gist_with_budget_impl(context, budget)
+        self.0.gist_in(&context.0, budget).map(Map)
     }
 
     /// The same map with the implicit equalities of every conjunction made
     /// explicit (isl's `isl_map_detect_equalities`).
     #[doc(alias = "isl_map_detect_equalities")]
     pub fn detect_equalities(&self) -> Map {
-        self.detect_equalities_impl()
+        Map(self.0.with_each(Conjunction::detect_equalities))
     }
 
     /// The same map with implicit equalities, redundant constraints and
     /// eliminable locals removed from every conjunction and the empty
     /// conjunctions dropped, as [`Set::simplify_full`].
     pub fn simplify_full(&self) -> Result<Map> {
-        self.simplify_full_impl()
+        self.simplify_full_with_budget(&mut Budget::default())
     }
 
     /// As [`Map::simplify_full`], spending from `budget`.
     pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Map> {
-        self.simplify_full_with_budget_impl(budget)
+        self.0.simplify_full(budget).map(Map)
     }
 }
 
@@ -591,7 +593,7 @@ impl Map {
     /// [`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for the
     /// complement of `set`).
     pub fn subtract_domain(&self, set: &Set) -> Result<Map> {
-        self.subtract_domain_impl(set)
+        self.subtract_domain_with_budget(set, &mut crate::algebra::algebra_budget())
     }
 
     /// As `subtract_domain`, spending from `budget`.
@@ -601,7 +603,7 @@ impl Map {
 
     /// The pairs whose output is not in `set`.
     pub fn subtract_range(&self, set: &Set) -> Result<Map> {
-        self.subtract_range_impl(set)
+        self.subtract_range_with_budget(set, &mut crate::algebra::algebra_budget())
     }
 
     /// As `subtract_range`, spending from `budget`.
@@ -612,7 +614,7 @@ impl Map {
     /// The inputs with an image in `set`: `{ x : exists y in set : x -> y }` (for a
     /// function, the preimage of `set`).
     pub fn preimage_of(&self, set: &Set) -> Result<Set> {
-        self.preimage_of_impl(set)
+        Ok(self.intersect_range(set)?.domain())
     }
 
     /// True when every input has at most one image (isl's
@@ -630,7 +632,8 @@ impl Map {
     /// ```
     #[doc(alias = "isl_map_is_single_valued")]
     pub fn is_single_valued(&self) -> Result<bool> {
-        self.is_single_valued_impl()
+        let pairs = self.reverse().apply_range(self)?;
+        pairs.is_subset(&Map::identity(&self.0.space.range_space())?)
     }
 
     /// True when no two inputs share an image (isl's `isl_map_is_injective`):
@@ -786,18 +789,18 @@ impl Map {
     /// [`Map::project_out`] (isl's `isl_map_project_out`), with the locals
     /// eliminated where that is exact.
     pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
-        self.project_out_exact_impl(kind, pos, n)
+        Ok(self.project_out(kind, pos, n)?.eliminate_locals())
     }
 
     /// The same map with the locals of every conjunction eliminated where
     /// that is exact, as [`Set::eliminate_locals`].
     pub fn eliminate_locals(&self) -> Map {
-        self.eliminate_locals_impl()
+        Map(self.0.with_each(Conjunction::eliminate_locals_exactly))
     }
 
     /// The same map without the redundant inequalities of each conjunction.
     pub fn remove_redundancies(&self) -> Map {
-        self.remove_redundancies_impl()
+        Map(self.0.with_each(Conjunction::remove_redundancies))
     }
 }
 
@@ -813,11 +816,11 @@ impl Map {
     /// ```
     #[doc(alias = "isl_map_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
-        self.is_empty_impl()
+        empty_parts(self.0.parts.iter(), &mut Budget::default())
     }
 
     /// As [`BasicMap::sample`].
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        self.sample_impl()
+        sample_of_parts(self.0.parts.iter(), &mut Budget::default())
     }
 }

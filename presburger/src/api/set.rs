@@ -1,8 +1,10 @@
 //! `Set`: the type and every public method of it.
 
 use super::*;
+use crate::algebra::algebra_budget;
 use crate::bounds::Points;
 use crate::conjunction::Row;
+use crate::solve::{empty_parts, opt_over, sample_of_parts};
 use crate::solver::budget::Budget;
 
 /// A finite union of conjunctions in one set space (isl's `isl_set`): the
@@ -307,12 +309,12 @@ impl Set {
     /// ```
     #[doc(alias = "isl_set_subtract")]
     pub fn subtract(&self, other: &Set) -> Result<Set> {
-        self.subtract_impl(other)
+        self.subtract_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`Set::subtract`], spending from `budget`.
     pub fn subtract_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<Set> {
-        self.subtract_with_budget_impl(other, budget)
+        self.0.subtract_in(&other.0, budget).map(Set)
     }
 
     /// The points of the space (for all parameter values) that are not in
@@ -326,12 +328,12 @@ impl Set {
     /// ```
     #[doc(alias = "isl_set_complement")]
     pub fn complement(&self) -> Result<Set> {
-        self.complement_impl()
+        self.complement_with_budget(&mut algebra_budget())
     }
 
     /// As [`Set::complement`], spending from `budget`.
     pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Set> {
-        self.complement_with_budget_impl(budget)
+        self.0.complement_in(budget).map(Set)
     }
 
     /// True when every point of `self` is in `other` (isl's
@@ -347,35 +349,35 @@ impl Set {
     /// ```
     #[doc(alias = "isl_set_is_subset")]
     pub fn is_subset(&self, other: &Set) -> Result<bool> {
-        self.is_subset_impl(other)
+        self.is_subset_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`Set::is_subset`], spending from `budget`.
     pub fn is_subset_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
-        self.is_subset_with_budget_impl(other, budget)
+        self.0.is_subset_in(&other.0, budget)
     }
 
     /// True when both have the same points (isl's `isl_set_is_equal`).
     #[doc(alias = "isl_set_is_equal")]
     pub fn is_equal(&self, other: &Set) -> Result<bool> {
-        self.is_equal_impl(other)
+        self.is_equal_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`Set::is_equal`], spending from `budget` (both inclusions
     /// together).
     pub fn is_equal_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
-        self.is_equal_with_budget_impl(other, budget)
+        self.0.is_equal_in(&other.0, budget)
     }
 
     /// True when no point is in both (isl's `isl_set_is_disjoint`).
     #[doc(alias = "isl_set_is_disjoint")]
     pub fn is_disjoint(&self, other: &Set) -> Result<bool> {
-        self.is_disjoint_impl(other)
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`Set::is_disjoint`], spending from `budget`.
     pub fn is_disjoint_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
-        self.is_disjoint_with_budget_impl(other, budget)
+        self.0.is_disjoint_in(&other.0, budget)
     }
 
     /// The same set with fewer conjunctions where two or more can be
@@ -390,12 +392,12 @@ impl Set {
     /// ```
     #[doc(alias = "isl_set_coalesce")]
     pub fn coalesce(&self) -> Result<Set> {
-        self.coalesce_impl()
+        self.coalesce_with_budget(&mut algebra_budget())
     }
 
     /// As [`Set::coalesce`], spending from `budget`.
     pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Set> {
-        self.coalesce_with_budget_impl(budget)
+        self.0.coalesce_in(budget).map(Set)
     }
 }
 
@@ -403,7 +405,7 @@ impl Set {
 impl Set {
     /// True when the set is finite for every parameter value.
     pub fn is_bounded(&self) -> Result<bool> {
-        self.is_bounded_impl()
+        self.is_bounded_with_budget(&mut algebra_budget())
     }
 
     /// As `is_bounded`, spending from `budget`.
@@ -415,28 +417,28 @@ impl Set {
     /// `row·(1, params)`; `None` for an empty set. `Error::Unbounded` when there is
     /// no minimum, `Error::Unsupported` when it is not one affine expression.
     pub fn dim_min(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_min_impl(pos)
+        self.dim_opt(pos, false, &mut algebra_budget())
     }
 
     /// The largest value of dimension `pos`, as [`Set::dim_min`].
     pub fn dim_max(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_max_impl(pos)
+        self.dim_opt(pos, true, &mut algebra_budget())
     }
 
     /// As `dim_min`, spending from `budget`.
     pub fn dim_min_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
-        self.dim_min_with_budget_impl(pos, budget)
+        self.dim_opt(pos, false, budget)
     }
 
     /// As `dim_max`, spending from `budget`.
     pub fn dim_max_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
-        self.dim_max_with_budget_impl(pos, budget)
+        self.dim_opt(pos, true, budget)
     }
 
     /// The smallest box (conjunction of bounds on single dimensions, affine in the
     /// parameters) containing the set. Sides without a bound are left open.
     pub fn box_hull(&self) -> Result<Set> {
-        self.box_hull_impl()
+        self.box_hull_with_budget(&mut algebra_budget())
     }
 
     /// As `box_hull`, spending from `budget`.
@@ -448,7 +450,7 @@ impl Set {
     /// lexicographic order; an error when there are more than `limit`. For a
     /// lazy walk over the points, see [`Set::point_iter`].
     pub fn points(&self, limit: usize) -> Result<Vec<Vec<Int>>> {
-        self.points_impl(limit)
+        self.points_with_budget(limit, &mut algebra_budget())
     }
 
     /// As `points`, spending from `budget` (all the emptiness tests and optima of
@@ -479,7 +481,7 @@ impl Set {
     /// ```
     #[doc(alias = "foreach_point")]
     pub fn point_iter(&self) -> Points {
-        self.point_iter_impl()
+        self.point_iter_with_budget(algebra_budget())
     }
 
     /// As [`Set::point_iter`], the whole walk spending from `budget`.
@@ -505,19 +507,19 @@ impl Set {
     /// ```
     #[doc(alias = "isl_set_gist")]
     pub fn gist(&self, context: &Set) -> Result<Set> {
-        self.gist_impl(context)
+        self.gist_with_budget(context, &mut algebra_budget())
     }
 
     /// As [`Set::gist`], spending from `budget`.
     pub fn gist_with_budget(&self, context: &Set, budget: &mut Budget) -> Result<Set> {
-        self.gist_with_budget_impl(context, budget)
+        self.0.gist_in(&context.0, budget).map(Set)
     }
 
     /// The same set with the implicit equalities of every conjunction made
     /// explicit (isl's `isl_set_detect_equalities`).
     #[doc(alias = "isl_set_detect_equalities")]
     pub fn detect_equalities(&self) -> Set {
-        self.detect_equalities_impl()
+        Set(self.0.with_each(Conjunction::detect_equalities))
     }
 
     /// The same set with implicit equalities, redundant constraints and
@@ -525,12 +527,12 @@ impl Set {
     /// conjunctions dropped. One budget of [`Budget::DEFAULT_STEPS`] for all
     /// the emptiness tests.
     pub fn simplify_full(&self) -> Result<Set> {
-        self.simplify_full_impl()
+        self.simplify_full_with_budget(&mut Budget::default())
     }
 
     /// As [`Set::simplify_full`], spending from `budget`.
     pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Set> {
-        self.simplify_full_with_budget_impl(budget)
+        self.0.simplify_full(budget).map(Set)
     }
 }
 
@@ -584,7 +586,9 @@ impl Set {
 
     /// A flat tuple (nesting forgotten, dimension names kept).
     pub fn flatten(&self) -> Set {
-        self.flatten_impl()
+        let sp = &self.0.space;
+        let space = Space::set(sp.params().to_vec(), sp.range_tuple().flattened());
+        Set(self.0.relabel(space))
     }
 
     /// `A x B` as the set of pairs `{ [A[..] -> B[..]] }` (isl's product of sets).
@@ -595,7 +599,7 @@ impl Set {
     /// The preimage of the set under the map `f`: `{ x : f(x) in self }` (for a
     /// relation: the inputs with some image in the set).
     pub fn preimage(&self, f: &Map) -> Result<Set> {
-        self.preimage_impl(f)
+        f.preimage_of(self)
     }
 
     /// The image of the set under `m`: `{ y : exists x in self : x -> y in m }`
@@ -611,7 +615,7 @@ impl Set {
     /// ```
     #[doc(alias = "isl_set_apply")]
     pub fn apply(&self, m: &Map) -> Result<Set> {
-        self.apply_impl(m)
+        m.apply_to(self)
     }
 }
 
@@ -634,7 +638,7 @@ impl Set {
     /// # Ok::<(), presburger::Error>(())
     /// ```
     pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
-        self.project_out_exact_impl(kind, pos, n)
+        Ok(self.project_out(kind, pos, n)?.eliminate_locals())
     }
 
     /// The same set with the locals of every conjunction eliminated where
@@ -649,13 +653,13 @@ impl Set {
     /// # Ok::<(), presburger::Error>(())
     /// ```
     pub fn eliminate_locals(&self) -> Set {
-        self.eliminate_locals_impl()
+        Set(self.0.with_each(Conjunction::eliminate_locals_exactly))
     }
 
     /// The same set without the redundant inequalities of each conjunction
     /// (those implied by the others of the conjunction).
     pub fn remove_redundancies(&self) -> Set {
-        self.remove_redundancies_impl()
+        Set(self.0.with_each(Conjunction::remove_redundancies))
     }
 }
 
@@ -679,12 +683,12 @@ impl Set {
     /// ```
     #[doc(alias = "isl_set_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
-        self.is_empty_impl()
+        empty_parts(self.0.parts.iter(), &mut Budget::default())
     }
 
     /// As [`BasicSet::sample`].
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        self.sample_impl()
+        sample_of_parts(self.0.parts.iter(), &mut Budget::default())
     }
 
     /// As [`BasicSet::contains`].
@@ -717,11 +721,11 @@ impl Set {
 
     /// As [`BasicSet::min`], over all disjuncts.
     pub fn min(&self, aff: &[Int]) -> Result<Option<Int>> {
-        self.min_impl(aff)
+        opt_over(self.0.parts.iter(), aff, false, &mut Budget::default())
     }
 
     /// As [`BasicSet::max`], over all disjuncts.
     pub fn max(&self, aff: &[Int]) -> Result<Option<Int>> {
-        self.max_impl(aff)
+        opt_over(self.0.parts.iter(), aff, true, &mut Budget::default())
     }
 }

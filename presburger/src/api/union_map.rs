@@ -1,6 +1,9 @@
 //! `UnionMap`: the type and every public method of it.
 
 use super::*;
+use crate::algebra::{
+    algebra_budget, union_is_disjoint, union_is_equal, union_is_subset, union_subtract,
+};
 use crate::solver::budget::Budget;
 
 /// A union of maps in different spaces (one `Map` per pair of tuples), as
@@ -211,60 +214,60 @@ impl UnionMap {
     /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
     #[doc(alias = "isl_union_map_subtract")]
     pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
-        self.subtract_impl(other)
+        self.subtract_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`UnionMap::subtract`], spending from `budget`.
     pub fn subtract_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<UnionMap> {
-        self.subtract_with_budget_impl(other, budget)
+        union_subtract(self, other, budget)
     }
 
     /// True when every member of `self` is inside the member of `other` in
     /// its space (or empty when there is none; isl's `isl_union_map_is_subset`).
     #[doc(alias = "isl_union_map_is_subset")]
     pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
-        self.is_subset_impl(other)
+        self.is_subset_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`UnionMap::is_subset`], spending from `budget`.
     pub fn is_subset_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
-        self.is_subset_with_budget_impl(other, budget)
+        union_is_subset(self, other, budget)
     }
 
     /// True when both have the same points in every space (isl's
     /// `isl_union_map_is_equal`).
     #[doc(alias = "isl_union_map_is_equal")]
     pub fn is_equal(&self, other: &UnionMap) -> Result<bool> {
-        self.is_equal_impl(other)
+        self.is_equal_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`UnionMap::is_equal`], spending from `budget`: space by space, a member
     /// without a counterpart must be empty.
     pub fn is_equal_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
-        self.is_equal_with_budget_impl(other, budget)
+        union_is_equal(self, other, budget)
     }
 
     /// True when no point is in both (isl's `isl_union_map_is_disjoint`).
     #[doc(alias = "isl_union_map_is_disjoint")]
     pub fn is_disjoint(&self, other: &UnionMap) -> Result<bool> {
-        self.is_disjoint_impl(other)
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`UnionMap::is_disjoint`], spending from `budget`.
     pub fn is_disjoint_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
-        self.is_disjoint_with_budget_impl(other, budget)
+        union_is_disjoint(self, other, budget)
     }
 
     /// Every member coalesced (isl's `isl_union_map_coalesce`), with one budget
     /// for the whole.
     #[doc(alias = "isl_union_map_coalesce")]
     pub fn coalesce(&self) -> Result<UnionMap> {
-        self.coalesce_impl()
+        self.coalesce_with_budget(&mut algebra_budget())
     }
 
     /// As [`UnionMap::coalesce`], spending from `budget`.
     pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionMap> {
-        self.coalesce_with_budget_impl(budget)
+        across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
     }
 }
 
@@ -370,6 +373,8 @@ impl UnionMap {
     /// ```
     #[doc(alias = "isl_union_map_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
-        self.is_empty_impl()
+        self.maps
+            .iter()
+            .try_fold(true, |acc, m| Ok(acc && m.is_empty()?))
     }
 }

@@ -1,6 +1,9 @@
 //! `UnionSet`: the type and every public method of it.
 
 use super::*;
+use crate::algebra::{
+    algebra_budget, union_is_disjoint, union_is_equal, union_is_subset, union_subtract,
+};
 use crate::solver::budget::Budget;
 
 /// A union of sets in different spaces (one `Set` per space), as isl's
@@ -133,60 +136,60 @@ impl UnionSet {
     /// ```
     #[doc(alias = "isl_union_set_subtract")]
     pub fn subtract(&self, other: &UnionSet) -> Result<UnionSet> {
-        self.subtract_impl(other)
+        self.subtract_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`UnionSet::subtract`], spending from `budget`.
     pub fn subtract_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<UnionSet> {
-        self.subtract_with_budget_impl(other, budget)
+        union_subtract(self, other, budget)
     }
 
     /// True when every member of `self` is inside the member of `other` in
     /// its space (or empty when there is none; isl's `isl_union_set_is_subset`).
     #[doc(alias = "isl_union_set_is_subset")]
     pub fn is_subset(&self, other: &UnionSet) -> Result<bool> {
-        self.is_subset_impl(other)
+        self.is_subset_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`UnionSet::is_subset`], spending from `budget`.
     pub fn is_subset_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
-        self.is_subset_with_budget_impl(other, budget)
+        union_is_subset(self, other, budget)
     }
 
     /// True when both have the same points in every space (isl's
     /// `isl_union_set_is_equal`).
     #[doc(alias = "isl_union_set_is_equal")]
     pub fn is_equal(&self, other: &UnionSet) -> Result<bool> {
-        self.is_equal_impl(other)
+        self.is_equal_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`UnionSet::is_equal`], spending from `budget`: space by space, a member
     /// without a counterpart must be empty.
     pub fn is_equal_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
-        self.is_equal_with_budget_impl(other, budget)
+        union_is_equal(self, other, budget)
     }
 
     /// True when no point is in both (isl's `isl_union_set_is_disjoint`).
     #[doc(alias = "isl_union_set_is_disjoint")]
     pub fn is_disjoint(&self, other: &UnionSet) -> Result<bool> {
-        self.is_disjoint_impl(other)
+        self.is_disjoint_with_budget(other, &mut algebra_budget())
     }
 
     /// As [`UnionSet::is_disjoint`], spending from `budget`.
     pub fn is_disjoint_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
-        self.is_disjoint_with_budget_impl(other, budget)
+        union_is_disjoint(self, other, budget)
     }
 
     /// Every member coalesced (isl's `isl_union_set_coalesce`), with one budget
     /// for the whole.
     #[doc(alias = "isl_union_set_coalesce")]
     pub fn coalesce(&self) -> Result<UnionSet> {
-        self.coalesce_impl()
+        self.coalesce_with_budget(&mut algebra_budget())
     }
 
     /// As [`UnionSet::coalesce`], spending from `budget`.
     pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionSet> {
-        self.coalesce_with_budget_impl(budget)
+        across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
     }
 }
 
@@ -206,7 +209,7 @@ impl UnionSet {
     /// ```
     #[doc(alias = "isl_union_set_lexmin")]
     pub fn lexmin(&self) -> Result<UnionSet> {
-        self.lexmin_impl()
+        self.points_of_members(Set::lexmin)
     }
 
     /// The lexicographic maximum of each member (isl's
@@ -220,7 +223,7 @@ impl UnionSet {
     /// ```
     #[doc(alias = "isl_union_set_lexmax")]
     pub fn lexmax(&self) -> Result<UnionSet> {
-        self.lexmax_impl()
+        self.points_of_members(Set::lexmax)
     }
 
     /// A point of the union, as a one-point set in its member's space, or
@@ -268,6 +271,8 @@ impl UnionSet {
     /// ```
     #[doc(alias = "isl_union_set_is_empty")]
     pub fn is_empty(&self) -> Result<bool> {
-        self.is_empty_impl()
+        self.sets
+            .iter()
+            .try_fold(true, |acc, s| Ok(acc && s.is_empty()?))
     }
 }

@@ -1500,339 +1500,59 @@ fn try_merge(
     }
 }
 
-impl Set {
-    /// The algorithm of [`Set::subtract`].
-    pub(crate) fn subtract_impl(&self, other: &Set) -> Result<Set> {
-        self.subtract_with_budget(other, &mut algebra_budget())
-    }
+impl Set {}
 
-    /// The algorithm of [`Set::subtract_with_budget`].
-    pub(crate) fn subtract_with_budget_impl(
-        &self,
-        other: &Set,
-        budget: &mut Budget,
-    ) -> Result<Set> {
-        self.0.subtract_in(&other.0, budget).map(Set)
-    }
+impl Map {}
 
-    /// The algorithm of [`Set::complement`].
-    pub(crate) fn complement_impl(&self) -> Result<Set> {
-        self.complement_with_budget(&mut algebra_budget())
-    }
+impl UnionSet {}
 
-    /// The algorithm of [`Set::complement_with_budget`].
-    pub(crate) fn complement_with_budget_impl(&self, budget: &mut Budget) -> Result<Set> {
-        self.0.complement_in(budget).map(Set)
-    }
-
-    /// The algorithm of [`Set::is_subset`].
-    pub(crate) fn is_subset_impl(&self, other: &Set) -> Result<bool> {
-        self.is_subset_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Set::is_subset_with_budget`].
-    pub(crate) fn is_subset_with_budget_impl(
-        &self,
-        other: &Set,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        self.0.is_subset_in(&other.0, budget)
-    }
-
-    /// The algorithm of [`Set::is_equal`].
-    pub(crate) fn is_equal_impl(&self, other: &Set) -> Result<bool> {
-        self.is_equal_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Set::is_equal_with_budget`].
-    pub(crate) fn is_equal_with_budget_impl(
-        &self,
-        other: &Set,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        self.0.is_equal_in(&other.0, budget)
-    }
-
-    /// The algorithm of [`Set::is_disjoint`].
-    pub(crate) fn is_disjoint_impl(&self, other: &Set) -> Result<bool> {
-        self.is_disjoint_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Set::is_disjoint_with_budget`].
-    pub(crate) fn is_disjoint_with_budget_impl(
-        &self,
-        other: &Set,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        self.0.is_disjoint_in(&other.0, budget)
-    }
-
-    /// The algorithm of [`Set::coalesce`].
-    pub(crate) fn coalesce_impl(&self) -> Result<Set> {
-        self.coalesce_with_budget(&mut algebra_budget())
-    }
-
-    /// The algorithm of [`Set::coalesce_with_budget`].
-    pub(crate) fn coalesce_with_budget_impl(&self, budget: &mut Budget) -> Result<Set> {
-        self.0.coalesce_in(budget).map(Set)
-    }
-}
-
-impl Map {
-    /// The algorithm of [`Map::subtract`].
-    pub(crate) fn subtract_impl(&self, other: &Map) -> Result<Map> {
-        self.subtract_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Map::subtract_with_budget`].
-    pub(crate) fn subtract_with_budget_impl(
-        &self,
-        other: &Map,
-        budget: &mut Budget,
-    ) -> Result<Map> {
-        self.0.subtract_in(&other.0, budget).map(Map)
-    }
-
-    /// The algorithm of [`Map::complement`].
-    pub(crate) fn complement_impl(&self) -> Result<Map> {
-        self.complement_with_budget(&mut algebra_budget())
-    }
-
-    /// The algorithm of [`Map::complement_with_budget`].
-    pub(crate) fn complement_with_budget_impl(&self, budget: &mut Budget) -> Result<Map> {
-        self.0.complement_in(budget).map(Map)
-    }
-
-    /// The algorithm of [`Map::is_subset`].
-    pub(crate) fn is_subset_impl(&self, other: &Map) -> Result<bool> {
-        self.is_subset_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Map::is_subset_with_budget`].
-    pub(crate) fn is_subset_with_budget_impl(
-        &self,
-        other: &Map,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        self.0.is_subset_in(&other.0, budget)
-    }
-
-    /// The algorithm of [`Map::is_equal`].
-    pub(crate) fn is_equal_impl(&self, other: &Map) -> Result<bool> {
-        self.is_equal_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Map::is_equal_with_budget`].
-    pub(crate) fn is_equal_with_budget_impl(
-        &self,
-        other: &Map,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        self.0.is_equal_in(&other.0, budget)
-    }
-
-    /// The algorithm of [`Map::is_disjoint`].
-    pub(crate) fn is_disjoint_impl(&self, other: &Map) -> Result<bool> {
-        self.is_disjoint_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Map::is_disjoint_with_budget`].
-    pub(crate) fn is_disjoint_with_budget_impl(
-        &self,
-        other: &Map,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        self.0.is_disjoint_in(&other.0, budget)
-    }
-
-    /// The algorithm of [`Map::coalesce`].
-    pub(crate) fn coalesce_impl(&self) -> Result<Map> {
-        self.coalesce_with_budget(&mut algebra_budget())
-    }
-
-    /// The algorithm of [`Map::coalesce_with_budget`].
-    pub(crate) fn coalesce_with_budget_impl(&self, budget: &mut Budget) -> Result<Map> {
-        self.0.coalesce_in(budget).map(Map)
-    }
-}
-
-impl UnionSet {
-    /// The algorithm of [`UnionSet::subtract`].
-    pub(crate) fn subtract_impl(&self, other: &UnionSet) -> Result<UnionSet> {
-        self.subtract_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionSet::subtract_with_budget`].
-    pub(crate) fn subtract_with_budget_impl(
-        &self,
-        other: &UnionSet,
-        budget: &mut Budget,
-    ) -> Result<UnionSet> {
-        union_subtract(self, other, budget)
-    }
-
-    /// The algorithm of [`UnionSet::is_subset`].
-    pub(crate) fn is_subset_impl(&self, other: &UnionSet) -> Result<bool> {
-        self.is_subset_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionSet::is_subset_with_budget`].
-    pub(crate) fn is_subset_with_budget_impl(
-        &self,
-        other: &UnionSet,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        union_is_subset(self, other, budget)
-    }
-
-    /// The algorithm of [`UnionSet::is_equal`].
-    pub(crate) fn is_equal_impl(&self, other: &UnionSet) -> Result<bool> {
-        self.is_equal_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionSet::is_equal_with_budget`].
-    pub(crate) fn is_equal_with_budget_impl(
-        &self,
-        other: &UnionSet,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        union_is_equal(self, other, budget)
-    }
-
-    /// The algorithm of [`UnionSet::is_disjoint`].
-    pub(crate) fn is_disjoint_impl(&self, other: &UnionSet) -> Result<bool> {
-        self.is_disjoint_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionSet::is_disjoint_with_budget`].
-    pub(crate) fn is_disjoint_with_budget_impl(
-        &self,
-        other: &UnionSet,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        union_is_disjoint(self, other, budget)
-    }
-
-    /// The algorithm of [`UnionSet::coalesce`].
-    pub(crate) fn coalesce_impl(&self) -> Result<UnionSet> {
-        self.coalesce_with_budget(&mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionSet::coalesce_with_budget`].
-    pub(crate) fn coalesce_with_budget_impl(&self, budget: &mut Budget) -> Result<UnionSet> {
-        across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
-    }
-}
-
-impl UnionMap {
-    /// The algorithm of [`UnionMap::subtract`].
-    pub(crate) fn subtract_impl(&self, other: &UnionMap) -> Result<UnionMap> {
-        self.subtract_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionMap::subtract_with_budget`].
-    pub(crate) fn subtract_with_budget_impl(
-        &self,
-        other: &UnionMap,
-        budget: &mut Budget,
-    ) -> Result<UnionMap> {
-        union_subtract(self, other, budget)
-    }
-
-    /// The algorithm of [`UnionMap::is_subset`].
-    pub(crate) fn is_subset_impl(&self, other: &UnionMap) -> Result<bool> {
-        self.is_subset_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionMap::is_subset_with_budget`].
-    pub(crate) fn is_subset_with_budget_impl(
-        &self,
-        other: &UnionMap,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        union_is_subset(self, other, budget)
-    }
-
-    /// The algorithm of [`UnionMap::is_equal`].
-    pub(crate) fn is_equal_impl(&self, other: &UnionMap) -> Result<bool> {
-        self.is_equal_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionMap::is_equal_with_budget`].
-    pub(crate) fn is_equal_with_budget_impl(
-        &self,
-        other: &UnionMap,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        union_is_equal(self, other, budget)
-    }
-
-    /// The algorithm of [`UnionMap::is_disjoint`].
-    pub(crate) fn is_disjoint_impl(&self, other: &UnionMap) -> Result<bool> {
-        self.is_disjoint_with_budget(other, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionMap::is_disjoint_with_budget`].
-    pub(crate) fn is_disjoint_with_budget_impl(
-        &self,
-        other: &UnionMap,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        union_is_disjoint(self, other, budget)
-    }
-
-    /// The algorithm of [`UnionMap::coalesce`].
-    pub(crate) fn coalesce_impl(&self) -> Result<UnionMap> {
-        self.coalesce_with_budget(&mut algebra_budget())
-    }
-
-    /// The algorithm of [`UnionMap::coalesce_with_budget`].
-    pub(crate) fn coalesce_with_budget_impl(&self, budget: &mut Budget) -> Result<UnionMap> {
-        across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
-    }
-}
+impl UnionMap {}
 
 impl Disjunction {
     /// `self - other`, a budget error reworded for the user.
-    fn subtract_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn subtract_in(
+        &self,
+        other: &Disjunction,
+        budget: &mut Budget,
+    ) -> Result<Disjunction> {
         self.subtract(other, budget)
             .map_err(|e| budget_context("subtraction", e))
     }
 
     /// The complement in the space, a budget error reworded for the user.
-    fn complement_in(&self, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn complement_in(&self, budget: &mut Budget) -> Result<Disjunction> {
         Disjunction::universe(self.space.clone())
             .subtract(self, budget)
             .map_err(|e| budget_context("complement", e))
     }
 
     /// `self ⊆ other`, a budget error reworded for the user.
-    fn is_subset_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+    pub(crate) fn is_subset_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         self.is_subset(other, budget)
             .map_err(|e| budget_context("inclusion test", e))
     }
 
     /// `self = other`, a budget error reworded for the user.
-    fn is_equal_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+    pub(crate) fn is_equal_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         self.is_equal(other, budget)
             .map_err(|e| budget_context("equality test", e))
     }
 
     /// `self ∩ other = ∅`, a budget error reworded for the user.
-    fn is_disjoint_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+    pub(crate) fn is_disjoint_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         self.is_disjoint(other, budget)
             .map_err(|e| budget_context("disjointness test", e))
     }
 
     /// Coalescing, a budget error reworded for the user.
-    fn coalesce_in(&self, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn coalesce_in(&self, budget: &mut Budget) -> Result<Disjunction> {
         self.coalesce(budget)
             .map_err(|e| budget_context("coalescing", e))
     }
 }
 
 /// Each member of `a` minus the member of `b` in its space.
-fn union_subtract<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<U> {
+pub(crate) fn union_subtract<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<U> {
     across::collect(a, b, |x| {
         Ok(Some(match across::disj_like(b, &x.space) {
             Some(y) => x.subtract_in(y, budget)?,
@@ -1842,7 +1562,7 @@ fn union_subtract<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<U> {
 }
 
 /// Every member of `a` inside the member of `b` in its space, or empty.
-fn union_is_subset<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+pub(crate) fn union_is_subset<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
     across::all_members(a, b, |x, y| match y {
         Some(y) => x.is_subset_in(y, budget),
         None => x
@@ -1853,7 +1573,7 @@ fn union_is_subset<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool>
 
 /// The members of `a` and `b` equal space by space, a member without a
 /// counterpart empty.
-fn union_is_equal<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+pub(crate) fn union_is_equal<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
     let mut same = || -> Result<bool> {
         Ok(across::all_members(a, b, |x, y| match y {
             Some(y) => x.is_equal(y, budget),
@@ -1867,7 +1587,7 @@ fn union_is_equal<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> 
 }
 
 /// No member of `a` meets the member of `b` in its space.
-fn union_is_disjoint<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+pub(crate) fn union_is_disjoint<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
     across::all_members(a, b, |x, y| match y {
         Some(y) => x.is_disjoint_in(y, budget),
         None => Ok(true),

@@ -20,7 +20,6 @@
 //! [`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for all its
 //! integer tests and optima; the `_with_budget` variants take the caller's.
 
-use crate::algebra::algebra_budget;
 use crate::api::Set;
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
@@ -68,11 +67,6 @@ impl Conjunction {
 }
 
 impl Set {
-    /// The algorithm of [`Set::is_bounded`].
-    pub(crate) fn is_bounded_impl(&self) -> Result<bool> {
-        self.is_bounded_with_budget(&mut algebra_budget())
-    }
-
     /// The algorithm of [`Set::is_bounded_with_budget`].
     pub(crate) fn is_bounded_with_budget_impl(&self, budget: &mut Budget) -> Result<bool> {
         for c in &self.0.parts {
@@ -83,35 +77,12 @@ impl Set {
         Ok(true)
     }
 
-    /// The algorithm of [`Set::dim_min`].
-    pub(crate) fn dim_min_impl(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_opt(pos, false, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Set::dim_max`].
-    pub(crate) fn dim_max_impl(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_opt(pos, true, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Set::dim_min_with_budget`].
-    pub(crate) fn dim_min_with_budget_impl(
+    pub(crate) fn dim_opt(
         &self,
         pos: usize,
+        maximize: bool,
         budget: &mut Budget,
     ) -> Result<Option<Row>> {
-        self.dim_opt(pos, false, budget)
-    }
-
-    /// The algorithm of [`Set::dim_max_with_budget`].
-    pub(crate) fn dim_max_with_budget_impl(
-        &self,
-        pos: usize,
-        budget: &mut Budget,
-    ) -> Result<Option<Row>> {
-        self.dim_opt(pos, true, budget)
-    }
-
-    fn dim_opt(&self, pos: usize, maximize: bool, budget: &mut Budget) -> Result<Option<Row>> {
         let sp = &self.0.space;
         sp.check_range(DimKind::Out, pos, 1)?;
         let np = sp.n_param();
@@ -168,11 +139,6 @@ impl Set {
         }
     }
 
-    /// The algorithm of [`Set::box_hull`].
-    pub(crate) fn box_hull_impl(&self) -> Result<Set> {
-        self.box_hull_with_budget(&mut algebra_budget())
-    }
-
     /// The algorithm of [`Set::box_hull_with_budget`].
     pub(crate) fn box_hull_with_budget_impl(&self, budget: &mut Budget) -> Result<Set> {
         let sp = self.0.space.clone();
@@ -201,11 +167,6 @@ impl Set {
         Ok(Set::from(crate::api::BasicSet(c)))
     }
 
-    /// The algorithm of [`Set::points`].
-    pub(crate) fn points_impl(&self, limit: usize) -> Result<Vec<Vec<Int>>> {
-        self.points_with_budget(limit, &mut algebra_budget())
-    }
-
     /// The algorithm of [`Set::points_with_budget`].
     pub(crate) fn points_with_budget_impl(
         &self,
@@ -223,11 +184,6 @@ impl Set {
             out.push(p);
         }
         Ok(out)
-    }
-
-    /// The algorithm of [`Set::point_iter`].
-    pub(crate) fn point_iter_impl(&self) -> Points {
-        self.point_iter_with_budget(algebra_budget())
     }
 
     /// The algorithm of [`Set::point_iter_with_budget`].

@@ -14,7 +14,7 @@
 //!   One budget per call, shared by all these tests (`gist_with_budget` takes the
 //!   caller's).
 
-use crate::algebra::{algebra_budget, budget_context};
+use crate::algebra::budget_context;
 use crate::api::{Disjunction, Map, Set};
 use crate::conjunction::{Conjunction, Row};
 use crate::error::Result;
@@ -129,70 +129,24 @@ fn is_div_row(c: &Conjunction, row: &Row) -> bool {
     })
 }
 
-impl Set {
-    /// The algorithm of [`Set::gist`].
-    pub(crate) fn gist_impl(&self, context: &Set) -> Result<Set> {
-        self.gist_with_budget(context, &mut algebra_budget())
-    }
+impl Set {}
 
-    /// The algorithm of [`Set::gist_with_budget`].
-    pub(crate) fn gist_with_budget_impl(&self, context: &Set, budget: &mut Budget) -> Result<Set> {
-        self.0.gist_in(&context.0, budget).map(Set)
-    }
-
-    /// The algorithm of [`Set::detect_equalities`].
-    pub(crate) fn detect_equalities_impl(&self) -> Set {
-        Set(self.0.with_each(Conjunction::detect_equalities))
-    }
-
-    /// The algorithm of [`Set::simplify_full`].
-    pub(crate) fn simplify_full_impl(&self) -> Result<Set> {
-        self.simplify_full_with_budget(&mut Budget::default())
-    }
-
-    /// The algorithm of [`Set::simplify_full_with_budget`].
-    pub(crate) fn simplify_full_with_budget_impl(&self, budget: &mut Budget) -> Result<Set> {
-        self.0.simplify_full(budget).map(Set)
-    }
-}
-
-impl Map {
-    /// The algorithm of [`Map::gist`].
-    pub(crate) fn gist_impl(&self, context: &Map) -> Result<Map> {
-        self.gist_with_budget(context, &mut algebra_budget())
-    }
-
-    /// The algorithm of [`Map::gist_with_budget`].
-    pub(crate) fn gist_with_budget_impl(&self, context: &Map, budget: &mut Budget) -> Result<Map> {
-        self.0.gist_in(&context.0, budget).map(Map)
-    }
-
-    /// The algorithm of [`Map::detect_equalities`].
-    pub(crate) fn detect_equalities_impl(&self) -> Map {
-        Map(self.0.with_each(Conjunction::detect_equalities))
-    }
-
-    /// The algorithm of [`Map::simplify_full`].
-    pub(crate) fn simplify_full_impl(&self) -> Result<Map> {
-        self.simplify_full_with_budget(&mut Budget::default())
-    }
-
-    /// The algorithm of [`Map::simplify_full_with_budget`].
-    pub(crate) fn simplify_full_with_budget_impl(&self, budget: &mut Budget) -> Result<Map> {
-        self.0.simplify_full(budget).map(Map)
-    }
-}
+impl Map {}
 
 impl Disjunction {
     /// The gist in `context`, a budget error reworded for the user.
-    fn gist_in(&self, context: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn gist_in(
+        &self,
+        context: &Disjunction,
+        budget: &mut Budget,
+    ) -> Result<Disjunction> {
         self.gist(context, budget)
             .map_err(|e| budget_context("gist", e))
     }
 
     /// Every conjunction with its implicit equalities, redundant constraints
     /// and eliminable locals removed; the empty ones dropped.
-    fn simplify_full(&self, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn simplify_full(&self, budget: &mut Budget) -> Result<Disjunction> {
         let mut d = self.clone();
         let mut parts = Vec::with_capacity(d.parts.len());
         for mut c in d.parts.drain(..) {

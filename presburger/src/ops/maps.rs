@@ -188,11 +188,6 @@ impl Map {
         lex_order(space, Ordering::Ge)
     }
 
-    /// The algorithm of [`Map::subtract_domain`].
-    pub(crate) fn subtract_domain_impl(&self, set: &Set) -> Result<Map> {
-        self.subtract_domain_with_budget(set, &mut crate::algebra::algebra_budget())
-    }
-
     /// The algorithm of [`Map::subtract_domain_with_budget`].
     pub(crate) fn subtract_domain_with_budget_impl(
         &self,
@@ -212,11 +207,6 @@ impl Map {
         self.intersect_domain(&set.complement_with_budget(budget)?)
     }
 
-    /// The algorithm of [`Map::subtract_range`].
-    pub(crate) fn subtract_range_impl(&self, set: &Set) -> Result<Map> {
-        self.subtract_range_with_budget(set, &mut crate::algebra::algebra_budget())
-    }
-
     /// The algorithm of [`Map::subtract_range_with_budget`].
     pub(crate) fn subtract_range_with_budget_impl(
         &self,
@@ -227,17 +217,6 @@ impl Map {
             .reverse()
             .subtract_domain_with_budget(set, budget)?
             .reverse())
-    }
-
-    /// The algorithm of [`Map::preimage_of`].
-    pub(crate) fn preimage_of_impl(&self, set: &Set) -> Result<Set> {
-        Ok(self.intersect_range(set)?.domain())
-    }
-
-    /// The algorithm of [`Map::is_single_valued`].
-    pub(crate) fn is_single_valued_impl(&self) -> Result<bool> {
-        let pairs = self.reverse().apply_range(self)?;
-        pairs.is_subset(&Map::identity(&self.0.space.range_space())?)
     }
 
     /// The algorithm of [`Map::is_injective`].
@@ -673,13 +652,6 @@ impl Set {
         Ok(Map(self.0.relabel(space)))
     }
 
-    /// The algorithm of [`Set::flatten`].
-    pub(crate) fn flatten_impl(&self) -> Set {
-        let sp = &self.0.space;
-        let space = Space::set(sp.params().to_vec(), sp.range_tuple().flattened());
-        Set(self.0.relabel(space))
-    }
-
     /// The algorithm of [`Set::product`].
     pub(crate) fn product_impl(&self, other: &Set) -> Result<Set> {
         let flat = self.flat_product(other)?;
@@ -692,16 +664,6 @@ impl Set {
             ),
         );
         Ok(Set(flat.0.relabel(space)))
-    }
-
-    /// The algorithm of [`Set::preimage`].
-    pub(crate) fn preimage_impl(&self, f: &Map) -> Result<Set> {
-        f.preimage_of(self)
-    }
-
-    /// The algorithm of [`Set::apply`].
-    pub(crate) fn apply_impl(&self, m: &Map) -> Result<Set> {
-        m.apply_to(self)
     }
 }
 

@@ -28,9 +28,7 @@
 use crate::api::{BasicMap, BasicSet, Map, Set};
 use crate::conjunction::{Conjunction, Row};
 use crate::elimination::fm_pair;
-use crate::error::Result;
 use crate::simplex::Simplex;
-use crate::space::DimKind;
 
 /// Largest number of rows one Fourier–Motzkin step may create in `project_out`.
 pub const MAX_FM_ROWS: usize = 64;
@@ -141,63 +139,13 @@ pub(crate) fn irredundant<R>(
     keep
 }
 
-impl Set {
-    /// The algorithm of [`Set::project_out_exact`].
-    pub(crate) fn project_out_exact_impl(
-        &self,
-        kind: DimKind,
-        pos: usize,
-        n: usize,
-    ) -> Result<Set> {
-        Ok(self.project_out(kind, pos, n)?.eliminate_locals())
-    }
+impl Set {}
 
-    /// The algorithm of [`Set::eliminate_locals`].
-    pub(crate) fn eliminate_locals_impl(&self) -> Set {
-        Set(self.0.with_each(Conjunction::eliminate_locals_exactly))
-    }
+impl Map {}
 
-    /// The algorithm of [`Set::remove_redundancies`].
-    pub(crate) fn remove_redundancies_impl(&self) -> Set {
-        Set(self.0.with_each(Conjunction::remove_redundancies))
-    }
-}
+impl BasicSet {}
 
-impl Map {
-    /// The algorithm of [`Map::project_out_exact`].
-    pub(crate) fn project_out_exact_impl(
-        &self,
-        kind: DimKind,
-        pos: usize,
-        n: usize,
-    ) -> Result<Map> {
-        Ok(self.project_out(kind, pos, n)?.eliminate_locals())
-    }
-
-    /// The algorithm of [`Map::eliminate_locals`].
-    pub(crate) fn eliminate_locals_impl(&self) -> Map {
-        Map(self.0.with_each(Conjunction::eliminate_locals_exactly))
-    }
-
-    /// The algorithm of [`Map::remove_redundancies`].
-    pub(crate) fn remove_redundancies_impl(&self) -> Map {
-        Map(self.0.with_each(Conjunction::remove_redundancies))
-    }
-}
-
-impl BasicSet {
-    /// The algorithm of [`BasicSet::remove_redundancies`].
-    pub(crate) fn remove_redundancies_impl(&self) -> BasicSet {
-        BasicSet(self.0.with(Conjunction::remove_redundancies))
-    }
-}
-
-impl BasicMap {
-    /// The algorithm of [`BasicMap::remove_redundancies`].
-    pub(crate) fn remove_redundancies_impl(&self) -> BasicMap {
-        BasicMap(self.0.with(Conjunction::remove_redundancies))
-    }
-}
+impl BasicMap {}
 
 #[cfg(test)]
 mod tests {

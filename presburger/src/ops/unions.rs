@@ -19,16 +19,6 @@ use crate::int::Int;
 use crate::space::Space;
 
 impl UnionSet {
-    /// The algorithm of [`UnionSet::lexmin`].
-    pub(crate) fn lexmin_impl(&self) -> Result<UnionSet> {
-        self.points_of_members(Set::lexmin)
-    }
-
-    /// The algorithm of [`UnionSet::lexmax`].
-    pub(crate) fn lexmax_impl(&self) -> Result<UnionSet> {
-        self.points_of_members(Set::lexmax)
-    }
-
     /// The algorithm of [`UnionSet::sample`].
     pub(crate) fn sample_impl(&self) -> Result<Option<Set>> {
         for m in self.members() {
@@ -66,7 +56,10 @@ impl UnionSet {
     }
 
     /// `f` of each member, a point, as a one-point set in its space.
-    fn points_of_members(&self, f: impl Fn(&Set) -> Result<Option<Vec<Int>>>) -> Result<UnionSet> {
+    pub(crate) fn points_of_members(
+        &self,
+        f: impl Fn(&Set) -> Result<Option<Vec<Int>>>,
+    ) -> Result<UnionSet> {
         let mut r = UnionSet::empty(self.params().to_vec());
         for m in self.members() {
             if let Some(p) = f(m)? {

@@ -268,7 +268,7 @@ fn lex_of_parts<'a>(
     Ok(Some(out))
 }
 
-fn sample_of_parts<'a>(
+pub(crate) fn sample_of_parts<'a>(
     parts: impl Iterator<Item = &'a Conjunction>,
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
@@ -281,7 +281,7 @@ fn sample_of_parts<'a>(
     Ok(None)
 }
 
-fn empty_parts<'a>(
+pub(crate) fn empty_parts<'a>(
     mut parts: impl Iterator<Item = &'a Conjunction>,
     budget: &mut Budget,
 ) -> Result<bool> {
@@ -307,25 +307,10 @@ pub(crate) fn contains_in(c: &Conjunction, point: &[Int], budget: &mut Budget) -
 }
 
 impl BasicSet {
-    /// The algorithm of [`BasicSet::is_empty`].
-    pub(crate) fn is_empty_impl(&self) -> Result<bool> {
-        self.0.is_empty_with(&mut Budget::default())
-    }
-
     /// [`BasicSet::is_empty`] along a chosen path (for tests and benchmarks: the SDBM
     /// fast path alone, or the general path alone).
     pub(crate) fn is_empty_via(&self, path: crate::sdbm_path::EmptinessPath) -> Result<bool> {
         Ok(self.0.sample_via(path, &mut Budget::default())?.is_none())
-    }
-
-    /// The algorithm of [`BasicSet::sample`].
-    pub(crate) fn sample_impl(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(std::iter::once(&self.0), &mut Budget::default())
-    }
-
-    /// The algorithm of [`BasicSet::contains`].
-    pub(crate) fn contains_impl(&self, point: &[Int]) -> Result<bool> {
-        contains_in(&self.0, point, &mut Budget::default())
     }
 
     /// The algorithm of [`BasicSet::lexmin`].
@@ -346,16 +331,6 @@ impl BasicSet {
             "lexmax",
             &mut Budget::default(),
         )
-    }
-
-    /// The algorithm of [`BasicSet::min`].
-    pub(crate) fn min_impl(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(std::iter::once(&self.0), aff, false, &mut Budget::default())
-    }
-
-    /// The algorithm of [`BasicSet::max`].
-    pub(crate) fn max_impl(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(std::iter::once(&self.0), aff, true, &mut Budget::default())
     }
 }
 
@@ -415,16 +390,6 @@ impl Set {
         Ok(s)
     }
 
-    /// The algorithm of [`Set::is_empty`].
-    pub(crate) fn is_empty_impl(&self) -> Result<bool> {
-        empty_parts(self.0.parts.iter(), &mut Budget::default())
-    }
-
-    /// The algorithm of [`Set::sample`].
-    pub(crate) fn sample_impl(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(self.0.parts.iter(), &mut Budget::default())
-    }
-
     /// The algorithm of [`Set::contains`].
     pub(crate) fn contains_impl(&self, point: &[Int]) -> Result<bool> {
         let mut budget = Budget::default();
@@ -458,59 +423,15 @@ impl Set {
         }
         lex_of_parts(self.0.parts.iter(), true, "lexmax", &mut Budget::default())
     }
-
-    /// The algorithm of [`Set::min`].
-    pub(crate) fn min_impl(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(self.0.parts.iter(), aff, false, &mut Budget::default())
-    }
-
-    /// The algorithm of [`Set::max`].
-    pub(crate) fn max_impl(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(self.0.parts.iter(), aff, true, &mut Budget::default())
-    }
 }
 
-impl BasicMap {
-    /// The algorithm of [`BasicMap::is_empty`].
-    pub(crate) fn is_empty_impl(&self) -> Result<bool> {
-        self.0.is_empty_with(&mut Budget::default())
-    }
+impl BasicMap {}
 
-    /// The algorithm of [`BasicMap::sample`].
-    pub(crate) fn sample_impl(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(std::iter::once(&self.0), &mut Budget::default())
-    }
-}
+impl Map {}
 
-impl Map {
-    /// The algorithm of [`Map::is_empty`].
-    pub(crate) fn is_empty_impl(&self) -> Result<bool> {
-        empty_parts(self.0.parts.iter(), &mut Budget::default())
-    }
+impl UnionSet {}
 
-    /// The algorithm of [`Map::sample`].
-    pub(crate) fn sample_impl(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(self.0.parts.iter(), &mut Budget::default())
-    }
-}
-
-impl UnionSet {
-    /// The algorithm of [`UnionSet::is_empty`].
-    pub(crate) fn is_empty_impl(&self) -> Result<bool> {
-        self.sets
-            .iter()
-            .try_fold(true, |acc, s| Ok(acc && s.is_empty()?))
-    }
-}
-
-impl UnionMap {
-    /// The algorithm of [`UnionMap::is_empty`].
-    pub(crate) fn is_empty_impl(&self) -> Result<bool> {
-        self.maps
-            .iter()
-            .try_fold(true, |acc, m| Ok(acc && m.is_empty()?))
-    }
-}
+impl UnionMap {}
 
 #[cfg(test)]
 mod tests {

@@ -78,7 +78,7 @@
 //! constraint holds on the other disjunct is decided on that disjunct's tableau
 //! (`Region::holds`), with the integer test only when the tableau cannot tell.
 
-use crate::api::{across, Across, Disjunction, Map, Set, UnionMap, UnionSet};
+use crate::api::{across, Across, Disjunction};
 use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
 use crate::elimination::{fm_pair, shift_column, splinters};
 use crate::error::{Error, Result};
@@ -1500,14 +1500,6 @@ fn try_merge(
     }
 }
 
-impl Set {}
-
-impl Map {}
-
-impl UnionSet {}
-
-impl UnionMap {}
-
 impl Disjunction {
     /// `self - other`, a budget error reworded for the user.
     pub(crate) fn subtract_in(
@@ -1597,6 +1589,7 @@ pub(crate) fn union_is_disjoint<U: Across>(a: &U, b: &U, budget: &mut Budget) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::{Map, Set, UnionSet};
     use crate::testing::{map_points, set_points, Box as PBox};
     use proptest::prelude::*;
     use std::collections::BTreeSet;

@@ -15,7 +15,7 @@
 //!   caller's).
 
 use crate::algebra::budget_context;
-use crate::api::{Disjunction, Map, Set};
+use crate::api::Disjunction;
 use crate::conjunction::{Conjunction, Row};
 use crate::error::Result;
 use crate::omega::Budget;
@@ -129,10 +129,6 @@ fn is_div_row(c: &Conjunction, row: &Row) -> bool {
     })
 }
 
-impl Set {}
-
-impl Map {}
-
 impl Disjunction {
     /// The gist in `context`, a budget error reworded for the user.
     pub(crate) fn gist_in(
@@ -165,7 +161,7 @@ impl Disjunction {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::api::Set;
     use crate::testing::{set_points, Box as PBox};
     use proptest::prelude::*;
 

@@ -25,7 +25,6 @@
 //! variables, locals included) does not change when it is dropped, so neither do its
 //! integer points or their projection. The exact simplex decides it.
 
-use crate::api::{BasicMap, BasicSet, Map, Set};
 use crate::conjunction::{Conjunction, Row};
 use crate::elimination::fm_pair;
 use crate::simplex::Simplex;
@@ -139,17 +138,10 @@ pub(crate) fn irredundant<R>(
     keep
 }
 
-impl Set {}
-
-impl Map {}
-
-impl BasicSet {}
-
-impl BasicMap {}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::api::{BasicSet, Set};
+    use crate::space::DimKind;
     use crate::testing::{set_points, Box as PBox};
     use proptest::prelude::*;
     use std::collections::BTreeSet;

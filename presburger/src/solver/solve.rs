@@ -16,7 +16,7 @@
 //! gives a feasible value, and a binary search between the two with emptiness tests
 //! finds the integer optimum in a logarithmic number of tests.
 
-use crate::api::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
+use crate::api::{BasicSet, Set};
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -424,14 +424,6 @@ impl Set {
         lex_of_parts(self.0.parts.iter(), true, "lexmax", &mut Budget::default())
     }
 }
-
-impl BasicMap {}
-
-impl Map {}
-
-impl UnionSet {}
-
-impl UnionMap {}
 
 #[cfg(test)]
 mod tests {

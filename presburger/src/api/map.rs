@@ -421,7 +421,7 @@ impl Map {
 impl Map {
     /// The pairs of `self` that are not in `other` (exact, existentials
     /// included; isl's `isl_map_subtract`). All the work shares one budget
-    /// of [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
+    /// of [`ALGEBRA_DEFAULT_STEPS`](crate::ALGEBRA_DEFAULT_STEPS); running out is [`Error::Budget`].
     ///
     /// ```
     /// use presburger::Map;

@@ -297,7 +297,7 @@ impl Set {
 impl Set {
     /// The points of `self` that are not in `other` (exact, existentials
     /// included; isl's `isl_set_subtract`). All the work shares one budget
-    /// of [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
+    /// of [`ALGEBRA_DEFAULT_STEPS`](crate::ALGEBRA_DEFAULT_STEPS); running out is [`Error::Budget`].
     ///
     /// ```
     /// use presburger::Set;

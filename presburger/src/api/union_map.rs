@@ -211,7 +211,7 @@ impl UnionMap {
 impl UnionMap {
     /// Subtraction, space by space (isl's `isl_union_map_subtract`): each member
     /// minus the member of `other` in its space, if any. One budget of
-    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+    /// [`ALGEBRA_DEFAULT_STEPS`](crate::ALGEBRA_DEFAULT_STEPS) for the whole.
     #[doc(alias = "isl_union_map_subtract")]
     pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
         self.subtract_with_budget(other, &mut algebra_budget())

@@ -123,7 +123,7 @@ impl From<Set> for UnionSet {
 impl UnionSet {
     /// Subtraction, space by space (isl's `isl_union_set_subtract`): each member
     /// minus the member of `other` in its space, if any. One budget of
-    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
+    /// [`ALGEBRA_DEFAULT_STEPS`](crate::ALGEBRA_DEFAULT_STEPS) for the whole.
     ///
     /// ```
     /// use presburger::UnionSet;

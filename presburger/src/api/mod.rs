@@ -2,6 +2,13 @@
 //! conjunctions in one space (`Set`, `Map`), and unions across spaces (`UnionSet`,
 //! `UnionMap`), with the structural operations that need no solver.
 //!
+//! Each type has one file here holding the type and every public method of it
+//! (`basic_set.rs`, `basic_map.rs`, `set.rs`, `map.rs`, `union_set.rs`,
+//! `union_map.rs`); a method whose algorithm lives in `ops/` or `solver/`
+//! delegates to it. This file holds what the types share: `Disjunction` and
+//! the `Across` trait with its generic functions (`across`). `Display` is in
+//! `notation/print.rs`, `FromStr` in `notation/parse.rs`.
+//!
 //! Binary operations first align parameters by name (the union of both lists, in
 //! order of first appearance), as isl does, so `[N] -> { .. }` and `[M, N] -> { .. }`
 //! combine. Every operation here is exact.

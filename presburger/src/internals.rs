@@ -14,10 +14,10 @@
 //!   enumeration oracle (the benchmarks' and fuzzers' checks).
 #![doc(hidden)]
 
+use crate::api::BasicSet;
 use crate::conjunction::Conjunction;
 use crate::error::Result;
 use crate::int::Int;
-use crate::set::BasicSet;
 use crate::solver::budget::Budget;
 
 pub use crate::solver::sdbm_path::EmptinessPath;

@@ -60,6 +60,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod api;
 pub mod build;
 mod conjunction;
 pub(crate) mod elimination;
@@ -71,7 +72,6 @@ mod notation;
 mod ops;
 #[cfg(test)]
 mod sampler_oracle;
-mod set;
 mod solver;
 mod space;
 mod stats;
@@ -101,11 +101,11 @@ pub(crate) use ops::{algebra, bounds, project};
 pub(crate) use solver::{omega, sdbm_path, simplex, solve};
 
 pub use algebra::ALGEBRA_DEFAULT_STEPS;
+pub use api::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 pub use bounds::Points;
 pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};
 pub use error::{Error, Result};
 pub use int::{gcd_all, Int, ParseIntError};
 pub use parse::{parse_object, Object};
-pub use set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 pub use solver::budget::Budget;
 pub use space::{DimKind, Space, Tuple, TupleBody};

@@ -7,9 +7,9 @@
 //! an equality to bounded dimensions, for instance). Available under `cfg(test)` and
 //! with the `testing` feature, for other crates' tests.
 
+use crate::api::{BasicMap, BasicSet, Map, Set};
 use crate::conjunction::Conjunction;
 use crate::int::Int;
-use crate::set::{BasicMap, BasicSet, Map, Set};
 use std::collections::BTreeSet;
 
 /// Where to look for points.

@@ -45,11 +45,11 @@
 //! in place, so only a real disjunction copies atoms (one copy per disjunct it
 //! multiplies); expressions are consumed by the normal form rather than copied.
 
+use crate::api::{BasicMap, BasicSet, Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::conjunction::{Conjunction, Div};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::lexer::{tokenize, Spanned, Tok, MAX_LITERAL_DIGITS};
-use crate::set::{BasicMap, BasicSet, Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::space::{Space, Tuple, TupleBody};
 use smallvec::{smallvec, SmallVec};
 use std::collections::HashMap;
@@ -128,7 +128,7 @@ fn union_of_parts(params: Vec<String>, parts: Vec<Part>) -> Result<Object> {
     if is_map {
         let mut u = UnionMap::empty(params);
         for (space, conjs) in parts {
-            u.add(Map(crate::set::Disjunction {
+            u.add(Map(crate::api::Disjunction {
                 space,
                 parts: conjs,
             }))?;
@@ -137,7 +137,7 @@ fn union_of_parts(params: Vec<String>, parts: Vec<Part>) -> Result<Object> {
     } else {
         let mut u = UnionSet::empty(params);
         for (space, conjs) in parts {
-            u.add(Set(crate::set::Disjunction {
+            u.add(Set(crate::api::Disjunction {
                 space,
                 parts: conjs,
             }))?;

@@ -6,12 +6,12 @@
 //! : ..)` with the defining inequalities of divisions left out (the parser adds them
 //! back), and lower and upper bounds of one variable are chained (`0 <= i < N`).
 
+use crate::api::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::conjunction::{div_constraints, normalize_ineq, Conjunction, Row};
 use crate::elimination::substitute_unit;
 use crate::int::Int;
 use crate::lexer::{is_ident_char, is_ident_start};
 use crate::parse::KEYWORDS;
-use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::space::{Space, Tuple, TupleBody};
 use std::collections::HashSet;
 use std::fmt::{self, Write};

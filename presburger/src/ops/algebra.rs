@@ -78,13 +78,13 @@
 //! constraint holds on the other disjunct is decided on that disjunct's tableau
 //! (`Region::holds`), with the integer test only when the tableau cannot tell.
 
+use crate::api::{across, Across, Disjunction};
 use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
 use crate::elimination::{fm_pair, shift_column, splinters};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::project::irredundant;
-use crate::set::{across, Across, Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::simplex::{LpValue, Rational, Simplex, Snapshot};
 use crate::solver::solve::contains_in;
 use rayon::prelude::*;
@@ -1244,7 +1244,7 @@ fn aligned<'x>(
             b.space.tuple_key()
         )));
     }
-    let params = crate::set::merged_params(a.space.params(), b.space.params());
+    let params = crate::api::merged_params(a.space.params(), b.space.params());
     let align = |d: &'x Disjunction| {
         if d.space.params() == params {
             Cow::Borrowed(d)
@@ -1500,373 +1500,51 @@ fn try_merge(
     }
 }
 
-impl Set {
-    /// The points of `self` that are not in `other` (exact, existentials
-    /// included; isl's `isl_set_subtract`). All the work shares one budget
-    /// of [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let a: Set = "[N] -> { [i] : 0 <= i < N }".parse()?;
-    /// let b: Set = "{ [i] : i mod 3 = 0 }".parse()?;
-    /// let want: Set = "[N] -> { [i] : 0 <= i < N and i mod 3 != 0 }".parse()?;
-    /// assert!(a.subtract(&b)?.is_equal(&want)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_subtract")]
-    pub fn subtract(&self, other: &Set) -> Result<Set> {
-        self.subtract_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`Set::subtract`], spending from `budget`.
-    pub fn subtract_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<Set> {
-        self.0.subtract_in(&other.0, budget).map(Set)
-    }
-
-    /// The points of the space (for all parameter values) that are not in
-    /// `self` (isl's `isl_set_complement`).
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let s: Set = "[n] -> { [i] : i >= n }".parse()?;
-    /// assert!(s.complement()?.is_equal(&"[n] -> { [i] : i < n }".parse()?)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_complement")]
-    pub fn complement(&self) -> Result<Set> {
-        self.complement_with_budget(&mut algebra_budget())
-    }
-
-    /// As [`Set::complement`], spending from `budget`.
-    pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Set> {
-        self.0.complement_in(budget).map(Set)
-    }
-
-    /// True when every point of `self` is in `other` (isl's
-    /// `isl_set_is_subset`).
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let a: Set = "{ [i] : 0 <= i <= 4 and i mod 2 = 0 }".parse()?;
-    /// assert!(a.is_subset(&"{ [i] : 0 <= i <= 4 }".parse()?)?);
-    /// assert!(a.is_equal(&"{ [0]; [2]; [4] }".parse()?)?);
-    /// assert!(a.is_disjoint(&"{ [i] : i mod 2 = 1 }".parse()?)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_is_subset")]
-    pub fn is_subset(&self, other: &Set) -> Result<bool> {
-        self.is_subset_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`Set::is_subset`], spending from `budget`.
-    pub fn is_subset_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
-        self.0.is_subset_in(&other.0, budget)
-    }
-
-    /// True when both have the same points (isl's `isl_set_is_equal`).
-    #[doc(alias = "isl_set_is_equal")]
-    pub fn is_equal(&self, other: &Set) -> Result<bool> {
-        self.is_equal_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`Set::is_equal`], spending from `budget` (both inclusions
-    /// together).
-    pub fn is_equal_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
-        self.0.is_equal_in(&other.0, budget)
-    }
-
-    /// True when no point is in both (isl's `isl_set_is_disjoint`).
-    #[doc(alias = "isl_set_is_disjoint")]
-    pub fn is_disjoint(&self, other: &Set) -> Result<bool> {
-        self.is_disjoint_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`Set::is_disjoint`], spending from `budget`.
-    pub fn is_disjoint_with_budget(&self, other: &Set, budget: &mut Budget) -> Result<bool> {
-        self.0.is_disjoint_in(&other.0, budget)
-    }
-
-    /// The same set with fewer conjunctions where two or more can be
-    /// replaced exactly by one (isl's `isl_set_coalesce`; see the module
-    /// documentation of the algebra for the cases handled).
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let s: Set = "{ [i] : 0 <= i <= 2; [i] : 3 <= i <= 5 }".parse()?;
-    /// assert_eq!(s.coalesce()?.to_string(), "{ [i] : 0 <= i <= 5 }");
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_coalesce")]
-    pub fn coalesce(&self) -> Result<Set> {
-        self.coalesce_with_budget(&mut algebra_budget())
-    }
-
-    /// As [`Set::coalesce`], spending from `budget`.
-    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Set> {
-        self.0.coalesce_in(budget).map(Set)
-    }
-}
-
-impl Map {
-    /// The pairs of `self` that are not in `other` (exact, existentials
-    /// included; isl's `isl_map_subtract`). All the work shares one budget
-    /// of [`ALGEBRA_DEFAULT_STEPS`]; running out is [`Error::Budget`].
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// let m: Map = "{ [i] -> [j] : 0 <= i, j <= 2 }".parse()?;
-    /// let off: Map = "{ [i] -> [j] : 0 <= i, j <= 2 and i != j }".parse()?;
-    /// assert!(m.subtract(&"{ [i] -> [i] }".parse()?)?.is_equal(&off)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_subtract")]
-    pub fn subtract(&self, other: &Map) -> Result<Map> {
-        self.subtract_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`Map::subtract`], spending from `budget`.
-    pub fn subtract_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<Map> {
-        self.0.subtract_in(&other.0, budget).map(Map)
-    }
-
-    /// The pairs of the space (for all parameter values) that are not in
-    /// `self` (isl's `isl_map_complement`).
-    #[doc(alias = "isl_map_complement")]
-    pub fn complement(&self) -> Result<Map> {
-        self.complement_with_budget(&mut algebra_budget())
-    }
-
-    /// As [`Map::complement`], spending from `budget`.
-    pub fn complement_with_budget(&self, budget: &mut Budget) -> Result<Map> {
-        self.0.complement_in(budget).map(Map)
-    }
-
-    /// True when every pair of `self` is in `other` (isl's
-    /// `isl_map_is_subset`).
-    #[doc(alias = "isl_map_is_subset")]
-    pub fn is_subset(&self, other: &Map) -> Result<bool> {
-        self.is_subset_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`Map::is_subset`], spending from `budget`.
-    pub fn is_subset_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
-        self.0.is_subset_in(&other.0, budget)
-    }
-
-    /// True when both have the same pairs (isl's `isl_map_is_equal`).
-    #[doc(alias = "isl_map_is_equal")]
-    pub fn is_equal(&self, other: &Map) -> Result<bool> {
-        self.is_equal_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`Map::is_equal`], spending from `budget` (both inclusions
-    /// together).
-    pub fn is_equal_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
-        self.0.is_equal_in(&other.0, budget)
-    }
-
-    /// True when no pair is in both (isl's `isl_map_is_disjoint`).
-    #[doc(alias = "isl_map_is_disjoint")]
-    pub fn is_disjoint(&self, other: &Map) -> Result<bool> {
-        self.is_disjoint_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`Map::is_disjoint`], spending from `budget`.
-    pub fn is_disjoint_with_budget(&self, other: &Map, budget: &mut Budget) -> Result<bool> {
-        self.0.is_disjoint_in(&other.0, budget)
-    }
-
-    /// The same map with fewer conjunctions where two or more can be
-    /// replaced exactly by one (isl's `isl_map_coalesce`; see the module
-    /// documentation of the algebra for the cases handled).
-    #[doc(alias = "isl_map_coalesce")]
-    pub fn coalesce(&self) -> Result<Map> {
-        self.coalesce_with_budget(&mut algebra_budget())
-    }
-
-    /// As [`Map::coalesce`], spending from `budget`.
-    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Map> {
-        self.0.coalesce_in(budget).map(Map)
-    }
-}
-
-impl UnionSet {
-    /// Subtraction, space by space (isl's `isl_union_set_subtract`): each member
-    /// minus the member of `other` in its space, if any. One budget of
-    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
-    ///
-    /// ```
-    /// use presburger::UnionSet;
-    /// let u: UnionSet = "{ A[i] : 0 <= i <= 5; B[i] : i = 1 }".parse()?;
-    /// let v: UnionSet = "{ A[i] : i >= 2; C[i] }".parse()?;
-    /// assert!(u.subtract(&v)?.is_equal(&"{ A[i] : 0 <= i <= 1; B[1] }".parse()?)?);
-    /// assert!(u.is_subset(&"{ A[i] : i >= 0; B[i] }".parse()?)?);
-    /// assert!(u.is_disjoint(&"{ A[i] : i > 5; C[0] }".parse()?)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_set_subtract")]
-    pub fn subtract(&self, other: &UnionSet) -> Result<UnionSet> {
-        self.subtract_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`UnionSet::subtract`], spending from `budget`.
-    pub fn subtract_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<UnionSet> {
-        union_subtract(self, other, budget)
-    }
-
-    /// True when every member of `self` is inside the member of `other` in
-    /// its space (or empty when there is none; isl's `isl_union_set_is_subset`).
-    #[doc(alias = "isl_union_set_is_subset")]
-    pub fn is_subset(&self, other: &UnionSet) -> Result<bool> {
-        self.is_subset_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`UnionSet::is_subset`], spending from `budget`.
-    pub fn is_subset_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
-        union_is_subset(self, other, budget)
-    }
-
-    /// True when both have the same points in every space (isl's
-    /// `isl_union_set_is_equal`).
-    #[doc(alias = "isl_union_set_is_equal")]
-    pub fn is_equal(&self, other: &UnionSet) -> Result<bool> {
-        self.is_equal_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`UnionSet::is_equal`], spending from `budget`: space by space, a member
-    /// without a counterpart must be empty.
-    pub fn is_equal_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
-        union_is_equal(self, other, budget)
-    }
-
-    /// True when no point is in both (isl's `isl_union_set_is_disjoint`).
-    #[doc(alias = "isl_union_set_is_disjoint")]
-    pub fn is_disjoint(&self, other: &UnionSet) -> Result<bool> {
-        self.is_disjoint_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`UnionSet::is_disjoint`], spending from `budget`.
-    pub fn is_disjoint_with_budget(&self, other: &UnionSet, budget: &mut Budget) -> Result<bool> {
-        union_is_disjoint(self, other, budget)
-    }
-
-    /// Every member coalesced (isl's `isl_union_set_coalesce`), with one budget
-    /// for the whole.
-    #[doc(alias = "isl_union_set_coalesce")]
-    pub fn coalesce(&self) -> Result<UnionSet> {
-        self.coalesce_with_budget(&mut algebra_budget())
-    }
-
-    /// As [`UnionSet::coalesce`], spending from `budget`.
-    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionSet> {
-        across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
-    }
-}
-
-impl UnionMap {
-    /// Subtraction, space by space (isl's `isl_union_map_subtract`): each member
-    /// minus the member of `other` in its space, if any. One budget of
-    /// [`ALGEBRA_DEFAULT_STEPS`] for the whole.
-    #[doc(alias = "isl_union_map_subtract")]
-    pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
-        self.subtract_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`UnionMap::subtract`], spending from `budget`.
-    pub fn subtract_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<UnionMap> {
-        union_subtract(self, other, budget)
-    }
-
-    /// True when every member of `self` is inside the member of `other` in
-    /// its space (or empty when there is none; isl's `isl_union_map_is_subset`).
-    #[doc(alias = "isl_union_map_is_subset")]
-    pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
-        self.is_subset_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`UnionMap::is_subset`], spending from `budget`.
-    pub fn is_subset_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
-        union_is_subset(self, other, budget)
-    }
-
-    /// True when both have the same points in every space (isl's
-    /// `isl_union_map_is_equal`).
-    #[doc(alias = "isl_union_map_is_equal")]
-    pub fn is_equal(&self, other: &UnionMap) -> Result<bool> {
-        self.is_equal_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`UnionMap::is_equal`], spending from `budget`: space by space, a member
-    /// without a counterpart must be empty.
-    pub fn is_equal_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
-        union_is_equal(self, other, budget)
-    }
-
-    /// True when no point is in both (isl's `isl_union_map_is_disjoint`).
-    #[doc(alias = "isl_union_map_is_disjoint")]
-    pub fn is_disjoint(&self, other: &UnionMap) -> Result<bool> {
-        self.is_disjoint_with_budget(other, &mut algebra_budget())
-    }
-
-    /// As [`UnionMap::is_disjoint`], spending from `budget`.
-    pub fn is_disjoint_with_budget(&self, other: &UnionMap, budget: &mut Budget) -> Result<bool> {
-        union_is_disjoint(self, other, budget)
-    }
-
-    /// Every member coalesced (isl's `isl_union_map_coalesce`), with one budget
-    /// for the whole.
-    #[doc(alias = "isl_union_map_coalesce")]
-    pub fn coalesce(&self) -> Result<UnionMap> {
-        self.coalesce_with_budget(&mut algebra_budget())
-    }
-
-    /// As [`UnionMap::coalesce`], spending from `budget`.
-    pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionMap> {
-        across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
-    }
-}
-
 impl Disjunction {
     /// `self - other`, a budget error reworded for the user.
-    fn subtract_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn subtract_in(
+        &self,
+        other: &Disjunction,
+        budget: &mut Budget,
+    ) -> Result<Disjunction> {
         self.subtract(other, budget)
             .map_err(|e| budget_context("subtraction", e))
     }
 
     /// The complement in the space, a budget error reworded for the user.
-    fn complement_in(&self, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn complement_in(&self, budget: &mut Budget) -> Result<Disjunction> {
         Disjunction::universe(self.space.clone())
             .subtract(self, budget)
             .map_err(|e| budget_context("complement", e))
     }
 
     /// `self ⊆ other`, a budget error reworded for the user.
-    fn is_subset_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+    pub(crate) fn is_subset_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         self.is_subset(other, budget)
             .map_err(|e| budget_context("inclusion test", e))
     }
 
     /// `self = other`, a budget error reworded for the user.
-    fn is_equal_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+    pub(crate) fn is_equal_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         self.is_equal(other, budget)
             .map_err(|e| budget_context("equality test", e))
     }
 
     /// `self ∩ other = ∅`, a budget error reworded for the user.
-    fn is_disjoint_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
+    pub(crate) fn is_disjoint_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         self.is_disjoint(other, budget)
             .map_err(|e| budget_context("disjointness test", e))
     }
 
     /// Coalescing, a budget error reworded for the user.
-    fn coalesce_in(&self, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn coalesce_in(&self, budget: &mut Budget) -> Result<Disjunction> {
         self.coalesce(budget)
             .map_err(|e| budget_context("coalescing", e))
     }
 }
 
 /// Each member of `a` minus the member of `b` in its space.
-fn union_subtract<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<U> {
+pub(crate) fn union_subtract<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<U> {
     across::collect(a, b, |x| {
         Ok(Some(match across::disj_like(b, &x.space) {
             Some(y) => x.subtract_in(y, budget)?,
@@ -1876,7 +1554,7 @@ fn union_subtract<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<U> {
 }
 
 /// Every member of `a` inside the member of `b` in its space, or empty.
-fn union_is_subset<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+pub(crate) fn union_is_subset<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
     across::all_members(a, b, |x, y| match y {
         Some(y) => x.is_subset_in(y, budget),
         None => x
@@ -1887,7 +1565,7 @@ fn union_is_subset<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool>
 
 /// The members of `a` and `b` equal space by space, a member without a
 /// counterpart empty.
-fn union_is_equal<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+pub(crate) fn union_is_equal<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
     let mut same = || -> Result<bool> {
         Ok(across::all_members(a, b, |x, y| match y {
             Some(y) => x.is_equal(y, budget),
@@ -1901,7 +1579,7 @@ fn union_is_equal<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> 
 }
 
 /// No member of `a` meets the member of `b` in its space.
-fn union_is_disjoint<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
+pub(crate) fn union_is_disjoint<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<bool> {
     across::all_members(a, b, |x, y| match y {
         Some(y) => x.is_disjoint_in(y, budget),
         None => Ok(true),
@@ -1911,6 +1589,7 @@ fn union_is_disjoint<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<boo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::{Map, Set, UnionSet};
     use crate::testing::{map_points, set_points, Box as PBox};
     use proptest::prelude::*;
     use std::collections::BTreeSet;

@@ -20,12 +20,11 @@
 //! [`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for all its
 //! integer tests and optima; the `_with_budget` variants take the caller's.
 
-use crate::algebra::algebra_budget;
+use crate::api::Set;
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::set::Set;
 use crate::simplex::{LpResult, Simplex};
 use crate::solve::opt_over;
 use crate::space::DimKind;
@@ -68,13 +67,8 @@ impl Conjunction {
 }
 
 impl Set {
-    /// True when the set is finite for every parameter value.
-    pub fn is_bounded(&self) -> Result<bool> {
-        self.is_bounded_with_budget(&mut algebra_budget())
-    }
-
-    /// As `is_bounded`, spending from `budget`.
-    pub fn is_bounded_with_budget(&self, budget: &mut Budget) -> Result<bool> {
+    /// The algorithm of [`Set::is_bounded_with_budget`].
+    pub(crate) fn is_bounded_with_budget_impl(&self, budget: &mut Budget) -> Result<bool> {
         for c in &self.0.parts {
             if !c.is_empty_with(budget)? && !c.cone_is_bounded() {
                 return Ok(false);
@@ -83,29 +77,12 @@ impl Set {
         Ok(true)
     }
 
-    /// The smallest value of dimension `pos` as an affine expression
-    /// `row·(1, params)`; `None` for an empty set. `Error::Unbounded` when there is
-    /// no minimum, `Error::Unsupported` when it is not one affine expression.
-    pub fn dim_min(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_opt(pos, false, &mut algebra_budget())
-    }
-
-    /// The largest value of dimension `pos`, as [`Set::dim_min`].
-    pub fn dim_max(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_opt(pos, true, &mut algebra_budget())
-    }
-
-    /// As `dim_min`, spending from `budget`.
-    pub fn dim_min_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
-        self.dim_opt(pos, false, budget)
-    }
-
-    /// As `dim_max`, spending from `budget`.
-    pub fn dim_max_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
-        self.dim_opt(pos, true, budget)
-    }
-
-    fn dim_opt(&self, pos: usize, maximize: bool, budget: &mut Budget) -> Result<Option<Row>> {
+    pub(crate) fn dim_opt(
+        &self,
+        pos: usize,
+        maximize: bool,
+        budget: &mut Budget,
+    ) -> Result<Option<Row>> {
         let sp = &self.0.space;
         sp.check_range(DimKind::Out, pos, 1)?;
         let np = sp.n_param();
@@ -162,14 +139,8 @@ impl Set {
         }
     }
 
-    /// The smallest box (conjunction of bounds on single dimensions, affine in the
-    /// parameters) containing the set. Sides without a bound are left open.
-    pub fn box_hull(&self) -> Result<Set> {
-        self.box_hull_with_budget(&mut algebra_budget())
-    }
-
-    /// As `box_hull`, spending from `budget`.
-    pub fn box_hull_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+    /// The algorithm of [`Set::box_hull_with_budget`].
+    pub(crate) fn box_hull_with_budget_impl(&self, budget: &mut Budget) -> Result<Set> {
         let sp = self.0.space.clone();
         let (np, n) = (sp.n_param(), sp.n_out());
         let mut c = Conjunction::universe(sp.clone());
@@ -193,19 +164,15 @@ impl Set {
                 c.ineqs.push(row);
             }
         }
-        Ok(Set::from(crate::set::BasicSet(c)))
+        Ok(Set::from(crate::api::BasicSet(c)))
     }
 
-    /// All points (set dimensions) of a bounded set without parameters, in
-    /// lexicographic order; an error when there are more than `limit`. For a
-    /// lazy walk over the points, see [`Set::point_iter`].
-    pub fn points(&self, limit: usize) -> Result<Vec<Vec<Int>>> {
-        self.points_with_budget(limit, &mut algebra_budget())
-    }
-
-    /// As `points`, spending from `budget` (all the emptiness tests and optima of
-    /// the enumeration).
-    pub fn points_with_budget(&self, limit: usize, budget: &mut Budget) -> Result<Vec<Vec<Int>>> {
+    /// The algorithm of [`Set::points_with_budget`].
+    pub(crate) fn points_with_budget_impl(
+        &self,
+        limit: usize,
+        budget: &mut Budget,
+    ) -> Result<Vec<Vec<Int>>> {
         let mut walk = PointWalk::new(self, budget)?;
         let mut out = Vec::new();
         while let Some(p) = walk.advance(budget)? {
@@ -219,33 +186,8 @@ impl Set {
         Ok(out)
     }
 
-    /// The points of a bounded set without parameters, one at a time in
-    /// lexicographic order (isl's `isl_set_foreach_point`, as an iterator).
-    /// Each item is a point (the values of the set's dimensions) or, once, the
-    /// error that ends the walk: a set with parameters or an unbounded set at
-    /// the first item, or the walk's budget ([`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for all
-    /// of it; see [`Set::point_iter_with_budget`]) running out. Points come
-    /// as they are found: taking the first few of a large set costs only
-    /// their share of the work.
-    ///
-    /// ```
-    /// use presburger::{Int, Set};
-    /// let s: Set = "{ [i, j] : 0 <= i <= 2 and i <= j <= 2 and (i + j) mod 2 = 0 }".parse()?;
-    /// let pts: Vec<Vec<Int>> = s.point_iter().collect::<Result<_, _>>()?;
-    /// let want = [[0, 0], [0, 2], [1, 1], [2, 2]];
-    /// assert_eq!(pts, want.map(|p| p.map(Int::from).to_vec()));
-    /// // lazily: the first point of a set with a billion of them
-    /// let big: Set = "{ [i] : 0 <= i < 1000000000 }".parse()?;
-    /// assert_eq!(big.point_iter().next().unwrap()?, vec![Int::from(0)]);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "foreach_point")]
-    pub fn point_iter(&self) -> Points {
-        self.point_iter_with_budget(algebra_budget())
-    }
-
-    /// As [`Set::point_iter`], the whole walk spending from `budget`.
-    pub fn point_iter_with_budget(&self, mut budget: Budget) -> Points {
+    /// The algorithm of [`Set::point_iter_with_budget`].
+    pub(crate) fn point_iter_with_budget_impl(&self, mut budget: Budget) -> Points {
         let walk = PointWalk::new(self, &mut budget);
         Points {
             state: Some(walk),

@@ -14,11 +14,11 @@
 //!   One budget per call, shared by all these tests (`gist_with_budget` takes the
 //!   caller's).
 
-use crate::algebra::{algebra_budget, budget_context};
+use crate::algebra::budget_context;
+use crate::api::Disjunction;
 use crate::conjunction::{Conjunction, Row};
 use crate::error::Result;
 use crate::omega::Budget;
-use crate::set::{Disjunction, Map, Set};
 
 impl Conjunction {
     /// Turns implicit equalities (inequalities tight at every rational point) into
@@ -64,7 +64,7 @@ impl Disjunction {
     }
 
     pub(crate) fn gist(&self, context: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
-        let params = crate::set::merged_params(self.space.params(), context.space.params());
+        let params = crate::api::merged_params(self.space.params(), context.space.params());
         let s = self.align_params(&params);
         let ctx = context.align_params(&params);
         let mut parts = Vec::with_capacity(s.parts.len());
@@ -129,94 +129,20 @@ fn is_div_row(c: &Conjunction, row: &Row) -> bool {
     })
 }
 
-impl Set {
-    /// `self` simplified in the context `context` (isl's `isl_set_gist`): the
-    /// result `g` satisfies `g ∩ context = self ∩ context` and has no
-    /// constraint that the context implies (see the module documentation).
-    /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the
-    /// tests.
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let s: Set = "[N] -> { [i] : 0 <= i < N and N >= 10 }".parse()?;
-    /// let g = s.gist(&"[N] -> { [i] : N >= 10 and i >= 0 }".parse()?)?;
-    /// assert_eq!(g.to_string(), "[N] -> { [i] : i < N }");
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_gist")]
-    pub fn gist(&self, context: &Set) -> Result<Set> {
-        self.gist_with_budget(context, &mut algebra_budget())
-    }
-
-    /// As [`Set::gist`], spending from `budget`.
-    pub fn gist_with_budget(&self, context: &Set, budget: &mut Budget) -> Result<Set> {
-        self.0.gist_in(&context.0, budget).map(Set)
-    }
-
-    /// The same set with the implicit equalities of every conjunction made
-    /// explicit (isl's `isl_set_detect_equalities`).
-    #[doc(alias = "isl_set_detect_equalities")]
-    pub fn detect_equalities(&self) -> Set {
-        Set(self.0.with_each(Conjunction::detect_equalities))
-    }
-
-    /// The same set with implicit equalities, redundant constraints and
-    /// eliminable locals removed from every conjunction and the empty
-    /// conjunctions dropped. One budget of [`Budget::DEFAULT_STEPS`] for all
-    /// the emptiness tests.
-    pub fn simplify_full(&self) -> Result<Set> {
-        self.simplify_full_with_budget(&mut Budget::default())
-    }
-
-    /// As [`Set::simplify_full`], spending from `budget`.
-    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Set> {
-        self.0.simplify_full(budget).map(Set)
-    }
-}
-
-impl Map {
-    /// `self` simplified in the context `context` (isl's `isl_map_gist`), as
-    /// [`Set::gist`].
-    #[doc(alias = "isl_map_gist")]
-    pub fn gist(&self, context: &Map) -> Result<Map> {
-        self.gist_with_budget(context, &mut algebra_budget())
-    }
-
-    /// As [`Map::gist`], spending from `budget`.
-    pub fn gist_with_budget(&self, context: &Map, budget: &mut Budget) -> Result<Map> {
-        self.0.gist_in(&context.0, budget).map(Map)
-    }
-
-    /// The same map with the implicit equalities of every conjunction made
-    /// explicit (isl's `isl_map_detect_equalities`).
-    #[doc(alias = "isl_map_detect_equalities")]
-    pub fn detect_equalities(&self) -> Map {
-        Map(self.0.with_each(Conjunction::detect_equalities))
-    }
-
-    /// The same map with implicit equalities, redundant constraints and
-    /// eliminable locals removed from every conjunction and the empty
-    /// conjunctions dropped, as [`Set::simplify_full`].
-    pub fn simplify_full(&self) -> Result<Map> {
-        self.simplify_full_with_budget(&mut Budget::default())
-    }
-
-    /// As [`Map::simplify_full`], spending from `budget`.
-    pub fn simplify_full_with_budget(&self, budget: &mut Budget) -> Result<Map> {
-        self.0.simplify_full(budget).map(Map)
-    }
-}
-
 impl Disjunction {
     /// The gist in `context`, a budget error reworded for the user.
-    fn gist_in(&self, context: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn gist_in(
+        &self,
+        context: &Disjunction,
+        budget: &mut Budget,
+    ) -> Result<Disjunction> {
         self.gist(context, budget)
             .map_err(|e| budget_context("gist", e))
     }
 
     /// Every conjunction with its implicit equalities, redundant constraints
     /// and eliminable locals removed; the empty ones dropped.
-    fn simplify_full(&self, budget: &mut Budget) -> Result<Disjunction> {
+    pub(crate) fn simplify_full(&self, budget: &mut Budget) -> Result<Disjunction> {
         let mut d = self.clone();
         let mut parts = Vec::with_capacity(d.parts.len());
         for mut c in d.parts.drain(..) {
@@ -235,7 +161,7 @@ impl Disjunction {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::api::Set;
     use crate::testing::{set_points, Box as PBox};
     use proptest::prelude::*;
 

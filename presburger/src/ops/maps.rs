@@ -4,25 +4,24 @@
 //! parameters. All are exact rearrangements of columns plus equalities (no solver
 //! involved).
 
+use crate::api::{merged_params, BasicMap, BasicSet, Disjunction, Map, Set};
 use crate::conjunction::Conjunction;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::set::{merged_params, BasicMap, BasicSet, Disjunction, Map, Set};
 use crate::space::{DimKind, Space, Tuple, TupleBody};
 
 impl Map {
-    /// The identity map `{ x -> x }` on a set space.
-    pub fn identity(space: &Space) -> Result<Map> {
+    /// The algorithm of [`Map::identity`].
+    pub(crate) fn identity_impl(space: &Space) -> Result<Map> {
         if !space.is_set() {
             return Err(Error::SpaceMismatch("identity needs a set space".into()));
         }
         Ok(Set::universe(space.clone())?.identity())
     }
 
-    /// `{ y - x : x -> y in self }`, for a map whose input and output have the same
-    /// number of dimensions (the tuple of the result is anonymous).
-    pub fn deltas(&self) -> Result<Set> {
+    /// The algorithm of [`Map::deltas`].
+    pub(crate) fn deltas_impl(&self) -> Result<Set> {
         let sp = &self.0.space;
         let (np, n) = (sp.n_param(), sp.n_in());
         if n != sp.n_out() {
@@ -74,8 +73,8 @@ impl Map {
         Ok(Set(d))
     }
 
-    /// The map as a set of pairs `{ [A[..] -> B[..]] }`.
-    pub fn wrap(&self) -> Set {
+    /// The algorithm of [`Map::wrap`].
+    pub(crate) fn wrap_impl(&self) -> Set {
         let sp = &self.0.space;
         let dom = sp
             .domain_tuple()
@@ -88,8 +87,8 @@ impl Map {
         Set(self.0.relabel(space))
     }
 
-    /// Flat tuples on both sides (nesting forgotten, dimension names kept).
-    pub fn flatten(&self) -> Map {
+    /// The algorithm of [`Map::flatten`].
+    pub(crate) fn flatten_impl(&self) -> Map {
         let sp = &self.0.space;
         let dom = sp
             .domain_tuple()
@@ -99,8 +98,8 @@ impl Map {
         Map(self.0.relabel(space))
     }
 
-    /// `[A -> B] x [C -> D]` gives `[A -> C] -> [B -> D]` (isl's product).
-    pub fn product(&self, other: &Map) -> Result<Map> {
+    /// The algorithm of [`Map::product`].
+    pub(crate) fn product_impl(&self, other: &Map) -> Result<Map> {
         let flat = self.flat_product(other)?;
         let (a, b) = (&self.0.space, &other.0.space);
         let (Some(ad), Some(bd)) = (a.domain_tuple(), b.domain_tuple()) else {
@@ -114,8 +113,8 @@ impl Map {
         Ok(Map(flat.0.relabel(space)))
     }
 
-    /// `A -> B` and `A -> C` give `A -> [B -> C]`: the pairs of images of each input.
-    pub fn range_product(&self, other: &Map) -> Result<Map> {
+    /// The algorithm of [`Map::range_product`].
+    pub(crate) fn range_product_impl(&self, other: &Map) -> Result<Map> {
         let (a, b) = (&self.0.space, &other.0.space);
         let same_domain = match (a.domain_tuple(), b.domain_tuple()) {
             (Some(x), Some(y)) => x.same_shape(y),
@@ -169,36 +168,32 @@ impl Map {
         Ok(Map(d))
     }
 
-    /// `{ x -> y : x <_lex y }` on a set space (a union over the first position where
-    /// they differ), as used for dependences.
-    pub fn lex_lt(space: &Space) -> Result<Map> {
+    /// The algorithm of [`Map::lex_lt`].
+    pub(crate) fn lex_lt_impl(space: &Space) -> Result<Map> {
         lex_order(space, Ordering::Lt)
     }
 
-    /// `{ x -> y : x <=_lex y }`.
-    pub fn lex_le(space: &Space) -> Result<Map> {
+    /// The algorithm of [`Map::lex_le`].
+    pub(crate) fn lex_le_impl(space: &Space) -> Result<Map> {
         lex_order(space, Ordering::Le)
     }
 
-    /// `{ x -> y : x >_lex y }`.
-    pub fn lex_gt(space: &Space) -> Result<Map> {
+    /// The algorithm of [`Map::lex_gt`].
+    pub(crate) fn lex_gt_impl(space: &Space) -> Result<Map> {
         lex_order(space, Ordering::Gt)
     }
 
-    /// `{ x -> y : x >=_lex y }`.
-    pub fn lex_ge(space: &Space) -> Result<Map> {
+    /// The algorithm of [`Map::lex_ge`].
+    pub(crate) fn lex_ge_impl(space: &Space) -> Result<Map> {
         lex_order(space, Ordering::Ge)
     }
 
-    /// The pairs whose input is not in `set` (one budget of
-    /// [`ALGEBRA_DEFAULT_STEPS`](crate::algebra::ALGEBRA_DEFAULT_STEPS) for the
-    /// complement of `set`).
-    pub fn subtract_domain(&self, set: &Set) -> Result<Map> {
-        self.subtract_domain_with_budget(set, &mut crate::algebra::algebra_budget())
-    }
-
-    /// As `subtract_domain`, spending from `budget`.
-    pub fn subtract_domain_with_budget(&self, set: &Set, budget: &mut Budget) -> Result<Map> {
+    /// The algorithm of [`Map::subtract_domain_with_budget`].
+    pub(crate) fn subtract_domain_with_budget_impl(
+        &self,
+        set: &Set,
+        budget: &mut Budget,
+    ) -> Result<Map> {
         let dom = self
             .0
             .space
@@ -212,56 +207,20 @@ impl Map {
         self.intersect_domain(&set.complement_with_budget(budget)?)
     }
 
-    /// The pairs whose output is not in `set`.
-    pub fn subtract_range(&self, set: &Set) -> Result<Map> {
-        self.subtract_range_with_budget(set, &mut crate::algebra::algebra_budget())
-    }
-
-    /// As `subtract_range`, spending from `budget`.
-    pub fn subtract_range_with_budget(&self, set: &Set, budget: &mut Budget) -> Result<Map> {
+    /// The algorithm of [`Map::subtract_range_with_budget`].
+    pub(crate) fn subtract_range_with_budget_impl(
+        &self,
+        set: &Set,
+        budget: &mut Budget,
+    ) -> Result<Map> {
         Ok(self
             .reverse()
             .subtract_domain_with_budget(set, budget)?
             .reverse())
     }
 
-    /// The inputs with an image in `set`: `{ x : exists y in set : x -> y }` (for a
-    /// function, the preimage of `set`).
-    pub fn preimage_of(&self, set: &Set) -> Result<Set> {
-        Ok(self.intersect_range(set)?.domain())
-    }
-
-    /// True when every input has at most one image (isl's
-    /// `isl_map_is_single_valued`): the pairs of images of one input,
-    /// `{ y -> y' : x -> y and x -> y' }` (the reverse, then the map), all lie
-    /// on the identity. Exact: one composition and one inclusion test.
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// let f: Map = "{ [i] -> [j] : j = 2i }".parse()?;
-    /// let r: Map = "{ [i] -> [j] : 0 <= j <= i }".parse()?;
-    /// assert!(f.is_single_valued()?);
-    /// assert!(!r.is_single_valued()?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_is_single_valued")]
-    pub fn is_single_valued(&self) -> Result<bool> {
-        let pairs = self.reverse().apply_range(self)?;
-        pairs.is_subset(&Map::identity(&self.0.space.range_space())?)
-    }
-
-    /// True when no two inputs share an image (isl's `isl_map_is_injective`):
-    /// the map, then its reverse, `{ x -> x' : x -> y and x' -> y }`, lies on
-    /// the identity.
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// assert!("{ [i] -> [2i + 1] }".parse::<Map>()?.is_injective()?);
-    /// assert!(!"{ [i, j] -> [i + j] }".parse::<Map>()?.is_injective()?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_is_injective")]
-    pub fn is_injective(&self) -> Result<bool> {
+    /// The algorithm of [`Map::is_injective`].
+    pub(crate) fn is_injective_impl(&self) -> Result<bool> {
         let pairs = self.apply_range(&self.reverse())?;
         let domain = self
             .0
@@ -271,21 +230,8 @@ impl Map {
         pairs.is_subset(&Map::identity(&domain)?)
     }
 
-    /// `{ [A -> B] -> C }` as `{ A -> [B -> C] }` (isl's `isl_map_curry`): the
-    /// same relation with the domain's second part moved into the range. The
-    /// columns keep their order, so only the space changes. An error when the
-    /// domain is not a pair.
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// let m: Map = "{ [S[i] -> T[j]] -> A[i + j] }".parse()?;
-    /// let want: Map = "{ S[i] -> [T[j] -> A[i + j]] }".parse()?;
-    /// assert!(m.curry()?.is_equal(&want)?);
-    /// assert!(m.curry()?.uncurry()?.is_equal(&m)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_curry")]
-    pub fn curry(&self) -> Result<Map> {
+    /// The algorithm of [`Map::curry`].
+    pub(crate) fn curry_impl(&self) -> Result<Map> {
         let sp = &self.0.space;
         let Some(TupleBody::Nested(a, b)) = sp.domain_tuple().map(|t| &t.body) else {
             return Err(Error::SpaceMismatch(
@@ -298,10 +244,8 @@ impl Map {
         Ok(Map(self.0.relabel(space)))
     }
 
-    /// `{ A -> [B -> C] }` as `{ [A -> B] -> C }` (isl's `isl_map_uncurry`),
-    /// the inverse of [`Map::curry`]. An error when the range is not a pair.
-    #[doc(alias = "isl_map_uncurry")]
-    pub fn uncurry(&self) -> Result<Map> {
+    /// The algorithm of [`Map::uncurry`].
+    pub(crate) fn uncurry_impl(&self) -> Result<Map> {
         let sp = &self.0.space;
         let (Some(a), TupleBody::Nested(b, c)) = (sp.domain_tuple(), &sp.range_tuple().body) else {
             return Err(Error::SpaceMismatch(
@@ -316,121 +260,45 @@ impl Map {
 }
 
 impl Map {
-    /// `{ [A -> B] -> A : A -> B in self }` (isl's `isl_map_domain_map`): each
-    /// pair of the map, wrapped, to its input. The domain of the result is the
-    /// map's space wrapped, `[A -> B]`, with the tuple names and nesting of
-    /// `A` and `B` as they are (isl prints the same); its range is `A`.
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// let m: Map = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
-    /// let want: Map = "{ [S[i] -> T[j]] -> S[i] : j = i + 1 }".parse()?;
-    /// assert!(m.domain_map().is_equal(&want)?);
-    /// assert_eq!(m.domain_map().to_string(), "{ [S[i] -> T[j]] -> S[i] : j = i + 1 }");
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_domain_map")]
-    pub fn domain_map(&self) -> Map {
+    /// The algorithm of [`Map::domain_map`].
+    pub(crate) fn domain_map_impl(&self) -> Map {
         let (space, from, len) = side_map_space(&self.0.space, true);
         Map(self
             .0
             .map_parts_infallible(&space, |c| append_copy(c, &space, from, len)))
     }
 
-    /// `{ [A -> B] -> B : A -> B in self }` (isl's `isl_map_range_map`): each
-    /// pair of the map, wrapped, to its output, as [`Map::domain_map`].
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// let m: Map = "[N] -> { S[i] -> T[j] : 0 <= i < N and j = i + 1 }".parse()?;
-    /// let want: Map = "[N] -> { [S[i] -> T[j]] -> T[j] : 0 <= i < N and j = i + 1 }".parse()?;
-    /// assert!(m.range_map().is_equal(&want)?);
-    /// // the range of the range map is the range of the map
-    /// assert!(m.range_map().range().is_equal(&m.range())?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_range_map")]
-    pub fn range_map(&self) -> Map {
+    /// The algorithm of [`Map::range_map`].
+    pub(crate) fn range_map_impl(&self) -> Map {
         let (space, from, len) = side_map_space(&self.0.space, false);
         Map(self
             .0
             .map_parts_infallible(&space, |c| append_copy(c, &space, from, len)))
     }
 
-    /// True when both the domain and the range are wrapped pairs, so that
-    /// [`Map::zip`] applies (isl's `isl_map_can_zip`).
-    #[doc(alias = "isl_map_can_zip")]
-    pub fn can_zip(&self) -> bool {
+    /// The algorithm of [`Map::can_zip`].
+    pub(crate) fn can_zip_impl(&self) -> bool {
         zip_space(&self.0.space).is_ok()
     }
 
-    /// `{ [A -> C] -> [B -> D] : [A -> B] -> [C -> D] in self }` (isl's
-    /// `isl_map_zip`): the inner parts exchanged, for a map whose domain and
-    /// range are both wrapped pairs. The names of the four inner tuples stay;
-    /// the names of the two wrapped tuples themselves (`F` in `F[A[i] ->
-    /// B[j]]`) are dropped, as isl drops them. An error
-    /// ([`Error::SpaceMismatch`]) when the domain or the range is not a pair.
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// let m: Map = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a + b = c and d = 2a }".parse()?;
-    /// let want: Map = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a + b = c and d = 2a }".parse()?;
-    /// assert!(m.zip()?.is_equal(&want)?);
-    /// assert!(m.zip()?.zip()?.is_equal(&m)?);
-    /// assert!("{ A[a] -> [C[c] -> D[d]] }".parse::<Map>()?.zip().is_err());
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_zip")]
-    pub fn zip(&self) -> Result<Map> {
+    /// The algorithm of [`Map::zip`].
+    pub(crate) fn zip_impl(&self) -> Result<Map> {
         let (space, colmap) = zip_space(&self.0.space)?;
         Ok(Map(self.0.map_parts_infallible(&space, |c| {
             c.remap(space.clone(), c.n_local(), &extend_colmap(&colmap, c))
         })))
     }
 
-    /// The map with `n` new unconstrained dimensions of `kind` (`DimKind::In`
-    /// or `DimKind::Out`) inserted before position `pos` of that tuple (isl's
-    /// `isl_map_insert_dims`). As in isl, the tuple that receives them loses
-    /// its name and nesting, even when `n` is 0 (its dimensions keep their
-    /// names, the new ones have none); the other tuple is unchanged.
-    ///
-    /// Errors ([`Error::Invalid`]): `pos` beyond the number of dimensions of
-    /// `kind` (isl accepts any `pos` when `n` is 0; here it must be in range
-    /// always); `DimKind::Param`, because parameters are identified by name
-    /// here (use [`Map::insert_params`]); and `DimKind::Local`.
-    ///
-    /// ```
-    /// use presburger::{DimKind, Map};
-    /// let m: Map = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
-    /// let want: Map = "{ [i, k] -> T[j] : j = i + 1 }".parse()?;
-    /// assert!(m.insert_dims(DimKind::In, 1, 1)?.is_equal(&want)?);
-    /// assert!(m.insert_dims(DimKind::Out, 2, 1).is_err());
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_insert_dims")]
-    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
+    /// The algorithm of [`Map::insert_dims`].
+    pub(crate) fn insert_dims_impl(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
         let (space, col) = inserted_dims_space(&self.0.space, kind, pos, n)?;
         Ok(Map(self.0.map_parts_infallible(&space, |c| {
             insert_columns(c, &space, col, n)
         })))
     }
 
-    /// The map with new unconstrained parameters `names` inserted before
-    /// position `pos` of the parameter list: isl's `isl_map_insert_dims` with
-    /// `isl_dim_param`, whose new parameters have no name in isl, and then
-    /// the names set (`isl_map_set_dim_name`). The tuples are unchanged.
-    /// Errors ([`Error::Invalid`]) for `pos` beyond the number of parameters,
-    /// a name that is not an identifier, and a name already taken.
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// let m: Map = "[N] -> { S[i] -> T[i] : i < N }".parse()?;
-    /// let p = m.insert_params(0, &["M"])?;
-    /// assert_eq!(p.space().params(), ["M", "N"]);
-    /// assert!(m.insert_params(0, &["N"]).is_err());
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<Map> {
+    /// The algorithm of [`Map::insert_params`].
+    pub(crate) fn insert_params_impl(&self, pos: usize, names: &[&str]) -> Result<Map> {
         let space = inserted_params_space(&self.0.space, pos, names)?;
         Ok(Map(self.0.map_parts_infallible(&space, |c| {
             insert_columns(c, &space, 1 + pos, names.len())
@@ -439,47 +307,20 @@ impl Map {
 }
 
 impl BasicMap {
-    /// As [`Map::domain_map`] (isl's `isl_basic_map_domain_map`).
-    ///
-    /// ```
-    /// use presburger::BasicMap;
-    /// let m: BasicMap = "{ S[i] -> T[j] : j = 2i }".parse()?;
-    /// let want: BasicMap = "{ [S[i] -> T[j]] -> S[i] : j = 2i }".parse()?;
-    /// assert!(m.domain_map().plain_is_equal(&want));
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_basic_map_domain_map")]
-    pub fn domain_map(&self) -> BasicMap {
+    /// The algorithm of [`BasicMap::domain_map`].
+    pub(crate) fn domain_map_impl(&self) -> BasicMap {
         let (space, from, len) = side_map_space(&self.0.space, true);
         BasicMap(simplified(append_copy(&self.0, &space, from, len)))
     }
 
-    /// As [`Map::range_map`] (isl's `isl_basic_map_range_map`).
-    ///
-    /// ```
-    /// use presburger::BasicMap;
-    /// let m: BasicMap = "{ S[i] -> T[j] : j = 2i }".parse()?;
-    /// let want: BasicMap = "{ [S[i] -> T[j]] -> T[j] : j = 2i }".parse()?;
-    /// assert!(m.range_map().plain_is_equal(&want));
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_basic_map_range_map")]
-    pub fn range_map(&self) -> BasicMap {
+    /// The algorithm of [`BasicMap::range_map`].
+    pub(crate) fn range_map_impl(&self) -> BasicMap {
         let (space, from, len) = side_map_space(&self.0.space, false);
         BasicMap(simplified(append_copy(&self.0, &space, from, len)))
     }
 
-    /// As [`Map::zip`] (isl's `isl_basic_map_zip`).
-    ///
-    /// ```
-    /// use presburger::BasicMap;
-    /// let m: BasicMap = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a = d }".parse()?;
-    /// let want: BasicMap = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a = d }".parse()?;
-    /// assert!(m.zip()?.plain_is_equal(&want));
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_basic_map_zip")]
-    pub fn zip(&self) -> Result<BasicMap> {
+    /// The algorithm of [`BasicMap::zip`].
+    pub(crate) fn zip_impl(&self) -> Result<BasicMap> {
         let (space, colmap) = zip_space(&self.0.space)?;
         let c = &self.0;
         Ok(BasicMap(simplified(c.remap(
@@ -489,32 +330,16 @@ impl BasicMap {
         ))))
     }
 
-    /// As [`Map::insert_dims`] (isl's `isl_basic_map_insert_dims`).
-    ///
-    /// ```
-    /// use presburger::{BasicMap, DimKind};
-    /// let m: BasicMap = "{ S[i] -> T[j] : j = i + 1 }".parse()?;
-    /// let want: BasicMap = "{ S[i] -> [j, k] : j = i + 1 }".parse()?;
-    /// assert!(m.insert_dims(DimKind::Out, 1, 1)?.plain_is_equal(&want));
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_basic_map_insert_dims")]
-    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<BasicMap> {
+    /// The algorithm of [`BasicMap::insert_dims`].
+    pub(crate) fn insert_dims_impl(&self, kind: DimKind, pos: usize, n: usize) -> Result<BasicMap> {
         let (space, col) = inserted_dims_space(&self.0.space, kind, pos, n)?;
         Ok(BasicMap(simplified(insert_columns(
             &self.0, &space, col, n,
         ))))
     }
 
-    /// As [`Map::insert_params`].
-    ///
-    /// ```
-    /// use presburger::BasicMap;
-    /// let m: BasicMap = "{ S[i] -> T[i] }".parse()?;
-    /// assert_eq!(m.insert_params(0, &["N"])?.to_string(), "[N] -> { S[i] -> T[i] }");
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<BasicMap> {
+    /// The algorithm of [`BasicMap::insert_params`].
+    pub(crate) fn insert_params_impl(&self, pos: usize, names: &[&str]) -> Result<BasicMap> {
         let space = inserted_params_space(&self.0.space, pos, names)?;
         Ok(BasicMap(simplified(insert_columns(
             &self.0,
@@ -526,47 +351,16 @@ impl BasicMap {
 }
 
 impl Set {
-    /// The set with `n` new unconstrained dimensions inserted before position
-    /// `pos` (`kind` is `DimKind::SET`, that is `DimKind::Out`; isl's
-    /// `isl_set_insert_dims`). As in isl, the tuple loses its name and
-    /// nesting, even when `n` is 0 (its dimensions keep their names, the new
-    /// ones have none).
-    ///
-    /// Errors ([`Error::Invalid`]): `pos` beyond the number of dimensions
-    /// (isl accepts any `pos` when `n` is 0; here it must be in range
-    /// always); `DimKind::In` (a set has no input tuple); `DimKind::Param`,
-    /// because parameters are identified by name here (use
-    /// [`Set::insert_params`]); and `DimKind::Local`.
-    ///
-    /// ```
-    /// use presburger::{DimKind, Set};
-    /// let s: Set = "{ S[i, j] : 0 <= i < j <= 3 }".parse()?;
-    /// let t = s.insert_dims(DimKind::SET, 1, 1)?;
-    /// assert!(t.is_equal(&"{ [i, k, j] : 0 <= i < j <= 3 }".parse()?)?);
-    /// assert!(s.insert_dims(DimKind::SET, 3, 1).is_err());
-    /// assert!(s.insert_dims(DimKind::Param, 0, 1).is_err());
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_insert_dims")]
-    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
+    /// The algorithm of [`Set::insert_dims`].
+    pub(crate) fn insert_dims_impl(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
         let (space, col) = inserted_dims_space(&self.0.space, kind, pos, n)?;
         Ok(Set(self.0.map_parts_infallible(&space, |c| {
             insert_columns(c, &space, col, n)
         })))
     }
 
-    /// The set with new unconstrained parameters `names` inserted before
-    /// position `pos`, as [`Map::insert_params`] (isl's
-    /// `isl_set_insert_dims` with `isl_dim_param`, then the names).
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let s: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
-    /// let t = s.insert_params(1, &["M"])?;
-    /// assert_eq!(t.to_string(), "[N, M] -> { S[i] : 0 <= i < N }");
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<Set> {
+    /// The algorithm of [`Set::insert_params`].
+    pub(crate) fn insert_params_impl(&self, pos: usize, names: &[&str]) -> Result<Set> {
         let space = inserted_params_space(&self.0.space, pos, names)?;
         Ok(Set(self.0.map_parts_infallible(&space, |c| {
             insert_columns(c, &space, 1 + pos, names.len())
@@ -575,32 +369,16 @@ impl Set {
 }
 
 impl BasicSet {
-    /// As [`Set::insert_dims`] (isl's `isl_basic_set_insert_dims`).
-    ///
-    /// ```
-    /// use presburger::{BasicSet, DimKind};
-    /// let s: BasicSet = "{ S[i] : 0 <= i <= 3 }".parse()?;
-    /// let want: BasicSet = "{ [k, i] : 0 <= i <= 3 }".parse()?;
-    /// assert!(s.insert_dims(DimKind::SET, 0, 1)?.plain_is_equal(&want));
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_basic_set_insert_dims")]
-    pub fn insert_dims(&self, kind: DimKind, pos: usize, n: usize) -> Result<BasicSet> {
+    /// The algorithm of [`BasicSet::insert_dims`].
+    pub(crate) fn insert_dims_impl(&self, kind: DimKind, pos: usize, n: usize) -> Result<BasicSet> {
         let (space, col) = inserted_dims_space(&self.0.space, kind, pos, n)?;
         Ok(BasicSet(simplified(insert_columns(
             &self.0, &space, col, n,
         ))))
     }
 
-    /// As [`Set::insert_params`].
-    ///
-    /// ```
-    /// use presburger::BasicSet;
-    /// let s: BasicSet = "{ S[i] : i >= 0 }".parse()?;
-    /// assert_eq!(s.insert_params(0, &["N"])?.space().params(), ["N"]);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    pub fn insert_params(&self, pos: usize, names: &[&str]) -> Result<BasicSet> {
+    /// The algorithm of [`BasicSet::insert_params`].
+    pub(crate) fn insert_params_impl(&self, pos: usize, names: &[&str]) -> Result<BasicSet> {
         let space = inserted_params_space(&self.0.space, pos, names)?;
         Ok(BasicSet(simplified(insert_columns(
             &self.0,
@@ -862,8 +640,8 @@ fn lex_order(space: &Space, ord: Ordering) -> Result<Map> {
 }
 
 impl Set {
-    /// A set of pairs `{ [A[..] -> B[..]] }` as the map `{ A[..] -> B[..] }`.
-    pub fn unwrap(&self) -> Result<Map> {
+    /// The algorithm of [`Set::unwrap`].
+    pub(crate) fn unwrap_impl(&self) -> Result<Map> {
         let sp = &self.0.space;
         let TupleBody::Nested(a, b) = &sp.range_tuple().body else {
             return Err(Error::SpaceMismatch(
@@ -874,15 +652,8 @@ impl Set {
         Ok(Map(self.0.relabel(space)))
     }
 
-    /// A flat tuple (nesting forgotten, dimension names kept).
-    pub fn flatten(&self) -> Set {
-        let sp = &self.0.space;
-        let space = Space::set(sp.params().to_vec(), sp.range_tuple().flattened());
-        Set(self.0.relabel(space))
-    }
-
-    /// `A x B` as the set of pairs `{ [A[..] -> B[..]] }` (isl's product of sets).
-    pub fn product(&self, other: &Set) -> Result<Set> {
+    /// The algorithm of [`Set::product`].
+    pub(crate) fn product_impl(&self, other: &Set) -> Result<Set> {
         let flat = self.flat_product(other)?;
         let space = Space::set(
             flat.0.space.params().to_vec(),
@@ -893,28 +664,6 @@ impl Set {
             ),
         );
         Ok(Set(flat.0.relabel(space)))
-    }
-
-    /// The preimage of the set under the map `f`: `{ x : f(x) in self }` (for a
-    /// relation: the inputs with some image in the set).
-    pub fn preimage(&self, f: &Map) -> Result<Set> {
-        f.preimage_of(self)
-    }
-
-    /// The image of the set under `m`: `{ y : exists x in self : x -> y in m }`
-    /// (isl's `isl_set_apply`; the same as [`Map::apply_to`]).
-    ///
-    /// ```
-    /// use presburger::{Map, Set};
-    /// let s: Set = "[N] -> { S[i] : 0 <= i < N }".parse()?;
-    /// let m: Map = "{ S[i] -> A[2i] }".parse()?;
-    /// let want: Set = "[N] -> { A[a] : 0 <= a < 2N and a mod 2 = 0 }".parse()?;
-    /// assert!(s.apply(&m)?.is_equal(&want)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_apply")]
-    pub fn apply(&self, m: &Map) -> Result<Set> {
-        m.apply_to(self)
     }
 }
 

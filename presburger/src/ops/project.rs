@@ -27,10 +27,7 @@
 
 use crate::conjunction::{Conjunction, Row};
 use crate::elimination::fm_pair;
-use crate::error::Result;
-use crate::set::{BasicMap, BasicSet, Map, Set};
 use crate::simplex::Simplex;
-use crate::space::DimKind;
 
 /// Largest number of rows one Fourier–Motzkin step may create in `project_out`.
 pub const MAX_FM_ROWS: usize = 64;
@@ -141,86 +138,10 @@ pub(crate) fn irredundant<R>(
     keep
 }
 
-impl Set {
-    /// Exact projection: the `n` variables of `kind` from `pos` are eliminated
-    /// where an exact integer elimination exists and stay existentially
-    /// quantified otherwise (see the module documentation); the same set as
-    /// [`Set::project_out`] (isl's `isl_set_project_out`), with the locals
-    /// left by earlier operations eliminated too where that is exact.
-    ///
-    /// ```
-    /// use presburger::{DimKind, Set};
-    /// let s: Set = "{ [i, j] : 0 <= i and i + 1 <= j <= 5 }".parse()?;
-    /// let p = s.project_out_exact(DimKind::SET, 1, 1)?;
-    /// assert_eq!(p.to_string(), "{ [i] : 0 <= i <= 4 }");
-    /// // a stride has no exact elimination: it stays an existential
-    /// let t: Set = "{ [i, j] : i = 2j }".parse()?;
-    /// assert!(t.project_out_exact(DimKind::SET, 1, 1)?.is_equal(&"{ [i] : i mod 2 = 0 }".parse()?)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Set> {
-        Ok(self.project_out(kind, pos, n)?.eliminate_locals())
-    }
-
-    /// The same set with the locals of every conjunction eliminated where
-    /// that is exact (see the module documentation). isl has no operation of
-    /// this name: its closest, `isl_set_remove_divs`, over-approximates,
-    /// while this keeps a local that has no exact elimination.
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let s: Set = "{ [i] : exists e : 0 <= e <= 3 and i = e + 1 }".parse()?;
-    /// assert_eq!(s.eliminate_locals().to_string(), "{ [i] : 1 <= i <= 4 }");
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    pub fn eliminate_locals(&self) -> Set {
-        Set(self.0.with_each(Conjunction::eliminate_locals_exactly))
-    }
-
-    /// The same set without the redundant inequalities of each conjunction
-    /// (those implied by the others of the conjunction).
-    pub fn remove_redundancies(&self) -> Set {
-        Set(self.0.with_each(Conjunction::remove_redundancies))
-    }
-}
-
-impl Map {
-    /// Exact projection, as [`Set::project_out_exact`]: the same map as
-    /// [`Map::project_out`] (isl's `isl_map_project_out`), with the locals
-    /// eliminated where that is exact.
-    pub fn project_out_exact(&self, kind: DimKind, pos: usize, n: usize) -> Result<Map> {
-        Ok(self.project_out(kind, pos, n)?.eliminate_locals())
-    }
-
-    /// The same map with the locals of every conjunction eliminated where
-    /// that is exact, as [`Set::eliminate_locals`].
-    pub fn eliminate_locals(&self) -> Map {
-        Map(self.0.with_each(Conjunction::eliminate_locals_exactly))
-    }
-
-    /// The same map without the redundant inequalities of each conjunction.
-    pub fn remove_redundancies(&self) -> Map {
-        Map(self.0.with_each(Conjunction::remove_redundancies))
-    }
-}
-
-impl BasicSet {
-    /// The same basic set without its redundant inequalities.
-    pub fn remove_redundancies(&self) -> BasicSet {
-        BasicSet(self.0.with(Conjunction::remove_redundancies))
-    }
-}
-
-impl BasicMap {
-    /// The same basic map without its redundant inequalities.
-    pub fn remove_redundancies(&self) -> BasicMap {
-        BasicMap(self.0.with(Conjunction::remove_redundancies))
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::api::{BasicSet, Set};
+    use crate::space::DimKind;
     use crate::testing::{set_points, Box as PBox};
     use proptest::prelude::*;
     use std::collections::BTreeSet;

@@ -13,48 +13,14 @@
 //! and range are wrapped pairs (`isl_union_map_domain_map` and `_range_map`
 //! keep every member).
 
+use crate::api::{Map, Set, UnionMap, UnionSet};
 use crate::error::Result;
 use crate::int::Int;
-use crate::set::{Map, Set, UnionMap, UnionSet};
 use crate::space::Space;
 
 impl UnionSet {
-    /// The lexicographic minimum of each member, as a union of one-point
-    /// sets (isl's `isl_union_set_lexmin`, for sets without parameters);
-    /// empty members give nothing. `Unbounded` when a member has no minimum,
-    /// `Unsupported` for parameters (parametric optima are to come).
-    ///
-    /// ```
-    /// use presburger::UnionSet;
-    /// let u: UnionSet = "{ A[i] : 2 <= i <= 5; B[i, j] : 0 <= j <= i <= 3 and i + j >= 2 }".parse()?;
-    /// let want: UnionSet = "{ A[2]; B[1, 1] }".parse()?;
-    /// assert!(u.lexmin()?.is_equal(&want)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_set_lexmin")]
-    pub fn lexmin(&self) -> Result<UnionSet> {
-        self.points_of_members(Set::lexmin)
-    }
-
-    /// The lexicographic maximum of each member (isl's
-    /// `isl_union_set_lexmax`), as [`UnionSet::lexmin`].
-    ///
-    /// ```
-    /// use presburger::UnionSet;
-    /// let u: UnionSet = "{ A[i] : 2 <= i <= 5; B[i, j] : 0 <= j <= i <= 3 }".parse()?;
-    /// assert!(u.lexmax()?.is_equal(&"{ A[5]; B[3, 3] }".parse()?)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_set_lexmax")]
-    pub fn lexmax(&self) -> Result<UnionSet> {
-        self.points_of_members(Set::lexmax)
-    }
-
-    /// A point of the union, as a one-point set in its member's space, or
-    /// `None` when every member is empty (isl's
-    /// `isl_union_set_sample_point`). Members are tried in order.
-    #[doc(alias = "isl_union_set_sample_point")]
-    pub fn sample(&self) -> Result<Option<Set>> {
+    /// The algorithm of [`UnionSet::sample`].
+    pub(crate) fn sample_impl(&self) -> Result<Option<Set>> {
         for m in self.members() {
             if let Some(p) = m.sample()? {
                 return Ok(Some(Set::from_point(m.space(), &p)?));
@@ -63,8 +29,8 @@ impl UnionSet {
         Ok(None)
     }
 
-    /// The complement of each member within its own space.
-    pub fn complement(&self) -> Result<UnionSet> {
+    /// The algorithm of [`UnionSet::complement`].
+    pub(crate) fn complement_impl(&self) -> Result<UnionSet> {
         let mut r = UnionSet::empty(self.params().to_vec());
         for m in self.members() {
             r.add(m.complement()?)?;
@@ -72,22 +38,8 @@ impl UnionSet {
         Ok(r)
     }
 
-    /// Each member simplified against the context of its space (isl's
-    /// `isl_union_set_gist`): the member of `context` in the same space, or,
-    /// when `context` is a parameter set (`[n] -> { : n > 0 }`), that set for
-    /// every member. A member with no context in its space is dropped, as
-    /// isl does.
-    ///
-    /// ```
-    /// use presburger::UnionSet;
-    /// let u: UnionSet = "[n] -> { A[i] : 0 <= i < n; B[i] : i >= 0 }".parse()?;
-    /// let ctx: UnionSet = "[n] -> { A[i] : i >= 0 }".parse()?;
-    /// let want: UnionSet = "[n] -> { A[i] : i < n }".parse()?;
-    /// assert!(u.gist(&ctx)?.is_equal(&want)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_set_gist")]
-    pub fn gist(&self, context: &UnionSet) -> Result<UnionSet> {
+    /// The algorithm of [`UnionSet::gist`].
+    pub(crate) fn gist_impl(&self, context: &UnionSet) -> Result<UnionSet> {
         let params = params_context(context);
         let mut r = UnionSet::empty(self.params().to_vec());
         for m in self.members() {
@@ -104,7 +56,10 @@ impl UnionSet {
     }
 
     /// `f` of each member, a point, as a one-point set in its space.
-    fn points_of_members(&self, f: impl Fn(&Set) -> Result<Option<Vec<Int>>>) -> Result<UnionSet> {
+    pub(crate) fn points_of_members(
+        &self,
+        f: impl Fn(&Set) -> Result<Option<Vec<Int>>>,
+    ) -> Result<UnionSet> {
         let mut r = UnionSet::empty(self.params().to_vec());
         for m in self.members() {
             if let Some(p) = f(m)? {
@@ -116,8 +71,8 @@ impl UnionSet {
 }
 
 impl UnionMap {
-    /// The complement of each member within its own space.
-    pub fn complement(&self) -> Result<UnionMap> {
+    /// The algorithm of [`UnionMap::complement`].
+    pub(crate) fn complement_impl(&self) -> Result<UnionMap> {
         let mut r = UnionMap::empty(self.params().to_vec());
         for m in self.members() {
             r.add(m.complement()?)?;
@@ -125,11 +80,8 @@ impl UnionMap {
         Ok(r)
     }
 
-    /// Each map simplified against the context of its space (isl's
-    /// `isl_union_map_gist`), as [`UnionSet::gist`]: maps with no context
-    /// in their space are dropped.
-    #[doc(alias = "isl_union_map_gist")]
-    pub fn gist(&self, context: &UnionMap) -> Result<UnionMap> {
+    /// The algorithm of [`UnionMap::gist`].
+    pub(crate) fn gist_impl(&self, context: &UnionMap) -> Result<UnionMap> {
         let mut r = UnionMap::empty(self.params().to_vec());
         for m in self.members() {
             if let Some(c) = context.member_like(m.space()) {
@@ -139,10 +91,8 @@ impl UnionMap {
         Ok(r)
     }
 
-    /// Each map restricted by a parameter set (`[n] -> { : n > 0 }`) and
-    /// simplified against it (isl's `isl_union_map_gist_params`).
-    #[doc(alias = "isl_union_map_gist_params")]
-    pub fn gist_params(&self, params: &Set) -> Result<UnionMap> {
+    /// The algorithm of [`UnionMap::gist_params`].
+    pub(crate) fn gist_params_impl(&self, params: &Set) -> Result<UnionMap> {
         let mut r = UnionMap::empty(self.params().to_vec());
         for m in self.members() {
             let ctx = Map::universe(m.space().clone())?.intersect_params(params)?;
@@ -151,19 +101,8 @@ impl UnionMap {
         Ok(r)
     }
 
-    /// `{ y - x : x -> y }` of each map whose domain and range are the same
-    /// space (isl's `isl_union_map_deltas`; other maps are left out), in that
-    /// space.
-    ///
-    /// ```
-    /// use presburger::UnionMap;
-    /// let m: UnionMap = "{ S[i, j] -> S[i + 1, j - 1]; S[i, j] -> T[i] }".parse()?;
-    /// let want: presburger::UnionSet = "{ S[1, -1] }".parse()?;
-    /// assert!(m.deltas()?.is_equal(&want)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_map_deltas")]
-    pub fn deltas(&self) -> Result<UnionSet> {
+    /// The algorithm of [`UnionMap::deltas`].
+    pub(crate) fn deltas_impl(&self) -> Result<UnionSet> {
         let mut r = UnionSet::empty(self.params().to_vec());
         for m in self.members() {
             let sp = m.space();
@@ -177,61 +116,24 @@ impl UnionMap {
         Ok(r)
     }
 
-    /// `{ [A -> B] -> A }` of every member (isl's
-    /// `isl_union_map_domain_map`): each pair of each map, wrapped, to its
-    /// input; see [`Map::domain_map`].
-    ///
-    /// ```
-    /// use presburger::UnionMap;
-    /// let m: UnionMap = "{ S[i] -> A[i + 1]; T[i, j] -> A[j] : i < j }".parse()?;
-    /// let want: UnionMap =
-    ///     "{ [S[i] -> A[a]] -> S[i] : a = i + 1; [T[i, j] -> A[a]] -> T[i, j] : a = j and j > i }"
-    ///         .parse()?;
-    /// assert!(m.domain_map().is_equal(&want)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_map_domain_map")]
-    pub fn domain_map(&self) -> UnionMap {
+    /// The algorithm of [`UnionMap::domain_map`].
+    pub(crate) fn domain_map_impl(&self) -> UnionMap {
         UnionMap {
             params: self.params().to_vec(),
             maps: self.members().iter().map(Map::domain_map).collect(),
         }
     }
 
-    /// `{ [A -> B] -> B }` of every member (isl's
-    /// `isl_union_map_range_map`); see [`Map::range_map`].
-    ///
-    /// ```
-    /// use presburger::UnionMap;
-    /// let m: UnionMap = "{ S[i] -> A[i + 1]; T[i, j] -> A[j] : i < j }".parse()?;
-    /// let want: UnionMap =
-    ///     "{ [S[i] -> A[a]] -> A[a] : a = i + 1; [T[i, j] -> A[a]] -> A[a] : a = j and j > i }"
-    ///         .parse()?;
-    /// assert!(m.range_map().is_equal(&want)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_map_range_map")]
-    pub fn range_map(&self) -> UnionMap {
+    /// The algorithm of [`UnionMap::range_map`].
+    pub(crate) fn range_map_impl(&self) -> UnionMap {
         UnionMap {
             params: self.params().to_vec(),
             maps: self.members().iter().map(Map::range_map).collect(),
         }
     }
 
-    /// [`Map::zip`] of every member whose domain and range are both wrapped
-    /// pairs (isl's `isl_union_map_zip`); the other members are dropped, as
-    /// isl drops them (no error). Members that zip to the same space (their
-    /// wrapped tuples differ only by the names that zip drops) are united.
-    ///
-    /// ```
-    /// use presburger::UnionMap;
-    /// let m: UnionMap = "{ [A[a] -> B[b]] -> [C[c] -> D[d]] : a = d; S[i] -> T[i] }".parse()?;
-    /// let want: UnionMap = "{ [A[a] -> C[c]] -> [B[b] -> D[d]] : a = d }".parse()?;
-    /// assert!(m.zip().is_equal(&want)?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_map_zip")]
-    pub fn zip(&self) -> UnionMap {
+    /// The algorithm of [`UnionMap::zip`].
+    pub(crate) fn zip_impl(&self) -> UnionMap {
         let mut r = UnionMap::empty(self.params().to_vec());
         for m in self.members() {
             let Ok(z) = m.zip() else { continue };

@@ -322,7 +322,7 @@ impl Conjunction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::set::BasicSet;
+    use crate::api::BasicSet;
     use crate::testing::{basic_set_points, Box as PBox};
     use proptest::prelude::*;
 

@@ -16,10 +16,10 @@
 //! gives a feasible value, and a binary search between the two with emptiness tests
 //! finds the integer optimum in a logarithmic number of tests.
 
+use crate::api::{BasicSet, Set};
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::set::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
 use crate::simplex::Simplex;
 use crate::solver::budget::Budget;
 use crate::solver::sample::Propagation;
@@ -268,7 +268,7 @@ fn lex_of_parts<'a>(
     Ok(Some(out))
 }
 
-fn sample_of_parts<'a>(
+pub(crate) fn sample_of_parts<'a>(
     parts: impl Iterator<Item = &'a Conjunction>,
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
@@ -281,7 +281,7 @@ fn sample_of_parts<'a>(
     Ok(None)
 }
 
-fn empty_parts<'a>(
+pub(crate) fn empty_parts<'a>(
     mut parts: impl Iterator<Item = &'a Conjunction>,
     budget: &mut Budget,
 ) -> Result<bool> {
@@ -307,51 +307,14 @@ pub(crate) fn contains_in(c: &Conjunction, point: &[Int], budget: &mut Budget) -
 }
 
 impl BasicSet {
-    /// True when no integer point (for any parameter value) satisfies the
-    /// constraints (isl's `isl_basic_set_is_empty`): exact, existentials
-    /// included.
-    ///
-    /// ```
-    /// use presburger::BasicSet;
-    /// assert!("{ [x, y] : 3x - 3y = 1 }".parse::<BasicSet>()?.is_empty()?); // rationals only
-    /// assert!(!"[N] -> { [i] : 0 <= i < N }".parse::<BasicSet>()?.is_empty()?); // for N >= 1
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_basic_set_is_empty")]
-    pub fn is_empty(&self) -> Result<bool> {
-        self.0.is_empty_with(&mut Budget::default())
-    }
-
     /// [`BasicSet::is_empty`] along a chosen path (for tests and benchmarks: the SDBM
     /// fast path alone, or the general path alone).
     pub(crate) fn is_empty_via(&self, path: crate::sdbm_path::EmptinessPath) -> Result<bool> {
         Ok(self.0.sample_via(path, &mut Budget::default())?.is_none())
     }
 
-    /// An integer point: parameter values followed by set dimensions; `None` if empty.
-    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(std::iter::once(&self.0), &mut Budget::default())
-    }
-
-    /// True when the point (parameter values, then set dimensions) belongs to the set.
-    pub fn contains(&self, point: &[Int]) -> Result<bool> {
-        contains_in(&self.0, point, &mut Budget::default())
-    }
-
-    /// The lexicographically smallest point (set dimensions) of a set without
-    /// parameters; `None` if empty, `Error::Unbounded` if there is none. isl's
-    /// `isl_basic_set_lexmin` gives the same point as a one-point set (and,
-    /// with parameters, a function of them, not computed here).
-    ///
-    /// ```
-    /// use presburger::{BasicSet, Int};
-    /// let b: BasicSet = "{ [i, j] : 0 <= j <= i <= 5 and i + j >= 3 }".parse()?;
-    /// assert_eq!(b.lexmin()?, Some(vec![Int::from(2), Int::from(1)]));
-    /// assert_eq!(b.lexmax()?, Some(vec![Int::from(5), Int::from(5)]));
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_basic_set_lexmin")]
-    pub fn lexmin(&self) -> Result<Option<Vec<Int>>> {
+    /// The algorithm of [`BasicSet::lexmin`].
+    pub(crate) fn lexmin_impl(&self) -> Result<Option<Vec<Int>>> {
         lex_of_parts(
             std::iter::once(&self.0),
             false,
@@ -360,27 +323,14 @@ impl BasicSet {
         )
     }
 
-    /// The lexicographically largest point, as [`BasicSet::lexmin`] (isl's
-    /// `isl_basic_set_lexmax`).
-    #[doc(alias = "isl_basic_set_lexmax")]
-    pub fn lexmax(&self) -> Result<Option<Vec<Int>>> {
+    /// The algorithm of [`BasicSet::lexmax`].
+    pub(crate) fn lexmax_impl(&self) -> Result<Option<Vec<Int>>> {
         lex_of_parts(
             std::iter::once(&self.0),
             true,
             "lexmax",
             &mut Budget::default(),
         )
-    }
-
-    /// The integer minimum of `aff·(1, params, dims)` over the set (parameters are
-    /// variables too); `None` if empty, `Error::Unbounded` if not attained.
-    pub fn min(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(std::iter::once(&self.0), aff, false, &mut Budget::default())
-    }
-
-    /// The integer maximum, as [`BasicSet::min`].
-    pub fn max(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(std::iter::once(&self.0), aff, true, &mut Budget::default())
     }
 }
 
@@ -416,9 +366,8 @@ pub(crate) fn opt_over<'a>(
 }
 
 impl Set {
-    /// The set holding one point of `space`: `point` lists the set dimensions, or the
-    /// parameters followed by the set dimensions (then the parameters are fixed too).
-    pub fn from_point(space: &crate::space::Space, point: &[Int]) -> Result<Set> {
+    /// The algorithm of [`Set::from_point`].
+    pub(crate) fn from_point_impl(space: &crate::space::Space, point: &[Int]) -> Result<Set> {
         use crate::space::DimKind;
         let (np, nd) = (space.n_param(), space.n_out());
         let with_params = match point.len() {
@@ -441,28 +390,8 @@ impl Set {
         Ok(s)
     }
 
-    /// True when no disjunct has an integer point, for any parameter value
-    /// (isl's `isl_set_is_empty`).
-    ///
-    /// ```
-    /// use presburger::Set;
-    /// let s: Set = "{ [i] : 0 <= i <= 10 and exists e : i = 4e + 1 and i mod 3 = 2 }".parse()?;
-    /// assert!(!s.is_empty()?); // 5
-    /// assert!("{ [i] : 2i = 1 or (i > 0 and i < 1) }".parse::<Set>()?.is_empty()?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_is_empty")]
-    pub fn is_empty(&self) -> Result<bool> {
-        empty_parts(self.0.parts.iter(), &mut Budget::default())
-    }
-
-    /// As [`BasicSet::sample`].
-    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(self.0.parts.iter(), &mut Budget::default())
-    }
-
-    /// As [`BasicSet::contains`].
-    pub fn contains(&self, point: &[Int]) -> Result<bool> {
+    /// The algorithm of [`Set::contains`].
+    pub(crate) fn contains_impl(&self, point: &[Int]) -> Result<bool> {
         let mut budget = Budget::default();
         for c in &self.0.parts {
             if contains_in(c, point, &mut budget)? {
@@ -475,19 +404,8 @@ impl Set {
         Ok(false)
     }
 
-    /// As [`BasicSet::lexmin`], over all disjuncts: the lexicographically
-    /// smallest point of a set without parameters (isl's `isl_set_lexmin`
-    /// gives it as a one-point set); `Error::Unsupported` with parameters.
-    ///
-    /// ```
-    /// use presburger::{Int, Set};
-    /// let s: Set = "{ [i, j] : 0 <= i, j <= 3 and (i + j = 4 or i = j + 3) }".parse()?;
-    /// assert_eq!(s.lexmin()?, Some(vec![Int::from(1), Int::from(3)]));
-    /// assert_eq!("{ [i] : 1 = 0 }".parse::<Set>()?.lexmin()?, None);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_set_lexmin")]
-    pub fn lexmin(&self) -> Result<Option<Vec<Int>>> {
+    /// The algorithm of [`Set::lexmin`].
+    pub(crate) fn lexmin_impl(&self) -> Result<Option<Vec<Int>>> {
         if self.0.space.n_param() > 0 {
             return Err(Error::Unsupported(
                 "lexmin of a set with parameters: fix the parameters first".into(),
@@ -496,99 +414,14 @@ impl Set {
         lex_of_parts(self.0.parts.iter(), false, "lexmin", &mut Budget::default())
     }
 
-    /// As [`BasicSet::lexmax`], over all disjuncts (isl's `isl_set_lexmax`),
-    /// as [`Set::lexmin`].
-    #[doc(alias = "isl_set_lexmax")]
-    pub fn lexmax(&self) -> Result<Option<Vec<Int>>> {
+    /// The algorithm of [`Set::lexmax`].
+    pub(crate) fn lexmax_impl(&self) -> Result<Option<Vec<Int>>> {
         if self.0.space.n_param() > 0 {
             return Err(Error::Unsupported(
                 "lexmax of a set with parameters: fix the parameters first".into(),
             ));
         }
         lex_of_parts(self.0.parts.iter(), true, "lexmax", &mut Budget::default())
-    }
-
-    /// As [`BasicSet::min`], over all disjuncts.
-    pub fn min(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(self.0.parts.iter(), aff, false, &mut Budget::default())
-    }
-
-    /// As [`BasicSet::max`], over all disjuncts.
-    pub fn max(&self, aff: &[Int]) -> Result<Option<Int>> {
-        opt_over(self.0.parts.iter(), aff, true, &mut Budget::default())
-    }
-}
-
-impl BasicMap {
-    /// True when no integer pair satisfies the constraints (isl's
-    /// `isl_basic_map_is_empty`).
-    ///
-    /// ```
-    /// use presburger::BasicMap;
-    /// assert!("{ [i] -> [j] : j = 2i and j = 2i + 1 }".parse::<BasicMap>()?.is_empty()?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_basic_map_is_empty")]
-    pub fn is_empty(&self) -> Result<bool> {
-        self.0.is_empty_with(&mut Budget::default())
-    }
-
-    /// An integer pair: parameters, input dimensions, output dimensions.
-    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(std::iter::once(&self.0), &mut Budget::default())
-    }
-}
-
-impl Map {
-    /// True when no disjunct has an integer pair (isl's `isl_map_is_empty`).
-    ///
-    /// ```
-    /// use presburger::Map;
-    /// let m: Map = "[N] -> { [i] -> [j] : 0 <= i < N and j = 2i + 1 and j mod 2 = 0 }".parse()?;
-    /// assert!(m.is_empty()?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_map_is_empty")]
-    pub fn is_empty(&self) -> Result<bool> {
-        empty_parts(self.0.parts.iter(), &mut Budget::default())
-    }
-
-    /// As [`BasicMap::sample`].
-    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of_parts(self.0.parts.iter(), &mut Budget::default())
-    }
-}
-
-impl UnionSet {
-    /// True when every member is empty (isl's `isl_union_set_is_empty`).
-    ///
-    /// ```
-    /// use presburger::UnionSet;
-    /// assert!("{ A[i] : 2i = 1; B[i, j] : i > j > i }".parse::<UnionSet>()?.is_empty()?);
-    /// assert!(!"{ A[i] : 2i = 1; B[] }".parse::<UnionSet>()?.is_empty()?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_set_is_empty")]
-    pub fn is_empty(&self) -> Result<bool> {
-        self.sets
-            .iter()
-            .try_fold(true, |acc, s| Ok(acc && s.is_empty()?))
-    }
-}
-
-impl UnionMap {
-    /// True when every member is empty (isl's `isl_union_map_is_empty`).
-    ///
-    /// ```
-    /// use presburger::UnionMap;
-    /// assert!("{ A[i] -> B[i] : 2i = 1; A[i] -> C[] : 1 = 0 }".parse::<UnionMap>()?.is_empty()?);
-    /// # Ok::<(), presburger::Error>(())
-    /// ```
-    #[doc(alias = "isl_union_map_is_empty")]
-    pub fn is_empty(&self) -> Result<bool> {
-        self.maps
-            .iter()
-            .try_fold(true, |acc, m| Ok(acc && m.is_empty()?))
     }
 }
 

@@ -13,53 +13,10 @@ use std::process::Command;
 mod common;
 
 use common::examples::{case_of, example, sizes_of, tiles_of, PROGRAMS};
+use common::mlir_exec::{mlir_hashes, tools, Tools};
 use volume::emit::{emit, emit_with, EmitOptions};
-use volume::interp::harness::{with_main, HarnessSizes};
+use volume::interp::harness::HarnessSizes;
 use volume::model::Options;
-
-/// `mlir-opt-22`, `mlir-runner-22` and the two runtime libraries, if installed.
-struct Tools {
-    libs: String,
-}
-
-fn tools() -> Option<Tools> {
-    let ok = |c: &str| {
-        Command::new(c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !ok("mlir-opt-22") || !ok("mlir-runner-22") {
-        return None;
-    }
-    let libdir = Command::new("llvm-config-22")
-        .arg("--libdir")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "/usr/lib/llvm-22/lib".into());
-    let find = |stem: &str| -> Option<String> {
-        let mut names: Vec<PathBuf> = std::fs::read_dir(&libdir)
-            .ok()?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(&format!("{stem}.so")))
-            })
-            .collect();
-        names.sort();
-        names.first().map(|p| p.display().to_string())
-    };
-    Some(Tools {
-        libs: format!(
-            "{},{}",
-            find("libmlir_c_runner_utils")?,
-            find("libmlir_runner_utils")?
-        ),
-    })
-}
 
 fn skip(what: &str) {
     eprintln!("skipped ({what}): mlir-opt-22 / mlir-runner-22 not installed (apt-get install mlir-22-tools)");
@@ -83,86 +40,15 @@ fn verify(module: &str, dir: &Path, file: &str) {
     );
 }
 
-/// Lowers `module` (with a `@main`) and runs it; returns the printed hash.
-fn run(t: &Tools, module: &str, dir: &Path, file: &str) -> String {
-    let src = dir.join(file);
-    let llvm = dir.join(format!("{file}.llvm.mlir"));
-    std::fs::write(&src, module).unwrap();
-    let o = Command::new("mlir-opt-22")
-        .arg(&src)
-        .args([
-            "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map",
-            "--buffer-deallocation-pipeline",
-            "--convert-bufferization-to-memref",
-            "--convert-linalg-to-loops",
-            "--expand-strided-metadata",
-            "--lower-affine",
-            "--convert-scf-to-cf",
-            "--convert-to-llvm",
-            "--reconcile-unrealized-casts",
-            "-o",
-        ])
-        .arg(&llvm)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "lowering {} failed:\n{}",
-        src.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let o = Command::new("mlir-runner-22")
-        .arg(&llvm)
-        .args(["-e", "main", "--entry-point-result=void", "-O2"])
-        .arg(format!("--shared-libs={}", t.libs))
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "running {} failed:\n{}{out}",
-        llvm.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    // (the harness prints one hash per result, each on a line of its own)
-    let hashes: Vec<&str> = out
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.parse::<i64>().is_ok())
-        .collect();
-    assert!(
-        !hashes.is_empty(),
-        "no hash printed by {}:\n{out}",
-        llvm.display()
-    );
-    hashes.join(",")
-}
-
 /// Runs the original and each emitted module (`(what, text)`) with the same
 /// `@main` and asserts equal result hashes.
-fn assert_same_results(
-    t: &Tools,
-    dir: &Path,
-    text: &str,
-    emitted: &[(&str, &str)],
-    sizes: &HarnessSizes,
-) {
+fn assert_same_results(t: &Tools, text: &str, emitted: &[(&str, &str)], sizes: &HarnessSizes) {
     let p = volume::mlir::parse_program(text).unwrap();
     let sizes = sizes.for_program(&p).unwrap();
-    let h0 = run(
-        t,
-        &with_main(text, &p.name, 1, &sizes).unwrap(),
-        dir,
-        "original.mlir",
-    );
+    let run = |m: &str| mlir_hashes(t, m, &p.name, 1, &sizes).unwrap_or_else(|e| panic!("{e}"));
+    let h0 = run(text);
     for (what, m) in emitted {
-        let h = run(
-            t,
-            &with_main(m, &p.name, 1, &sizes).unwrap(),
-            dir,
-            "emitted.mlir",
-        );
-        assert_eq!(h0, h, "{what}: the result differs from the original's");
+        assert_eq!(h0, run(m), "{what}: the result differs from the original's");
     }
 }
 
@@ -182,7 +68,6 @@ fn check(name: &str) {
     verify(&regions, &dir, "regions.mlir");
     assert_same_results(
         &t,
-        &dir,
         &text,
         &[
             (&format!("{name} tiled"), &tiled),
@@ -249,7 +134,7 @@ fn dynamic_sizes_small_and_empty() {
             dynamic: n,
             index_args: vec![("n".into(), n + 3)],
         };
-        assert_same_results(&t, &dir, &text, &[(&format!("rows {n}"), &tiled)], &sizes);
+        assert_same_results(&t, &text, &[(&format!("rows {n}"), &tiled)], &sizes);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -281,7 +166,7 @@ fn other_tile_sizes_run_bit_identical() {
         })
         .collect();
     let named: Vec<(&str, &str)> = named.iter().map(|(w, m)| (w.as_str(), *m)).collect();
-    assert_same_results(&t, &dir, &text, &named, &HarnessSizes::default());
+    assert_same_results(&t, &text, &named, &HarnessSizes::default());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -307,7 +192,7 @@ fn arith_index_ops_run_bit_identical() {
         };
         let dir = scratch(&format!("arith-{name}"));
         verify(&m, &dir, "t.mlir");
-        assert_same_results(&t, &dir, &text, &[(name, &m)], &sizes_of(case));
+        assert_same_results(&t, &text, &[(name, &m)], &sizes_of(case));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -341,13 +226,7 @@ fn interior_in_two_pieces_has_two_loop_nests() {
     };
     let dir = scratch("two-pieces");
     verify(&m, &dir, "t.mlir");
-    assert_same_results(
-        &t,
-        &dir,
-        text,
-        &[("two pieces", &m)],
-        &HarnessSizes::default(),
-    );
+    assert_same_results(&t, text, &[("two pieces", &m)], &HarnessSizes::default());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -48,6 +48,24 @@ pub(crate) struct Interval {
     pub hi: Option<i64>,
 }
 
+/// The buffers of a [`Propagator`], kept per thread between propagations:
+/// propagation runs in front of every emptiness test, on systems of a dozen
+/// rows, where allocating its eight vectors afresh cost a sixth of the test.
+#[derive(Default)]
+struct Buffers {
+    rows: Vec<(i64, usize, usize)>,
+    terms: Vec<(usize, i64)>,
+    bounds: Vec<Interval>,
+    occ: Vec<usize>,
+    queue: Vec<usize>,
+    queued: Vec<bool>,
+    saved: Vec<Interval>,
+}
+
+thread_local! {
+    static SPARE: std::cell::Cell<Option<Buffers>> = const { std::cell::Cell::new(None) };
+}
+
 /// A system in machine words for propagation: each row `c0 + Σ a·x >= 0` as
 /// its constant and its non-zero terms, and the current bounds.
 pub(crate) struct Propagator {
@@ -59,6 +77,26 @@ pub(crate) struct Propagator {
     /// Whether every row of the system is in `rows` (none was left out for
     /// its size), so that a point satisfying `rows` satisfies the system.
     complete: bool,
+    /// The dive's buffers (empty between uses).
+    occ: Vec<usize>,
+    queue: Vec<usize>,
+    queued: Vec<bool>,
+    saved: Vec<Interval>,
+}
+
+impl Drop for Propagator {
+    fn drop(&mut self) {
+        let b = Buffers {
+            rows: std::mem::take(&mut self.rows),
+            terms: std::mem::take(&mut self.terms),
+            bounds: std::mem::take(&mut self.bounds),
+            occ: std::mem::take(&mut self.occ),
+            queue: std::mem::take(&mut self.queue),
+            queued: std::mem::take(&mut self.queued),
+            saved: std::mem::take(&mut self.saved),
+        };
+        let _ = SPARE.try_with(|s| s.set(Some(b)));
+    }
 }
 
 impl Propagator {
@@ -66,8 +104,14 @@ impl Propagator {
     /// bounds yet; `None` when a constant row is violated. Rows with an entry
     /// beyond `i64` are left out (see the module doc).
     pub(crate) fn new(n: usize, eqs: &[Row], ineqs: &[Row]) -> Option<Propagator> {
-        let mut rows = Vec::with_capacity(2 * eqs.len() + ineqs.len());
-        let mut terms = Vec::with_capacity(rows.capacity() * n);
+        let b = SPARE
+            .try_with(|s| s.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let (mut rows, mut terms, mut bounds) = (b.rows, b.terms, b.bounds);
+        rows.clear();
+        terms.clear();
         let mut push = |r: &Row, sign: i64| -> bool {
             let Some(c0) = r[0].to_i64().and_then(|c| c.checked_mul(sign)) else {
                 return true;
@@ -102,13 +146,18 @@ impl Propagator {
                 return None;
             }
         }
-        let bounds = vec![Interval { lo: None, hi: None }; n];
+        bounds.clear();
+        bounds.resize(n, Interval { lo: None, hi: None });
         let complete = rows.len() == 2 * eqs.len() + ineqs.len();
         Some(Propagator {
             rows,
             terms,
             bounds,
             complete,
+            occ: b.occ,
+            queue: b.queue,
+            queued: b.queued,
+            saved: b.saved,
         })
     }
 
@@ -148,10 +197,27 @@ impl Propagator {
         if work > MAX_DIVE_WORK {
             return None;
         }
-        let occ = Occurrences::new(n, &self.rows, &self.terms);
-        let mut queue = Vec::with_capacity(n);
-        let mut queued = vec![false; n];
-        let mut saved = Vec::with_capacity(n);
+        let occ = Occurrences::new_in(std::mem::take(&mut self.occ), n, &self.rows, &self.terms);
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.clear();
+        let mut queued = std::mem::take(&mut self.queued);
+        queued.clear();
+        queued.resize(n, false);
+        let mut saved = std::mem::take(&mut self.saved);
+        let found = self.dive_with(&occ, &mut queue, &mut queued, &mut saved);
+        (self.occ, self.queue, self.queued, self.saved) = (occ.data, queue, queued, saved);
+        found
+    }
+
+    /// [`Propagator::dive`] with its buffers.
+    fn dive_with(
+        &mut self,
+        occ: &Occurrences,
+        queue: &mut Vec<usize>,
+        queued: &mut [bool],
+        saved: &mut Vec<Interval>,
+    ) -> Option<Vec<i64>> {
+        let n = self.bounds.len();
         for j in 0..n {
             let iv = self.bounds[j];
             let tries = match (iv.lo, iv.hi) {
@@ -169,12 +235,12 @@ impl Propagator {
                 if tries[..t].contains(&Some(v)) {
                     continue;
                 }
-                self.bounds.clone_from(&saved);
+                self.bounds.clone_from(saved);
                 self.bounds[j] = Interval {
                     lo: Some(v),
                     hi: Some(v),
                 };
-                if self.propagate_from(j, &occ, &mut queue, &mut queued) {
+                if self.propagate_from(j, occ, queue, queued) {
                     ok = true;
                     break;
                 }
@@ -262,8 +328,15 @@ struct Occurrences {
 }
 
 impl Occurrences {
-    fn new(n: usize, rows: &[(i64, usize, usize)], terms: &[(usize, i64)]) -> Occurrences {
-        let mut data = vec![0; n + 1 + terms.len()];
+    /// The lists, in `data` (a buffer whose contents are dropped).
+    fn new_in(
+        mut data: Vec<usize>,
+        n: usize,
+        rows: &[(i64, usize, usize)],
+        terms: &[(usize, i64)],
+    ) -> Occurrences {
+        data.clear();
+        data.resize(n + 1 + terms.len(), 0);
         // counts, then the end offset of each variable's run (a counting
         // sort whose second pass fills each run from its end)
         for &(j, _) in terms {
@@ -297,7 +370,7 @@ impl Occurrences {
 #[cfg(test)]
 fn propagate(n: usize, eqs: &[Row], ineqs: &[Row]) -> Option<Vec<Interval>> {
     let mut p = Propagator::new(n, eqs, ineqs)?;
-    p.run().then_some(p.bounds)
+    p.run().then(|| p.bounds.clone())
 }
 
 /// The largest value of `a·x` over the interval, `None` when unbounded.
@@ -454,7 +527,7 @@ mod tests {
         ]);
         let mut p = Propagator::new(4, &[], &ineqs).unwrap();
         assert!(p.run());
-        let occ = Occurrences::new(4, &p.rows, &p.terms);
+        let occ = Occurrences::new_in(Vec::new(), 4, &p.rows, &p.terms);
         p.bounds[0] = Interval {
             lo: Some(7),
             hi: Some(7),

@@ -158,9 +158,10 @@ pub fn with_timed_main(
         "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %fnv = arith.constant {} : i64\n  %prime = arith.constant {} : i64",
         FNV_BASIS as i64, FNV_PRIME as i64
     );
-    // the call as `{res} = call` and the hash of each result, with names
-    // prefixed by `tag` (the timed loop's body is a region of its own)
-    let call_and_hash = |m: &mut String, tag: &str, first: usize| {
+    // the call as `{res} = call`, the lines `after_call`, then the hash of
+    // each result, with names prefixed by `tag` (the timed loop's body is a
+    // region of its own) and hash indices from `first`
+    let call_and_hash = |m: &mut String, tag: &str, first: usize, after_call: &str| {
         let res = format!("%{tag}r");
         match results.len() {
             0 => {
@@ -173,6 +174,7 @@ pub fn with_timed_main(
                 let _ = writeln!(m, "  {res}:{n} = {call}");
             }
         }
+        m.push_str(after_call);
         for (r, ty) in results.iter().enumerate() {
             let v = if results.len() == 1 {
                 res.clone()
@@ -184,21 +186,17 @@ pub fn with_timed_main(
         }
     };
     if reps > 0 {
+        m.insert_str(0, "func.func private @rtclock() -> f64\n");
         let _ = writeln!(
             m,
             "  %nreps = arith.constant {reps} : index\n  scf.for %rep = %c0 to %nreps step %c1 {{\n  %t0 = func.call @rtclock() : () -> f64"
         );
+        let timing = "  %t1 = func.call @rtclock() : () -> f64\n  %dt = arith.subf %t1, %t0 : f64\n  vector.print str \"time \"\n  vector.print %dt : f64\n";
         // (the hash's names are distinct from the untimed call's below)
-        let mut body = String::new();
-        call_and_hash(&mut body, "t", results.len());
-        let (first, rest) = body.split_once('\n').unwrap_or((&body, ""));
-        let _ = writeln!(
-            m,
-            "{first}\n  %t1 = func.call @rtclock() : () -> f64\n  %dt = arith.subf %t1, %t0 : f64\n  vector.print str \"time \"\n  vector.print %dt : f64\n{rest}  }}"
-        );
-        m.insert_str(0, "func.func private @rtclock() -> f64\n");
+        call_and_hash(&mut m, "t", results.len(), timing);
+        m.push_str("  }\n");
     }
-    call_and_hash(&mut m, "", 0);
+    call_and_hash(&mut m, "", 0, "");
     m.push_str("  return\n}\n");
     // Inside the module wrapper if there is one, else at the end.
     let wrapped = text.lines().any(|l| {

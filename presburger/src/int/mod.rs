@@ -391,6 +391,41 @@ impl Int {
         }
     }
 
+    /// Divides in place by a machine word `d > 0` that divides the value
+    /// (a debug assertion checks it): no allocation, and one multiplication
+    /// per limb (`nat::div_exact_word`).
+    pub(crate) fn div_exact_word_assign(&mut self, d: u64) {
+        debug_assert!(d != 0);
+        match &mut self.0 {
+            Repr::Small(x) => {
+                let q = i128::from(*x) / i128::from(d);
+                debug_assert!(
+                    i128::from(*x) % i128::from(d) == 0,
+                    "{d} does not divide {x}"
+                );
+                *x = q as i64;
+            }
+            Repr::Big(b) => {
+                let exact = nat::div_exact_word(&mut b.mag, d);
+                debug_assert!(exact, "div_exact_word_assign: {d} does not divide");
+                while b.mag.last() == Some(&0) {
+                    b.mag.pop();
+                }
+                let fits = match *b.mag {
+                    [] => true,
+                    [m] => m <= i64::MAX as u64 + u64::from(b.neg),
+                    _ => false,
+                };
+                if fits {
+                    let v = Int::from_parts(b.neg, &b.mag);
+                    *self = v;
+                } else {
+                    b.check_invariants();
+                }
+            }
+        }
+    }
+
     /// `(floor(self / d), self mod d)` with one division (the remainder has the
     /// sign of `d`, as with [`Int::floor_div`]). Panics if `d` is zero.
     pub fn div_mod_floor(&self, d: &Int) -> (Int, Int) {
@@ -504,6 +539,45 @@ impl ExactDivisor {
             None => nat::div_exact(pv.mag(), &nat::Odd::new(pd.mag()), &mut q),
         };
         exact.then(|| Int::from_parts(pv.neg != pd.neg, &q))
+    }
+
+    /// `Ok((s·a + b·c) / d)` when `d` divides `s·a + b·c`, else
+    /// `Err(s·a + b·c)`: a pivot's entry update and its exact division in one
+    /// step. On big values the sum (twice the size of the result) is formed
+    /// and divided in stack buffers, so only the result is allocated.
+    pub(crate) fn divide_mul_add_mul(
+        &self,
+        s: &Int,
+        a: &Int,
+        b: &Int,
+        c: &Int,
+    ) -> Result<Int, Int> {
+        if let (Some(s), Some(a), Some(b), Some(c)) = (s.wide(), a.wide(), b.wide(), c.wide()) {
+            if let Some(v) = s
+                .checked_mul(a)
+                .zip(b.checked_mul(c))
+                .and_then(|(x, y)| x.checked_add(y))
+            {
+                let v = Int::from_wide(v);
+                return self.divide(&v).ok_or(v);
+            }
+        }
+        let (ps, pa, pb, pc) = (s.parts(), a.parts(), b.parts(), c.parts());
+        let (mut x, mut y, mut sum) = (Limbs::new(), Limbs::new(), Limbs::new());
+        nat::mul(ps.mag(), pa.mag(), &mut x);
+        nat::mul(pb.mag(), pc.mag(), &mut y);
+        let neg = nat::signed_add(ps.neg != pa.neg, &x, pb.neg != pc.neg, &y, &mut sum);
+        let pd = self.value.parts();
+        // (x is free again: it takes the quotient)
+        let exact = match &self.odd {
+            Some(odd) => nat::div_exact(&sum, odd, &mut x),
+            None => nat::div_exact(&sum, &nat::Odd::new(pd.mag()), &mut x),
+        };
+        if exact {
+            Ok(Int::from_parts(neg != pd.neg, &x))
+        } else {
+            Err(Int::from_parts(neg, &sum))
+        }
     }
 }
 
@@ -1077,6 +1151,25 @@ mod tests {
             let p = Int::from_big(prod.clone());
             prop_assert_eq!(p.exact_div(&y).to_big(), a.clone());
             prop_assert!(p.is_divisible_by(&y));
+        }
+
+        #[test]
+        fn word_division_agrees_with_bigint(a in edge_value(), k in 0u32..64, w in 1u64..u64::MAX, t in 0u32..64) {
+            // w·2^t wraps to a word divisor; a·d is then divided back in place
+            let d = (w | 1).wrapping_shl(t % 64).max(1);
+            let prod = &a * BigInt::from(d);
+            let mut v = Int::from_big(prod);
+            v.div_exact_word_assign(d);
+            check_canonical(&v);
+            prop_assert_eq!(v.to_big(), a.clone());
+            // and the bare kernel reports a remainder
+            let m: Limbs = (&a * BigInt::from(d) + BigInt::from(1u64 << (k % 63)) * (d > 1) as u8)
+                .magnitude()
+                .iter_u64_digits()
+                .collect();
+            let mut m2 = m.clone();
+            let exact = nat::div_exact_word(&mut m2, d);
+            prop_assert_eq!(exact, d == 1 || (BigInt::from(1u64 << (k % 63)) % BigInt::from(d)).is_zero());
         }
 
         #[test]

@@ -270,16 +270,55 @@ impl Odd {
         let shift = 64 * zero_limbs as u32 + bits;
         let mut odd = Limbs::new();
         shr_bits(d, shift, &mut odd);
-        // Newton's iteration x <- x (2 - d x) doubles the correct low bits;
-        // an odd d is its own inverse modulo 8
-        let d0 = odd[0];
-        let mut inv = d0;
-        for _ in 0..5 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(d0.wrapping_mul(inv)));
-        }
-        debug_assert_eq!(d0.wrapping_mul(inv), 1);
+        let inv = word_inverse(odd[0]);
         Odd { odd, shift, inv }
     }
+}
+
+/// The inverse of an odd word modulo 2^64: Newton's iteration
+/// `x <- x (2 - d x)` doubles the correct low bits, and an odd `d` is its own
+/// inverse modulo 8.
+fn word_inverse(d: u64) -> u64 {
+    debug_assert!(d % 2 == 1);
+    let mut inv = d;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(d.wrapping_mul(inv)));
+    }
+    debug_assert_eq!(d.wrapping_mul(inv), 1);
+    inv
+}
+
+/// `v = v / d` in place for a word `d > 0`, and true when `d` divides `v`
+/// (else false, with `v` unspecified); leading zero limbs are left for the
+/// caller to trim. The single-word case of [`div_exact`]: the power of two
+/// is shifted out, then each quotient limb is the current limb (less the
+/// borrow from below) times the inverse of the odd part, and only the high
+/// word of its product with the odd part moves on as the next borrow. The
+/// borrow left at the end is `(q·d - v) / 2^(64n)`, zero exactly when the
+/// division is exact.
+pub(super) fn div_exact_word(v: &mut [u64], d: u64) -> bool {
+    debug_assert!(d != 0);
+    let s = d.trailing_zeros();
+    if s != 0 {
+        if v.first().is_some_and(|&l| l.trailing_zeros() < s) {
+            return false;
+        }
+        for i in 0..v.len() {
+            let hi = v.get(i + 1).map_or(0, |&h| h << (64 - s));
+            v[i] = (v[i] >> s) | hi;
+        }
+    }
+    let o = d >> s;
+    let inv = word_inverse(o);
+    let mut borrow = 0u64;
+    for z in v.iter_mut() {
+        let (t, under) = z.overflowing_sub(borrow);
+        let q = t.wrapping_mul(inv);
+        *z = q;
+        // (the high word is at most o - 1 < 2^64 - 1: no overflow)
+        borrow = ((q as u128 * o as u128) >> 64) as u64 + u64::from(under);
+    }
+    borrow == 0
 }
 
 /// `q = a / d` when `d` divides `a` (and then true), else false with `q`
@@ -312,20 +351,20 @@ pub(super) fn div_exact(a: &[u64], d: &Odd, q: &mut Limbs) -> bool {
     for i in 0..len {
         let qi = b[i].wrapping_mul(d.inv);
         q[i] = qi;
-        // b[i..] -= qi · f
+        // b[i..] -= qi · f, with the carry and the borrow in one word: the
+        // subtrahend qi·y + carry is at most 2^128 - 2^64, so its high word
+        // plus a borrow is at most 2^64 - 1 (the high word reaches 2^64 - 1
+        // only at exactly 2^128 - 2^64, whose low word 0 borrows nothing)
         let mut carry = 0u64;
-        let mut borrow = false;
         for (z, &y) in b[i..i + k].iter_mut().zip(f) {
             let p = qi as u128 * y as u128 + carry as u128;
-            carry = (p >> 64) as u64;
-            let (t, b1) = z.overflowing_sub(p as u64);
-            let (t, b2) = t.overflowing_sub(u64::from(borrow));
+            let (t, under) = z.overflowing_sub(p as u64);
             *z = t;
-            borrow = b1 || b2;
+            carry = ((p >> 64) as u64) + u64::from(under);
         }
         debug_assert_eq!(b[i], 0);
-        // the carry and the borrow run on into the limbs above
-        let mut sub = carry as u128 + u128::from(borrow);
+        // the carry runs on into the limbs above
+        let mut sub = carry as u128;
         for z in &mut b[i + k..] {
             if sub == 0 {
                 break;

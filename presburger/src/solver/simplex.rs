@@ -431,6 +431,72 @@ fn normalize(row: &mut [Int]) {
     divide_row(row, &gcd_all(row.iter()));
 }
 
+/// A pivot's update of a row with big entries, normalised as
+/// [`normalize_pivoted`] does, with each entry's update and its division by
+/// the pivot row's denominator `d_r` (> 0, prepared as `div`) done in one step
+/// ([`ExactDivisor::divide_mul_add_mul`]): the undivided entry, twice the
+/// size, is never stored. Entries are taken in index order, as
+/// [`finish_pivoted`] expects; at the first one `d_r` does not divide, the
+/// rest of the row is updated undivided and [`finish_pivoted`] takes over.
+/// Returns the number of big entries left (for the work count).
+fn update_big_row(
+    row: &mut [Int],
+    prow: &[Int],
+    cc: usize,
+    abs_p: &Int,
+    neg: bool,
+    d_r: &Int,
+    div: &ExactDivisor,
+) -> u64 {
+    debug_assert!(d_r.is_positive());
+    let a_ic = std::mem::take(&mut row[cc]);
+    let m = if neg { a_ic.clone() } else { -&a_ic };
+    let mut failed = None;
+    let den = std::mem::take(&mut row[DEN]) * abs_p;
+    row[DEN] = match div.divide(&den) {
+        Some(q) => q,
+        None => {
+            failed = Some(DEN);
+            den
+        }
+    };
+    for k in CST..row.len() {
+        let (x, y) = (&row[k], &prow[k]);
+        row[k] = if k == cc {
+            // a_ic·d_r, divided by d_r when the entries before were
+            let t = if failed.is_none() {
+                a_ic.clone()
+            } else {
+                &a_ic * d_r
+            };
+            if neg {
+                -t
+            } else {
+                t
+            }
+        } else if failed.is_none() {
+            match div.divide_mul_add_mul(x, abs_p, &m, y) {
+                Ok(q) => q,
+                Err(v) => {
+                    failed = Some(k);
+                    v
+                }
+            }
+        } else {
+            x.mul_add_mul(abs_p, &m, y)
+        };
+    }
+    let big = row.iter().filter(|v| !v.is_small()).count() as u64;
+    match failed {
+        Some(done) => {
+            let g = shrink_factor(row, d_r, done);
+            finish_pivoted(row, g, done);
+        }
+        None => finish_pivoted(row, Int::ONE, row.len()),
+    }
+    big
+}
+
 /// Divides a row that a pivot has just updated by a common factor of its
 /// entries, most often their gcd. A row that fits 128 bits gets the full gcd
 /// ([`normalize`]; on such rows the factor is not always within `d_r`, and
@@ -455,31 +521,29 @@ fn normalize_pivoted(row: &mut [Int], d_r: &Int) {
         normalize(row);
         return;
     }
+    finish_pivoted(row, d_r.abs(), 0);
+}
+
+/// The rest of [`normalize_pivoted`] once the entries before `done` have
+/// been divided by `f` and the others not yet.
+fn finish_pivoted(row: &mut [Int], mut f: Int, mut done: usize) {
     // one division per entry: the quotients by `f` are kept, and when `f`
     // shrinks to a divisor `f'`, those already taken are multiplied by `f / f'`
-    let mut f = d_r.abs();
-    let mut div = ExactDivisor::new(&f);
-    let mut done = 0;
     // (the loop ends with every entry divided, or with f = 1)
+    let mut div: Option<ExactDivisor> = None;
     while done < row.len() && !f.is_one() {
         if row[done].is_zero() {
             done += 1;
             continue;
         }
-        if let Some(q) = div.divide(&row[done]) {
+        let d = div.get_or_insert_with(|| ExactDivisor::new(&f));
+        if let Some(q) = d.divide(&row[done]) {
             row[done] = q;
             done += 1;
             continue;
         }
-        let g = f.gcd(&row[done]);
-        let up = f.exact_div(&g);
-        for v in &mut row[..done] {
-            if !v.is_zero() {
-                *v *= &up;
-            }
-        }
-        f = g;
-        div = ExactDivisor::new(&f);
+        f = shrink_factor(row, &f, done);
+        div = None;
     }
     if row.iter().all(|v| v.wide().is_some()) {
         normalize(row);
@@ -490,8 +554,24 @@ fn normalize_pivoted(row: &mut [Int], d_r: &Int) {
         if g == 1 {
             break;
         }
-        divide_row(row, &Int::from(g));
+        for v in row.iter_mut() {
+            v.div_exact_word_assign(g);
+        }
     }
+}
+
+/// The common factor `f` of a row's first `done` entries (already divided
+/// by it) shrunk to `g = gcd(f, row[done])`: those entries are multiplied by
+/// `f / g`, so that they are the row divided by `g`. Returns `g`.
+fn shrink_factor(row: &mut [Int], f: &Int, done: usize) -> Int {
+    let g = f.gcd(&row[done]);
+    let up = f.exact_div(&g);
+    for v in &mut row[..done] {
+        if !v.is_zero() {
+            *v *= &up;
+        }
+    }
+    g
 }
 
 /// Divides every entry of a row by `f`, a common divisor (nothing for 0 and 1).
@@ -1240,6 +1320,8 @@ impl Simplex {
             }
             Some((ap, nz))
         });
+        // the pivot row's denominator prepared as a divisor, once a row needs it
+        let mut div_r: Option<ExactDivisor> = None;
         for (i, row) in self.rows.iter_mut().enumerate() {
             if i == r || row[cc].is_zero() {
                 continue;
@@ -1259,18 +1341,23 @@ impl Simplex {
                     }
                 }
             }
-            let a_ic = std::mem::take(&mut row[cc]);
-            let m = if neg { a_ic.clone() } else { -&a_ic };
-            row[DEN] *= &abs_p;
-            for (k, (x, y)) in row.iter_mut().zip(prow.iter()).enumerate().skip(CST) {
-                if k != cc {
-                    *x = x.mul_add_mul(&abs_p, &m, y);
-                    big += u64::from(!x.is_small());
+            if row.iter().chain(prow.iter()).all(|v| v.wide().is_some()) {
+                let a_ic = std::mem::take(&mut row[cc]);
+                let m = if neg { a_ic.clone() } else { -&a_ic };
+                row[DEN] *= &abs_p;
+                for (k, (x, y)) in row.iter_mut().zip(prow.iter()).enumerate().skip(CST) {
+                    if k != cc {
+                        *x = x.mul_add_mul(&abs_p, &m, y);
+                        big += u64::from(!x.is_small());
+                    }
                 }
+                let t = a_ic * &d_r;
+                row[cc] = if neg { -t } else { t };
+                normalize_pivoted(row, &d_r);
+            } else {
+                let div = div_r.get_or_insert_with(|| ExactDivisor::new(&d_r));
+                big += update_big_row(row, &prow, cc, &abs_p, neg, &d_r, div);
             }
-            let t = a_ic * &d_r;
-            row[cc] = if neg { -t } else { t };
-            normalize_pivoted(row, &d_r);
         }
         if !neg {
             for x in &mut prow[CST..] {

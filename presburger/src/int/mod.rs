@@ -508,6 +508,9 @@ impl Int {
 /// quotients.
 pub(crate) struct ExactDivisor {
     value: Int,
+    /// `|value|` when it is small (then `odd` is `None`)
+    word: u64,
+    /// a big value's magnitude prepared for division
     odd: Option<nat::Odd>,
 }
 
@@ -515,12 +518,13 @@ impl ExactDivisor {
     /// Prepares `d`. Panics if `d` is zero.
     pub(crate) fn new(d: &Int) -> ExactDivisor {
         assert!(!d.is_zero(), "division by zero");
-        let odd = match d {
-            Int(Repr::Small(_)) => None,
-            Int(Repr::Big(b)) => Some(nat::Odd::new(&b.mag)),
+        let (word, odd) = match d {
+            Int(Repr::Small(w)) => (w.unsigned_abs(), None),
+            Int(Repr::Big(b)) => (0, Some(nat::Odd::new(&b.mag))),
         };
         ExactDivisor {
             value: d.clone(),
+            word,
             odd,
         }
     }
@@ -536,7 +540,12 @@ impl ExactDivisor {
         let mut q = Limbs::new();
         let exact = match &self.odd {
             Some(odd) => nat::div_exact(pv.mag(), odd, &mut q),
-            None => nat::div_exact(pv.mag(), &nat::Odd::new(pd.mag()), &mut q),
+            None => {
+                q.extend_from_slice(pv.mag());
+                let exact = nat::div_exact_word(&mut q, self.word);
+                nat::trim(&mut q);
+                exact
+            }
         };
         exact.then(|| Int::from_parts(pv.neg != pd.neg, &q))
     }
@@ -564,18 +573,28 @@ impl ExactDivisor {
         }
         let (ps, pa, pb, pc) = (s.parts(), a.parts(), b.parts(), c.parts());
         let (mut x, mut y, mut sum) = (Limbs::new(), Limbs::new(), Limbs::new());
-        nat::mul(ps.mag(), pa.mag(), &mut x);
-        nat::mul(pb.mag(), pc.mag(), &mut y);
-        let neg = nat::signed_add(ps.neg != pa.neg, &x, pb.neg != pc.neg, &y, &mut sum);
+        let form = |x: &mut Limbs, y: &mut Limbs, sum: &mut Limbs| {
+            nat::mul(ps.mag(), pa.mag(), x);
+            nat::mul(pb.mag(), pc.mag(), y);
+            nat::signed_add(ps.neg != pa.neg, x, pb.neg != pc.neg, y, sum)
+        };
+        let neg = form(&mut x, &mut y, &mut sum);
         let pd = self.value.parts();
-        // (x is free again: it takes the quotient)
+        // the division consumes the sum (no copy); x is free to take the
+        // quotient, and the sum is formed again in the rare inexact case
         let exact = match &self.odd {
-            Some(odd) => nat::div_exact(&sum, odd, &mut x),
-            None => nat::div_exact(&sum, &nat::Odd::new(pd.mag()), &mut x),
+            Some(odd) => nat::div_exact_consuming(&mut sum, odd, &mut x),
+            None => {
+                let exact = nat::div_exact_word(&mut sum, self.word);
+                nat::trim(&mut sum);
+                std::mem::swap(&mut x, &mut sum);
+                exact
+            }
         };
         if exact {
             Ok(Int::from_parts(neg != pd.neg, &x))
         } else {
+            let neg = form(&mut x, &mut y, &mut sum);
             Err(Int::from_parts(neg, &sum))
         }
     }

@@ -330,17 +330,26 @@ pub(super) fn div_exact_word(v: &mut [u64], d: u64) -> bool {
 /// subtracted (and no partial difference went negative: with an exact
 /// quotient every partial one is at most it).
 pub(super) fn div_exact(a: &[u64], d: &Odd, q: &mut Limbs) -> bool {
+    let mut buf = Limbs::new();
+    buf.extend_from_slice(a);
+    div_exact_consuming(&mut buf, d, q)
+}
+
+/// [`div_exact`] with `a` as the work area (its value is lost): no copy.
+pub(super) fn div_exact_consuming(buf: &mut Limbs, d: &Odd, q: &mut Limbs) -> bool {
     q.clear();
-    if a.is_empty() {
+    if buf.is_empty() {
         return true;
     }
     // the powers of two first
     let (zl, zb) = ((d.shift / 64) as usize, d.shift % 64);
-    if a.len() <= zl || a[..zl].iter().any(|&l| l != 0) || a[zl].trailing_zeros() < zb {
+    if buf.len() <= zl || buf[..zl].iter().any(|&l| l != 0) || buf[zl].trailing_zeros() < zb {
         return false;
     }
-    let mut buf = Limbs::new();
-    shr_bits(a, d.shift, &mut buf);
+    if zl > 0 {
+        buf.drain(..zl);
+    }
+    shr_in_place(buf, zb);
     let (f, k, n) = (&d.odd[..], d.odd.len(), buf.len());
     if n < k {
         return false;

@@ -398,12 +398,16 @@ impl Int {
         debug_assert!(d != 0);
         match &mut self.0 {
             Repr::Small(x) => {
-                let q = i128::from(*x) / i128::from(d);
                 debug_assert!(
                     i128::from(*x) % i128::from(d) == 0,
                     "{d} does not divide {x}"
                 );
-                *x = q as i64;
+                *x = match i64::try_from(d) {
+                    Ok(d) => *x / d,
+                    // (only 0, and -2^63 for d = 2^63, have such a divisor;
+                    // -2^63 / 2^63 = -1)
+                    Err(_) => -(*x / i64::MIN),
+                };
             }
             Repr::Big(b) => {
                 let exact = nat::div_exact_word(&mut b.mag, d);
@@ -1243,6 +1247,21 @@ mod tests {
             prop_assert_eq!(x.to_string(), a.to_string());
             prop_assert_eq!(x.to_string().parse::<Int>().unwrap(), x);
         }
+    }
+
+    #[test]
+    fn word_division_edges() {
+        let mut m = Int::from(i64::MIN);
+        m.div_exact_word_assign(1 << 63);
+        assert_eq!(m, Int::from(-1));
+        let mut z = Int::ZERO;
+        z.div_exact_word_assign(u64::MAX);
+        assert!(z.is_zero());
+        // a big value that becomes small, and -2^63 as a quotient
+        let mut b = Int::from(i64::MIN) * &Int::from(3);
+        b.div_exact_word_assign(3);
+        check_canonical(&b);
+        assert_eq!(b, Int::from(i64::MIN));
     }
 
     #[test]

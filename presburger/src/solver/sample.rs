@@ -45,7 +45,12 @@
 //!    most that rounding the remaining coordinates up can cost it, taking a
 //!    rational point of the shrunken set and rounding it up (the "rounding in a
 //!    shrunken cone" of isl's sampler and of MLIR's Presburger library, written
-//!    here from that description).
+//!    here from that description). The slabs alone are tried first as the
+//!    bounded directions, without the cone's LPs (on big coefficients those
+//!    cost as much as the search): the search is exact with any choice, and
+//!    when another direction is bounded after all, the shrunken set of some
+//!    leaf is empty, and the search is redone with the cone's implicit
+//!    equalities (`Halt::ConeNotFull`).
 //!
 //! Termination: the search in step 4 enumerates, level by level, finitely many
 //! values of bounded directions; basis reduction terminates (Lovász–Scarf). A
@@ -151,9 +156,8 @@ pub(crate) fn sample_with_divs_steps(
     let mut search = Search::on_tableau(tab.clone(), ineqs.to_vec(), eqs.to_vec(), n, k, budget);
     search.divs = divs.to_vec();
     match search.run() {
-        Ok(p) => Ok(p),
-        Err(Halt::Fail(e)) => Err(e),
         Err(Halt::Unbounded) => search_steps(n, comp, tab, eqs, ineqs, budget),
+        other => searched(other),
     }
 }
 
@@ -403,6 +407,11 @@ fn groups(rows: &[Row], d: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
 enum Halt {
     /// A direction turned out unbounded: split off the recession cone first.
     Unbounded,
+    /// Rounding in the cone found its shrunken set empty: the directions
+    /// taken as unbounded do not span a full-dimensional recession cone (some
+    /// of them are bounded), so the search is redone with the cone's implicit
+    /// equalities detected.
+    ConeNotFull,
     /// An error (the budget ran out).
     Fail(Error),
 }
@@ -431,9 +440,8 @@ fn group_search(
     };
     search.objective = obj.cloned();
     match search.run() {
-        Ok(p) => return Ok(search.answer(p)),
-        Err(Halt::Fail(e)) => return Err(e),
         Err(Halt::Unbounded) => {}
+        other => return searched(other.map(|p| search.answer(p))),
     }
     // Unbounded: make the bounded directions the first k coordinates.
     // Two rows with opposite linear parts (a slab `a <= e <= b`) are
@@ -458,6 +466,19 @@ fn group_search(
             eq_rows.push(&rows[i][1..]);
         }
     }
+    // The slabs are often all the bounded directions there are: first search
+    // as if they were (no LP per row on the cone, which costs as much as the
+    // search on big coefficients). The search is exact either way; if some
+    // other direction is bounded, rounding in the cone meets an empty shrunken
+    // set, and the search is redone with the cone's implicit equalities. (Not
+    // when minimising: the objective must be constant along the unbounded
+    // directions, which needs them all.)
+    if obj.is_none() {
+        match search_bounded_first(rows, d, &eq_rows, None, budget) {
+            Err(Halt::ConeNotFull) => {}
+            other => return searched(other),
+        }
+    }
     let mut cone = Simplex::new(d);
     let homogeneous = |r: &Row| -> Row {
         let mut h = r.clone();
@@ -478,7 +499,21 @@ fn group_search(
     for c in cone.detect_implicit_equalities() {
         eq_rows.push(&rows[others[c - first]][1..]);
     }
-    let ech = column_echelon(&eq_rows, d);
+    searched(search_bounded_first(rows, d, &eq_rows, obj, budget))
+}
+
+/// The search of [`group_search`] in coordinates where the span of `eq_rows`
+/// (directions along which the set is bounded) comes first: a unimodular
+/// change of coordinates makes it the first `k` coordinates, which are
+/// searched, and the others are rounded in the cone.
+fn search_bounded_first(
+    rows: &[Row],
+    d: usize,
+    eq_rows: &[&[Int]],
+    obj: Option<&Row>,
+    budget: &mut Budget,
+) -> std::result::Result<Option<(Vec<Int>, Int)>, Halt> {
+    let ech = column_echelon(eq_rows, d);
     let k = ech.rank;
     let change = |r: &Row| -> Row {
         let mut t = Vec::with_capacity(1 + d);
@@ -494,18 +529,28 @@ fn group_search(
     {
         // (the objective is bounded on the set, so it is constant along the
         // directions that are not bounded; the callers bound it above)
-        return Err(Error::Invalid(
+        return Err(Halt::Fail(Error::Invalid(
             "internal: the objective varies along an unbounded direction".into(),
-        ));
+        )));
     }
     let mut search = Search::new(trows, Vec::new(), d, k, budget);
     search.objective = tobj;
-    match search.run() {
-        Ok(t) => Ok(search.answer(t).map(|(t, v)| (mat_vec(&ech.u, &t), v))),
+    let t = search.run()?;
+    Ok(search.answer(t).map(|(t, v)| (mat_vec(&ech.u, &t), v)))
+}
+
+/// The answer of a search whose bounded directions are all there are: a halt
+/// for a missing one is an internal error.
+fn searched<T>(r: std::result::Result<T, Halt>) -> Result<T> {
+    match r {
+        Ok(p) => Ok(p),
         Err(Halt::Fail(e)) => Err(e),
         Err(Halt::Unbounded) => Err(Error::Invalid(
             "internal: the integer sampler found an unbounded direction among the bounded ones"
                 .into(),
+        )),
+        Err(Halt::ConeNotFull) => Err(Error::Invalid(
+            "internal: the integer sampler's shrunken cone is empty".into(),
         )),
     }
 }
@@ -780,7 +825,7 @@ impl<'b> Search<'b> {
             let p = if !self.divs.is_empty() {
                 self.complete_divs()
             } else {
-                self.round_in_cone().map_err(Halt::Fail)?
+                self.round_in_cone()?
             };
             // (minimising: every point of this leaf has the same objective value)
             return Ok(p.and_then(|p| self.found(p).0));
@@ -935,16 +980,14 @@ impl<'b> Search<'b> {
     /// last try, with every row shrunk, is the plain method). On big
     /// coefficients each added row costs pivots on long numbers, and most rows
     /// are never violated.
-    fn round_in_cone(&mut self) -> Result<Option<Vec<Int>>> {
+    fn round_in_cone(&mut self) -> std::result::Result<Option<Vec<Int>>, Halt> {
         let snap = self.tab.snapshot();
         let mut added = vec![false; self.rows.len()];
         let k = self.k;
         let p = loop {
             let Some(pt) = self.tab.sample_point() else {
                 self.tab.rollback(snap);
-                return Err(Error::Invalid(
-                    "internal: the integer sampler's shrunken cone is empty".into(),
-                ));
+                return Err(Halt::ConeNotFull);
             };
             let p: Vec<Int> = pt
                 .iter()

@@ -142,6 +142,55 @@ pub(crate) fn column_echelon(rows: &[&[Int]], d: usize) -> Echelon {
     Echelon { u, rank }
 }
 
+/// A unimodular basis of `Z^d` (as rows) whose first vector is `a / gcd(a)`;
+/// `None` for the zero vector. The column operations of Euclid's algorithm
+/// that take `a` to `(g, 0, .., 0)` (as in [`column_echelon`]) are `a·U`
+/// with `U` unimodular; the same steps applied as row operations to the
+/// identity give `V = U⁻¹`, and `a = (g, 0, .., 0)·V` makes `V`'s first row
+/// `a / g` (Cohen, *A Course in Computational Algebraic Number Theory*,
+/// sec. 2.4.3: completing a primitive vector to a unimodular matrix).
+pub(crate) fn basis_with_first(a: &[Int]) -> Option<Vec<Vec<Int>>> {
+    let d = a.len();
+    let mut v: Vec<Vec<Int>> = (0..d)
+        .map(|r| {
+            let mut row = vec![Int::ZERO; d];
+            row[r] = Int::ONE;
+            row
+        })
+        .collect();
+    let mut e = a.to_vec();
+    loop {
+        let p = (0..d)
+            .filter(|&c| !e[c].is_zero())
+            .min_by(|&x, &y| e[x].abs().cmp(&e[y].abs()))?;
+        let mut done = true;
+        for c in 0..d {
+            if c != p && !e[c].is_zero() {
+                // column c -= q·column p on a·U is row p += q·row c on V
+                let q = e[c].floor_div(&e[p]);
+                let t = &q * &e[p];
+                e[c] -= t;
+                for j in 0..d {
+                    if !v[c][j].is_zero() {
+                        let t = &q * &v[c][j];
+                        v[p][j] += t;
+                    }
+                }
+                done &= e[c].is_zero();
+            }
+        }
+        if done {
+            v.swap(0, p);
+            if e[p].is_negative() {
+                for x in &mut v[0] {
+                    *x = -&*x;
+                }
+            }
+            return Some(v);
+        }
+    }
+}
+
 /// The integer solutions of the equalities `eqs` (rows `1 + d` long, constant
 /// first, meaning `row·(1,x) = 0`) as `x = x0 + V z` for all `z` in `Z^(d-r)`,
 /// or `None` when there is none (a gcd condition fails or two rows conflict).
@@ -508,6 +557,22 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn basis_with_first_is_unimodular(a in proptest::collection::vec(-1_000_000i64..1_000_000, 1..5), big in 0u32..3) {
+            // entries scaled past 2^64 for some cases
+            let scale = (0..big).fold(Int::ONE, |s, _| &s * &Int::from(1i64 << 40));
+            let a: Vec<Int> = a.iter().map(|&x| &Int::from(x) * &scale).collect();
+            let Some(v) = basis_with_first(&a) else {
+                prop_assert!(a.iter().all(Int::is_zero));
+                return Ok(());
+            };
+            let g = crate::int::gcd_all(a.iter());
+            let first: Vec<Int> = a.iter().map(|x| x.exact_div(&g)).collect();
+            prop_assert_eq!(&v[0], &first);
+            let dt = det(&v);
+            prop_assert!(dt == num_bigint::BigInt::from(1) || dt == num_bigint::BigInt::from(-1), "det {}", dt);
+        }
+
         /// Every integer solution in a box is reached by `x0 + V z`, and every
         /// `x0 + V z` solves the equalities.
         #[test]

@@ -31,7 +31,11 @@
 //!    the remaining basis directions is taken instead; when even that one spans
 //!    three values or more, the remaining basis is first reduced by generalized
 //!    basis reduction (`solver/gbr.rs`), which makes `b_i` a thin direction
-//!    of the set. Every
+//!    of the set. The first reduction starts from the normal of the set's
+//!    narrowest slab (two rows with opposite linear parts), completed to a
+//!    basis of the lattice, when that slab is narrower than the direction at
+//!    hand: on a thin set with a thin slab this cut the reduction's rounds,
+//!    and the benchmark's slowest thin set, by two thirds. Every
 //!    node first checks whether the tableau's vertex, or its rounding, is already
 //!    an integer point.
 //! 5. *Unbounded sets* (found when a direction's LP is unbounded): the implicit
@@ -62,7 +66,9 @@ use crate::error::{Error, Result};
 use crate::int::{gcd_all, Int};
 use crate::solver::budget::Budget;
 use crate::solver::gbr;
-use crate::solver::lattice::{column_echelon, compress_equalities, mat_vec, times, Compression};
+use crate::solver::lattice::{
+    basis_with_first, column_echelon, compress_equalities, mat_vec, times, Compression,
+};
 use crate::solver::propagate::Propagator;
 use crate::solver::simplex::{LpResult, LpValue, Rational, Simplex};
 use crate::stats::{self, Counter};
@@ -735,6 +741,30 @@ impl<'b> Search<'b> {
         self.node(0)
     }
 
+    /// A basis of `Z^k` whose first vector is the normal of the narrowest
+    /// slab of the set (two rows with opposite linear parts over the first `k`
+    /// variables, `-c1 <= a·z <= c2`), when that slab spans fewer values of
+    /// `(a / gcd(a))·z` than `width`; `None` otherwise.
+    fn slab_basis(&self, width: &Int) -> Option<Vec<Vec<Int>>> {
+        let k = self.k;
+        let mut best: Option<(Int, &[Int])> = None;
+        for (i, r) in self.rows.iter().enumerate() {
+            if r[1 + k..].iter().any(|c| !c.is_zero()) || r[1..=k].iter().all(Int::is_zero) {
+                continue;
+            }
+            for s in &self.rows[i + 1..] {
+                if s[1..].iter().zip(&r[1..]).all(|(a, b)| (a + b).is_zero()) {
+                    let g = gcd_all(r[1..=k].iter());
+                    let w = (&r[0] + &s[0]).floor_div(&g);
+                    if &w < width && best.as_ref().is_none_or(|(bw, _)| w < *bw) {
+                        best = Some((w, &r[1..=k]));
+                    }
+                }
+            }
+        }
+        best.and_then(|(_, a)| basis_with_first(a))
+    }
+
     /// `b·(1,z)` as a row with constant `c`.
     fn dir_row(&self, level: usize, c: Int) -> Row {
         let mut row = vec![Int::ZERO; 1 + self.d];
@@ -880,6 +910,14 @@ impl<'b> Search<'b> {
         // the benchmark's thin sets and cost a third of the reduction's work.
         let reduced_above = self.reduced_at.is_some_and(|r| r < level);
         if &hi - &lo >= Int::from(2) && level + 1 < self.k && !reduced_above {
+            if level == 0 && self.reduced_at.is_none() {
+                // the reduction starts from the narrowest slab of the set when
+                // it is narrower than this direction (any basis of Z^k will do
+                // at the root): on thin sets it then needs fewer rounds
+                if let Some(b) = self.slab_basis(&(&hi - &lo)) {
+                    self.basis = b;
+                }
+            }
             let full = gbr::reduce(
                 &self.rows,
                 &self.fixed,

@@ -170,10 +170,10 @@ pub(crate) fn basis_with_first(a: &[Int]) -> Option<Vec<Vec<Int>>> {
                 let q = e[c].floor_div(&e[p]);
                 let t = &q * &e[p];
                 e[c] -= t;
-                for j in 0..d {
-                    if !v[c][j].is_zero() {
-                        let t = &q * &v[c][j];
-                        v[p][j] += t;
+                let rc = v[c].clone();
+                for (x, y) in v[p].iter_mut().zip(&rc) {
+                    if !y.is_zero() {
+                        *x += &q * y;
                     }
                 }
                 done &= e[c].is_zero();

@@ -89,16 +89,21 @@ fn col_neg(u: &mut [Vec<Int>], a: usize) {
     }
 }
 
-/// The column echelon form of the coefficient rows `rows` (each of length `d`);
-/// see the module doc. Rows that depend on earlier ones get no pivot.
-pub(crate) fn column_echelon(rows: &[&[Int]], d: usize) -> Echelon {
-    let mut u: Vec<Vec<Int>> = (0..d)
+/// The `d x d` identity matrix.
+fn identity(d: usize) -> Vec<Vec<Int>> {
+    (0..d)
         .map(|r| {
             let mut row = vec![Int::ZERO; d];
             row[r] = Int::ONE;
             row
         })
-        .collect();
+        .collect()
+}
+
+/// The column echelon form of the coefficient rows `rows` (each of length `d`);
+/// see the module doc. Rows that depend on earlier ones get no pivot.
+pub(crate) fn column_echelon(rows: &[&[Int]], d: usize) -> Echelon {
+    let mut u = identity(d);
     let mut rank = 0;
     for a in rows {
         if rank == d {
@@ -151,13 +156,7 @@ pub(crate) fn column_echelon(rows: &[&[Int]], d: usize) -> Echelon {
 /// sec. 2.4.3: completing a primitive vector to a unimodular matrix).
 pub(crate) fn basis_with_first(a: &[Int]) -> Option<Vec<Vec<Int>>> {
     let d = a.len();
-    let mut v: Vec<Vec<Int>> = (0..d)
-        .map(|r| {
-            let mut row = vec![Int::ZERO; d];
-            row[r] = Int::ONE;
-            row
-        })
-        .collect();
+    let mut v = identity(d);
     let mut e = a.to_vec();
     loop {
         let p = (0..d)

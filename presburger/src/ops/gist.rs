@@ -183,6 +183,62 @@ mod tests {
         assert_eq!(s.to_string(), "{ [i] : 0 <= i <= 10 }");
     }
 
+    /// No local left in the printed set.
+    fn no_locals(s: &Set) -> bool {
+        let t = s.to_string();
+        !t.contains("exists") && !t.contains("mod") && !t.contains("floor")
+    }
+
+    /// Issue 14: a piece outside the context is dropped by gist.
+    #[test]
+    fn gist_drops_pieces_outside_the_context() {
+        let s = set("{ [t0, t1] : t1 <= -1 or (t1 >= 0 and t0 >= 5) }");
+        let c = set("{ [t0, t1] : t1 >= 0 }");
+        let g = s.gist(&c).unwrap();
+        assert!(g.is_equal(&set("{ [t0, t1] : t0 >= 5 }")).unwrap(), "{g}");
+        assert!(g
+            .intersect(&c)
+            .unwrap()
+            .is_equal(&s.intersect(&c).unwrap())
+            .unwrap());
+        // a piece of the input that lies entirely outside the context
+        let g = set("{ [0, 0, q, p] : -5 <= q <= 5 and p >= 0 }")
+            .gist(&set("{ [a, b, q, p] : b >= 1 + a }"))
+            .unwrap();
+        assert!(g.is_empty().unwrap(), "{g}");
+        // an empty context implies everything
+        let g = set("{ [i] : i >= 3 }")
+            .gist(&set("{ [i] : 1 = 0 }"))
+            .unwrap();
+        assert_eq!(g.to_string(), "{ [i] }");
+    }
+
+    /// Issue 14: existentials that the set does not need are removed.
+    #[test]
+    fn simplify_removes_needless_existentials() {
+        // 32e1 = 31(1 + a + e0) holds for every a with e0 = -1 - a
+        let s = set("{ [a] : exists e0, e1 : 32e1 = 31 + 31a + 31e0 }");
+        let f = s.simplify_full().unwrap();
+        assert_eq!(f.to_string(), "{ [a] }");
+        // the constraints on e hold for some integer e whenever i >= 10
+        let s = set("{ [i] : i >= 10 and exists e : 2e <= i and 3e >= i - 10 }");
+        let f = s.simplify_full().unwrap();
+        assert!(no_locals(&f) && f.is_equal(&s).unwrap(), "{f}");
+        assert_eq!(f.to_string(), "{ [i] : i >= 10 }");
+        // a stride that another equality makes redundant
+        let s = set("{ [i, j] : i = 4j and exists e : i = 2e }");
+        let f = s.simplify_full().unwrap();
+        assert!(no_locals(&f) && f.is_equal(&s).unwrap(), "{f}");
+        // two locals free in one equality: one stride with their gcd is left
+        let s = set("{ [a] : exists e0, e1 : 6e0 + 4e1 = a }");
+        let f = s.simplify_full().unwrap();
+        assert!(f.is_equal(&set("{ [a] : a mod 2 = 0 }")).unwrap(), "{f}");
+        // a stride that is needed stays
+        let s = set("{ [i] : exists e : i = 3e and 0 <= i <= 10 }");
+        let f = s.simplify_full().unwrap();
+        assert!(f.is_equal(&s).unwrap() && !no_locals(&f), "{f}");
+    }
+
     fn arb() -> impl Strategy<Value = String> {
         let con =
             (-2i64..=2, -2i64..=2, -3i64..=3).prop_map(|(a, b, c)| format!("{a}i + {b}j >= {c}"));
@@ -211,6 +267,12 @@ mod tests {
                 set_points(&s.intersect(&ctx).unwrap(), &b)
             );
             prop_assert!(g.intersect(&ctx).unwrap().is_equal(&s.intersect(&ctx).unwrap()).unwrap());
+            // no piece of the gist outside the context (unless the context is empty)
+            if !ctx.is_empty().unwrap() {
+                for b in g.basics() {
+                    prop_assert!(!Set::from(b.clone()).is_disjoint(&ctx).unwrap(), "{} outside {}", b, c);
+                }
+            }
             let p = set_points(&s, &b);
             prop_assert_eq!(set_points(&s.detect_equalities(), &b), p.clone());
             let f = s.simplify_full().unwrap();

@@ -18,6 +18,7 @@ use crate::algebra::budget_context;
 use crate::api::Disjunction;
 use crate::conjunction::{Conjunction, Row};
 use crate::error::Result;
+use crate::int::Int;
 use crate::omega::Budget;
 
 impl Conjunction {
@@ -63,14 +64,48 @@ impl Disjunction {
         }
     }
 
+    /// isl's gist: a set `G` with `G ∩ C = S ∩ C` (`S` = `self`, `C` = the
+    /// context) that keeps as little as it can of what `C` says already.
+    ///
+    /// - An empty context implies everything: the gist is the universe (as
+    ///   isl's `isl_set_gist`).
+    /// - A conjunction of `S` disjoint from `C` contributes nothing to `S ∩ C`
+    ///   and is dropped, so no piece of the gist lies outside the context.
+    /// - In every other conjunction each constraint in turn is dropped when the
+    ///   context and the constraints kept so far imply it: `C ∩ rest ∩ ¬c` has no
+    ///   integer point (exact, by the disjointness test of the algebra; an
+    ///   equality is implied when both of its strict sides are excluded).
+    ///   Dropping one implied constraint keeps `rest ∩ C = S_k ∩ C`, so the
+    ///   loop keeps the invariant.
+    /// - The locals are then simplified as in [`Disjunction::simplify_full`]
+    ///   (which changes no conjunction's points).
+    ///
+    /// The invariant `G ∩ C = S ∩ C` is that of isl's `isl_map_gist`; the steps
+    /// are the plain per-constraint test (isl uses an LP on the context's
+    /// tableau plus extra work for strides; not reproduced here, so a stride the
+    /// context partly implies stays whole).
     pub(crate) fn gist(&self, context: &Disjunction, budget: &mut Budget) -> Result<Disjunction> {
         let params = crate::api::merged_params(self.space.params(), context.space.params());
         let s = self.align_params(&params);
         let ctx = context.align_params(&params);
+        if ctx.is_empty_with(budget)? {
+            return Ok(Disjunction::universe(s.space.clone()));
+        }
         let mut parts = Vec::with_capacity(s.parts.len());
         for c in &s.parts {
             let mut c = c.clone();
             c.simplify();
+            if c.is_trivially_empty() {
+                continue;
+            }
+            // a piece outside the context adds nothing to S ∩ C
+            let whole = Disjunction {
+                space: s.space.clone(),
+                parts: vec![c.clone()],
+            };
+            if whole.is_disjoint(&ctx, budget)? {
+                continue;
+            }
             // Try to drop each constraint in turn (inequalities, then equalities).
             let mut k = 0;
             while k < c.ineqs.len() + c.eqs.len() {
@@ -105,7 +140,7 @@ impl Disjunction {
                     k += 1;
                 }
             }
-            c.eliminate_locals_exactly();
+            c.simplify_locals(budget)?;
             parts.push(c);
         }
         let mut d = Disjunction {
@@ -141,13 +176,18 @@ impl Disjunction {
     }
 
     /// Every conjunction with its implicit equalities, redundant constraints
-    /// and eliminable locals removed; the empty ones dropped.
+    /// and removable locals removed; the empty ones dropped.
+    ///
+    /// Per conjunction: implicit equalities ([`Conjunction::detect_equalities`]),
+    /// then [`Conjunction::simplify_locals`] (exact eliminations, locals free in
+    /// one equality, locals whose constraints the others make redundant), then
+    /// rationally redundant inequalities, then an exact emptiness test.
     pub(crate) fn simplify_full(&self, budget: &mut Budget) -> Result<Disjunction> {
         let mut d = self.clone();
         let mut parts = Vec::with_capacity(d.parts.len());
         for mut c in d.parts.drain(..) {
             c.detect_equalities();
-            c.eliminate_locals_exactly();
+            c.simplify_locals(budget)?;
             c.remove_redundancies();
             if !c.is_empty_with(budget)? {
                 parts.push(c);
@@ -156,6 +196,141 @@ impl Disjunction {
         d.parts = parts;
         d.simplify();
         Ok(d)
+    }
+}
+
+impl Conjunction {
+    /// Removes the locals that the set does not need, keeping its points:
+    ///
+    /// 1. the exact eliminations of [`Conjunction::eliminate_locals_exactly`];
+    /// 2. locals free in one equality ([`Conjunction::drop_free_locals`]);
+    /// 3. each remaining local `l` that no division definition uses is tried
+    ///    alone: `W` = the conjunction without the rows that mention `l` (and
+    ///    without `l`) always contains the set, since it only forgets
+    ///    constraints; when `W ⊆ self` (the exact inclusion test of the
+    ///    algebra, spending from `budget`) the set is `W`, and `l` goes. This
+    ///    covers a local whose constraints are implied by the others and a
+    ///    stride that the others make redundant.
+    ///
+    /// Each step is an equivalence, so the points never change. The idea of
+    /// removing existentials whose constraints are redundant is isl's (its
+    /// `isl_map_simplify.c` drops redundant divisions); the inclusion test as the
+    /// criterion is ours and covers every case where one local's constraints can
+    /// go at once.
+    pub(crate) fn simplify_locals(&mut self, budget: &mut Budget) -> Result<()> {
+        self.eliminate_locals_exactly();
+        self.drop_free_locals();
+        let first_local = 1 + self.space.n_var();
+        let mut l = self.n_local();
+        while l > 0 {
+            l -= 1;
+            if self.is_trivially_empty() || l >= self.n_local() {
+                continue;
+            }
+            let col = first_local + l;
+            if self.divs.iter().flatten().any(|d| !d.num[col].is_zero()) {
+                continue;
+            }
+            let mut w = self.clone();
+            w.eqs.retain(|r| r[col].is_zero());
+            w.ineqs.retain(|r| r[col].is_zero());
+            w.remove_cols(col, 1);
+            w.divs.remove(l);
+            w.simplify();
+            let wd = Disjunction {
+                space: self.space.clone(),
+                parts: vec![w.clone()],
+            };
+            let sd = Disjunction {
+                space: self.space.clone(),
+                parts: vec![self.clone()],
+            };
+            if wd.is_subset(&sd, budget)? {
+                *self = w;
+                self.eliminate_locals_exactly();
+                self.drop_free_locals();
+                l = self.n_local();
+            }
+        }
+        Ok(())
+    }
+
+    /// Locals that occur in one equality and nowhere else (no other row, no
+    /// division definition) are replaced by one local, or by none.
+    ///
+    /// The equality reads `Σ a_j·e_j + r = 0`, where the `e_j` are these locals
+    /// and `r` involves the other columns. Integers `e_j` solving it exist iff
+    /// `g = gcd(a_j)` divides `r` (Bézout), so the equality is equivalent to
+    /// `exists e : g·e + r = 0`; when `g = 1` it always holds and goes, with its
+    /// locals. Example: `exists e0, e1 : 32e1 = 31 + 31a + 31e0` is the universe
+    /// (`gcd(32, 31) = 1`). Returns true when it changed something.
+    pub(crate) fn drop_free_locals(&mut self) -> bool {
+        let mut changed = false;
+        loop {
+            if self.is_trivially_empty() {
+                return changed;
+            }
+            let first_local = 1 + self.space.n_var();
+            let n_local = self.n_local();
+            // locals used by no inequality and no division definition
+            let mut candidate: Vec<bool> = (0..n_local)
+                .map(|l| {
+                    let col = first_local + l;
+                    self.ineqs.iter().all(|r| r[col].is_zero())
+                        && self.divs.iter().flatten().all(|d| d.num[col].is_zero())
+                })
+                .collect();
+            // and by at most one equality
+            let mut home: Vec<Option<usize>> = vec![None; n_local];
+            for (k, e) in self.eqs.iter().enumerate() {
+                for l in 0..n_local {
+                    if candidate[l] && !e[first_local + l].is_zero() {
+                        if home[l].is_some() {
+                            candidate[l] = false;
+                        } else {
+                            home[l] = Some(k);
+                        }
+                    }
+                }
+            }
+            let mut step = None;
+            for k in 0..self.eqs.len() {
+                let free: Vec<usize> = (0..n_local)
+                    .filter(|&l| candidate[l] && home[l] == Some(k))
+                    .collect();
+                if free.is_empty() {
+                    continue;
+                }
+                let mut g = Int::ZERO;
+                for &l in &free {
+                    g = g.gcd(&self.eqs[k][first_local + l]);
+                }
+                if g.is_one() || free.len() > 1 {
+                    step = Some((k, free, g));
+                    break;
+                }
+            }
+            let Some((k, free, g)) = step else {
+                return changed;
+            };
+            changed = true;
+            let drop = if g.is_one() {
+                self.eqs.remove(k);
+                free
+            } else {
+                self.eqs[k][first_local + free[0]] = g;
+                free[1..].to_vec()
+            };
+            for &l in drop.iter().rev() {
+                let col = first_local + l;
+                for e in &mut self.eqs {
+                    e[col] = Int::ZERO;
+                }
+                self.remove_cols(col, 1);
+                self.divs.remove(l);
+            }
+            self.simplify();
+        }
     }
 }
 

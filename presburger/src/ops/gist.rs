@@ -9,7 +9,8 @@
 //!   in one equality by the gcd rule, locals whose constraints the others make
 //!   redundant by an exact inclusion test), redundant inequalities, and empty
 //!   conjunctions.
-//! - `gist(S, C)` (isl's gist): the universe when `C` is empty; otherwise drops
+//! - `gist(S, C)` (isl's gist): the universe when `C` is empty or inside `S`;
+//!   otherwise drops
 //!   the conjunctions of `S` disjoint from `C`, and from each other conjunction
 //!   every constraint that the context `C` and the remaining constraints imply,
 //!   so that `gist(S, C) ∩ C = S ∩ C`, no piece of the gist lies outside `C`,
@@ -71,8 +72,10 @@ impl Disjunction {
     /// isl's gist: a set `G` with `G ∩ C = S ∩ C` (`S` = `self`, `C` = the
     /// context) that keeps as little as it can of what `C` says already.
     ///
-    /// - An empty context implies everything: the gist is the universe (as
-    ///   isl's `isl_set_gist`).
+    /// - An empty context implies everything, and a context inside `S` leaves
+    ///   nothing to say: the gist is then the universe (as isl's
+    ///   `isl_set_gist`; this also covers a union `S` that covers `C` while
+    ///   none of its pieces does).
     /// - A conjunction of `S` disjoint from `C` contributes nothing to `S ∩ C`
     ///   and is dropped, so no piece of the gist lies outside the context.
     /// - In every other conjunction each constraint in turn is dropped when the
@@ -92,7 +95,7 @@ impl Disjunction {
         let params = crate::api::merged_params(self.space.params(), context.space.params());
         let s = self.align_params(&params);
         let ctx = context.align_params(&params);
-        if ctx.is_empty_with(budget)? {
+        if ctx.is_empty_with(budget)? || ctx.is_subset(&s, budget)? {
             return Ok(Disjunction::universe(s.space.clone()));
         }
         let mut parts = Vec::with_capacity(s.parts.len());

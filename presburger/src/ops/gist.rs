@@ -376,7 +376,7 @@ impl Conjunction {
     /// Removes the locals that the set does not need, keeping its points:
     ///
     /// 1. the exact eliminations of [`Conjunction::eliminate_locals_exactly`];
-    /// 2. locals free in one equality ([`Conjunction::drop_free_locals`]);
+    /// 2. locals in equalities only, as a lattice ([`Conjunction::drop_free_locals`]);
     /// 3. each remaining local `l` that no division definition uses is tried
     ///    alone: `W` = the conjunction without the rows that mention `l` (and
     ///    without `l`) always contains the set, since it only forgets
@@ -428,83 +428,226 @@ impl Conjunction {
         Ok(())
     }
 
-    /// Locals that occur in one equality and nowhere else (no other row, no
-    /// division definition) are replaced by one local, or by none.
+    /// Simplifies the locals that occur in equalities only (no inequality but
+    /// their own division's rows, no division definition), as a lattice: the
+    /// set says `exists q ∈ Z^n : B·q = -A·x`, and only the lattice `B·Z^n`
+    /// matters.
     ///
-    /// The equality reads `Σ a_j·e_j + r = 0`, where the `e_j` are these locals
-    /// and `r` involves the other columns. Integers `e_j` solving it exist iff
-    /// `g = gcd(a_j)` divides `r` (Bézout), so the equality is equivalent to
-    /// `exists e : g·e + r = 0`; when `g = 1` it always holds and goes, with its
-    /// locals. Example: `exists e0, e1 : 32e1 = 31 + 31a + 31e0` is the universe
-    /// (`gcd(32, 31) = 1`). Returns true when it changed something.
+    /// One round, on a copy: division definitions that an equality implies
+    /// are forgotten (`den·l = num` makes `l = floor(num/den)` hold anyway);
+    /// column operations with determinant ±1 on these locals (a change of
+    /// variables `q = U·q'`, exact over the integers) bring their equality
+    /// columns to echelon form by Euclid's algorithm, row by row (Hermite
+    /// normal form, Schrijver, Theory of Linear and Integer Programming,
+    /// §4.1), so that a pivot of 1 is substituted away and a zero column is an
+    /// unused local; then every equality `Σ a_j·e_j + r = 0` whose locals `e_j`
+    /// occur nowhere else is, by Bézout, `exists e : g·e + r = 0` with
+    /// `g = gcd(a_j)`: the equality goes when `g = 1`, and otherwise keeps one
+    /// local and has the coefficients of `r` reduced modulo `g` (the shift
+    /// `e' = e + (r - r mod g)/g` is an integer change of variables). The
+    /// round is kept when it leaves fewer locals, or as many with smaller
+    /// equality coefficients, and repeated; so the rounds end.
+    ///
+    /// Example: `exists e0, e1 : 32e1 = 31 + 31a + 31e0` is the universe
+    /// (`gcd(32, 31) = 1`); `exists e0, e1, e2 : 32e1 = 31 + 31a + 31e0 and
+    /// 32e2 = 31 + 31e0` is `a mod 32 = 0` (isl's `test_affine_hull`). The
+    /// same lattice view underlies isl's treatment of equalities with
+    /// existentials (its variable compression); this code is ours. Returns
+    /// true when it changed something.
     pub(crate) fn drop_free_locals(&mut self) -> bool {
         let mut changed = false;
-        loop {
+        self.simplify();
+        for _ in 0..64 {
             if self.is_trivially_empty() {
                 return changed;
             }
-            let first_local = 1 + self.space.n_var();
-            let n_local = self.n_local();
-            // locals used by no inequality and no division definition
-            let mut candidate: Vec<bool> = (0..n_local)
-                .map(|l| {
-                    let col = first_local + l;
-                    self.ineqs.iter().all(|r| r[col].is_zero())
-                        && self.divs.iter().flatten().all(|d| d.num[col].is_zero())
+            let mut w = self.clone();
+            w.forget_implied_divs();
+            w.echelon_equality_locals();
+            w.simplify();
+            w.forget_implied_divs();
+            w.bezout_free_locals();
+            w.simplify();
+            if local_measure(&w) < local_measure(self) {
+                *self = w;
+                changed = true;
+            } else {
+                return changed;
+            }
+        }
+        changed
+    }
+
+    /// Forgets the division definitions that an equality `den·l - num = 0`
+    /// (either sign) implies, with their defining rows.
+    fn forget_implied_divs(&mut self) {
+        let first_local = 1 + self.space.n_var();
+        for l in 0..self.n_local() {
+            let Some(d) = self.divs[l].clone() else {
+                continue;
+            };
+            let col = first_local + l;
+            let implied = self.eqs.iter().any(|e| {
+                let plus = e[col] == d.den;
+                if !plus && e[col] != -&d.den {
+                    return false;
+                }
+                (0..e.len()).filter(|&j| j != col).all(|j| {
+                    if plus {
+                        e[j] == -&d.num[j]
+                    } else {
+                        e[j] == d.num[j]
+                    }
                 })
-                .collect();
-            // and by at most one equality
-            let mut home: Vec<Option<usize>> = vec![None; n_local];
-            for (k, e) in self.eqs.iter().enumerate() {
-                for l in 0..n_local {
-                    if candidate[l] && !e[first_local + l].is_zero() {
-                        if home[l].is_some() {
-                            candidate[l] = false;
-                        } else {
-                            home[l] = Some(k);
+            });
+            if implied {
+                let (lo2, hi2) = crate::conjunction::div_constraints(&d, col);
+                let (lo, hi) = self.own_div_rows(l).unwrap_or((lo2.clone(), hi2.clone()));
+                self.ineqs
+                    .retain(|r| *r != lo && *r != hi && *r != lo2 && *r != hi2);
+                self.divs[l] = None;
+            }
+        }
+    }
+
+    /// The plain locals in no inequality and no division definition (their
+    /// columns).
+    fn equality_only_locals(&self) -> Vec<usize> {
+        let first_local = 1 + self.space.n_var();
+        (0..self.n_local())
+            .filter(|&l| {
+                let col = first_local + l;
+                self.divs[l].is_none()
+                    && self.ineqs.iter().all(|r| r[col].is_zero())
+                    && self.divs.iter().flatten().all(|d| d.num[col].is_zero())
+            })
+            .map(|l| first_local + l)
+            .collect()
+    }
+
+    /// Column echelon form of the equality-only locals' columns (see
+    /// [`Conjunction::drop_free_locals`]): for each equality in turn, Euclid's
+    /// algorithm on its entries in the columns not yet used as pivots, by
+    /// unimodular column operations `col_k -= f·col_p` applied to every row.
+    fn echelon_equality_locals(&mut self) {
+        let q = self.equality_only_locals();
+        if q.len() < 2 {
+            return;
+        }
+        let mut used = vec![false; q.len()];
+        for i in 0..self.eqs.len() {
+            loop {
+                let nz: Vec<usize> = (0..q.len())
+                    .filter(|&k| !used[k] && !self.eqs[i][q[k]].is_zero())
+                    .collect();
+                if nz.len() <= 1 {
+                    if let Some(&k) = nz.first() {
+                        used[k] = true;
+                    }
+                    break;
+                }
+                let Some(&p) = nz
+                    .iter()
+                    .min_by(|&&x, &&y| self.eqs[i][q[x]].abs().cmp(&self.eqs[i][q[y]].abs()))
+                else {
+                    break;
+                };
+                let pivot = self.eqs[i][q[p]].clone();
+                for &k in &nz {
+                    if k == p {
+                        continue;
+                    }
+                    let f = self.eqs[i][q[k]].floor_div(&pivot);
+                    let (ck, cp) = (q[k], q[p]);
+                    for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+                        if !r[cp].is_zero() {
+                            let v = &r[ck] - &(&f * &r[cp]);
+                            r[ck] = v;
                         }
                     }
                 }
             }
-            let mut step = None;
-            for k in 0..self.eqs.len() {
-                let free: Vec<usize> = (0..n_local)
-                    .filter(|&l| candidate[l] && home[l] == Some(k))
-                    .collect();
-                if free.is_empty() {
-                    continue;
-                }
-                let mut g = Int::ZERO;
-                for &l in &free {
-                    g = g.gcd(&self.eqs[k][first_local + l]);
-                }
-                if g.is_one() || free.len() > 1 {
-                    step = Some((k, free, g));
-                    break;
-                }
-            }
-            let Some((k, free, g)) = step else {
-                return changed;
-            };
-            changed = true;
-            let drop = if g.is_one() {
-                self.eqs.remove(k);
-                free
-            } else {
-                self.eqs[k][first_local + free[0]] = g;
-                free[1..].to_vec()
-            };
-            for &l in drop.iter().rev() {
-                let col = first_local + l;
-                for e in &mut self.eqs {
-                    e[col] = Int::ZERO;
-                }
-                self.remove_cols(col, 1);
-                self.divs.remove(l);
-            }
-            self.simplify();
         }
     }
+
+    /// The Bézout step of [`Conjunction::drop_free_locals`] on every equality
+    /// whose equality-only locals occur in no other equality.
+    fn bezout_free_locals(&mut self) {
+        let q = self.equality_only_locals();
+        let first_local = 1 + self.space.n_var();
+        // the equality of each local, when it is in exactly one
+        let mut home: Vec<Option<usize>> = vec![None; q.len()];
+        let mut single = vec![true; q.len()];
+        for (k, e) in self.eqs.iter().enumerate() {
+            for (x, &col) in q.iter().enumerate() {
+                if !e[col].is_zero() {
+                    if home[x].is_some() {
+                        single[x] = false;
+                    }
+                    home[x] = Some(k);
+                }
+            }
+        }
+        let mut drop_eqs = Vec::new();
+        let mut drop_cols = Vec::new();
+        for k in 0..self.eqs.len() {
+            let free: Vec<usize> = (0..q.len())
+                .filter(|&x| single[x] && home[x] == Some(k))
+                .map(|x| q[x])
+                .collect();
+            if free.is_empty() {
+                continue;
+            }
+            let mut g = Int::ZERO;
+            for &col in &free {
+                g = g.gcd(&self.eqs[k][col]);
+            }
+            if g.is_one() {
+                drop_eqs.push(k);
+                drop_cols.extend(free.iter().copied());
+                continue;
+            }
+            let row = &mut self.eqs[k];
+            if row[free[0]].is_negative() {
+                for v in row.iter_mut() {
+                    *v = -&*v;
+                }
+            }
+            for &col in &free[1..] {
+                row[col] = Int::ZERO;
+                drop_cols.push(col);
+            }
+            row[free[0]] = g.clone();
+            for (j, v) in row.iter_mut().enumerate() {
+                if j != free[0] && !free.contains(&j) {
+                    *v = v.modulo(&g);
+                }
+            }
+        }
+        for k in drop_eqs.into_iter().rev() {
+            self.eqs.remove(k);
+        }
+        drop_cols.sort_unstable();
+        for col in drop_cols.into_iter().rev() {
+            for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+                r[col] = Int::ZERO;
+            }
+            self.remove_cols(col, 1);
+            self.divs.remove(col - first_local);
+        }
+    }
+}
+
+/// What [`Conjunction::drop_free_locals`] makes smaller: the number of locals,
+/// then the size of the equalities' coefficients.
+fn local_measure(c: &Conjunction) -> (usize, Int) {
+    let mut size = Int::ZERO;
+    for e in &c.eqs {
+        for v in e {
+            size += v.abs();
+        }
+    }
+    (c.n_local(), size)
 }
 
 #[cfg(test)]
@@ -613,6 +756,15 @@ mod tests {
         let s = set("{ [a] : exists e0, e1 : 6e0 + 4e1 = a }");
         let f = s.simplify_full().unwrap();
         assert!(f.is_equal(&set("{ [a] : a mod 2 = 0 }")).unwrap(), "{f}");
+        // isl's test_affine_hull: the lattice of three locals is one stride
+        let s = set("{ [a] : exists e0, e1, e2 : 32e1 = 31 + 31a + 31e0 and 32e2 = 31 + 31e0 }");
+        let f = s.simplify_full().unwrap();
+        assert!(f.is_equal(&set("{ [a] : a mod 32 = 0 }")).unwrap(), "{f}");
+        assert_eq!(
+            f.basics().map(|b| b.conjunction().n_local()).sum::<usize>(),
+            1,
+            "{f}"
+        );
         // a stride that is needed stays
         let s = set("{ [i] : exists e : i = 3e and 0 <= i <= 10 }");
         let f = s.simplify_full().unwrap();
@@ -648,6 +800,18 @@ mod tests {
         })
     }
 
+    /// Sets whose two locals occur in equalities only (a lattice).
+    fn arb_lattice() -> impl Strategy<Value = String> {
+        let eq = (-3i64..=3, -3i64..=3, -6i64..=6, -6i64..=6, -5i64..=5)
+            .prop_map(|(a, b, c, d, k)| format!("{a}i + {b}j + {c}e + {d}f = {k}"));
+        prop::collection::vec(eq, 1..3).prop_map(|es| {
+            format!(
+                "{{ [i, j] : -3 <= i <= 3 and -3 <= j <= 3 and exists e, f : {} }}",
+                es.join(" and ")
+            )
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(150))]
 
@@ -674,6 +838,16 @@ mod tests {
             let f = s.simplify_full().unwrap();
             prop_assert_eq!(set_points(&f, &b), p);
             prop_assert!(f.is_equal(&s).unwrap());
+        }
+
+        /// simplify_full keeps lattices of locals (checked by the exact algebra).
+        #[test]
+        fn simplify_full_keeps_lattices(a in arb_lattice()) {
+            let s = set(&a);
+            let f = s.simplify_full().unwrap();
+            prop_assert!(f.is_equal(&s).unwrap(), "{} -> {}", a, f);
+            let n = |x: &Set| x.basics().map(|b| b.conjunction().n_local()).sum::<usize>();
+            prop_assert!(n(&f) <= n(&s.simplify()), "{} -> {}", a, f);
         }
 
         /// simplify_full keeps the points of sets with existentials.

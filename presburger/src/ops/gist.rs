@@ -623,6 +623,7 @@ impl Conjunction {
                     *v = v.modulo(&g);
                 }
             }
+            unit_scale(row, free[0], &g);
         }
         for k in drop_eqs.into_iter().rev() {
             self.eqs.remove(k);
@@ -634,6 +635,52 @@ impl Conjunction {
             }
             self.remove_cols(col, 1);
             self.divs.remove(col - first_local);
+        }
+    }
+}
+
+/// `r ≡ 0 (mod g)` is `u·r ≡ 0 (mod g)` for any `u` prime to `g`: with the
+/// first non-zero coefficient `c` of `r` after the constant (not in column
+/// `skip`), `d = gcd(c, g)`, picks such a `u` with `u·c ≡ d (mod g)` (the
+/// inverse of `c/d` modulo `g/d`, lifted by multiples of `g/d` until it is
+/// prime to `g`) and rewrites the row `g·e + r` as `g·e + (u·r mod g)`, so
+/// that `31a ≡ 0 (mod 32)` reads `a ≡ 0 (mod 32)`. Only for `g` up to 10⁶ (a
+/// short search); the row is left as it is otherwise.
+fn unit_scale(row: &mut Row, skip: usize, g: &Int) {
+    let Some(gi) = g.to_i64().filter(|&x| x > 1 && x <= 1_000_000) else {
+        return;
+    };
+    let Some(c) = (1..row.len())
+        .filter(|&j| j != skip)
+        .find_map(|j| (!row[j].is_zero()).then(|| row[j].to_i64()))
+        .flatten()
+    else {
+        return;
+    };
+    let gcd = |mut a: i64, mut b: i64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a.abs()
+    };
+    let c = c.rem_euclid(gi);
+    let d = gcd(c, gi);
+    if c == d {
+        return;
+    }
+    let m = gi / d;
+    let cm = (c / d).rem_euclid(m);
+    // inverse of c/d modulo m (m > 1 here, since c != d and c < g)
+    let Some(inv) = (1..m).find(|&u| (u as i128 * cm as i128).rem_euclid(m as i128) == 1) else {
+        return;
+    };
+    let Some(u) = (0..gi).map(|t| inv + t * m).find(|&u| gcd(u, gi) == 1) else {
+        return;
+    };
+    let u = Int::from(u);
+    for (j, v) in row.iter_mut().enumerate() {
+        if j != skip {
+            *v = (&*v * &u).modulo(g);
         }
     }
 }

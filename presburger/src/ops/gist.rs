@@ -376,7 +376,9 @@ impl Conjunction {
     /// Removes the locals that the set does not need, keeping its points:
     ///
     /// 1. the exact eliminations of [`Conjunction::eliminate_locals_exactly`];
-    /// 2. locals in equalities only, as a lattice ([`Conjunction::drop_free_locals`]);
+    /// 2. divisions bounded with coefficient ±1 only, written out
+    ///    ([`Conjunction::expand_unit_div_bounds`]);
+    ///    locals in equalities only, as a lattice ([`Conjunction::drop_free_locals`]);
     /// 3. each remaining local `l` that no division definition uses is tried
     ///    alone: `W` = the conjunction without the rows that mention `l` (and
     ///    without `l`) always contains the set, since it only forgets
@@ -392,6 +394,7 @@ impl Conjunction {
     /// go at once.
     pub(crate) fn simplify_locals(&mut self, budget: &mut Budget) -> Result<()> {
         self.eliminate_locals_exactly();
+        self.expand_unit_div_bounds();
         self.drop_free_locals();
         let first_local = 1 + self.space.n_var();
         let mut l = self.n_local();
@@ -426,6 +429,64 @@ impl Conjunction {
             }
         }
         Ok(())
+    }
+
+    /// A division `e = floor(n/d)` whose other rows are inequalities with
+    /// coefficient ±1 on `e` (in no equality, no other division) is written
+    /// out: `e + r >= 0` is `floor(n/d) >= -r`, that is `n + d·r >= 0`, and
+    /// `-e + r >= 0` is `floor(n/d) <= r`, that is `d·r + d - 1 - n >= 0` (for
+    /// an integer `k`, `floor(n/d) >= k ⟺ n >= k·d`). The division is then
+    /// left with its defining rows only and `simplify` drops it. Example:
+    /// `exists e0 = floor(-3x/2) : e0 >= 0` is `-3x >= 0`. Returns true when
+    /// it rewrote a row.
+    pub(crate) fn expand_unit_div_bounds(&mut self) -> bool {
+        let first_local = 1 + self.space.n_var();
+        let mut any = false;
+        for l in 0..self.n_local() {
+            let Some(d) = self.divs[l].clone() else {
+                continue;
+            };
+            let col = first_local + l;
+            if self.eqs.iter().any(|r| !r[col].is_zero())
+                || self.divs.iter().flatten().any(|x| !x.num[col].is_zero())
+            {
+                continue;
+            }
+            let (lo2, hi2) = crate::conjunction::div_constraints(&d, col);
+            let Some((lo, hi)) = self.own_div_rows(l) else {
+                continue;
+            };
+            let defining = |r: &Row| *r == lo || *r == hi || *r == lo2 || *r == hi2;
+            let others: Vec<usize> = (0..self.ineqs.len())
+                .filter(|&k| !self.ineqs[k][col].is_zero() && !defining(&self.ineqs[k]))
+                .collect();
+            if others.is_empty() || others.iter().any(|&k| !self.ineqs[k][col].abs().is_one()) {
+                continue;
+            }
+            for k in others {
+                let row = &mut self.ineqs[k];
+                let plus = row[col].is_positive();
+                row[col] = Int::ZERO;
+                // row is now r; the new row is n + d·r or d·r + d - 1 - n
+                let mut out: Row = row.iter().map(|v| v * &d.den).collect();
+                for (j, v) in out.iter_mut().enumerate() {
+                    if plus {
+                        *v += &d.num[j];
+                    } else {
+                        *v -= &d.num[j];
+                    }
+                }
+                if !plus {
+                    out[0] += &d.den - 1;
+                }
+                *row = out;
+                any = true;
+            }
+        }
+        if any {
+            self.simplify();
+        }
+        any
     }
 
     /// Simplifies the locals that occur in equalities only (no inequality but
@@ -812,6 +873,11 @@ mod tests {
             1,
             "{f}"
         );
+        // a division bounded with coefficient one is written out
+        let s = set("{ [x] : exists (e0 = floor((-3x)/2) : e0 >= 0 and x >= -1) }");
+        let f = s.simplify_full().unwrap();
+        assert!(no_locals(&f) && f.is_equal(&s).unwrap(), "{f}");
+        assert_eq!(f.to_string(), "{ [x] : -1 <= x <= 0 }");
         // a stride that is needed stays
         let s = set("{ [i] : exists e : i = 3e and 0 <= i <= 10 }");
         let f = s.simplify_full().unwrap();

@@ -18,6 +18,10 @@
 //!   `C ∩ rest ∩ not c` has no integer point (decided exactly, by the
 //!   disjointness test of [`crate::algebra`] with the context). One budget per
 //!   call, shared by all these tests (`gist_with_budget` takes the caller's).
+//!   The tests that only shorten the result (the context inside `S`, a
+//!   stride's factor implied, a local's rows redundant) each run on a quarter
+//!   of what is left of it; when that share runs out the longer form is kept
+//!   (still exact) instead of failing.
 
 use crate::algebra::budget_context;
 use crate::api::Disjunction;
@@ -97,7 +101,7 @@ impl Disjunction {
         let params = crate::api::merged_params(self.space.params(), context.space.params());
         let s = self.align_params(&params);
         let ctx = context.align_params(&params);
-        if ctx.is_empty_with(budget)? || ctx.is_subset(&s, budget)? {
+        if ctx.is_empty_with(budget)? || optional(budget, |b| ctx.is_subset(&s, b))? == Some(true) {
             return Ok(Disjunction::universe(s.space.clone()));
         }
         let mut parts = Vec::with_capacity(s.parts.len());
@@ -211,7 +215,7 @@ impl Conjunction {
                     space: self.space.clone(),
                     parts: vec![probe],
                 };
-                if !probe.is_disjoint(ctx, budget)? {
+                if optional(budget, |bu| probe.is_disjoint(ctx, bu))? != Some(true) {
                     keep = &keep * &b;
                 }
             }
@@ -325,6 +329,24 @@ fn coprime_blocks(g: &Int) -> Vec<Int> {
     out
 }
 
+/// Runs an optional test — one whose answer only makes a result shorter —
+/// on a quarter of what is left of `budget`, charging `budget` for what it
+/// spent. Running out of that share is `None` ("cannot tell"), so that the
+/// caller keeps the longer, equally exact form instead of failing; other
+/// errors pass through.
+fn optional<T>(budget: &mut Budget, f: impl FnOnce(&mut Budget) -> Result<T>) -> Result<Option<T>> {
+    let share = budget.remaining() / 4;
+    let mut sub = Budget::new(share);
+    let r = f(&mut sub);
+    let spent = share - sub.remaining();
+    budget.spend(usize::try_from(spent).unwrap_or(usize::MAX))?;
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(crate::error::Error::Budget(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 fn is_div_row(c: &Conjunction, row: &Row) -> bool {
     let first_local = 1 + c.space.n_var();
     c.divs.iter().enumerate().any(|(l, d)| {
@@ -421,7 +443,7 @@ impl Conjunction {
                 space: self.space.clone(),
                 parts: vec![self.clone()],
             };
-            if wd.is_subset(&sd, budget)? {
+            if optional(budget, |b| wd.is_subset(&sd, b))? == Some(true) {
                 *self = w;
                 self.eliminate_locals_exactly();
                 self.drop_free_locals();

@@ -5,16 +5,17 @@
 //!   point (found by the exact simplex) become equalities; rational implicit
 //!   equalities are integer ones too.
 //! - `simplify_full`: implicit equalities, removal of the locals the set does
-//!   not need (`Conjunction::simplify_locals`: exact eliminations, locals free
-//!   in one equality by the gcd rule, locals whose constraints the others make
-//!   redundant by an exact inclusion test), redundant inequalities, and empty
-//!   conjunctions.
+//!   not need (`Conjunction::simplify_locals`: exact eliminations, divisions
+//!   bounded with coefficient ±1 written out, locals in equalities only
+//!   reduced as a lattice (Hermite normal form and Bézout), locals whose
+//!   constraints the others make redundant by an exact inclusion test),
+//!   redundant inequalities, and empty conjunctions.
 //! - `gist(S, C)` (isl's gist): the universe when `C` is empty or inside `S`;
-//!   otherwise drops
-//!   the conjunctions of `S` disjoint from `C`, and from each other conjunction
-//!   every constraint that the context `C` and the remaining constraints imply,
-//!   so that `gist(S, C) ∩ C = S ∩ C`, no piece of the gist lies outside `C`,
-//!   and `gist(S, C)` is usually much shorter. A constraint `c` is implied when
+//!   otherwise drops the conjunctions of `S` disjoint from `C`, and from each
+//!   other conjunction every constraint that the context `C` and the
+//!   remaining constraints imply, then the factors of strides that they
+//!   imply, so that `gist(S, C) ∩ C = S ∩ C`, no piece of the gist lies
+//!   outside `C`, and `gist(S, C)` is usually much shorter. A constraint `c` is implied when
 //!   `C ∩ rest ∩ not c` has no integer point (decided exactly, by the
 //!   disjointness test of [`crate::algebra`] with the context). One budget per
 //!   call, shared by all these tests (`gist_with_budget` takes the caller's).
@@ -374,9 +375,9 @@ impl Disjunction {
     /// and removable locals removed; the empty ones dropped.
     ///
     /// Per conjunction: implicit equalities ([`Conjunction::detect_equalities`]),
-    /// then [`Conjunction::simplify_locals`] (exact eliminations, locals free in
-    /// one equality, locals whose constraints the others make redundant), then
-    /// rationally redundant inequalities, then an exact emptiness test.
+    /// then [`Conjunction::simplify_locals`] (the locals the set does not
+    /// need), then rationally redundant inequalities, then an exact emptiness
+    /// test.
     pub(crate) fn simplify_full(&self, budget: &mut Budget) -> Result<Disjunction> {
         let mut d = self.clone();
         let mut parts = Vec::with_capacity(d.parts.len());
@@ -400,12 +401,14 @@ impl Conjunction {
     /// 1. the exact eliminations of [`Conjunction::eliminate_locals_exactly`];
     /// 2. divisions bounded with coefficient ±1 only, written out
     ///    ([`Conjunction::expand_unit_div_bounds`]);
-    ///    locals in equalities only, as a lattice ([`Conjunction::drop_free_locals`]);
-    /// 3. each remaining local `l` that no division definition uses is tried
+    /// 3. locals in equalities only, as a lattice
+    ///    ([`Conjunction::drop_free_locals`]);
+    /// 4. each remaining local `l` that no division definition uses is tried
     ///    alone: `W` = the conjunction without the rows that mention `l` (and
     ///    without `l`) always contains the set, since it only forgets
     ///    constraints; when `W ⊆ self` (the exact inclusion test of the
-    ///    algebra, spending from `budget`) the set is `W`, and `l` goes. This
+    ///    algebra, on a share of `budget`: see `optional`) the set is `W`,
+    ///    and `l` goes. This
     ///    covers a local whose constraints are implied by the others and a
     ///    stride that the others make redundant.
     ///

@@ -1168,4 +1168,134 @@ mod rearrange {
             self.wrap(unsafe { isl_union_map_zip(self.copy()) })
         }
     }
+
+    // ----- gist and simplification of single-space sets and maps (used by
+    // tests/isl_gist_tables.rs) -----
+    mod gist {
+        use super::super::{boolean, IslSet};
+        use super::{IMap, ISet, IslMap};
+        use std::ffi::c_int;
+
+        #[repr(C)]
+        struct IslBasicSet {
+            _p: [u8; 0],
+        }
+        #[repr(C)]
+        struct IslBasicSetList {
+            _p: [u8; 0],
+        }
+
+        extern "C" {
+            fn isl_set_copy(s: *mut IslSet) -> *mut IslSet;
+            fn isl_set_gist(s: *mut IslSet, c: *mut IslSet) -> *mut IslSet;
+            fn isl_set_intersect(a: *mut IslSet, b: *mut IslSet) -> *mut IslSet;
+            fn isl_set_is_empty(s: *mut IslSet) -> c_int;
+            fn isl_set_is_disjoint(a: *mut IslSet, b: *mut IslSet) -> c_int;
+            fn isl_set_coalesce(s: *mut IslSet) -> *mut IslSet;
+            fn isl_set_detect_equalities(s: *mut IslSet) -> *mut IslSet;
+            fn isl_set_get_basic_set_list(s: *mut IslSet) -> *mut IslBasicSetList;
+            fn isl_basic_set_list_n_basic_set(l: *mut IslBasicSetList) -> c_int;
+            fn isl_basic_set_list_get_basic_set(
+                l: *mut IslBasicSetList,
+                i: c_int,
+            ) -> *mut IslBasicSet;
+            fn isl_basic_set_list_free(l: *mut IslBasicSetList) -> *mut IslBasicSetList;
+            fn isl_basic_set_n_constraint(b: *mut IslBasicSet) -> c_int;
+            fn isl_basic_set_dim(b: *mut IslBasicSet, t: c_int) -> c_int;
+            fn isl_basic_set_free(b: *mut IslBasicSet) -> *mut IslBasicSet;
+            fn isl_map_copy(m: *mut IslMap) -> *mut IslMap;
+            fn isl_map_gist(m: *mut IslMap, c: *mut IslMap) -> *mut IslMap;
+            fn isl_map_intersect(a: *mut IslMap, b: *mut IslMap) -> *mut IslMap;
+            fn isl_map_n_basic_map(m: *mut IslMap) -> c_int;
+        }
+
+        /// isl's `isl_dim_div`.
+        const ISL_DIM_DIV: c_int = 4;
+
+        impl<'a> ISet<'a> {
+            /// `isl_set_gist`: the set simplified in `context`.
+            pub fn gist(&self, context: &ISet) -> Option<Self> {
+                // SAFETY: the call takes two new references.
+                self.wrap(unsafe { isl_set_gist(isl_set_copy(self.0), isl_set_copy(context.0)) })
+            }
+
+            /// `isl_set_intersect`.
+            pub fn intersect(&self, other: &ISet) -> Option<Self> {
+                // SAFETY: the call takes two new references.
+                self.wrap(unsafe { isl_set_intersect(isl_set_copy(self.0), isl_set_copy(other.0)) })
+            }
+
+            /// `isl_set_is_empty`; `None` when isl fails.
+            pub fn is_empty(&self) -> Option<bool> {
+                // SAFETY: valid object, not consumed.
+                boolean(unsafe { isl_set_is_empty(self.0) })
+            }
+
+            /// `isl_set_is_disjoint`; `None` when isl fails.
+            pub fn is_disjoint(&self, other: &ISet) -> Option<bool> {
+                // SAFETY: valid objects, not consumed.
+                boolean(unsafe { isl_set_is_disjoint(self.0, other.0) })
+            }
+
+            /// isl's simplification of a set: `isl_set_detect_equalities`,
+            /// then `isl_set_coalesce` (which also removes redundant
+            /// constraints and the divisions it can).
+            pub fn simplify(&self) -> Option<Self> {
+                // SAFETY: each call takes the result of the one before.
+                self.wrap(unsafe {
+                    isl_set_coalesce(isl_set_detect_equalities(isl_set_copy(self.0)))
+                })
+            }
+
+            /// For every disjunct: its number of constraints and of local
+            /// variables (`isl_dim_div`); `None` when isl fails.
+            pub fn shape(&self) -> Option<Vec<(usize, usize)>> {
+                // SAFETY: the list is a new object, freed here; each basic set
+                // taken from it is freed after its counts are read.
+                unsafe {
+                    let l = isl_set_get_basic_set_list(self.0);
+                    if l.is_null() {
+                        return None;
+                    }
+                    let n = isl_basic_set_list_n_basic_set(l);
+                    let mut out = Vec::new();
+                    for i in 0..n.max(0) {
+                        let b = isl_basic_set_list_get_basic_set(l, i);
+                        if b.is_null() {
+                            isl_basic_set_list_free(l);
+                            return None;
+                        }
+                        let (c, d) = (
+                            isl_basic_set_n_constraint(b),
+                            isl_basic_set_dim(b, ISL_DIM_DIV),
+                        );
+                        isl_basic_set_free(b);
+                        out.push((usize::try_from(c).ok()?, usize::try_from(d).ok()?));
+                    }
+                    isl_basic_set_list_free(l);
+                    (n >= 0).then_some(out)
+                }
+            }
+        }
+
+        impl<'a> IMap<'a> {
+            /// `isl_map_gist`: the map simplified in `context`.
+            pub fn gist(&self, context: &IMap) -> Option<Self> {
+                // SAFETY: the call takes two new references.
+                self.wrap(unsafe { isl_map_gist(isl_map_copy(self.0), isl_map_copy(context.0)) })
+            }
+
+            /// `isl_map_intersect`.
+            pub fn intersect(&self, other: &IMap) -> Option<Self> {
+                // SAFETY: the call takes two new references.
+                self.wrap(unsafe { isl_map_intersect(isl_map_copy(self.0), isl_map_copy(other.0)) })
+            }
+
+            /// The number of disjuncts (`isl_map_n_basic_map`).
+            pub fn n_basic(&self) -> usize {
+                // SAFETY: valid object, not consumed.
+                usize::try_from(unsafe { isl_map_n_basic_map(self.0) }).unwrap_or(0)
+            }
+        }
+    }
 }

@@ -493,8 +493,11 @@ impl Set {
 // Gist and simplification: the algorithms are in `src/ops/gist.rs`.
 impl Set {
     /// `self` simplified in the context `context` (isl's `isl_set_gist`): the
-    /// result `g` satisfies `g ∩ context = self ∩ context` and has no
-    /// constraint that the context implies (see the module documentation).
+    /// result `g` satisfies `g ∩ context = self ∩ context`, has no constraint
+    /// that the context implies and no disjunct outside the context (those of
+    /// `self` are dropped); strides lose the factors the context implies, and
+    /// the gist is the universe when the context is empty or inside `self`
+    /// (see the documentation of `ops/gist.rs`).
     /// One budget of [`crate::algebra::ALGEBRA_DEFAULT_STEPS`] for all the
     /// tests.
     ///
@@ -523,9 +526,20 @@ impl Set {
     }
 
     /// The same set with implicit equalities, redundant constraints and
-    /// eliminable locals removed from every conjunction and the empty
-    /// conjunctions dropped. One budget of [`Budget::DEFAULT_STEPS`] for all
-    /// the emptiness tests.
+    /// needless locals removed from every conjunction and the empty
+    /// conjunctions dropped. A local goes when it can be eliminated exactly,
+    /// when its constraints are implied by the others (or are a stride the
+    /// others make redundant), and locals in equalities only are reduced to
+    /// the fewest strides their lattice needs (`exists e0, e1 : 32e1 = 31 +
+    /// 31a + 31e0` is the universe). One budget of [`Budget::DEFAULT_STEPS`]
+    /// for all the emptiness and inclusion tests.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [a] : exists e0, e1 : 32e1 = 31 + 31a + 31e0 }".parse()?;
+    /// assert_eq!(s.simplify_full()?.to_string(), "{ [a] }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
     pub fn simplify_full(&self) -> Result<Set> {
         self.simplify_full_with_budget(&mut Budget::default())
     }

@@ -925,10 +925,9 @@ pub fn check_sdbm(text: &str) -> Result<(), String> {
     let Ok(s) = text.parse::<BasicSet>() else {
         return Ok(());
     };
-    let fast = is_empty_via(&s, EmptinessPath::ForceSdbm)
-        .map_err(|e| format!("{text}: {e}"))?;
-    let general = is_empty_via(&s, EmptinessPath::ForceGeneral)
-        .map_err(|e| format!("{text}: {e}"))?;
+    let fast = is_empty_via(&s, EmptinessPath::ForceSdbm).map_err(|e| format!("{text}: {e}"))?;
+    let general =
+        is_empty_via(&s, EmptinessPath::ForceGeneral).map_err(|e| format!("{text}: {e}"))?;
     let brute = enumerate(&Set::from(s), &[]).is_empty();
     if fast != general || fast != brute {
         return Err(format!(

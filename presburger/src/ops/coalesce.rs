@@ -188,7 +188,28 @@ fn aligned_pair(a: &Conjunction, b: &Conjunction) -> Option<(Conjunction, Conjun
     let colmap: Vec<usize> = (0..nv).chain(map.iter().copied()).collect();
     let mut b2 = b.remap(b.space.clone(), a2.n_local(), &colmap);
     b2.divs = a2.divs.clone();
+    with_div_rows(&mut a2);
+    with_div_rows(&mut b2);
     Some((a2, b2))
+}
+
+/// Adds the defining inequalities of the divisions of `c` that are not among
+/// its inequalities yet (the tableaux of [`Region`] and [`Lp`] see only rows).
+fn with_div_rows(c: &mut Conjunction) {
+    let first_local = 1 + c.space.n_var();
+    let mut seen: HashSet<Row> = c.ineqs.iter().cloned().collect();
+    let mut new_rows = Vec::new();
+    for (l, d) in c.divs.iter().enumerate() {
+        if let Some(d) = d {
+            let (lo, hi) = div_constraints(d, first_local + l);
+            for r in [lo, hi] {
+                if seen.insert(r.clone()) {
+                    new_rows.push(r);
+                }
+            }
+        }
+    }
+    c.ineqs.extend(new_rows);
 }
 
 /// The constraints of `c` as inequalities: each equality as two, the

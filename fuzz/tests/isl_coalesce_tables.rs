@@ -323,7 +323,11 @@ fn disjunct(rng: &mut Rng, vars: &[String], b: &Bounds, param: bool) -> String {
         }
         _ => {}
     }
-    let body = cons.join(" and ");
+    let body = if cons.is_empty() {
+        "true".to_string()
+    } else {
+        cons.join(" and ")
+    };
     if locals.is_empty() {
         format!("({body})")
     } else {
@@ -393,7 +397,12 @@ fn random_run(cases: u64, seed: u64) -> (usize, usize, usize) {
                 ours += o.ours;
                 isl += o.isl;
                 input += o.input;
-                worse += usize::from(o.ours > o.isl);
+                if o.ours > o.isl {
+                    worse += 1;
+                    if worse <= 5 {
+                        println!("  we leave {} (isl {}): {text}", o.ours, o.isl);
+                    }
+                }
                 better += usize::from(o.ours < o.isl);
             }
             Err(e) => failures.push(e),

@@ -487,3 +487,141 @@ impl Disjunction {
             .map_err(|e| super::algebra::budget_context("coalescing", e))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::api::Set;
+    use crate::testing::{set_points, Box as PBox};
+    use crate::Budget;
+    use proptest::prelude::*;
+
+    fn set(s: &str) -> Set {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    /// Coalesces `text`, checks the result is equal to the input, and returns it.
+    fn coalesced(text: &str) -> Set {
+        let s = set(text);
+        let c = s.coalesce().unwrap();
+        assert!(c.is_equal(&s).unwrap(), "{text} became {c}");
+        c
+    }
+
+    /// The two examples of issue 14: an equality next to a triangle (fuse,
+    /// once the equality is two inequalities), and two points.
+    #[test]
+    fn issue_examples() {
+        let c =
+            coalesced("{ [x, y] : y >= 0 and x <= 5 and y <= x or y >= 0 and x = 6 and y <= 6 }");
+        assert_eq!(c.n_basic(), 1, "{c}");
+        let two = set("{ [0] }").union(&set("{ [1] }")).unwrap();
+        let c = two.coalesce().unwrap();
+        assert_eq!(c.to_string(), "{ [i0] : 0 <= i0 <= 1 }");
+    }
+
+    /// A disjunct that sticks out of the other by one (relaxed constraints),
+    /// and one that needs a wrapped constraint (`x + y <= 4`).
+    #[test]
+    fn extension_and_wrapping() {
+        let c = coalesced("{ [i] : 0 <= i <= 10 or i = 11 }");
+        assert_eq!(c.to_string(), "{ [i] : 0 <= i <= 11 }");
+        let c = coalesced("{ [x, y] : 1 <= x <= 2 and 1 <= y <= 2 or x = 1 and y = 3 }");
+        assert_eq!(c.n_basic(), 1, "{c}");
+        // two overlapping boxes: the corners are cut off by wrapped constraints
+        let c = coalesced("{ [x, y] : 0 <= x, y <= 10 or 1 <= x, y <= 11 }");
+        assert_eq!(c.n_basic(), 1, "{c}");
+    }
+
+    /// Unbounded disjuncts: wrapping sees the unbounded directions.
+    #[test]
+    fn unbounded_wrapping() {
+        let c = coalesced("{ [x, y] : 0 <= x <= 10 and 0 >= y >= -1 and x + y >= 0; [0, 1] }");
+        assert_eq!(c.n_basic(), 1, "{c}");
+        let c = coalesced("{ [x, y] : x >= 0 and y >= 0 or 0 <= y <= 5 and x = -1 }");
+        assert_eq!(c.n_basic(), 2, "{c}");
+    }
+
+    /// Divisions: the same definitions in every disjunct, and a disjunct
+    /// without the division of the other (aligned by adding it).
+    #[test]
+    fn equal_and_aligned_divisions() {
+        let c = coalesced("{ [a] : a <= 8 and (a mod 10 = 7 or a mod 10 = 8 or a mod 10 = 9) }");
+        assert_eq!(c.n_basic(), 1, "{c}");
+        let c = coalesced("{ [a] : (2 <= a <= 5) or (a mod 2 = 1 and 1 <= a <= 5) }");
+        assert_eq!(c.to_string(), "{ [a] : 1 <= a <= 5 }");
+        let c =
+            coalesced("{ [y, x] : (x - y) mod 3 = 2 and 2 <= y <= 200 and 0 <= x <= 2; [1, 0] }");
+        assert_eq!(c.n_basic(), 1, "{c}");
+    }
+
+    /// Nothing is merged where the union is not one conjunction.
+    #[test]
+    fn gaps_stay() {
+        let c =
+            coalesced("{ [x, y] : y >= 0 and x <= 5 and y <= x or y >= 0 and x = 7 and y <= 6 }");
+        assert_eq!(c.n_basic(), 2, "{c}");
+        let c = coalesced("{ [x, y] : 2x = 3y and 0 <= y <= 4; [-2, -2] }");
+        assert_eq!(c.n_basic(), 2, "{c}");
+        let c = coalesced("{ [x, 0] : x >= 0; [x, 1] : x <= 20 }");
+        assert_eq!(c.n_basic(), 2, "{c}");
+    }
+
+    /// A budget too small is an error, never a wrong answer.
+    #[test]
+    fn budget() {
+        let s = set("{ [x, y] : 0 <= x, y <= 10 or 1 <= x, y <= 11 }");
+        for steps in [1, 10, 100, 1000, 100_000] {
+            match s.coalesce_with_budget(&mut Budget::new(steps)) {
+                Ok(c) => assert!(c.is_equal(&s).unwrap()),
+                Err(e) => assert!(matches!(e, crate::Error::Budget(_)), "{e}"),
+            }
+        }
+    }
+
+    /// Small unions of 2-4 disjuncts over `[i, j]`: boxes near each other,
+    /// some with a half-space, an equality or a congruence.
+    fn arb_union() -> impl Strategy<Value = String> {
+        let conj = (
+            -3i64..=2,
+            0i64..=3,
+            -3i64..=2,
+            0i64..=3,
+            prop::option::of((-1i64..=1, -1i64..=1, -2i64..=2)),
+            0u8..=5,
+        )
+            .prop_map(|(i0, wi, j0, wj, half, extra)| {
+                let mut cs = vec![
+                    format!("{i0} <= i <= {}", i0 + wi),
+                    format!("{j0} <= j <= {}", j0 + wj),
+                ];
+                if let Some((a, b, c)) = half {
+                    cs.push(format!("{a}i + {b}j >= {c}"));
+                }
+                match extra {
+                    0 => cs.push(format!("i = {i0}")),
+                    1 => cs.push("(i + j) mod 2 = 0".to_string()),
+                    2 => cs.push(format!("j = {j0} + i - {i0}")),
+                    _ => {}
+                }
+                format!("({})", cs.join(" and "))
+            });
+        prop::collection::vec(conj, 2..=4)
+            .prop_map(|ds| format!("{{ [i, j] : {} }}", ds.join(" or ")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        /// Coalescing keeps the points (by `is_equal` and by enumeration)
+        /// and never adds disjuncts.
+        #[test]
+        fn coalesce_is_exact(text in arb_union()) {
+            let s = set(&text);
+            let c = s.coalesce().unwrap();
+            prop_assert!(c.is_equal(&s).unwrap(), "{} became {}", text, c);
+            let bx = PBox::new(vec![], -5, 6);
+            prop_assert_eq!(set_points(&c, &bx), set_points(&s, &bx), "{}", text);
+            prop_assert!(c.n_basic() <= s.n_basic(), "{} became {}", text, c);
+        }
+    }
+}

@@ -27,14 +27,18 @@
 //! can be built, replaces the separate cases (fuse: only the valid
 //! constraints; extension: the relaxed ones; wrapping).
 //!
-//! *Wrapping*: a constraint `f >= 0` of `a` that cuts `b` is turned around its
-//! ridge with another constraint `r >= 0` of `a` (both hold on `a`) until it
-//! holds on `b`: the least `λ >= 0` with `f + λ·r >= 0` on `b` is the maximum
-//! of `-f / r` over `b` where `r > 0`, a linear program on the homogenised
-//! constraints of `b` (variables `(t, t·x)`, `t >= 0`, `r = 1`), which also
-//! sees the unbounded directions of `b` (`t = 0`: "unbounded wrapping"). The
-//! wrapped row is then relaxed to hold on all of `b` if the points where
-//! `r <= 0` need it.
+//! *Wrapping*: a constraint `f >= 0` of `a` that cuts `b` is turned around
+//! its ridge with another constraint `r >= 0` of `a` (both hold on `a`) until
+//! it holds on `b`: the least `λ >= 0` with `f + λ·r >= 0` on `b` is the
+//! maximum of `-f / r` over `b` where `r > 0`, a linear program on the
+//! homogenised constraints of `b` (variables `(t, t·x)`, `t >= 0`, `r = 1`),
+//! which also sees the unbounded directions of `b` (`t = 0`: "unbounded
+//! wrapping"). The wrapped row is then relaxed to hold on all of `b` if the
+//! points where `r <= 0` need it. Wrapping is not tried when a constraint of
+//! one side is *separating* (the other side lies entirely at `c <= -2`): it
+//! then hardly ever gives an exact candidate, and skipping it halves the time
+//! of the many pairs that do not merge (six separate slabs: 0.86 -> 0.39 ms;
+//! 10^4 random unions: 26404 -> 26723 disjuncts left, isl 28639).
 //!
 //! Divisions: the two disjuncts are first given the same local variables, the
 //! union of their division definitions (a division is a function of the
@@ -58,7 +62,7 @@ use crate::conjunction::{div_constraints, normalize_ineq, Conjunction, Div, Row}
 use crate::error::Result;
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::simplex::{LpValue, Simplex};
+use crate::simplex::{LpValue, Rational, Simplex};
 use crate::space::Space;
 use std::collections::HashSet;
 
@@ -82,7 +86,7 @@ impl Disjunction {
         for mut c in d.parts.drain(..) {
             budget.spend(1 + c.eqs.len() + c.ineqs.len())?;
             c.remove_redundancies();
-            let c = with_divisions(c);
+            let c = with_divisions(c, budget)?;
             if !c.is_empty_with(budget)? {
                 parts.push(c);
             }
@@ -123,19 +127,23 @@ impl Disjunction {
 
 /// `c` with its plain existentials rewritten as divisions when that gives one
 /// conjunction within [`EXPLICIT_STEPS`] (see [`explicit_locals_with`]);
-/// otherwise `c` itself.
-fn with_divisions(c: Conjunction) -> Conjunction {
+/// otherwise `c` itself. The steps used are spent from `budget` too.
+fn with_divisions(c: Conjunction, budget: &mut Budget) -> Result<Conjunction> {
     if c.divs.iter().all(Option::is_some) {
-        return c;
+        return Ok(c);
     }
-    match explicit_locals_with(&c, &mut Budget::new(EXPLICIT_STEPS)) {
+    let mut own = Budget::new(EXPLICIT_STEPS);
+    let rewritten = explicit_locals_with(&c, &mut own);
+    let used = EXPLICIT_STEPS.saturating_sub(own.remaining());
+    budget.spend(usize::try_from(used).unwrap_or(usize::MAX))?;
+    Ok(match rewritten {
         Ok(mut v) if v.len() == 1 && v[0].divs.iter().all(Option::is_some) => {
             let mut one = v.remove(0);
             one.remove_redundancies();
             one
         }
         _ => c,
-    }
+    })
 }
 
 /// Equal rows up to trailing zeros.
@@ -334,6 +342,8 @@ fn try_merge(
     // the rows of each side that do not hold on the other: (row, index in its side)
     let mut cut_a = Vec::new();
     let mut cut_b = Vec::new();
+    // a constraint of one side separates it from the other, with a gap
+    let mut separated = false;
     for (rows, lp, region, cut) in [
         (&rows_a, &mut lp_b, &mut on_b, &mut cut_a),
         (&rows_b, &mut lp_a, &mut on_a, &mut cut_b),
@@ -346,6 +356,13 @@ fn try_merge(
                     cut.push(k);
                 }
                 Class::Cut => cut.push(k),
+            }
+            if !separated && cut.last() == Some(&k) {
+                // the other disjunct lies beyond `r = -1` altogether
+                let minus: Row = r.iter().map(|v| -v).collect();
+                if let LpValue::Optimum(m) = lp.min(&minus, budget)? {
+                    separated = m > Rational::from_int(Int::ONE);
+                }
             }
         }
     }
@@ -368,7 +385,7 @@ fn try_merge(
     };
     let mut h = candidate(&hull);
     if !exact(&h, budget)? {
-        if cut_a.is_empty() && cut_b.is_empty() {
+        if separated || (cut_a.is_empty() && cut_b.is_empty()) {
             return Ok(None);
         }
         let before = hull.len();

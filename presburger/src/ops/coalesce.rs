@@ -70,6 +70,9 @@ use std::collections::HashSet;
 /// divisions before coalescing (past it the disjunct is left as it is).
 const EXPLICIT_STEPS: u64 = 20_000;
 
+/// Largest relaxation tried over the integers below the rational one.
+const MAX_TIGHTEN: i64 = 8;
+
 /// Most pairs (constraint to wrap, ridge) tried for one pair of disjuncts.
 const MAX_WRAPS: usize = 400;
 
@@ -281,7 +284,9 @@ enum Class {
 
 /// Classifies `row >= 0` against the disjunct of `lp` and `region` (see the
 /// module doc): valid when its rational minimum is `>= 0` or when it holds at
-/// every integer point; otherwise relaxed by the minimum when that is finite.
+/// every integer point; otherwise relaxed by the least `k` for which
+/// `row + k >= 0` holds at every integer point (tried up to [`MAX_TIGHTEN`]),
+/// else by the rational minimum, when that is finite.
 fn classify(row: &Row, lp: &mut Lp, region: &mut Region, budget: &mut Budget) -> Result<Class> {
     let m = lp.min(row, budget)?;
     if let LpValue::Optimum(m) = &m {
@@ -294,8 +299,19 @@ fn classify(row: &Row, lp: &mut Lp, region: &mut Region, budget: &mut Budget) ->
     }
     Ok(match m {
         LpValue::Optimum(m) => {
+            // the rational minimum relaxes by `s`; over the integers a
+            // smaller relaxation may hold (tried when `s` is small)
+            let s = -m.ceil();
             let mut r = row.clone();
-            r[0] -= m.ceil();
+            let mut k = Int::ONE;
+            while k < s && k <= Int::from(MAX_TIGHTEN) {
+                r[0] = &row[0] + &k;
+                if region.holds(&r, false, budget)? {
+                    return Ok(Class::Relaxed(r));
+                }
+                k += Int::ONE;
+            }
+            r[0] = &row[0] + &s;
             Class::Relaxed(r)
         }
         _ => Class::Cut,
@@ -414,7 +430,11 @@ fn try_merge(
 /// disjunct `other`) and each other row `r` of `rows`, the row `q·f + p·r`
 /// with `λ = p/q` the least value making `f + λ·r >= 0` hold where `r > 0` on
 /// `other`, relaxed by its minimum over `other` when that is negative. Every
-/// row returned holds on both disjuncts. At most [`MAX_WRAPS`] pairs.
+/// row returned holds on both disjuncts. At most [`MAX_WRAPS`] pairs. A row
+/// with local variables is only wrapped with `p, q <= 2`: a wrapped row
+/// mixing divisions with large coefficients makes guards such as
+/// `10c >= 29 floor(c/3) + 10` in generated code, which no reader (nor gcc's
+/// `-Warray-bounds`, which then reports a subscript out of bounds) follows.
 ///
 /// Source: Verdoolaege, IMPACT 2015 (wrapping, unbounded wrapping).
 fn wrapped_rows(
@@ -456,10 +476,14 @@ fn wrapped_rows(
     hom.add_ineq(&t);
     let mut paid = 0u64;
     let mut tries = 0usize;
+    // rows on the variables only
+    let nv = 1 + other.space.n_var();
+    let plain = |r: &Row| r[nv.min(r.len())..].iter().all(Int::is_zero);
     for (k, r) in rows.iter().enumerate() {
         if tries >= MAX_WRAPS {
             break;
         }
+
         let snap = hom.snapshot();
         hom.add_eq(&lift(r, -Int::ONE));
         if hom.is_empty() {
@@ -484,6 +508,10 @@ fn wrapped_rows(
                 continue;
             }
             let (p, q) = (&lambda.num, &lambda.den);
+            let two = Int::from(2);
+            if (!plain(r) || !plain(f)) && (p > &two || q > &two) {
+                continue;
+            }
             let mut row: Row = f.iter().zip(r).map(|(x, y)| q * x + p * y).collect();
             match lp_other.min(&row, budget)? {
                 LpValue::Optimum(m) if m.signum() < 0 => row[0] -= m.ceil(),

@@ -304,7 +304,8 @@ fn classify(row: &Row, lp: &mut Lp, region: &mut Region, budget: &mut Budget) ->
             let s = -m.ceil();
             let mut r = row.clone();
             let mut k = Int::ONE;
-            while k < s && k <= Int::from(MAX_TIGHTEN) {
+            let most = Int::from(MAX_TIGHTEN);
+            while k < s && k <= most {
                 r[0] = &row[0] + &k;
                 if region.holds(&r, false, budget)? {
                     return Ok(Class::Relaxed(r));

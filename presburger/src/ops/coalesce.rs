@@ -83,13 +83,20 @@ impl Disjunction {
     ///
     /// Source: see the module doc (Verdoolaege, IMPACT 2015).
     pub(crate) fn coalesce(&self, budget: &mut Budget) -> Result<Disjunction> {
+        self.coalesce_with(true, budget)
+    }
+
+    /// [`Disjunction::coalesce`] when `full`; otherwise only the fuse case
+    /// ([`try_fuse`]): every constraint of the result is one of the input, so
+    /// a union of boxes stays a union of boxes, split as before issue 14.
+    pub(crate) fn coalesce_with(&self, full: bool, budget: &mut Budget) -> Result<Disjunction> {
         let mut d = self.clone();
         d.simplify();
         let mut parts: Vec<Conjunction> = Vec::with_capacity(d.parts.len());
         for mut c in d.parts.drain(..) {
             budget.spend(1 + c.eqs.len() + c.ineqs.len())?;
             c.remove_redundancies();
-            let c = with_divisions(c, budget)?;
+            let c = if full { with_divisions(c, budget)? } else { c };
             if !c.is_empty_with(budget)? {
                 parts.push(c);
             }
@@ -112,7 +119,12 @@ impl Disjunction {
                         continue 'outer;
                     }
                     if i < j {
-                        if let Some(m) = try_merge(&parts[i], &parts[j], &space, budget)? {
+                        let merged = if full {
+                            try_merge(&parts[i], &parts[j], &space, budget)?
+                        } else {
+                            try_fuse(&parts[i], &parts[j], &space, budget)?
+                        };
+                        if let Some(m) = merged {
                             parts.remove(j);
                             parts[i] = m;
                             continue 'outer;
@@ -426,6 +438,56 @@ fn try_merge(
     Ok(Some(h))
 }
 
+/// The fuse case alone (the coalescing of before issue 14, for
+/// [`Disjunction::coalesce_with`] without `full`): the constraints of `a` that
+/// hold on all of `b`, plus those of `b` that hold on all of `a` (equalities
+/// kept whole), when their conjunction has no integer point outside `a ∪ b`.
+/// Only for conjunctions without locals; every constraint of the result is one
+/// of the input.
+fn try_fuse(
+    a: &Conjunction,
+    b: &Conjunction,
+    space: &Space,
+    budget: &mut Budget,
+) -> Result<Option<Conjunction>> {
+    if a.n_local() > 0 || b.n_local() > 0 {
+        return Ok(None);
+    }
+    let mut hull = Conjunction::universe(space.clone());
+    for (x, y) in [(a, b), (b, a)] {
+        let Some(mut on) = Region::new(y) else {
+            // y is empty: everything holds on it
+            hull.eqs.extend(x.eqs.iter().cloned());
+            hull.ineqs.extend(x.ineqs.iter().cloned());
+            continue;
+        };
+        for e in &x.eqs {
+            if on.holds(e, true, budget)? {
+                hull.eqs.push(e.clone());
+            }
+        }
+        for r in &x.ineqs {
+            if on.holds(r, false, budget)? {
+                hull.ineqs.push(r.clone());
+            }
+        }
+    }
+    let h = Disjunction {
+        space: space.clone(),
+        parts: vec![hull.clone()],
+    };
+    let both = Disjunction {
+        space: space.clone(),
+        parts: vec![a.clone(), b.clone()],
+    };
+    if h.is_subset(&both, budget)? {
+        hull.simplify();
+        Ok(Some(hull))
+    } else {
+        Ok(None)
+    }
+}
+
 /// Wrapping (see the module doc): for each row `f` of `rows` (the constraints
 /// of one disjunct) listed in `cut` (those that do not hold on the other
 /// disjunct `other`) and each other row `r` of `rows`, the row `q·f + p·r`
@@ -530,6 +592,12 @@ impl Disjunction {
     /// Coalescing, a budget error reworded for the user.
     pub(crate) fn coalesce_in(&self, budget: &mut Budget) -> Result<Disjunction> {
         self.coalesce(budget)
+            .map_err(|e| super::algebra::budget_context("coalescing", e))
+    }
+
+    /// Coalescing by the fuse case alone, a budget error reworded for the user.
+    pub(crate) fn coalesce_fuse_in(&self, budget: &mut Budget) -> Result<Disjunction> {
+        self.coalesce_with(false, budget)
             .map_err(|e| super::algebra::budget_context("coalescing", e))
     }
 }

@@ -1299,3 +1299,39 @@ mod rearrange {
         }
     }
 }
+
+// ----- disjunct counts (used by tests/isl_coalesce_tables.rs). Declared in a
+// module of their own, as above. -----
+
+mod counting {
+    use super::{IslSet, IslUnionSet, USet};
+    use std::ffi::c_int;
+
+    extern "C" {
+        fn isl_set_from_union_set(u: *mut IslUnionSet) -> *mut IslSet;
+        fn isl_set_n_basic_set(s: *mut IslSet) -> c_int;
+        fn isl_set_free(s: *mut IslSet) -> *mut IslSet;
+    }
+
+    impl USet<'_> {
+        /// The number of disjuncts (basic sets) of a union set with all its
+        /// members in one space (0 when it is empty); `None` when isl fails
+        /// (members in several spaces, most likely).
+        pub fn n_basic_sets(&self) -> Option<usize> {
+            if self.is_empty()? {
+                return Some(0);
+            }
+            // SAFETY: the conversion takes the copy; the set is freed after
+            // the count.
+            unsafe {
+                let s = isl_set_from_union_set(self.copy());
+                if s.is_null() {
+                    return None;
+                }
+                let n = isl_set_n_basic_set(s);
+                isl_set_free(s);
+                usize::try_from(n).ok()
+            }
+        }
+    }
+}

@@ -187,7 +187,7 @@ fn project_to_tiles(tiled: &Set, dims: &[(usize, usize)]) -> Result<Set> {
     for (k, (_, d)) in order.iter().enumerate() {
         s = s.set_dim_name(DimKind::Out, k, &format!("Q{d}"))?;
     }
-    Ok(s.coalesce()?)
+    Ok(s.coalesce_fuse_only()?)
 }
 
 /// The tiles that meet `output_domain`: `{ [Q..] : tile Q has an element in the
@@ -208,7 +208,8 @@ pub fn all_tiles(tile: &Map, output_domain: &Set) -> Result<Set> {
 /// domain. A tile is bad when an element of `ext` lies outside the domain or in
 /// `avoid`; the bad tiles are the projection of those elements onto the tile
 /// indices, and the interior tiles are the tiles meeting the domain minus the bad
-/// ones (exact). Use [`disjoint_pieces`] when the result has several disjuncts.
+/// ones (exact), coalesced by the fuse case alone (boxes stay boxes: the emitter reads
+/// boxes). Use [`disjoint_pieces`] when the result has several disjuncts.
 pub fn interior_tiles(tile: &Map, output_domain: &Set, avoid: &Set) -> Result<Set> {
     let dims = tile_dims(tile)?;
     let all = all_tiles(tile, output_domain)?;
@@ -217,7 +218,7 @@ pub fn interior_tiles(tile: &Map, output_domain: &Set, avoid: &Set) -> Result<Se
     let outside = output_domain.complement()?.union(avoid)?;
     let touching = tile.intersect_range(&outside)?.domain();
     let bad = project_to_tiles(&ext.intersect(&touching)?, &dims)?;
-    Ok(all.subtract(&bad)?.coalesce()?)
+    Ok(all.subtract(&bad)?.coalesce_fuse_only()?)
 }
 
 /// `{ t[..] -> t[..'] : equal except in the in-tile dims m<d> }` with the range
@@ -261,14 +262,15 @@ pub fn restrict_to_tiles(set: &Set, tiles: &Set) -> Result<Set> {
         .flat_product(&Set::universe(set.space().clone())?)?
         .set_tuple_name(set.space().range_tuple().name.as_deref());
     let r = set.intersect(&lifted)?;
-    Ok(r.gist(&lifted)?.coalesce()?)
+    Ok(r.gist(&lifted)?.coalesce_fuse_only()?)
 }
 
 /// Cuts a set into pairwise disjoint conjunctions covering it (Sec. 5.3: "If the
 /// parameter domain has multiple disjuncts, we can recursively apply the
 /// partitioning techniques"; each piece gets its own loop nest).
 ///
-/// Idea: a worklist of conjunctions of the coalesced set; each one minus what is
+/// Idea: a worklist of conjunctions of the set coalesced by the fuse case alone
+/// (so that boxes stay boxes); each one minus what is
 /// covered already is either one conjunction (kept, and added to the cover) or
 /// several, which go back onto the worklist. An error (not a panic) if that does
 /// not settle within a generous number of steps.
@@ -276,7 +278,7 @@ pub fn disjoint_pieces(set: &Set) -> Result<Vec<Set>> {
     let space = set.space().clone();
     let mut covered = Set::empty(space.clone())?;
     let mut out = Vec::new();
-    let mut work: Vec<Set> = set.coalesce()?.basics().map(Set::from).collect();
+    let mut work: Vec<Set> = set.coalesce_fuse_only()?.basics().map(Set::from).collect();
     work.reverse();
     let mut steps = 0usize;
     while let Some(b) = work.pop() {
@@ -286,7 +288,7 @@ pub fn disjoint_pieces(set: &Set) -> Result<Vec<Set>> {
                 "disjoint_pieces: the set does not split into few disjoint pieces".into(),
             ));
         }
-        let rest = b.subtract(&covered)?.coalesce()?;
+        let rest = b.subtract(&covered)?.coalesce_fuse_only()?;
         if rest.is_empty()? {
             continue;
         }
@@ -319,7 +321,9 @@ pub fn footprint(tiled: &UnionMap, input: &str) -> Result<Option<Set>> {
             });
         }
     }
-    r.map(|s| s.coalesce()).transpose().map_err(Error::from)
+    r.map(|s| s.coalesce_fuse_only())
+        .transpose()
+        .map_err(Error::from)
 }
 
 /// The read footprint without the clipping to the input's bounds.
@@ -353,7 +357,7 @@ pub fn unclipped(footprint: &Set, input_domain: &Set) -> Result<Set> {
         }
         out = out.union(&build(c, &rows, &keep)?)?;
     }
-    Ok(out.coalesce()?)
+    Ok(out.coalesce_fuse_only()?)
 }
 
 /// `{ x : row(x) >= 0 }` in the space of `c`; `None` when the row uses locals of
@@ -507,7 +511,7 @@ type Candidate = (Vec<Int>, Vec<Int>, Int);
 /// dimensions, a max/min of bounds such as a footprint clipped at the volume's
 /// boundary) gives `None`.
 pub fn match_slice(set: &Set) -> Result<Option<Slice>> {
-    let set = set.coalesce()?;
+    let set = set.coalesce_fuse_only()?;
     if set.is_empty()? || set.n_basic() != 1 {
         return Ok(None);
     }

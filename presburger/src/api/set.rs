@@ -399,6 +399,23 @@ impl Set {
     pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<Set> {
         self.0.coalesce_in(budget).map(Set)
     }
+
+    /// Coalescing by the fuse case alone (the coalescing of before issue 14):
+    /// two disjuncts without locals are replaced by the constraints of each
+    /// that hold on the other when that is exact. Every constraint of the
+    /// result is one of the input, so a union of boxes stays a union of
+    /// boxes, split as it used to be (for callers that rely on that shape).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [x, y] : 0 <= x, y <= 10 or 1 <= x, y <= 11 }".parse()?;
+    /// assert_eq!(s.coalesce_fuse_only()?.n_basic(), 2);
+    /// assert_eq!(s.coalesce()?.n_basic(), 1);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn coalesce_fuse_only(&self) -> Result<Set> {
+        self.0.coalesce_fuse_in(&mut algebra_budget()).map(Set)
+    }
 }
 
 // Bounds, boxes and points: the algorithms are in `src/ops/bounds.rs`.

@@ -71,12 +71,8 @@
 //! `_with_budget` variants take another. Running out is [`Error::Budget`], never a
 //! wrong answer.
 //!
-//! Coalescing (after isl's `isl_map_coalesce`, in its basic form): a disjunct
-//! contained in another is dropped, and two disjuncts are replaced by the conjunction
-//! of the constraints of each that hold on the other, when that conjunction has no
-//! integer point outside both (checked exactly by the inclusion test). Whether a
-//! constraint holds on the other disjunct is decided on that disjunct's tableau
-//! (`Region::holds`), with the integer test only when the tableau cannot tell.
+//! Coalescing is in [`super::coalesce`]; it uses [`Region`] to decide whether a
+//! constraint holds on a disjunct.
 
 use crate::api::{across, Across, Disjunction};
 use crate::conjunction::{div_constraints, implied_by_div, Conjunction, Div, Row};
@@ -455,7 +451,7 @@ impl Subtrahend {
 /// Where the search is: the minuend conjunction `a` and the rows added on the way
 /// down, as one exact rational tableau (for the decisions) and as rows (for the
 /// leaves, which become conjunctions).
-struct Region<'a> {
+pub(super) struct Region<'a> {
     /// The minuend conjunction; all its rows are in the tableau.
     a: &'a Conjunction,
     tab: Simplex,
@@ -516,7 +512,7 @@ fn same_padded(a: &Row, b: &Row) -> bool {
 
 impl<'a> Region<'a> {
     /// The whole of `a`, or `None` when `a` is rationally empty.
-    fn new(a: &'a Conjunction) -> Option<Region<'a>> {
+    pub(super) fn new(a: &'a Conjunction) -> Option<Region<'a>> {
         let (tab, first) = a.rational_tableau()?;
         Some(Region {
             a,
@@ -655,7 +651,7 @@ impl<'a> Region<'a> {
     /// the region: for each side, `not row` is added (and rolled back); a rationally
     /// empty result means the side holds, an integral vertex means it does not, and
     /// otherwise the integer test decides.
-    fn holds(&mut self, row: &Row, is_eq: bool, budget: &mut Budget) -> Result<bool> {
+    pub(super) fn holds(&mut self, row: &Row, is_eq: bool, budget: &mut Budget) -> Result<bool> {
         let minus: Row = row.iter().map(|v| -v).collect();
         let sides = if is_eq {
             vec![row.clone(), minus]
@@ -1405,99 +1401,6 @@ impl Disjunction {
             Ok(true)
         })
     }
-
-    /// Coalescing: drop disjuncts contained in others; merge pairs whose union is a
-    /// conjunction (see the module doc). Exact: the result has the same points.
-    pub(crate) fn coalesce(&self, budget: &mut Budget) -> Result<Disjunction> {
-        let mut d = self.clone();
-        d.simplify();
-        let mut parts: Vec<Conjunction> = Vec::with_capacity(d.parts.len());
-        for mut c in d.parts.drain(..) {
-            budget.spend(1 + c.eqs.len() + c.ineqs.len())?;
-            c.remove_redundancies();
-            if !c.is_empty_with(budget)? {
-                parts.push(c);
-            }
-        }
-        let space = d.space.clone();
-        let single = |c: &Conjunction| Disjunction {
-            space: space.clone(),
-            parts: vec![c.clone()],
-        };
-        'outer: loop {
-            for i in 0..parts.len() {
-                for j in 0..parts.len() {
-                    if i == j {
-                        continue;
-                    }
-                    // drop i when it lies inside j
-                    if single(&parts[i]).is_subset(&single(&parts[j]), budget)? {
-                        parts.remove(i);
-                        continue 'outer;
-                    }
-                    if i < j {
-                        if let Some(m) = try_merge(&parts[i], &parts[j], &space, budget)? {
-                            parts.remove(j);
-                            parts[i] = m;
-                            continue 'outer;
-                        }
-                    }
-                }
-            }
-            break;
-        }
-        let mut out = Disjunction { space, parts };
-        out.simplify();
-        Ok(out)
-    }
-}
-
-/// The constraints of `a` that hold on all of `b`, plus those of `b` that hold on
-/// all of `a`: if their conjunction has no integer point outside `a ∪ b`, it is the
-/// union. Only for conjunctions without locals (the common case after
-/// simplification); others are left alone.
-fn try_merge(
-    a: &Conjunction,
-    b: &Conjunction,
-    space: &crate::space::Space,
-    budget: &mut Budget,
-) -> Result<Option<Conjunction>> {
-    if a.n_local() > 0 || b.n_local() > 0 {
-        return Ok(None);
-    }
-    let mut hull = Conjunction::universe(space.clone());
-    for (x, y) in [(a, b), (b, a)] {
-        let Some(mut on) = Region::new(y) else {
-            // y is empty: everything holds on it
-            hull.eqs.extend(x.eqs.iter().cloned());
-            hull.ineqs.extend(x.ineqs.iter().cloned());
-            continue;
-        };
-        for e in &x.eqs {
-            if on.holds(e, true, budget)? {
-                hull.eqs.push(e.clone());
-            }
-        }
-        for r in &x.ineqs {
-            if on.holds(r, false, budget)? {
-                hull.ineqs.push(r.clone());
-            }
-        }
-    }
-    let h = Disjunction {
-        space: space.clone(),
-        parts: vec![hull.clone()],
-    };
-    let both = Disjunction {
-        space: space.clone(),
-        parts: vec![a.clone(), b.clone()],
-    };
-    if h.is_subset(&both, budget)? {
-        hull.simplify();
-        Ok(Some(hull))
-    } else {
-        Ok(None)
-    }
 }
 
 impl Disjunction {
@@ -1534,12 +1437,6 @@ impl Disjunction {
     pub(crate) fn is_disjoint_in(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         self.is_disjoint(other, budget)
             .map_err(|e| budget_context("disjointness test", e))
-    }
-
-    /// Coalescing, a budget error reworded for the user.
-    pub(crate) fn coalesce_in(&self, budget: &mut Budget) -> Result<Disjunction> {
-        self.coalesce(budget)
-            .map_err(|e| budget_context("coalescing", e))
     }
 }
 

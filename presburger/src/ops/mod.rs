@@ -1,5 +1,5 @@
 //! The set and map algebra on top of the integer engine: subtraction, inclusion,
-//! equality and coalescing ([`algebra`]), relation operations ([`maps`]), gist
+//! equality ([`algebra`]), coalescing ([`coalesce`]), relation operations ([`maps`]), gist
 //! ([`gist`]), bounds, boxes and enumeration ([`bounds`]) and exact projection
 //! ([`project`]), and operations on unions member by member ([`unions`]).
 
@@ -7,6 +7,7 @@ pub mod algebra;
 #[cfg(test)]
 mod algebra_props;
 pub mod bounds;
+pub mod coalesce;
 pub mod gist;
 pub mod maps;
 pub mod project;

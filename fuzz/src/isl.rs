@@ -53,6 +53,7 @@ extern "C" {
     fn isl_union_set_is_subset(a: *mut IslUnionSet, b: *mut IslUnionSet) -> c_int;
     fn isl_union_set_is_equal(a: *mut IslUnionSet, b: *mut IslUnionSet) -> c_int;
     fn isl_union_set_subtract(a: *mut IslUnionSet, b: *mut IslUnionSet) -> *mut IslUnionSet;
+    fn isl_union_set_union(a: *mut IslUnionSet, b: *mut IslUnionSet) -> *mut IslUnionSet;
     fn isl_union_set_coalesce(a: *mut IslUnionSet) -> *mut IslUnionSet;
     fn isl_union_set_lexmin(a: *mut IslUnionSet) -> *mut IslUnionSet;
     fn isl_union_set_lexmax(a: *mut IslUnionSet) -> *mut IslUnionSet;
@@ -355,6 +356,12 @@ impl<'a> USet<'a> {
     pub fn coalesce(&self) -> Option<Self> {
         // SAFETY: the call takes the copy.
         self.wrap(unsafe { isl_union_set_coalesce(self.copy()) })
+    }
+
+    /// `self ∪ other` (not coalesced).
+    pub fn union(&self, other: &USet) -> Option<Self> {
+        // SAFETY: the call takes the two copies.
+        self.wrap(unsafe { isl_union_set_union(self.copy(), other.copy()) })
     }
 
     /// The lexicographic minimum of each space.

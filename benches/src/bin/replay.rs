@@ -8,6 +8,7 @@
 //! ```
 //!
 //! Each line is `FAMILY \t OP \t A \t B` (B empty for `is_empty` and `lexmin`;
+//! `coalesce` coalesces `A ∪ B`;
 //! `lexmin` takes sets without parameters and skips the others). Prints, per
 //! family, the number of problems and the total and median time of the
 //! operation alone (parsing excluded), over all rounds.
@@ -51,7 +52,15 @@ fn main() {
         let parse =
             |s: &str| -> UnionSet { s.parse().unwrap_or_else(|e| panic!("line {}: {e}", n + 1)) };
         let b = (!f[3].is_empty()).then(|| parse(f[3]));
-        let a = parse(f[2]);
+        let mut a = parse(f[2]);
+        if f[1] == "coalesce" {
+            // the union of the pair is what is coalesced (formed here, untimed)
+            if let Some(b) = &b {
+                a = a
+                    .union(b)
+                    .expect("the two sides of a problem share their space");
+            }
+        }
         let set = if f[1] == "lexmin" {
             match f[2].parse::<presburger::Set>() {
                 Ok(s) if !f[2].trim_start().starts_with('[') => Some(s),
@@ -73,6 +82,7 @@ fn main() {
                 ("is_subset", Some(b)) => a.is_subset(b).is_ok(),
                 ("is_equal", Some(b)) => a.is_equal(b).is_ok(),
                 ("subtract", Some(b)) => a.subtract(b).is_ok(),
+                ("coalesce", _) => a.coalesce().is_ok(),
                 _ => panic!("unknown operation {op}"),
             };
             times.entry(family.clone()).or_default().push(t.elapsed());

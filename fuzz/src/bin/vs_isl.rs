@@ -52,6 +52,8 @@ enum Op {
     IsSubset,
     IsEqual,
     Subtract,
+    /// Coalescing `A ∪ B` (the union formed outside the clock).
+    Coalesce,
 }
 
 impl Op {
@@ -61,6 +63,7 @@ impl Op {
             "is_subset" => Op::IsSubset,
             "is_equal" => Op::IsEqual,
             "subtract" => Op::Subtract,
+            "coalesce" => Op::Coalesce,
             _ => return None,
         })
     }
@@ -71,7 +74,13 @@ impl Op {
             Op::IsSubset => "is_subset",
             Op::IsEqual => "is_equal",
             Op::Subtract => "subtract",
+            Op::Coalesce => "coalesce",
         }
+    }
+
+    /// The operations whose answer is a set (checked against isl's).
+    fn gives_set(self) -> bool {
+        matches!(self, Op::Subtract | Op::Coalesce)
     }
 }
 
@@ -106,6 +115,7 @@ impl Answer {
             "true" => Answer::Bool(true),
             "false" => Answer::Bool(false),
             "set" => Answer::Set,
+            t if t.starts_with("set:") => Answer::Set,
             "quota" => Answer::Limit("quota".into()),
             "islerror" => Answer::IslError,
             e => Answer::Error(e.trim_start_matches("error:").to_string()),
@@ -139,8 +149,11 @@ struct Record {
     /// A subtraction whose result isl could not compare with ours in time.
     unchecked: bool,
     /// The answer was true (`is_empty`, `is_subset`, `is_equal`), or the
-    /// difference is empty (`subtract`, by isl).
+    /// difference is empty (`subtract`, by isl), or our coalescing left no
+    /// more disjuncts than isl's (`coalesce`).
     yes: bool,
+    /// `coalesce`: the disjuncts left by us and by isl.
+    pieces: Option<(usize, usize)>,
 }
 
 fn parse_ours(text: &str) -> UnionSet {
@@ -214,6 +227,23 @@ fn ours_worker() {
         let prep = || (parse_ours(&a), b.as_deref().map(parse_ours));
         let failed = |e: presburger::Error| format!("error:{}", error_kind(&e));
         let (t, parse, answer, printed) = match op {
+            Op::Coalesce => {
+                // the union is formed while preparing, outside the clock
+                let prep = || {
+                    let (x, y) = (parse_ours(&a), parse_ours(b.as_deref().unwrap_or("{ }")));
+                    x.union(&y)
+                        .expect("the two sides of a problem share their space")
+                };
+                let (t, parse, r) = timed(prep, |u| u.coalesce());
+                match r {
+                    Ok(c) => {
+                        let n: usize = c.members().iter().map(|m| m.n_basic()).sum();
+                        let printed = c.to_string().replace(['\n', '\t'], " ");
+                        (t, parse, format!("set:{n}"), printed)
+                    }
+                    Err(e) => (t, parse, failed(e), String::new()),
+                }
+            }
             Op::Subtract => {
                 let (t, parse, r) = timed(prep, |(x, y)| x.subtract(y.as_ref().unwrap()));
                 match r {
@@ -269,7 +299,7 @@ fn isl_worker() {
             ctx.reset_operations();
             p
         };
-        if op != Op::Subtract {
+        if !op.gives_set() {
             let (t, parse, r) = timed(prep, |(x, y)| match op {
                 Op::IsEmpty => x.is_empty(),
                 Op::IsSubset => x.is_subset(y.as_ref().unwrap()),
@@ -282,12 +312,28 @@ fn isl_worker() {
         }
         // the result of the first call is kept for the check
         let mut theirs: Option<Option<USet>> = None;
-        let (t, parse, ()) = timed(prep, |(x, y)| {
-            let r = x.subtract(y.as_ref().unwrap());
-            if theirs.is_none() {
-                theirs = Some(r);
-            }
-        });
+        let (t, parse, ()) = if op == Op::Coalesce {
+            // the union is formed while preparing, outside the clock
+            let prep = || {
+                let (x, y) = prep();
+                let u = x.union(y.as_ref().unwrap());
+                ctx.reset_operations();
+                u
+            };
+            timed(prep, |u| {
+                let r = u.as_ref().and_then(|u| u.coalesce());
+                if theirs.is_none() {
+                    theirs = Some(r);
+                }
+            })
+        } else {
+            timed(prep, |(x, y)| {
+                let r = x.subtract(y.as_ref().unwrap());
+                if theirs.is_none() {
+                    theirs = Some(r);
+                }
+            })
+        };
         let theirs = theirs.flatten();
         let answer = if theirs.is_some() {
             "set"
@@ -303,9 +349,14 @@ fn isl_worker() {
             continue;
         };
         ctx.reset_operations();
-        let empty = match th.is_empty() {
-            Some(e) => e.to_string(),
-            None => String::new(),
+        // (for a coalescing: the disjuncts isl left)
+        let empty = if op == Op::Coalesce {
+            th.n_basic_sets().map_or(String::new(), |n| n.to_string())
+        } else {
+            match th.is_empty() {
+                Some(e) => e.to_string(),
+                None => String::new(),
+            }
         };
         let verdict = if ours.is_empty() {
             "none"
@@ -340,6 +391,8 @@ struct Reply {
     time: Duration,
     parse: Duration,
     answer: Answer,
+    /// The answer as the worker wrote it.
+    answer_text: String,
     /// Our printed difference.
     printed: String,
 }
@@ -396,6 +449,7 @@ impl Worker {
             time: nanos(0),
             parse: nanos(1),
             answer: Answer::read(f[2]),
+            answer_text: f[2].to_string(),
             printed: f.get(3).unwrap_or(&"").to_string(),
         })
     }
@@ -451,6 +505,7 @@ fn run_one(
         time: cap.unwrap_or_default(),
         parse: Duration::ZERO,
         answer: side("timeout".into()),
+        answer_text: String::new(),
         printed: String::new(),
     };
     let ours = workers.0.ask(op, a, b, "", cap);
@@ -459,7 +514,8 @@ fn run_one(
     let isl = workers.1.ask(op, a, b, &ours.printed, cap);
     let isl_parse = isl.as_ref().map(|r| r.parse);
     let isl = isl.unwrap_or_else(|| timeout(Answer::Limit));
-    let (disagree, unchecked, yes) = if op != Op::Subtract {
+    let mut pieces = None;
+    let (disagree, unchecked, yes) = if !op.gives_set() {
         let differ = matches!((&ours.answer, &isl.answer),
             (Answer::Bool(x), Answer::Bool(y)) if x != y);
         let yes = [&ours.answer, &isl.answer].contains(&&Answer::Bool(true));
@@ -472,7 +528,14 @@ fn run_one(
             None => (false, ours.answer == Answer::Set, false),
             Some(line) => {
                 let f: Vec<&str> = line.splitn(3, '\t').collect();
-                let yes = f[1] == "true";
+                let mut yes = f[1] == "true";
+                if op == Op::Coalesce {
+                    let ours_n = workers_answer_pieces(&ours.answer_text);
+                    if let (Some(o), Ok(i)) = (ours_n, f[1].parse::<usize>()) {
+                        pieces = Some((o, i));
+                        yes = o <= i;
+                    }
+                }
                 match f[0] {
                     "same" => (false, false, yes),
                     "differ" | "unreadable" => {
@@ -508,7 +571,13 @@ fn run_one(
         disagree,
         unchecked,
         yes,
+        pieces,
     }
+}
+
+/// The disjuncts our coalescing left, from its answer text `set:N`.
+fn workers_answer_pieces(answer: &str) -> Option<usize> {
+    answer.strip_prefix("set:")?.parse().ok()
 }
 
 // ---- the table ----
@@ -724,7 +793,7 @@ fn problems(
 fn usage() -> ! {
     let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
     eprintln!(
-        "usage: vs_isl [FAMILY...] [--op is_empty|is_subset|is_equal|subtract] [--count N] \
+        "usage: vs_isl [FAMILY...] [--op is_empty|is_subset|is_equal|subtract|coalesce] [--count N] \
          [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained]\nfamilies: {}",
         names.join(" ")
     );
@@ -849,9 +918,25 @@ fn main() {
     }
     let unchecked = records.iter().filter(|r| r.unchecked).count();
     if unchecked > 0 {
-        println!(
-            "subtractions not checked (isl stopped or its check ran out of time): {unchecked}"
-        );
+        println!("results not checked (isl stopped or its check ran out of time): {unchecked}");
+    }
+    if op == Op::Coalesce {
+        println!("\ndisjuncts left (problems both sides finished):");
+        for &family in &families {
+            let p: Vec<(usize, usize)> = records
+                .iter()
+                .filter(|r| r.family == family)
+                .filter_map(|r| r.pieces)
+                .collect();
+            let (o, i): (usize, usize) = p.iter().fold((0, 0), |(a, b), (x, y)| (a + x, b + y));
+            let worse = p.iter().filter(|(x, y)| x > y).count();
+            let better = p.iter().filter(|(x, y)| x < y).count();
+            println!(
+                "{:<10} n {:>4}  ours {o:>6}  isl {i:>6}  more than isl on {worse}, fewer on {better}",
+                family.name(),
+                p.len()
+            );
+        }
     }
     println!(
         "\nparsing both inputs (not in the times above; without the timed-out problems), \

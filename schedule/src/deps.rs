@@ -78,7 +78,7 @@ pub fn dependences(scop: &Scop) -> Result<Dependences> {
         let all = a
             .apply_range(&b.reverse())?
             .intersect(&before)?
-            .coalesce()?;
+            .coalesce_fuse_only()?;
         non_empty(&all)
     };
     // RAW and WAW one write access at a time (their unions are RAW and WAW),
@@ -99,8 +99,10 @@ pub fn dependences(scop: &Scop) -> Result<Dependences> {
         }
     }
     if scop.statements.iter().any(|s| s.writes.len() > 1) {
-        raw = raw.coalesce()?;
-        waw = waw.coalesce()?;
+        // (the fuse case alone: these feed the subtraction below, which the
+        // wrapped constraints of the full coalescing can make far costlier)
+        raw = raw.coalesce_fuse_only()?;
+        waw = waw.coalesce_fuse_only()?;
     }
     // the last writers: RAW_a − (WAW_a ; RAW) (see the module doc)
     let mut flow = UnionMap::empty(raw.params().to_vec());

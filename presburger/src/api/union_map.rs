@@ -269,6 +269,17 @@ impl UnionMap {
     pub fn coalesce_with_budget(&self, budget: &mut Budget) -> Result<UnionMap> {
         across::collect(self, self, |d| d.coalesce_in(budget).map(Some))
     }
+
+    /// Every member coalesced by the fuse case alone (see
+    /// [`Set::coalesce_fuse_only`](crate::Set::coalesce_fuse_only)): each
+    /// constraint of the result is one of the input. For relations that feed
+    /// further algebra: the stronger merges of [`UnionMap::coalesce`] write
+    /// wrapped and relaxed constraints, on which a later subtraction can cost
+    /// far more (the dependence analysis of `schedule` uses this).
+    pub fn coalesce_fuse_only(&self) -> Result<UnionMap> {
+        let mut budget = algebra_budget();
+        across::collect(self, self, |d| d.coalesce_fuse_in(&mut budget).map(Some))
+    }
 }
 
 // Operations on unions: the algorithms are in `src/ops/unions.rs`.

@@ -86,8 +86,17 @@ impl Disjunction {
     /// pair changes. Exact: the result has the same points.
     ///
     /// Source: see the module doc (Verdoolaege, IMPACT 2015).
+    ///
+    /// The merges beyond fusion improve a result without being needed for it:
+    /// they run on a share of `budget` ([`Budget::optional`]), and when that
+    /// runs out the fuse case alone ([`try_fuse`]) gives the answer, as
+    /// before issue 14, so that coalescing a large union never makes the
+    /// operation that prints it fail.
     pub(crate) fn coalesce(&self, budget: &mut Budget) -> Result<Disjunction> {
-        self.coalesce_with(true, budget)
+        match budget.optional(|b| self.coalesce_with(true, b))? {
+            Some(d) => Ok(d),
+            None => self.coalesce_with(false, budget),
+        }
     }
 
     /// [`Disjunction::coalesce`] when `full`; otherwise only the fuse case

@@ -102,7 +102,7 @@ impl Disjunction {
         let params = crate::api::merged_params(self.space.params(), context.space.params());
         let s = self.align_params(&params);
         let ctx = context.align_params(&params);
-        if ctx.is_empty_with(budget)? || optional(budget, |b| ctx.is_subset(&s, b))? == Some(true) {
+        if ctx.is_empty_with(budget)? || budget.optional(|b| ctx.is_subset(&s, b))? == Some(true) {
             return Ok(Disjunction::universe(s.space.clone()));
         }
         let mut parts = Vec::with_capacity(s.parts.len());
@@ -216,7 +216,7 @@ impl Conjunction {
                     space: self.space.clone(),
                     parts: vec![probe],
                 };
-                if optional(budget, |bu| probe.is_disjoint(ctx, bu))? != Some(true) {
+                if budget.optional(|bu| probe.is_disjoint(ctx, bu))? != Some(true) {
                     keep = &keep * &b;
                 }
             }
@@ -330,24 +330,6 @@ fn coprime_blocks(g: &Int) -> Vec<Int> {
     out
 }
 
-/// Runs an optional test — one whose answer only makes a result shorter —
-/// on a quarter of what is left of `budget`, charging `budget` for what it
-/// spent. Running out of that share is `None` ("cannot tell"), so that the
-/// caller keeps the longer, equally exact form instead of failing; other
-/// errors pass through.
-fn optional<T>(budget: &mut Budget, f: impl FnOnce(&mut Budget) -> Result<T>) -> Result<Option<T>> {
-    let share = budget.remaining() / 4;
-    let mut sub = Budget::new(share);
-    let r = f(&mut sub);
-    let spent = share - sub.remaining();
-    budget.spend(usize::try_from(spent).unwrap_or(usize::MAX))?;
-    match r {
-        Ok(v) => Ok(Some(v)),
-        Err(crate::error::Error::Budget(_)) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
 fn is_div_row(c: &Conjunction, row: &Row) -> bool {
     let first_local = 1 + c.space.n_var();
     c.divs.iter().enumerate().any(|(l, d)| {
@@ -407,7 +389,7 @@ impl Conjunction {
     ///    alone: `W` = the conjunction without the rows that mention `l` (and
     ///    without `l`) always contains the set, since it only forgets
     ///    constraints; when `W ⊆ self` (the exact inclusion test of the
-    ///    algebra, on a share of `budget`: see `optional`) the set is `W`,
+    ///    algebra, on a share of `budget`: see `Budget::optional`) the set is `W`,
     ///    and `l` goes. This
     ///    covers a local whose constraints are implied by the others and a
     ///    stride that the others make redundant.
@@ -446,7 +428,7 @@ impl Conjunction {
                 space: self.space.clone(),
                 parts: vec![self.clone()],
             };
-            if optional(budget, |b| wd.is_subset(&sd, b))? == Some(true) {
+            if budget.optional(|b| wd.is_subset(&sd, b))? == Some(true) {
                 *self = w;
                 self.eliminate_locals_exactly();
                 self.drop_free_locals();

@@ -90,6 +90,29 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// Runs a step whose answer only improves a result (a shorter gist, more
+    /// disjuncts merged) on a quarter of what is left, charging what it
+    /// spent. Running out of that share is `Ok(None)` ("cannot tell"), so
+    /// that the caller keeps its plainer, equally exact answer instead of
+    /// failing; other errors pass through.
+    pub(crate) fn optional<T>(
+        &mut self,
+        f: impl FnOnce(&mut Budget) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let share = self.remaining() / 4;
+        let mut sub = Budget::new(share);
+        let r = f(&mut sub);
+        let spent = share - sub.remaining();
+        self.spend(usize::try_from(spent).unwrap_or(usize::MAX))?;
+        match r {
+            Ok(v) => Ok(Some(v)),
+            Err(Error::Budget(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 impl Default for Budget {
     fn default() -> Self {
         Budget::new(Budget::DEFAULT_STEPS)

@@ -530,7 +530,7 @@ fn run_one(
                 let f: Vec<&str> = line.splitn(3, '\t').collect();
                 let mut yes = f[1] == "true";
                 if op == Op::Coalesce {
-                    let ours_n = workers_answer_pieces(&ours.answer_text);
+                    let ours_n = coalesced_pieces(&ours.answer_text);
                     if let (Some(o), Ok(i)) = (ours_n, f[1].parse::<usize>()) {
                         pieces = Some((o, i));
                         yes = o <= i;
@@ -576,7 +576,7 @@ fn run_one(
 }
 
 /// The disjuncts our coalescing left, from its answer text `set:N`.
-fn workers_answer_pieces(answer: &str) -> Option<usize> {
+fn coalesced_pieces(answer: &str) -> Option<usize> {
     answer.strip_prefix("set:")?.parse().ok()
 }
 

@@ -512,24 +512,28 @@ impl Int {
 /// quotients.
 pub(crate) struct ExactDivisor {
     value: Int,
-    /// `|value|` when it is small (then `odd` is `None`)
-    word: u64,
-    /// a big value's magnitude prepared for division
-    odd: Option<nat::Odd>,
+    magnitude: Prepared,
+}
+
+/// The magnitude of an [`ExactDivisor`], as its divisions use it.
+enum Prepared {
+    /// A value held small: its magnitude, a machine word.
+    Word(u64),
+    /// A big value: its odd part and 2-adic inverse.
+    Odd(Box<nat::Odd>),
 }
 
 impl ExactDivisor {
     /// Prepares `d`. Panics if `d` is zero.
     pub(crate) fn new(d: &Int) -> ExactDivisor {
         assert!(!d.is_zero(), "division by zero");
-        let (word, odd) = match d {
-            Int(Repr::Small(w)) => (w.unsigned_abs(), None),
-            Int(Repr::Big(b)) => (0, Some(nat::Odd::new(&b.mag))),
+        let magnitude = match d {
+            Int(Repr::Small(w)) => Prepared::Word(w.unsigned_abs()),
+            Int(Repr::Big(b)) => Prepared::Odd(Box::new(nat::Odd::new(&b.mag))),
         };
         ExactDivisor {
             value: d.clone(),
-            word,
-            odd,
+            magnitude,
         }
     }
 
@@ -542,11 +546,11 @@ impl ExactDivisor {
         }
         let (pv, pd) = (v.parts(), self.value.parts());
         let mut q = Limbs::new();
-        let exact = match &self.odd {
-            Some(odd) => nat::div_exact(pv.mag(), odd, &mut q),
-            None => {
+        let exact = match &self.magnitude {
+            Prepared::Odd(odd) => nat::div_exact(pv.mag(), odd, &mut q),
+            Prepared::Word(w) => {
                 q.extend_from_slice(pv.mag());
-                let exact = nat::div_exact_word(&mut q, self.word);
+                let exact = nat::div_exact_word(&mut q, *w);
                 nat::trim(&mut q);
                 exact
             }
@@ -586,10 +590,10 @@ impl ExactDivisor {
         let pd = self.value.parts();
         // the division consumes the sum (no copy); x is free to take the
         // quotient, and the sum is formed again in the rare inexact case
-        let exact = match &self.odd {
-            Some(odd) => nat::div_exact_consuming(&mut sum, odd, &mut x),
-            None => {
-                let exact = nat::div_exact_word(&mut sum, self.word);
+        let exact = match &self.magnitude {
+            Prepared::Odd(odd) => nat::div_exact_consuming(&mut sum, odd, &mut x),
+            Prepared::Word(w) => {
+                let exact = nat::div_exact_word(&mut sum, *w);
                 nat::trim(&mut sum);
                 std::mem::swap(&mut x, &mut sum);
                 exact

@@ -1341,23 +1341,8 @@ impl Simplex {
                     }
                 }
             }
-            if row.iter().chain(prow.iter()).all(|v| v.wide().is_some()) {
-                let a_ic = std::mem::take(&mut row[cc]);
-                let m = if neg { a_ic.clone() } else { -&a_ic };
-                row[DEN] *= &abs_p;
-                for (k, (x, y)) in row.iter_mut().zip(prow.iter()).enumerate().skip(CST) {
-                    if k != cc {
-                        *x = x.mul_add_mul(&abs_p, &m, y);
-                        big += u64::from(!x.is_small());
-                    }
-                }
-                let t = a_ic * &d_r;
-                row[cc] = if neg { -t } else { t };
-                normalize_pivoted(row, &d_r);
-            } else {
-                let div = div_r.get_or_insert_with(|| ExactDivisor::new(&d_r));
-                big += update_big_row(row, &prow, cc, &abs_p, neg, &d_r, div);
-            }
+            let div = div_r.get_or_insert_with(|| ExactDivisor::new(&d_r));
+            big += update_big_row(row, &prow, cc, &abs_p, neg, &d_r, div);
         }
         if !neg {
             for x in &mut prow[CST..] {

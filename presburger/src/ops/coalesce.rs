@@ -62,7 +62,7 @@ use crate::conjunction::{div_constraints, normalize_ineq, Conjunction, Div, Row}
 use crate::error::Result;
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::simplex::{LpValue, Rational, Simplex};
+use crate::simplex::{LpResult, LpValue, Rational, Simplex};
 use crate::space::Space;
 use std::collections::HashSet;
 
@@ -119,6 +119,12 @@ impl Disjunction {
             space: space.clone(),
             parts: vec![c.clone()],
         };
+        // every disjunct gets a fresh id when it is made; a pair of ids whose
+        // test already failed is not tested again after a later change
+        let mut ids: Vec<usize> = (0..parts.len()).collect();
+        let mut next_id = parts.len();
+        let mut not_inside: HashSet<(usize, usize)> = HashSet::new();
+        let mut not_merged: HashSet<(usize, usize)> = HashSet::new();
         'outer: loop {
             budget.spend(1)?;
             for i in 0..parts.len() {
@@ -127,11 +133,15 @@ impl Disjunction {
                         continue;
                     }
                     // drop i when it lies inside j
-                    if single(&parts[i]).is_subset(&single(&parts[j]), budget)? {
-                        parts.remove(i);
-                        continue 'outer;
+                    if !not_inside.contains(&(ids[i], ids[j])) {
+                        if single(&parts[i]).is_subset(&single(&parts[j]), budget)? {
+                            parts.remove(i);
+                            ids.remove(i);
+                            continue 'outer;
+                        }
+                        not_inside.insert((ids[i], ids[j]));
                     }
-                    if i < j {
+                    if i < j && !not_merged.contains(&(ids[i], ids[j])) {
                         let merged = if full {
                             try_merge(&parts[i], &parts[j], &space, budget)?
                         } else {
@@ -139,9 +149,13 @@ impl Disjunction {
                         };
                         if let Some(m) = merged {
                             parts.remove(j);
+                            ids.remove(j);
                             parts[i] = m;
+                            ids[i] = next_id;
+                            next_id += 1;
                             continue 'outer;
                         }
+                        not_merged.insert((ids[i], ids[j]));
                     }
                 }
             }
@@ -295,6 +309,18 @@ impl Lp {
         self.charge(budget)?;
         Ok(v)
     }
+
+    /// The rational minimum of `row`, and whether it is attained at an
+    /// integer point (then it is the integer minimum too).
+    fn min_at(&mut self, row: &Row, budget: &mut Budget) -> Result<(LpValue, bool)> {
+        let r = self.tab.minimize(row);
+        self.charge(budget)?;
+        let integral = match &r {
+            LpResult::Optimum { point, .. } => point.iter().all(Rational::is_integer),
+            _ => false,
+        };
+        Ok((LpValue::from(r), integral))
+    }
 }
 
 /// How a constraint of one disjunct relates to the other.
@@ -312,11 +338,21 @@ enum Class {
 /// every integer point; otherwise relaxed by the least `k` for which
 /// `row + k >= 0` holds at every integer point (tried up to [`MAX_TIGHTEN`]),
 /// else by the rational minimum, when that is finite.
-fn classify(row: &Row, lp: &mut Lp, region: &mut Region, budget: &mut Budget) -> Result<Class> {
-    let m = lp.min(row, budget)?;
+fn classify(
+    row: &Row,
+    (m, integral): (LpValue, bool),
+    region: &mut Region,
+    budget: &mut Budget,
+) -> Result<Class> {
     if let LpValue::Optimum(m) = &m {
         if m.signum() >= 0 {
             return Ok(Class::Valid);
+        }
+        if integral {
+            // attained at an integer point: the integer minimum is `m`
+            let mut r = row.clone();
+            r[0] -= m.ceil();
+            return Ok(Class::Relaxed(r));
         }
     }
     if region.holds(row, false, budget)? {
@@ -330,7 +366,7 @@ fn classify(row: &Row, lp: &mut Lp, region: &mut Region, budget: &mut Budget) ->
             let mut r = row.clone();
             let mut k = Int::ONE;
             let most = Int::from(MAX_TIGHTEN);
-            while k < s && k <= most {
+            while k < s && s <= most {
                 r[0] = &row[0] + &k;
                 if region.holds(&r, false, budget)? {
                     return Ok(Class::Relaxed(r));
@@ -379,32 +415,52 @@ fn try_merge(
         return Ok(None);
     };
     let (rows_a, rows_b) = (inequalities(&a), inequalities(&b));
+    // first the rational minimum of every row over the other side; a row
+    // with the other side entirely beyond `r = -1` (a gap) ends the attempt,
+    // unless a side has equalities: on a lattice such as `x = 3y` the gap
+    // can hold no integer point (`{ [x, y] : x = 3y and 0 <= y <= 2; [-3, -1] }`
+    // is one conjunction)
+    let gaps_count = a.eqs.is_empty() && b.eqs.is_empty();
+    // with equalities, a gap still makes wrapping pointless (see below)
+    let mut separated = false;
+    let mut mins = [Vec::new(), Vec::new()];
+    for (side, (rows, lp)) in [(&rows_a, &mut lp_b), (&rows_b, &mut lp_a)]
+        .into_iter()
+        .enumerate()
+    {
+        for r in rows.iter() {
+            let (m, integral) = lp.min_at(r, budget)?;
+            let valid = matches!(&m, LpValue::Optimum(m) if m.signum() >= 0);
+            if !valid && !separated {
+                let minus: Row = r.iter().map(|v| -v).collect();
+                if let LpValue::Optimum(x) = lp.min(&minus, budget)? {
+                    separated = x > Rational::from_int(Int::ONE);
+                    if separated && gaps_count {
+                        return Ok(None);
+                    }
+                }
+            }
+            mins[side].push((m, integral));
+        }
+    }
+    let [mins_a, mins_b] = mins;
     let mut hull = Vec::new();
     let mut seen = HashSet::new();
     // the rows of each side that do not hold on the other: (row, index in its side)
     let mut cut_a = Vec::new();
     let mut cut_b = Vec::new();
-    // a constraint of one side separates it from the other, with a gap
-    let mut separated = false;
-    for (rows, lp, region, cut) in [
-        (&rows_a, &mut lp_b, &mut on_b, &mut cut_a),
-        (&rows_b, &mut lp_a, &mut on_a, &mut cut_b),
+    for (rows, mins, region, cut) in [
+        (&rows_a, mins_a, &mut on_b, &mut cut_a),
+        (&rows_b, mins_b, &mut on_a, &mut cut_b),
     ] {
-        for (k, r) in rows.iter().enumerate() {
-            match classify(r, lp, region, budget)? {
+        for (k, (r, m)) in rows.iter().zip(mins).enumerate() {
+            match classify(r, m, region, budget)? {
                 Class::Valid => add_row(&mut hull, &mut seen, r.clone()),
                 Class::Relaxed(x) => {
                     add_row(&mut hull, &mut seen, x);
                     cut.push(k);
                 }
                 Class::Cut => cut.push(k),
-            }
-            if !separated && cut.last() == Some(&k) {
-                // the other disjunct lies beyond `r = -1` altogether
-                let minus: Row = r.iter().map(|v| -v).collect();
-                if let LpValue::Optimum(m) = lp.min(&minus, budget)? {
-                    separated = m > Rational::from_int(Int::ONE);
-                }
             }
         }
     }

@@ -113,8 +113,9 @@ const COALESCE_TESTS: &[(bool, &str)] = &[
 ];
 
 /// Our total number of disjuncts over both tables, at most (the ratchet:
-/// lower it when coalescing improves).
-const TABLE_RATCHET: usize = 106;
+/// lower it when coalescing improves; 106 -> 107 when wrapping was gated
+/// to two cut rows, for speed: entry u2).
+const TABLE_RATCHET: usize = 107;
 
 /// One set coalesced by both sides.
 struct Outcome {
@@ -196,6 +197,9 @@ fn run_table() -> TableRun {
     for (name, _, text) in entries() {
         match compare(&ctx, text) {
             Ok(o) => {
+                if std::env::var_os("COALESCE_TABLE_VERBOSE").is_some() {
+                    println!("  {name}: ours {} isl {}", o.ours, o.isl);
+                }
                 run.ours += o.ours;
                 run.isl += o.isl;
                 run.ours_single += usize::from(o.ours <= 1);

@@ -677,6 +677,33 @@ impl<'a> Region<'a> {
         Ok(true)
     }
 
+    /// An integer point of the region where `row >= 0` fails (values on the
+    /// columns of `a`, locals included), or `None` when `row >= 0` holds at
+    /// every integer point: [`Region::holds`] for one inequality, keeping the
+    /// point that refutes it, so that a caller testing many rows against the
+    /// same region can refute later rows on the points found so far.
+    pub(super) fn counterexample(
+        &mut self,
+        row: &Row,
+        budget: &mut Budget,
+    ) -> Result<Option<Vec<Int>>> {
+        let mark = self.mark();
+        self.push(negation(row));
+        let found = if self.tab.is_empty() {
+            None
+        } else if let Some(p) = self.integer_vertex() {
+            Some(p)
+        } else {
+            self.conjunction().sample_full(budget)?.map(|mut p| {
+                p.truncate(self.a.n_col() - 1);
+                p
+            })
+        };
+        self.reset(mark);
+        self.charge(budget)?;
+        Ok(found)
+    }
+
     /// An integer point of the region when the current vertex of the tableau is
     /// one (the vertex is a rational point of the region, and the added divisions
     /// are integers exactly at their floors), given by its values on the columns of

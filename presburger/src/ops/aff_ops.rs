@@ -1,0 +1,440 @@
+//! The algorithms on quasi-affine functions ([`Aff`], [`MultiAff`] and the
+//! piecewise types): sharing division locals between two expressions,
+//! arithmetic, comparison sets, composition (pullback), the graph of a
+//! function as constraints and the recovery of a function from a map whose
+//! outputs are fixed by equalities.
+//!
+//! The ideas follow isl's `isl_aff.c` (Verdoolaege, "isl: An Integer Set
+//! Library for the Polyhedral Model", ICMS 2010): an expression is a row over
+//! the columns of its domain plus division locals, two expressions are
+//! combined after their divisions are put in one list (equal divisions
+//! shared), and a comparison of two expressions is one inequality over that
+//! list. Everything is exact.
+
+use crate::api::{domain_of, Aff, Disjunction, Map, MultiAff, Set};
+use crate::conjunction::{Conjunction, Div, Row};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::space::Space;
+
+/// `row` padded with zeros to `n` entries.
+fn padded(row: &Row, n: usize) -> Row {
+    let mut r = row.clone();
+    r.resize(n, Int::ZERO);
+    r
+}
+
+/// `a·ka + b·kb`, entry by entry (`b` padded with zeros).
+fn lin_comb(a: &Row, ka: &Int, b: &Row, kb: &Int) -> Row {
+    let n = a.len().max(b.len());
+    (0..n)
+        .map(|c| {
+            let x = a.get(c).map_or(Int::ZERO, |v| v * ka);
+            let y = b.get(c).map_or(Int::ZERO, |v| v * kb);
+            x + y
+        })
+        .collect()
+}
+
+/// A division in lowest terms (the gcd of its numerator and denominator
+/// divided out), so that equal divisions compare equal.
+fn reduced_div(mut d: Div) -> Div {
+    let g = d.num.iter().fold(d.den.clone(), |g, v| g.gcd(v));
+    if !g.is_one() && !g.is_zero() {
+        d.den = d.den.exact_div(&g);
+        for v in &mut d.num {
+            *v = v.exact_div(&g);
+        }
+    }
+    d
+}
+
+impl Aff {
+    /// Appends the division `d` (its numerator over the current columns, or a
+    /// prefix of them) and returns its column; an equal division already
+    /// present is shared instead.
+    pub(crate) fn push_div(&mut self, d: Div) -> usize {
+        let nv = 1 + self.space.n_var();
+        let n = self.n_col();
+        let d = reduced_div(Div {
+            num: padded(&d.num, n),
+            den: d.den,
+        });
+        if let Some(k) = self.divs.iter().position(|e| e.num[..n] == d.num[..] && e.den == d.den) {
+            return nv + k;
+        }
+        self.num.push(Int::ZERO);
+        for e in &mut self.divs {
+            e.num.push(Int::ZERO);
+        }
+        let mut d = d;
+        d.num.push(Int::ZERO);
+        self.divs.push(d);
+        n
+    }
+
+    /// Removes the divisions that neither the numerator nor a used division
+    /// refers to.
+    pub(crate) fn drop_unused_divs(&mut self) {
+        let nv = 1 + self.space.n_var();
+        let nd = self.divs.len();
+        let mut used: Vec<bool> = (0..nd).map(|k| !self.num[nv + k].is_zero()).collect();
+        for k in (0..nd).rev() {
+            if used[k] {
+                for j in 0..k {
+                    if !self.divs[k].num[nv + j].is_zero() {
+                        used[j] = true;
+                    }
+                }
+            }
+        }
+        if used.iter().all(|&u| u) {
+            return;
+        }
+        let keep: Vec<usize> = (0..nv)
+            .chain((0..nd).filter(|&k| used[k]).map(|k| nv + k))
+            .collect();
+        let pick = |r: &Row| -> Row { keep.iter().map(|&c| r[c].clone()).collect() };
+        self.num = pick(&self.num);
+        self.divs = (0..nd)
+            .filter(|&k| used[k])
+            .map(|k| Div {
+                num: pick(&self.divs[k].num),
+                den: self.divs[k].den.clone(),
+            })
+            .collect();
+    }
+
+    /// `self` with the divisions of `other` added (equal ones shared), and
+    /// `other`'s numerator over the columns of the result. Same space.
+    pub(crate) fn on_common_divs(&self, other: &Aff) -> (Aff, Row) {
+        let nv = 1 + self.space.n_var();
+        let mut a = self.clone();
+        let mut cols: Vec<usize> = (0..nv).collect();
+        let remap = |r: &Row, cols: &[usize], n: usize| -> Row {
+            let mut out = vec![Int::ZERO; n];
+            for (c, v) in r.iter().enumerate() {
+                if !v.is_zero() {
+                    out[cols[c]] = v.clone();
+                }
+            }
+            out
+        };
+        for d in &other.divs {
+            let num = remap(&d.num[..cols.len()].to_vec(), &cols, a.n_col());
+            let col = a.push_div(Div {
+                num,
+                den: d.den.clone(),
+            });
+            cols.push(col);
+        }
+        let b = remap(&other.num, &cols, a.n_col());
+        (a, b)
+    }
+
+    /// Both with their parameters aligned by name; an error for different
+    /// domain tuples.
+    pub(crate) fn aligned_with(&self, other: &Aff) -> Result<(Aff, Aff)> {
+        if !self.space.same_tuples(&other.space) {
+            return Err(Error::SpaceMismatch(format!(
+                "affine expressions on different domains ({} and {})",
+                self.space.tuple_key(),
+                other.space.tuple_key()
+            )));
+        }
+        let params = crate::api::merged_params(self.space.params(), other.space.params());
+        Ok((self.align_params(&params), other.align_params(&params)))
+    }
+
+    /// `ka·self + kb·other` over the shared divisions (the algorithm of
+    /// [`Aff::add`] and [`Aff::sub`]): both numerators are brought to the
+    /// least common multiple of the denominators.
+    pub(crate) fn combine(&self, other: &Aff, ka: &Int, kb: &Int) -> Result<Aff> {
+        let (a, b) = self.aligned_with(other)?;
+        let (mut r, bnum) = a.on_common_divs(&b);
+        let l = a.den.lcm(&b.den);
+        let fa = ka * &l.exact_div(&a.den);
+        let fb = kb * &l.exact_div(&b.den);
+        r.num = lin_comb(&r.num, &fa, &bnum, &fb);
+        r.den = l;
+        r.normalize();
+        r.drop_unused_divs();
+        Ok(r)
+    }
+
+    /// The conjunction over the domain space whose locals are the divisions
+    /// of `self` (with their defining inequalities) and no other constraint.
+    pub(crate) fn div_conj(&self) -> Result<Conjunction> {
+        let mut c = Conjunction::universe(self.space.clone());
+        for d in &self.divs {
+            c.add_local(Some(d.clone()))?;
+        }
+        Ok(c)
+    }
+
+    /// The set of domain points where `self >= other` (`self > other` when
+    /// `strict`): one inequality over the shared divisions, both sides
+    /// multiplied by the least common multiple `l` of the denominators so
+    /// that they are integers (then `>` is `>= 1`).
+    pub(crate) fn ge_set(&self, other: &Aff, strict: bool) -> Result<Set> {
+        let (a, b) = self.aligned_with(other)?;
+        let (r, bnum) = a.on_common_divs(&b);
+        let l = a.den.lcm(&b.den);
+        let mut row = lin_comb(
+            &r.num,
+            &l.exact_div(&a.den),
+            &bnum,
+            &-l.exact_div(&b.den),
+        );
+        if strict {
+            row[0] -= Int::ONE;
+        }
+        let mut c = r.div_conj()?;
+        c.add_ineq(row)?;
+        Ok(Set(Disjunction::from_conj(c)))
+    }
+
+    /// The composition `self ∘ g` (the algorithm of [`Aff::pullback`]): each
+    /// domain dimension `x_j` of `self` is replaced by `g_j`, a rational row
+    /// over the columns of `g`'s domain and divisions; each division of
+    /// `self`, in order, becomes a division over the new columns
+    /// (`floor((N/L)/d) = floor(N/(L·d))` for an integer row `N`), shared when
+    /// equal. Parameters aligned by the caller.
+    pub(crate) fn pullback_impl(&self, g: &MultiAff) -> Result<Aff> {
+        let gdom = g.domain_space();
+        let np = self.space.n_param();
+        if self.space.params() != gdom.params() {
+            return Err(Error::Invalid("internal: pullback without aligned parameters".into()));
+        }
+        let nx = self.space.n_out();
+        let mut r = Aff {
+            space: gdom.clone(),
+            divs: Vec::new(),
+            num: vec![Int::ZERO; 1 + gdom.n_var()],
+            den: Int::ONE,
+        };
+        // g's expressions over r's columns (r gains g's divisions)
+        let mut gx: Vec<(Row, Int)> = Vec::with_capacity(nx);
+        for ga in &g.affs {
+            let (r2, num) = r.on_common_divs(ga);
+            r = r2;
+            gx.push((num, ga.den.clone()));
+        }
+        let l = gx.iter().fold(Int::ONE, |l, (_, d)| l.lcm(d));
+        let nv_self = 1 + self.space.n_var();
+        // self's division k sits at r's column div_cols[k]
+        let mut div_cols: Vec<usize> = Vec::with_capacity(self.divs.len());
+        let subst = |row: &Row, r: &Aff, div_cols: &[usize]| -> Row {
+            let n = r.n_col();
+            let mut out = vec![Int::ZERO; n];
+            for (c, v) in row.iter().enumerate() {
+                if v.is_zero() {
+                    continue;
+                }
+                if c <= np {
+                    out[c] += v * &l;
+                } else if c < nv_self {
+                    let (gr, gd) = &gx[c - 1 - np];
+                    let k = v * &l.exact_div(gd);
+                    for (o, w) in out.iter_mut().zip(gr) {
+                        if !w.is_zero() {
+                            *o += w * &k;
+                        }
+                    }
+                } else {
+                    out[div_cols[c - nv_self]] += v * &l;
+                }
+            }
+            out
+        };
+        for d in &self.divs {
+            let n = subst(&d.num, &r, &div_cols);
+            let col = r.push_div(Div {
+                num: n,
+                den: &d.den * &l,
+            });
+            div_cols.push(col);
+        }
+        r.num = subst(&self.num, &r, &div_cols);
+        r.den = &self.den * &l;
+        r.normalize();
+        r.drop_unused_divs();
+        Ok(r)
+    }
+}
+
+impl MultiAff {
+    /// The graph of the function restricted to the domain conjunction `dom`
+    /// (over the domain space): a conjunction over the map space with the
+    /// locals of `dom`, then the divisions of each expression, and one
+    /// equality `den·y_k = num_k` per range dimension. A rational
+    /// expression's graph only has the points where its value is an integer.
+    pub(crate) fn graph_conj(&self, dom: &Conjunction) -> Result<Conjunction> {
+        let sp = &self.space;
+        let (np, ni, no) = (sp.n_param(), sp.n_in(), sp.n_out());
+        let nv_dom = 1 + np + ni;
+        let colmap: Vec<usize> = (0..dom.n_col())
+            .map(|c| if c < nv_dom { c } else { c + no })
+            .collect();
+        let mut c = dom.remap(sp.clone(), dom.n_local(), &colmap);
+        for (k, a) in self.affs.iter().enumerate() {
+            let mut cols: Vec<usize> = (0..nv_dom).collect();
+            for d in &a.divs {
+                let mut num = vec![Int::ZERO; c.n_col()];
+                for (j, v) in d.num.iter().enumerate().take(cols.len()) {
+                    if !v.is_zero() {
+                        num[cols[j]] = v.clone();
+                    }
+                }
+                let col = c.add_local(Some(Div {
+                    num,
+                    den: d.den.clone(),
+                }))?;
+                cols.push(col);
+            }
+            let mut row = vec![Int::ZERO; c.n_col()];
+            for (j, v) in a.num.iter().enumerate() {
+                if !v.is_zero() {
+                    row[cols[j]] = -v;
+                }
+            }
+            row[nv_dom + k] = a.den.clone();
+            c.add_eq(row)?;
+        }
+        Ok(c)
+    }
+
+    /// `self ∘ g` expression by expression (see [`Aff::pullback_impl`]).
+    pub(crate) fn pullback_impl(&self, g: &MultiAff) -> Result<MultiAff> {
+        let affs = self
+            .affs
+            .iter()
+            .map(|a| a.pullback_impl(g))
+            .collect::<Result<Vec<_>>>()?;
+        let dom = g.space.domain_tuple().cloned().unwrap_or_else(|| crate::Tuple::anonymous(0));
+        Ok(MultiAff {
+            space: Space::map(g.space.params().to_vec(), dom, self.space.range_tuple().clone()),
+            affs,
+        })
+    }
+}
+
+/// The function of the map `map` as (domain conjunction, expression) pieces,
+/// one per disjunct: each output must be fixed in the disjunct by an
+/// equality over the parameters, the inputs, the outputs fixed before and
+/// locals with division definitions that do not use the outputs (the
+/// equality `a·y = f` gives `y = f/a`; on the disjunct's domain the value is
+/// an integer). The pieces are not made disjoint here. An error names the
+/// first output that is not fixed so.
+pub(crate) fn pieces_from_map(map: &Map) -> Result<Vec<(Set, MultiAff)>> {
+    let sp = map.space().clone();
+    let (np, ni, no) = (sp.n_param(), sp.n_in(), sp.n_out());
+    let nv_dom = 1 + np + ni;
+    let first_loc = nv_dom + no;
+    let dom_space = domain_of(&sp);
+    let mut out = Vec::new();
+    for (disjunct, c0) in map.0.parts.iter().enumerate() {
+        let mut c = c0.clone();
+        c.simplify();
+        if c.is_trivially_empty() {
+            continue;
+        }
+        let nl = c.n_local();
+        // locals usable in an expression: defined without the outputs
+        let mut ok = vec![false; nl];
+        for l in 0..nl {
+            ok[l] = match &c.divs[l] {
+                Some(d) => {
+                    d.num[nv_dom..first_loc].iter().all(Int::is_zero)
+                        && (0..l).all(|j| d.num[first_loc + j].is_zero() || ok[j])
+                }
+                None => false,
+            };
+        }
+        let mut exprs: Vec<Option<(Row, Int)>> = vec![None; no];
+        loop {
+            let mut progress = false;
+            for k in 0..no {
+                if exprs[k].is_some() {
+                    continue;
+                }
+                let found = c.eqs.iter().find(|e| {
+                    !e[nv_dom + k].is_zero()
+                        && (0..no).all(|o| o == k || e[nv_dom + o].is_zero() || exprs[o].is_some())
+                        && (0..nl).all(|l| e[first_loc + l].is_zero() || ok[l])
+                });
+                let Some(e) = found else { continue };
+                // a·y_k + rest = 0, y_k = -rest / a; solved outputs substituted
+                let a = e[nv_dom + k].clone();
+                let l = (0..no)
+                    .filter(|&o| o != k && !e[nv_dom + o].is_zero())
+                    .fold(Int::ONE, |l, o| l.lcm(&exprs[o].as_ref().map_or(Int::ONE, |x| x.1.clone())));
+                let mut row: Row = e.iter().map(|v| -(v * &l)).collect();
+                for o in 0..no {
+                    row[nv_dom + o] = Int::ZERO;
+                }
+                for o in (0..no).filter(|&o| o != k && !e[nv_dom + o].is_zero()) {
+                    if let Some((ro, d)) = &exprs[o] {
+                        let f = -(&e[nv_dom + o] * &l.exact_div(d));
+                        row = lin_comb(&row, &Int::ONE, ro, &f);
+                    }
+                }
+                let mut den = &a * &l;
+                if den.is_negative() {
+                    den = -den;
+                    row = row.iter().map(|v| -v).collect();
+                }
+                exprs[k] = Some((row, den));
+                progress = true;
+            }
+            if !progress {
+                break;
+            }
+        }
+        if let Some(k) = exprs.iter().position(Option::is_none) {
+            return Err(Error::Unsupported(format!(
+                "output {k} of disjunct {disjunct} of the map is not fixed by an equality over \
+                 the inputs, parameters and division locals, so the map is not converted to a \
+                 piecewise function here (a conversion by parametric lexmin is not available yet)"
+            )));
+        }
+        // the usable locals become the divisions of every expression
+        let mut colmap = vec![usize::MAX; c.n_col()];
+        for (col, slot) in colmap.iter_mut().enumerate().take(nv_dom) {
+            *slot = col;
+        }
+        let mut next = nv_dom;
+        for l in 0..nl {
+            if ok[l] {
+                colmap[first_loc + l] = next;
+                next += 1;
+            }
+        }
+        let to_aff_row = |r: &Row| -> Row {
+            let mut o = vec![Int::ZERO; next];
+            for (col, v) in r.iter().enumerate() {
+                if !v.is_zero() && colmap[col] != usize::MAX {
+                    o[colmap[col]] = v.clone();
+                }
+            }
+            o
+        };
+        let divs: Vec<Div> = (0..nl)
+            .filter(|&l| ok[l])
+            .filter_map(|l| c.divs[l].as_ref())
+            .map(|d| Div {
+                num: to_aff_row(&d.num),
+                den: d.den.clone(),
+            })
+            .collect();
+        let mut affs = Vec::with_capacity(no);
+        for (row, den) in exprs.into_iter().flatten() {
+            let mut a = Aff::from_parts(dom_space.clone(), divs.clone(), to_aff_row(&row), den)?;
+            a.drop_unused_divs();
+            affs.push(a);
+        }
+        let dom = Map(Disjunction::from_conj(c)).domain();
+        out.push((dom, MultiAff::from_affs(sp.clone(), affs)?));
+    }
+    Ok(out)
+}

@@ -101,9 +101,7 @@ pub(crate) use ops::{algebra, bounds, project};
 pub(crate) use solver::{omega, sdbm_path, simplex, solve};
 
 pub use algebra::ALGEBRA_DEFAULT_STEPS;
-pub use api::{
-    Aff, BasicMap, BasicSet, Map, MultiAff, PwAff, PwMultiAff, Set, UnionMap, UnionSet,
-};
+pub use api::{Aff, BasicMap, BasicSet, Map, MultiAff, PwAff, PwMultiAff, Set, UnionMap, UnionSet};
 pub use bounds::Points;
 pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};
 pub use error::{Error, Result};

@@ -72,7 +72,10 @@ impl Aff {
         let n_col = nv + divs.len();
         let mut ds = Vec::with_capacity(divs.len());
         for (k, mut d) in divs.into_iter().enumerate() {
-            if d.num.len() > n_col || d.num[(nv + k).min(d.num.len())..].iter().any(|v| !v.is_zero())
+            if d.num.len() > n_col
+                || d.num[(nv + k).min(d.num.len())..]
+                    .iter()
+                    .any(|v| !v.is_zero())
             {
                 return Err(Error::Invalid(format!(
                     "division {k} uses its own or a later local, or has too many columns"
@@ -439,7 +442,11 @@ impl MultiAff {
     pub fn plain_is_equal(&self, other: &MultiAff) -> bool {
         self.space.is_same(&other.space)
             && self.affs.len() == other.affs.len()
-            && self.affs.iter().zip(&other.affs).all(|(a, b)| a.plain_is_equal(b))
+            && self
+                .affs
+                .iter()
+                .zip(&other.affs)
+                .all(|(a, b)| a.plain_is_equal(b))
     }
 
     /// The value at `point` (parameters, then domain dimensions).

@@ -19,6 +19,8 @@ use crate::int::Int;
 use crate::space::{DimKind, Space, Tuple, TupleBody};
 
 mod aff;
+#[cfg(test)]
+mod aff_tests;
 mod basic_map;
 mod basic_set;
 mod map;

@@ -217,7 +217,8 @@ impl PwMultiAff {
                 .collect::<Result<Vec<_>>>()?;
             let mut affs = Vec::with_capacity(rows.len());
             for row in &rows {
-                let mut a = Aff::from_parts(dom_space.clone(), divs.clone(), to_row(row)?, den.clone())?;
+                let mut a =
+                    Aff::from_parts(dom_space.clone(), divs.clone(), to_row(row)?, den.clone())?;
                 a.drop_unused_divs();
                 affs.push(a);
             }
@@ -375,7 +376,10 @@ impl PwMultiAff {
         let (a, b) = aligned(self, other, what)?;
         let space = Space::map(
             a.space.params().to_vec(),
-            a.space.domain_tuple().cloned().unwrap_or_else(|| Tuple::anonymous(0)),
+            a.space
+                .domain_tuple()
+                .cloned()
+                .unwrap_or_else(|| Tuple::anonymous(0)),
             range,
         );
         let mut r = PwMultiAff::empty(space)?;
@@ -591,7 +595,10 @@ impl PwMultiAff {
         let g = g.align_params(&params);
         let space = Space::map(
             params.clone(),
-            g.space.domain_tuple().cloned().unwrap_or_else(|| Tuple::anonymous(0)),
+            g.space
+                .domain_tuple()
+                .cloned()
+                .unwrap_or_else(|| Tuple::anonymous(0)),
             f.space.range_tuple().clone(),
         );
         let mut r = PwMultiAff::empty(space)?;
@@ -663,11 +670,7 @@ impl PwAff {
     #[doc(alias = "isl_pw_aff_from_aff")]
     pub fn from_aff(f: Aff) -> PwAff {
         let dom = f.space.clone();
-        let space = Space::map(
-            dom.params().to_vec(),
-            dom.range_tuple().clone(),
-            one_dim(),
-        );
+        let space = Space::map(dom.params().to_vec(), dom.range_tuple().clone(), one_dim());
         PwAff(PwMultiAff::from_multi_aff(MultiAff {
             space,
             affs: vec![f],
@@ -679,7 +682,9 @@ impl PwAff {
     #[doc(alias = "isl_pw_aff_empty")]
     pub fn empty(domain: Space) -> Result<PwAff> {
         if !domain.is_set() {
-            return Err(Error::Invalid("the domain of a PwAff is a set space".into()));
+            return Err(Error::Invalid(
+                "the domain of a PwAff is a set space".into(),
+            ));
         }
         let space = Space::map(
             domain.params().to_vec(),
@@ -706,9 +711,15 @@ impl PwAff {
 
     /// As [`PwMultiAff::from_pieces`] with one row per piece: pieces
     /// `(domain conjunction, row, den)` over the set space `domain`.
-    pub(crate) fn from_pieces(domain: Space, pieces: Vec<(Conjunction, Row, Int)>) -> Result<PwAff> {
+    pub(crate) fn from_pieces(
+        domain: Space,
+        pieces: Vec<(Conjunction, Row, Int)>,
+    ) -> Result<PwAff> {
         let e = PwAff::empty(domain)?;
-        let pieces = pieces.into_iter().map(|(c, r, d)| (c, vec![r], d)).collect();
+        let pieces = pieces
+            .into_iter()
+            .map(|(c, r, d)| (c, vec![r], d))
+            .collect();
         PwMultiAff::from_pieces(e.0.space, pieces).map(PwAff)
     }
 
@@ -725,7 +736,10 @@ impl PwAff {
         let mut f = f;
         let sp = Space::map(
             space.params().to_vec(),
-            space.domain_tuple().cloned().unwrap_or_else(|| Tuple::anonymous(0)),
+            space
+                .domain_tuple()
+                .cloned()
+                .unwrap_or_else(|| Tuple::anonymous(0)),
             one_dim(),
         );
         f.space = sp.clone();

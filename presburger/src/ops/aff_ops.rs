@@ -60,7 +60,11 @@ impl Aff {
             num: padded(&d.num, n),
             den: d.den,
         });
-        if let Some(k) = self.divs.iter().position(|e| e.num[..n] == d.num[..] && e.den == d.den) {
+        if let Some(k) = self
+            .divs
+            .iter()
+            .position(|e| e.num[..n] == d.num[..] && e.den == d.den)
+        {
             return nv + k;
         }
         self.num.push(Int::ZERO);
@@ -180,12 +184,7 @@ impl Aff {
         let (a, b) = self.aligned_with(other)?;
         let (r, bnum) = a.on_common_divs(&b);
         let l = a.den.lcm(&b.den);
-        let mut row = lin_comb(
-            &r.num,
-            &l.exact_div(&a.den),
-            &bnum,
-            &-l.exact_div(&b.den),
-        );
+        let mut row = lin_comb(&r.num, &l.exact_div(&a.den), &bnum, &-l.exact_div(&b.den));
         if strict {
             row[0] -= Int::ONE;
         }
@@ -204,7 +203,9 @@ impl Aff {
         let gdom = g.domain_space();
         let np = self.space.n_param();
         if self.space.params() != gdom.params() {
-            return Err(Error::Invalid("internal: pullback without aligned parameters".into()));
+            return Err(Error::Invalid(
+                "internal: pullback without aligned parameters".into(),
+            ));
         }
         let nx = self.space.n_out();
         let mut r = Aff {
@@ -311,9 +312,17 @@ impl MultiAff {
             .iter()
             .map(|a| a.pullback_impl(g))
             .collect::<Result<Vec<_>>>()?;
-        let dom = g.space.domain_tuple().cloned().unwrap_or_else(|| crate::Tuple::anonymous(0));
+        let dom = g
+            .space
+            .domain_tuple()
+            .cloned()
+            .unwrap_or_else(|| crate::Tuple::anonymous(0));
         Ok(MultiAff {
-            space: Space::map(g.space.params().to_vec(), dom, self.space.range_tuple().clone()),
+            space: Space::map(
+                g.space.params().to_vec(),
+                dom,
+                self.space.range_tuple().clone(),
+            ),
             affs,
         })
     }
@@ -339,10 +348,9 @@ pub(crate) fn pieces_from_map(map: &Map) -> Result<Vec<(Set, MultiAff)>> {
         if c.is_trivially_empty() {
             continue;
         }
-        let nl = c.n_local();
         // locals usable in an expression: defined without the outputs
-        let mut ok = vec![false; nl];
-        for l in 0..nl {
+        let mut ok = vec![false; c.n_local()];
+        for l in 0..c.n_local() {
             ok[l] = match &c.divs[l] {
                 Some(d) => {
                     d.num[nv_dom..first_loc].iter().all(Int::is_zero)
@@ -358,34 +366,55 @@ pub(crate) fn pieces_from_map(map: &Map) -> Result<Vec<(Set, MultiAff)>> {
                 if exprs[k].is_some() {
                     continue;
                 }
-                let found = c.eqs.iter().find(|e| {
+                // a row usable for output k: no unsolved output but k, usable locals only
+                let usable = |e: &Row, ok: &[bool], exprs: &[Option<(Row, Int)>]| {
                     !e[nv_dom + k].is_zero()
                         && (0..no).all(|o| o == k || e[nv_dom + o].is_zero() || exprs[o].is_some())
-                        && (0..nl).all(|l| e[first_loc + l].is_zero() || ok[l])
-                });
-                let Some(e) = found else { continue };
-                // a·y_k + rest = 0, y_k = -rest / a; solved outputs substituted
-                let a = e[nv_dom + k].clone();
-                let l = (0..no)
-                    .filter(|&o| o != k && !e[nv_dom + o].is_zero())
-                    .fold(Int::ONE, |l, o| l.lcm(&exprs[o].as_ref().map_or(Int::ONE, |x| x.1.clone())));
-                let mut row: Row = e.iter().map(|v| -(v * &l)).collect();
-                for o in 0..no {
-                    row[nv_dom + o] = Int::ZERO;
-                }
-                for o in (0..no).filter(|&o| o != k && !e[nv_dom + o].is_zero()) {
-                    if let Some((ro, d)) = &exprs[o] {
-                        let f = -(&e[nv_dom + o] * &l.exact_div(d));
-                        row = lin_comb(&row, &Int::ONE, ro, &f);
+                        && (0..ok.len()).all(|l| e[first_loc + l].is_zero() || ok[l])
+                };
+                if let Some(e) = c.eqs.iter().find(|e| usable(e, &ok, &exprs)) {
+                    // a·y_k + rest = 0: y_k = -rest / a
+                    let a = e[nv_dom + k].clone();
+                    let (row, l) = substituted(e, k, nv_dom, no, &exprs, true);
+                    let mut den = &a * &l;
+                    let mut row = row;
+                    if den.is_negative() {
+                        den = -den;
+                        row = row.iter().map(|v| -v).collect();
                     }
+                    exprs[k] = Some((row, den));
+                    progress = true;
+                    continue;
                 }
-                let mut den = &a * &l;
-                if den.is_negative() {
-                    den = -den;
-                    row = row.iter().map(|v| -v).collect();
+                // a division written as two inequalities: f - d·y_k >= 0 and
+                // d·y_k - f + c >= 0 with 0 <= c < d give y_k = floor(f/d) (the
+                // interval [f - c, f] holds at most one multiple of d; the
+                // constraints stay in the domain)
+                let pair = c.ineqs.iter().find_map(|r| {
+                    if !r[nv_dom + k].is_negative() || !usable(r, &ok, &exprs) {
+                        return None;
+                    }
+                    let d = -&r[nv_dom + k];
+                    let partner = c.ineqs.iter().any(|r2| {
+                        let sum = &r2[0] + &r[0];
+                        !sum.is_negative()
+                            && sum < d
+                            && r.iter().zip(r2).skip(1).all(|(x, y)| (x + y).is_zero())
+                    });
+                    partner.then(|| (r.clone(), d))
+                });
+                if let Some((r, d)) = pair {
+                    let (f, l) = substituted(&r, k, nv_dom, no, &exprs, false);
+                    let col = c.add_local(Some(Div {
+                        num: padded(&f, c.n_col()),
+                        den: &d * &l,
+                    }))?;
+                    ok.push(true);
+                    let mut row = vec![Int::ZERO; c.n_col()];
+                    row[col] = Int::ONE;
+                    exprs[k] = Some((row, Int::ONE));
+                    progress = true;
                 }
-                exprs[k] = Some((row, den));
-                progress = true;
             }
             if !progress {
                 break;
@@ -404,6 +433,7 @@ pub(crate) fn pieces_from_map(map: &Map) -> Result<Vec<(Set, MultiAff)>> {
             *slot = col;
         }
         let mut next = nv_dom;
+        let nl = c.n_local();
         for l in 0..nl {
             if ok[l] {
                 colmap[first_loc + l] = next;
@@ -437,4 +467,35 @@ pub(crate) fn pieces_from_map(map: &Map) -> Result<Vec<(Set, MultiAff)>> {
         out.push((dom, MultiAff::from_affs(sp.clone(), affs)?));
     }
     Ok(out)
+}
+
+/// The row `e` with output `k`'s coefficient and every other output removed,
+/// the solved outputs (`exprs`) substituted: returns `(row, l)` with the
+/// value `row / l` equal to `-(e - e_k·y_k)` (`negate`) or `e - e_k·y_k`.
+fn substituted(
+    e: &Row,
+    k: usize,
+    nv_dom: usize,
+    no: usize,
+    exprs: &[Option<(Row, Int)>],
+    negate: bool,
+) -> (Row, Int) {
+    let others: Vec<usize> = (0..no)
+        .filter(|&o| o != k && !e[nv_dom + o].is_zero())
+        .collect();
+    let l = others.iter().fold(Int::ONE, |l, &o| {
+        l.lcm(&exprs[o].as_ref().map_or(Int::ONE, |x| x.1.clone()))
+    });
+    let sign = if negate { Int::from(-1) } else { Int::ONE };
+    let mut row: Row = e.iter().map(|v| v * &l * &sign).collect();
+    for o in 0..no {
+        row[nv_dom + o] = Int::ZERO;
+    }
+    for &o in &others {
+        if let Some((ro, d)) = &exprs[o] {
+            let f = &e[nv_dom + o] * &l.exact_div(d) * &sign;
+            row = lin_comb(&row, &Int::ONE, ro, &f);
+        }
+    }
+    (row, l)
 }

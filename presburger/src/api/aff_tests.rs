@@ -1,0 +1,220 @@
+//! Tests of the quasi-affine function types: isl's printed forms, round trips,
+//! conversions and operations checked pointwise.
+
+use super::*;
+use crate::lp::Rational;
+
+fn pma(s: &str) -> PwMultiAff {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn pa(s: &str) -> PwAff {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// Texts as isl 0.25 prints them (isl_pw_multi_aff_to_str), read and printed back unchanged.
+const ISL_PRINTED: &[&str] = &[
+    "[N] -> { [i] -> [(1 + i)] : i < N; [i] -> [(0)] : i >= N }",
+    "{ [i] -> [(floor((i)/2))] }",
+    "{ S[i, j] -> [(i), (1 + j)] }",
+    "{ [i] -> [(i)/2] }",
+    "[N] -> { [(N)] }",
+    "{ [i] -> [(2i)] }",
+    "{ [i] -> [(-3 - i)] }",
+    "{ [i, j] -> [(5 - 2j + 3*floor((i + j)/2))] }",
+    "{ [i] -> [(1 + 2i)/3] }",
+    "{ [i] -> [(-floor((i)/2))] }",
+    "{ [i] -> [(floor((2 + i)/6))] }",
+    "{ [i] -> A[(i)] }",
+    "{ [i] -> [(3i + floor((i)/2))/5] }",
+    "{ [i] -> [(i)] : i >= 6 or i <= -1 }", // isl: `i < 0`
+    "[N, M] -> { [i] -> [(1 + N - 2M)] }",
+    "{ [i] -> [(-i)/2] }",
+    "[N] -> { [(N)] : N >= 1 }", // isl: `N > 0`
+    "{ [i0] -> [(-1 - i0 + floor((1 + i0)/2))] }",
+];
+
+#[test]
+fn isl_printed_forms_round_trip() {
+    for s in ISL_PRINTED {
+        let f = pma(s);
+        f.check_invariants().unwrap();
+        assert_eq!(f.to_string(), *s);
+    }
+}
+
+#[test]
+fn reads_other_spellings() {
+    let f = pa("{ [i] -> [(i + 1)] }");
+    assert_eq!(f.to_string(), "{ [i] -> [(1 + i)] }");
+    let f = pa("{ [i] -> [((i) mod 3)] }");
+    let v = f.eval(&[Int::from(7)]).unwrap().unwrap();
+    assert_eq!(v, Rational::from(1));
+    let f = pa("{ [i] -> [i/2] }");
+    assert_eq!(f.to_string(), "{ [i] -> [(i)/2] }");
+}
+
+#[test]
+fn parse_errors() {
+    for bad in [
+        "{ [i] -> [(i] }",
+        "{ [i] -> [(j)] }",
+        "{ [i] -> [(i)]; [j, k] -> [(j)] }",
+        "{ [i] -> [(i : i > 0)] }",
+        "{ [i] -> [(1)]; [i] -> [(2)] : i > 0 }",
+    ] {
+        assert!(bad.parse::<PwAff>().is_err(), "{bad}");
+    }
+    match "{ [i] -> [(i +)] }".parse::<PwAff>() {
+        Err(Error::Parse { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert!("{ [i] -> [(i)] : i > 0 }".parse::<Aff>().is_err());
+    assert!("{ [i] -> [(i), (i)] }".parse::<Aff>().is_err());
+}
+
+#[test]
+fn graph_and_back() {
+    for s in ISL_PRINTED {
+        let f = pma(s);
+        let m = f.as_map().unwrap();
+        let rational = f
+            .pieces()
+            .iter()
+            .any(|(_, m)| m.affs().iter().any(|a| !a.is_integral()));
+        let g = PwMultiAff::from_map(&m).unwrap_or_else(|e| panic!("{s}: {m}: {e}"));
+        g.check_invariants().unwrap();
+        if rational {
+            // the graph keeps the integer values only
+            assert!(g.as_map().unwrap().is_equal(&m).unwrap(), "{s}");
+        } else {
+            assert!(g.is_equal(&f).unwrap(), "{s}: {g}");
+        }
+    }
+}
+
+#[test]
+fn from_map_errors() {
+    let m: Map = "{ [i] -> [o] : 0 <= o <= i }".parse().unwrap();
+    assert!(PwMultiAff::from_map(&m).is_err());
+    let m: Map = "{ [i] -> [o] : 2o <= i <= 2o + 1 }".parse().unwrap();
+    // a division written as inequalities only
+    let r = PwMultiAff::from_map(&m);
+    if let Ok(f) = r {
+        assert!(f.as_map().unwrap().is_equal(&m).unwrap());
+    }
+}
+
+#[test]
+fn from_pieces_rows() {
+    // [N] -> { [i] -> [(i + e0)] : e0 = floor(i/2), 0 <= i < N ; [i] -> [(N)/2] : i >= N }
+    let dom = Space::set(vec!["N".into()], Tuple::new(None, &["i"]));
+    let space = Space::map(
+        vec!["N".into()],
+        Tuple::new(None, &["i"]),
+        Tuple::anonymous(1),
+    );
+    let mut c1 = Conjunction::universe(dom.clone());
+    let z = Int::ZERO;
+    let one = Int::ONE;
+    c1.add_local(Some(crate::conjunction::Div {
+        num: vec![z.clone(), z.clone(), one.clone()],
+        den: Int::from(2),
+    }))
+    .unwrap();
+    c1.add_ineq(vec![z.clone(), z.clone(), one.clone(), z.clone()])
+        .unwrap();
+    c1.add_ineq(vec![Int::from(-1), one.clone(), Int::from(-1), z.clone()])
+        .unwrap();
+    let mut c2 = Conjunction::universe(dom.clone());
+    c2.add_ineq(vec![z.clone(), Int::from(-1), one.clone()])
+        .unwrap();
+    let f = PwMultiAff::from_pieces(
+        space,
+        vec![
+            (
+                c1,
+                vec![vec![z.clone(), z.clone(), one.clone(), one.clone()]],
+                one.clone(),
+            ),
+            (
+                c2,
+                vec![vec![z.clone(), one.clone(), z.clone()]],
+                Int::from(2),
+            ),
+        ],
+    )
+    .unwrap();
+    f.check_invariants().unwrap();
+    assert_eq!(
+        f.to_string(),
+        "[N] -> { [i] -> [(i + floor((i)/2))] : 0 <= i < N; [i] -> [(N)/2] : i >= N }"
+    );
+    let v = |n: i64, i: i64| f.eval(&[Int::from(n), Int::from(i)]).unwrap();
+    assert_eq!(v(10, 5), Some(vec![Rational::from(7)]));
+    assert_eq!(
+        v(5, 7),
+        Some(vec![Rational::new(Int::from(5), Int::from(2))])
+    );
+    assert_eq!(v(5, -1), None);
+    let p = PwAff::from_pieces(dom, vec![]).unwrap();
+    assert_eq!(p.n_piece(), 0);
+}
+
+#[test]
+fn operations_examples() {
+    let f = pa("[N] -> { [i] -> [(i)] : i >= 0 }");
+    let g = pa("[N] -> { [i] -> [(N - i)] : i <= 10 }");
+    let s = f.add(&g).unwrap();
+    assert_eq!(s.to_string(), "[N] -> { [i] -> [(N)] : 0 <= i <= 10 }");
+    let m = f.max(&g).unwrap();
+    m.check_invariants().unwrap();
+    let u = f.union_add(&g).unwrap();
+    u.check_invariants().unwrap();
+    assert_eq!(
+        u.eval(&[Int::from(3), Int::from(20)]).unwrap(),
+        Some(Rational::from(20))
+    );
+    assert_eq!(
+        u.eval(&[Int::from(3), Int::from(-5)]).unwrap(),
+        Some(Rational::from(8))
+    );
+    assert_eq!(
+        u.eval(&[Int::from(3), Int::from(5)]).unwrap(),
+        Some(Rational::from(3))
+    );
+    let c = pa("{ [i] -> [(0)] : i > 5; [i] -> [(0)] : i <= 5 }")
+        .coalesce()
+        .unwrap();
+    assert_eq!(c.to_string(), "{ [i] -> [(0)] }");
+    let h = pa("{ [i] -> [(i)] : 0 <= i <= 10 }")
+        .gist(&"{ [i] : i >= 0 }".parse().unwrap())
+        .unwrap();
+    assert_eq!(h.to_string(), "{ [i] -> [(i)] : i <= 10 }");
+    let d = pa("[N] -> { [i] -> [(i)] : 0 <= i < N }").domain().unwrap();
+    assert!(d
+        .is_equal(&"[N] -> { [i] : 0 <= i < N }".parse().unwrap())
+        .unwrap());
+    let e = pa("{ [i] -> [(i)/2] }").scale(&Int::from(4));
+    assert_eq!(e.to_string(), "{ [i] -> [(2i)] }");
+    let q = pa("{ [i] -> [(i)] }").scale_rational(&Rational::new(Int::from(-2), Int::from(6)));
+    assert_eq!(q.to_string(), "{ [i] -> [(-i)/3] }");
+    assert_eq!(
+        pa("{ [i] -> [(1 + i)] }")
+            .sub(&pa("{ [i] -> [(i)] }"))
+            .unwrap()
+            .to_string(),
+        "{ [i] -> [(1)] }"
+    );
+    assert_eq!(
+        pa("{ [i] -> [(floor((i)/2))] }")
+            .sub(&pa("{ [i] -> [(floor((i)/2))] }"))
+            .unwrap()
+            .to_string(),
+        "{ [i] -> [(0)] }"
+    );
+    let p = pa("{ [i] -> [(i)] : i > 0 }")
+        .intersect_domain(&"[N] -> { : N > 3 }".parse().unwrap())
+        .unwrap();
+    assert_eq!(p.to_string(), "[N] -> { [i] -> [(i)] : N >= 4 and i >= 1 }");
+}

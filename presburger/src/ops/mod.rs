@@ -4,6 +4,8 @@
 //! ([`project`]), and operations on unions member by member ([`unions`]).
 
 pub mod aff_ops;
+#[cfg(test)]
+mod aff_props;
 pub mod algebra;
 #[cfg(test)]
 mod algebra_props;

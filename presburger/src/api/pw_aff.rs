@@ -145,6 +145,8 @@ impl PwMultiAff {
     /// earlier locals that have one too). The domains must be pairwise
     /// disjoint; this is the caller's promise (checked by
     /// [`PwMultiAff::check_invariants`], not here).
+    // the entry point of the parametric lexmin solver, to be wired in
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn from_pieces(
         space: Space,
         pieces: Vec<(Conjunction, Vec<Row>, Int)>,
@@ -361,7 +363,7 @@ impl PwMultiAff {
                 r.pieces.push((d, f));
             }
         }
-        Ok(r.coalesce_affs()?)
+        r.coalesce_affs()
     }
 
     /// Pieces of `a` and `b` paired on the intersections of their domains,
@@ -711,6 +713,8 @@ impl PwAff {
 
     /// As [`PwMultiAff::from_pieces`] with one row per piece: pieces
     /// `(domain conjunction, row, den)` over the set space `domain`.
+    // the entry point of the parametric lexmin solver, to be wired in
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn from_pieces(
         domain: Space,
         pieces: Vec<(Conjunction, Row, Int)>,

@@ -85,10 +85,11 @@ impl Aff {
         let mut used: Vec<bool> = (0..nd).map(|k| !self.num[nv + k].is_zero()).collect();
         for k in (0..nd).rev() {
             if used[k] {
-                for j in 0..k {
-                    if !self.divs[k].num[nv + j].is_zero() {
-                        used[j] = true;
-                    }
+                let uses: Vec<bool> = (0..k)
+                    .map(|j| !self.divs[k].num[nv + j].is_zero())
+                    .collect();
+                for (u, x) in used.iter_mut().zip(uses) {
+                    *u |= x;
                 }
             }
         }

@@ -27,6 +27,7 @@ mod map;
 mod pw_aff;
 mod set;
 mod union_map;
+mod union_pw;
 mod union_set;
 
 pub(crate) use aff::domain_of;
@@ -37,6 +38,7 @@ pub use map::Map;
 pub use pw_aff::{PwAff, PwMultiAff};
 pub use set::Set;
 pub use union_map::UnionMap;
+pub use union_pw::{UnionPwAff, UnionPwMultiAff};
 pub use union_set::UnionSet;
 
 /// The union of two parameter lists, `a` first, then the new names of `b`.

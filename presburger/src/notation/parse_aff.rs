@@ -315,3 +315,22 @@ impl FromStr for Aff {
         Ok(m.affs.swap_remove(0))
     }
 }
+
+impl FromStr for crate::api::UnionPwMultiAff {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<crate::api::UnionPwMultiAff> {
+        let (params, fs) = parse_functions(s)?;
+        let mut u = crate::api::UnionPwMultiAff::empty(params);
+        for f in fs {
+            u.add_pw_multi_aff(f)?;
+        }
+        Ok(u)
+    }
+}
+
+impl FromStr for crate::api::UnionPwAff {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<crate::api::UnionPwAff> {
+        crate::api::UnionPwAff::from_union_pw_multi_aff(s.parse()?)
+    }
+}

@@ -180,3 +180,17 @@ impl fmt::Display for Aff {
         fmt::Display::fmt(&PwAff::from_aff(self.clone()), f)
     }
 }
+
+impl fmt::Display for crate::api::UnionPwMultiAff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let members: Vec<&PwMultiAff> = self.members.iter().collect();
+        f.write_str(&fmt_functions(&self.params, &members))
+    }
+}
+
+impl fmt::Display for crate::api::UnionPwAff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let members: Vec<&PwMultiAff> = self.members.iter().map(|m| &m.0).collect();
+        f.write_str(&fmt_functions(&self.params, &members))
+    }
+}

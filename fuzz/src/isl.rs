@@ -1342,3 +1342,92 @@ mod counting {
         }
     }
 }
+
+// ----- piecewise quasi-affine functions (used by tests/aff_isl.rs) -----
+#[repr(C)]
+struct IslPwMultiAff {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslPwAff {
+    _p: [u8; 0],
+}
+
+extern "C" {
+    fn isl_pw_multi_aff_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslPwMultiAff;
+    fn isl_pw_multi_aff_to_str(p: *mut IslPwMultiAff) -> *mut c_char;
+    fn isl_pw_multi_aff_is_equal(a: *mut IslPwMultiAff, b: *mut IslPwMultiAff) -> c_int;
+    fn isl_pw_multi_aff_free(p: *mut IslPwMultiAff) -> *mut IslPwMultiAff;
+    fn isl_pw_aff_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslPwAff;
+    fn isl_pw_aff_to_str(p: *mut IslPwAff) -> *mut c_char;
+    fn isl_pw_aff_is_equal(a: *mut IslPwAff, b: *mut IslPwAff) -> c_int;
+    fn isl_pw_aff_free(p: *mut IslPwAff) -> *mut IslPwAff;
+}
+
+impl Ctx {
+    /// Parses a piecewise multi-affine function; `None` when isl rejects the text.
+    pub fn pw_multi_aff(&self, text: &str) -> Option<PwMultiAff<'_>> {
+        let c = CString::new(text).ok()?;
+        // SAFETY: valid context and NUL-terminated string.
+        let p = unsafe { isl_pw_multi_aff_read_from_str(self.0, c.as_ptr()) };
+        (!p.is_null()).then_some(PwMultiAff(p, std::marker::PhantomData))
+    }
+
+    /// Parses a piecewise affine expression; `None` when isl rejects the text.
+    pub fn pw_aff(&self, text: &str) -> Option<PwAff<'_>> {
+        let c = CString::new(text).ok()?;
+        // SAFETY: valid context and NUL-terminated string.
+        let p = unsafe { isl_pw_aff_read_from_str(self.0, c.as_ptr()) };
+        (!p.is_null()).then_some(PwAff(p, std::marker::PhantomData))
+    }
+}
+
+/// An isl piecewise multi-affine function.
+pub struct PwMultiAff<'a>(*mut IslPwMultiAff, std::marker::PhantomData<&'a Ctx>);
+
+impl PwMultiAff<'_> {
+    /// Equal functions (same domain, same values); `None` when isl fails.
+    pub fn is_equal(&self, other: &PwMultiAff) -> Option<bool> {
+        // SAFETY: valid objects, not consumed.
+        boolean(unsafe { isl_pw_multi_aff_is_equal(self.0, other.0) })
+    }
+
+    /// isl's printing of the object.
+    pub fn to_text(&self) -> String {
+        // SAFETY: valid object, not consumed.
+        take_string(unsafe { isl_pw_multi_aff_to_str(self.0) })
+    }
+}
+
+impl Drop for PwMultiAff<'_> {
+    /// Frees the isl object.
+    fn drop(&mut self) {
+        // SAFETY: owned object.
+        unsafe { isl_pw_multi_aff_free(self.0) };
+    }
+}
+
+/// An isl piecewise affine expression.
+pub struct PwAff<'a>(*mut IslPwAff, std::marker::PhantomData<&'a Ctx>);
+
+impl PwAff<'_> {
+    /// Equal expressions (same domain, same values); `None` when isl fails.
+    pub fn is_equal(&self, other: &PwAff) -> Option<bool> {
+        // SAFETY: valid objects, not consumed.
+        boolean(unsafe { isl_pw_aff_is_equal(self.0, other.0) })
+    }
+
+    /// isl's printing of the object.
+    pub fn to_text(&self) -> String {
+        // SAFETY: valid object, not consumed.
+        take_string(unsafe { isl_pw_aff_to_str(self.0) })
+    }
+}
+
+impl Drop for PwAff<'_> {
+    /// Frees the isl object.
+    fn drop(&mut self) {
+        // SAFETY: owned object.
+        unsafe { isl_pw_aff_free(self.0) };
+    }
+}

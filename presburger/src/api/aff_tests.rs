@@ -32,6 +32,22 @@ const ISL_PRINTED: &[&str] = &[
     "{ [i] -> [(-i)/2] }",
     "[N] -> { [(N)] : N >= 1 }", // isl: `N > 0`
     "{ [i0] -> [(-1 - i0 + floor((1 + i0)/2))] }",
+    "{ [i] -> [((i) mod 3)] }",
+    "{ [i] -> [(1 + (i) mod 3)] }",
+    "{ [i] -> [(2*((i) mod 3))] }",
+    "{ [i, j] -> [(j + (i) mod 3)] }",
+    "{ [i] -> [((1 + i) mod 3)] }",
+    "{ [i] -> [((i) mod 3)/2] }",
+    "{ [i, j] -> [((i) mod 3 + (i + j) mod 4)] }",
+    "{ [i] -> [(-1 + (1 + i) mod 2)] }",
+    "{ [i] -> [(-1*((i) mod 3))] }",
+    "{ [i] -> [(i - (i) mod 3)] }",
+    "{ [i, j] -> [(i + j - (i) mod 2)] }",
+    "{ [i, j] -> [(-j + (i + j) mod 2)] }",
+    "{ [i] -> [(-i + 2*((i) mod 3))] }",
+    "{ [i] -> [(5 - i + (i) mod 3)] }",
+    // isl: `(i) mod 2 = 0 and i > 0` (conditions are printed by the set printer)
+    "{ [i] -> [(0)] : exists (e0 = floor((i)/2) : i = 2e0 and i >= 1) }",
 ];
 
 #[test]

@@ -41,7 +41,7 @@ fn fmt_terms(row: &[Int], names: &[String], out: &mut String) {
         let name = &names[c];
         if !a.is_one() {
             let _ = write!(out, "{a}");
-            if name.starts_with("floor(") {
+            if name.starts_with("floor(") || name.contains(") mod ") {
                 out.push('*');
             }
         }
@@ -68,16 +68,71 @@ fn aff_col_names(a: &Aff, base: &[String]) -> Vec<String> {
 }
 
 /// One expression as isl writes it inside a tuple: `(terms)` or
-/// `(terms)/den`.
+/// `(terms)/den`. A division `floor(f/m)` whose coefficient is a multiple
+/// `-k·m` of its denominator is written as isl does, as a remainder:
+/// `c·floor(f/m) = k·(f mod m) - k·f`, so `i - 3*floor((i)/3)` is
+/// `(i) mod 3` (the `-k·f` joins the other terms; exact, so the text means
+/// the same expression).
 pub(crate) fn aff_text(a: &Aff, base: &[String]) -> String {
-    let names = aff_col_names(a, base);
+    let mut names = aff_col_names(a, base);
+    let orig = names.clone();
+    let nv = 1 + a.space.n_var();
+    let mut rest = a.num.clone();
+    for (k, d) in a.divs.iter().enumerate() {
+        let col = nv + k;
+        let c = rest[col].clone();
+        if c.is_zero() || !c.is_divisible_by(&d.den) {
+            continue;
+        }
+        let kk = -c.exact_div(&d.den);
+        for (r, f) in rest.iter_mut().zip(&d.num).take(col) {
+            if !f.is_zero() {
+                *r -= &kk * f;
+            }
+        }
+        // the column now stands for k·(f mod m): coefficient ±1 or a product
+        let mut f = String::from("(");
+        fmt_terms(&d.num, &orig, &mut f);
+        let _ = write!(f, ") mod {}", d.den);
+        if kk.abs().is_one() {
+            names[col] = f;
+            rest[col] = kk;
+        } else {
+            names[col] = format!("{}*({f})", kk.abs());
+            rest[col] = if kk.is_negative() {
+                Int::from(-1)
+            } else {
+                Int::ONE
+            };
+        }
+    }
     let mut s = String::from("(");
-    fmt_terms(&a.num, &names, &mut s);
+    fmt_terms_mod(&rest, &names, &mut s);
     s.push(')');
     if !a.den.is_one() {
         let _ = write!(s, "/{}", a.den);
     }
     s
+}
+
+/// As [`fmt_terms`], with isl's `-1*((f) mod m)` for a remainder with
+/// coefficient -1 that comes first.
+fn fmt_terms_mod(row: &[Int], names: &[String], out: &mut String) {
+    let first_nonzero = row.iter().position(|v| !v.is_zero());
+    if let Some(c) = first_nonzero {
+        if c > 0
+            && row[c] == Int::from(-1)
+            && names[c].contains(") mod ")
+            && !names[c].contains('*')
+        {
+            let mut r = row.to_vec();
+            let mut n = names.to_vec();
+            n[c] = format!("1*({})", names[c]);
+            r[c] = Int::from(-1);
+            return fmt_terms(&r, &n, out);
+        }
+    }
+    fmt_terms(row, names, out)
 }
 
 /// Writes the pieces of the function `f` (map space `space`) as the body of

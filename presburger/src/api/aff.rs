@@ -107,6 +107,8 @@ impl Aff {
             den,
         };
         a.normalize();
+        a.simplify_divs();
+        debug_assert!(a.check_invariants().is_ok());
         Ok(a)
     }
 
@@ -332,6 +334,7 @@ impl Aff {
         a.num = vec![Int::ZERO; a.n_col()];
         a.num[col] = Int::ONE;
         a.den = Int::ONE;
+        a.simplify_divs();
         a
     }
 

@@ -60,6 +60,32 @@ fn isl_printed_forms_round_trip() {
 }
 
 #[test]
+fn divisions_are_simplified() {
+    for (text, want) in [
+        (
+            "{ [i] -> [(floor((floor((i)/2) + 1)/3))] }",
+            "{ [i] -> [(floor((2 + i)/6))] }",
+        ),
+        (
+            "{ [i] -> [(floor((2i + 2)/4))] }",
+            "{ [i] -> [(floor((1 + i)/2))] }",
+        ),
+        (
+            "{ [i] -> [(floor((i)/2) - floor((i)/2) + floor(7/2))] }",
+            "{ [i] -> [(3)] }",
+        ),
+        (
+            "{ [i] -> [(floor((i)/2) - 2*floor((floor((i)/2))/2))] }",
+            "{ [i] -> [(floor((i)/2) - 2*floor((i)/4))] }",
+        ),
+    ] {
+        let f = pa(text);
+        f.check_invariants().unwrap();
+        assert_eq!(f.to_string(), want);
+    }
+}
+
+#[test]
 fn reads_other_spellings() {
     let f = pa("{ [i] -> [(i + 1)] }");
     assert_eq!(f.to_string(), "{ [i] -> [(1 + i)] }");

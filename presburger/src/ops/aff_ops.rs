@@ -77,6 +77,90 @@ impl Aff {
         n
     }
 
+    /// Brings the divisions to a simpler, more canonical form (isl makes the
+    /// same simplifications of an expression's divisions): a division with
+    /// denominator 1 or a constant numerator is replaced by its value; a
+    /// division of a division, `floor((floor(g/m) + h)/n)` with `h` an
+    /// integer expression, becomes `floor((g + m·h)/(m·n))` (for integer
+    /// `n > 0`, `floor(floor(x)/n) = floor(x/n)`); divisions are reduced by
+    /// the gcd of numerator and denominator; equal divisions are merged; and
+    /// unused ones dropped. Exact: the value is unchanged everywhere.
+    pub(crate) fn simplify_divs(&mut self) {
+        let nv = 1 + self.space.n_var();
+        for _ in 0..16 {
+            let mut changed = false;
+            for k in 0..self.divs.len() {
+                let col = nv + k;
+                if self.num[col].is_zero()
+                    && self.divs[k + 1..].iter().all(|d| d.num[col].is_zero())
+                {
+                    continue;
+                }
+                let d = reduced_div(self.divs[k].clone());
+                let is_const = d.num[1..].iter().all(Int::is_zero);
+                if d.den.is_one() || is_const {
+                    let value: Row = if is_const {
+                        let mut v = vec![Int::ZERO; d.num.len()];
+                        v[0] = d.num[0].floor_div(&d.den);
+                        v
+                    } else {
+                        d.num.clone()
+                    };
+                    self.substitute_col(col, &value);
+                    changed = true;
+                    continue;
+                }
+                if let Some(j) = (0..k).rev().find(|&j| d.num[nv + j].is_one()) {
+                    let dj = &self.divs[j];
+                    let mut n: Row = d.num.iter().map(|v| v * &dj.den).collect();
+                    n[nv + j] = Int::ZERO;
+                    for (a, b) in n.iter_mut().zip(&dj.num) {
+                        if !b.is_zero() {
+                            *a += b;
+                        }
+                    }
+                    self.divs[k] = reduced_div(Div {
+                        num: n,
+                        den: &d.den * &dj.den,
+                    });
+                    changed = true;
+                    continue;
+                }
+                self.divs[k] = d;
+                if let Some(j) = (0..k).find(|&j| self.divs[j] == self.divs[k]) {
+                    let mut value = vec![Int::ZERO; self.n_col()];
+                    value[nv + j] = Int::ONE;
+                    self.substitute_col(col, &value);
+                    changed = true;
+                }
+            }
+            self.drop_unused_divs();
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// Replaces column `col` (a division) by the row `value` (over earlier
+    /// columns) in the numerator and in the later divisions.
+    fn substitute_col(&mut self, col: usize, value: &Row) {
+        let subst = |r: &mut Row| {
+            let c = std::mem::take(&mut r[col]);
+            if !c.is_zero() {
+                for (a, v) in r.iter_mut().zip(value) {
+                    if !v.is_zero() {
+                        *a += &c * v;
+                    }
+                }
+            }
+        };
+        subst(&mut self.num);
+        let first = col - (1 + self.space.n_var()) + 1;
+        for d in &mut self.divs[first..] {
+            subst(&mut d.num);
+        }
+    }
+
     /// Removes the divisions that neither the numerator nor a used division
     /// refers to.
     pub(crate) fn drop_unused_divs(&mut self) {
@@ -163,7 +247,8 @@ impl Aff {
         r.num = lin_comb(&r.num, &fa, &bnum, &fb);
         r.den = l;
         r.normalize();
-        r.drop_unused_divs();
+        r.simplify_divs();
+        debug_assert!(r.check_invariants().is_ok());
         Ok(r)
     }
 
@@ -260,7 +345,8 @@ impl Aff {
         r.num = subst(&self.num, &r, &div_cols);
         r.den = &self.den * &l;
         r.normalize();
-        r.drop_unused_divs();
+        r.simplify_divs();
+        debug_assert!(r.check_invariants().is_ok());
         Ok(r)
     }
 }

@@ -30,6 +30,12 @@ const TEXTS: &[&str] = &[
     "{ [i0] -> [(floor((-1 - i0)/2))] }",
     "[N] -> { [i, j] -> [(floor((i + N)/3) + floor((j)/2))] : 0 <= i < N and 0 <= j }",
     "{ [i, j] -> [(floor((floor((i)/2) + j)/3))] }",
+    "{ [i] -> [(floor((floor((i)/2) + 1)/3))] }",
+    "{ [i] -> [(floor(i/2) - 2*floor(floor(i/2)/2))] }",
+    "{ [i] -> [(3*floor(i/3))] }",
+    "{ [i, j] -> [(2i + j - 2*floor(i/2))] }",
+    "[N] -> { [i] -> [(N mod 4 + i mod 3)] : 0 <= i < N; [i] -> [((N + i)/2)] : i >= N }",
+    "{ [i, j] -> [(i), (floor((i + j)/2)), (-(j)/3)] : i >= 0 and j >= 0 }",
 ];
 
 /// Texts that isl prints back unchanged and so do we.
@@ -49,6 +55,21 @@ const SAME_PRINT: &[&str] = &[
     "[N, M] -> { [i] -> [(1 + N - 2M)] }",
     "{ [i] -> [(-i)/2] }",
     "{ [i0] -> [(-1 - i0 + floor((1 + i0)/2))] }",
+    "{ [i] -> [((i) mod 3)] }",
+    "{ [i] -> [(1 + (i) mod 3)] }",
+    "{ [i] -> [(2*((i) mod 3))] }",
+    "{ [i, j] -> [(j + (i) mod 3)] }",
+    "{ [i] -> [((1 + i) mod 3)] }",
+    "{ [i] -> [((i) mod 3)/2] }",
+    "{ [i, j] -> [((i) mod 3 + (i + j) mod 4)] }",
+    "{ [i] -> [(-1 + (1 + i) mod 2)] }",
+    "{ [i] -> [(-1*((i) mod 3))] }",
+    "{ [i] -> [(i - (i) mod 3)] }",
+    "{ [i, j] -> [(-j + (i + j) mod 2)] }",
+    "{ [i] -> [(-i + 2*((i) mod 3))] }",
+    "{ [i] -> [(5 - i + (i) mod 3)] }",
+    "{ [i] -> [(floor((2 + i)/6))] }",
+    "{ [i] -> [(floor((i)/2) - 2*floor((i)/4))] }",
 ];
 
 #[test]

@@ -1362,6 +1362,32 @@ extern "C" {
     fn isl_pw_aff_to_str(p: *mut IslPwAff) -> *mut c_char;
     fn isl_pw_aff_is_equal(a: *mut IslPwAff, b: *mut IslPwAff) -> c_int;
     fn isl_pw_aff_free(p: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_copy(p: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_multi_aff_copy(p: *mut IslPwMultiAff) -> *mut IslPwMultiAff;
+    fn isl_pw_aff_add(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_sub(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_min(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_max(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_union_add(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_neg(a: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_floor(a: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_coalesce(a: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_pullback_pw_multi_aff(a: *mut IslPwAff, b: *mut IslPwMultiAff) -> *mut IslPwAff;
+}
+
+/// The binary operations on pw_aff that the tests compare.
+#[derive(Clone, Copy, Debug)]
+pub enum PwAffOp {
+    /// `isl_pw_aff_add`
+    Add,
+    /// `isl_pw_aff_sub`
+    Sub,
+    /// `isl_pw_aff_min`
+    Min,
+    /// `isl_pw_aff_max`
+    Max,
+    /// `isl_pw_aff_union_add`
+    UnionAdd,
 }
 
 impl Ctx {
@@ -1410,7 +1436,51 @@ impl Drop for PwMultiAff<'_> {
 /// An isl piecewise affine expression.
 pub struct PwAff<'a>(*mut IslPwAff, std::marker::PhantomData<&'a Ctx>);
 
-impl PwAff<'_> {
+impl<'a> PwAff<'a> {
+    /// Owns a result of isl; `None` for null (isl failed).
+    fn wrap(p: *mut IslPwAff) -> Option<PwAff<'a>> {
+        (!p.is_null()).then_some(PwAff(p, std::marker::PhantomData))
+    }
+
+    /// The result of a binary operation; `None` when isl fails.
+    pub fn binary(&self, op: PwAffOp, other: &PwAff) -> Option<PwAff<'a>> {
+        // SAFETY: valid objects; the copies are consumed by the call.
+        unsafe {
+            let (a, b) = (isl_pw_aff_copy(self.0), isl_pw_aff_copy(other.0));
+            Self::wrap(match op {
+                PwAffOp::Add => isl_pw_aff_add(a, b),
+                PwAffOp::Sub => isl_pw_aff_sub(a, b),
+                PwAffOp::Min => isl_pw_aff_min(a, b),
+                PwAffOp::Max => isl_pw_aff_max(a, b),
+                PwAffOp::UnionAdd => isl_pw_aff_union_add(a, b),
+            })
+        }
+    }
+
+    /// `-self`, `floor(self)` or `self` coalesced; `None` when isl fails.
+    pub fn unary(&self, which: &str) -> Option<PwAff<'a>> {
+        // SAFETY: valid object; the copy is consumed by the call.
+        unsafe {
+            let a = isl_pw_aff_copy(self.0);
+            Self::wrap(match which {
+                "neg" => isl_pw_aff_neg(a),
+                "floor" => isl_pw_aff_floor(a),
+                _ => isl_pw_aff_coalesce(a),
+            })
+        }
+    }
+
+    /// `self ∘ g`; `None` when isl fails.
+    pub fn pullback(&self, g: &PwMultiAff) -> Option<PwAff<'a>> {
+        // SAFETY: valid objects; the copies are consumed by the call.
+        unsafe {
+            Self::wrap(isl_pw_aff_pullback_pw_multi_aff(
+                isl_pw_aff_copy(self.0),
+                isl_pw_multi_aff_copy(g.0),
+            ))
+        }
+    }
+
     /// Equal expressions (same domain, same values); `None` when isl fails.
     pub fn is_equal(&self, other: &PwAff) -> Option<bool> {
         // SAFETY: valid objects, not consumed.

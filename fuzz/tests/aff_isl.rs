@@ -134,3 +134,127 @@ fn printing_matches_isl_text() {
         assert_eq!(ours.to_string(), *text);
     }
 }
+
+/// A small deterministic generator (a linear congruential one) for the
+/// random texts below.
+struct Lcg(u64);
+
+impl Lcg {
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        lo + ((self.0 >> 33) % ((hi - lo + 1) as u64)) as i64
+    }
+}
+
+/// A random expression over `N, x, y`.
+fn expr(r: &mut Lcg, x: &str, y: &str) -> String {
+    format!(
+        "({} + {}N + {}{x} + {}{y} + {}*floor(({}{x} + {}{y} + {})/{}))/{}",
+        r.int(-3, 3),
+        r.int(-2, 2),
+        r.int(-3, 3),
+        r.int(-3, 3),
+        r.int(0, 2),
+        r.int(-2, 2),
+        r.int(-2, 2),
+        r.int(-2, 2),
+        r.int(2, 3),
+        r.int(1, 2)
+    )
+    .replace("+ -", "- ")
+}
+
+/// A random condition and its negation.
+fn cond(r: &mut Lcg, x: &str, y: &str) -> (String, String) {
+    let lhs = format!(
+        "{}{x} + {}{y} + {}N + {}",
+        r.int(-2, 2),
+        r.int(-2, 2),
+        r.int(-1, 1),
+        r.int(-3, 3)
+    )
+    .replace("+ -", "- ");
+    (format!("{lhs} >= 0"), format!("{lhs} < 0"))
+}
+
+/// A random pw_aff over `[N] -> { [x, y] }` with one or two pieces.
+fn pw_aff_text(r: &mut Lcg, x: &str, y: &str) -> String {
+    let (a, b) = (expr(r, x, y), expr(r, x, y));
+    let (c, nc) = cond(r, x, y);
+    match r.int(0, 2) {
+        0 => format!("[N] -> {{ [{x}, {y}] -> [({a})] }}"),
+        1 => format!("[N] -> {{ [{x}, {y}] -> [({a})] : {c} }}"),
+        _ => format!("[N] -> {{ [{x}, {y}] -> [({a})] : {c}; [{x}, {y}] -> [({b})] : {nc} }}"),
+    }
+}
+
+/// Our result printed and read by isl must equal isl's result.
+fn same(
+    ctx: &Ctx,
+    what: &str,
+    ours: &PwAff,
+    theirs: Option<presburger_fuzz::isl::PwAff>,
+) -> Option<String> {
+    let theirs = theirs?;
+    let printed = ours.to_string();
+    let Some(back) = ctx.pw_aff(&printed) else {
+        return Some(format!("{what}: isl rejects our {printed}"));
+    };
+    (back.is_equal(&theirs) != Some(true))
+        .then(|| format!("{what}: ours {printed}, isl's {}", theirs.to_text()))
+}
+
+#[test]
+fn operations_agree_with_isl() {
+    use presburger_fuzz::isl::PwAffOp;
+    let ctx = Ctx::new();
+    let mut r = Lcg(7);
+    let mut failures = Vec::new();
+    for _ in 0..150 {
+        let (ta, tb) = (pw_aff_text(&mut r, "i", "j"), pw_aff_text(&mut r, "i", "j"));
+        let (a, b): (PwAff, PwAff) = (ta.parse().unwrap(), tb.parse().unwrap());
+        let (ia, ib) = (ctx.pw_aff(&ta).unwrap(), ctx.pw_aff(&tb).unwrap());
+        let what = |op: &str| format!("{op} of {ta} and {tb}");
+        let ops: [(PwAffOp, PwAff); 5] = [
+            (PwAffOp::Add, a.add(&b).unwrap()),
+            (PwAffOp::Sub, a.sub(&b).unwrap()),
+            (PwAffOp::Min, a.min(&b).unwrap()),
+            (PwAffOp::Max, a.max(&b).unwrap()),
+            (PwAffOp::UnionAdd, a.union_add(&b).unwrap()),
+        ];
+        for (op, ours) in ops {
+            failures.extend(same(
+                &ctx,
+                &what(&format!("{op:?}")),
+                &ours,
+                ia.binary(op, &ib),
+            ));
+        }
+        failures.extend(same(&ctx, &what("neg"), &a.neg(), ia.unary("neg")));
+        failures.extend(same(&ctx, &what("floor"), &a.floor(), ia.unary("floor")));
+        failures.extend(same(
+            &ctx,
+            &what("coalesce"),
+            &a.coalesce().unwrap(),
+            ia.unary("coalesce"),
+        ));
+        // pullback by an integral function of [x, y]
+        let (g1, g2) = (expr(&mut r, "x", "y"), expr(&mut r, "x", "y"));
+        let (c, nc) = cond(&mut r, "x", "y");
+        let tg = format!(
+            "[N] -> {{ [x, y] -> [(floor({g1})), (y)] : {c}; [x, y] -> [(x), (floor({g2}))] : {nc} }}"
+        );
+        let g: PwMultiAff = tg.parse().unwrap();
+        let ig = ctx.pw_multi_aff(&tg).unwrap();
+        failures.extend(same(
+            &ctx,
+            &format!("pullback of {ta} by {tg}"),
+            &a.pullback(&g).unwrap(),
+            ia.pullback(&ig),
+        ));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

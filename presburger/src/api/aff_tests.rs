@@ -86,6 +86,19 @@ fn divisions_are_simplified() {
 }
 
 #[test]
+fn remainder_of_a_remainder_prints_exactly() {
+    // the second division uses the first: only the first becomes a remainder
+    let f = pa("{ [i] -> [(3*floor((i)/3) - 2*floor((i + 2*floor((i)/3))/2))] }");
+    assert!(f.to_string().contains(") mod 3"), "{f}");
+    let g = pa(&f.to_string());
+    assert!(g.is_equal(&f).unwrap(), "{f}");
+    for i in -7..=7 {
+        let p = [Int::from(i)];
+        assert_eq!(f.eval(&p).unwrap(), g.eval(&p).unwrap());
+    }
+}
+
+#[test]
 fn reads_other_spellings() {
     let f = pa("{ [i] -> [(i + 1)] }");
     assert_eq!(f.to_string(), "{ [i] -> [(1 + i)] }");

@@ -78,12 +78,17 @@ pub(crate) fn aff_text(a: &Aff, base: &[String]) -> String {
     let orig = names.clone();
     let nv = 1 + a.space.n_var();
     let mut rest = a.num.clone();
+    // a division whose numerator uses a division written as a remainder
+    // stays a floor (its `-k·f` would land on the remainder's column)
+    let mut as_mod = vec![false; a.divs.len()];
     for (k, d) in a.divs.iter().enumerate() {
         let col = nv + k;
         let c = rest[col].clone();
-        if c.is_zero() || !c.is_divisible_by(&d.den) {
+        let uses_mod = (0..k).any(|j| as_mod[j] && !d.num[nv + j].is_zero());
+        if c.is_zero() || !c.is_divisible_by(&d.den) || uses_mod {
             continue;
         }
+        as_mod[k] = true;
         let kk = -c.exact_div(&d.den);
         for (r, f) in rest.iter_mut().zip(&d.num).take(col) {
             if !f.is_zero() {

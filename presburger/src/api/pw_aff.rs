@@ -3,9 +3,9 @@
 //! them. The algorithms are in `src/ops/aff_ops.rs`.
 
 use super::*;
-use crate::conjunction::{Div, Row};
+use crate::conjunction::Row;
 use crate::lp::Rational;
-use crate::ops::aff_ops::pieces_from_map;
+use crate::ops::aff_ops::{one_dim, set_align};
 
 /// A piecewise quasi-affine function (isl's `isl_pw_multi_aff`): pairwise
 /// disjoint pieces, each a domain [`Set`] (in the domain space) and a
@@ -49,30 +49,6 @@ pub struct PwMultiAff {
 /// ```
 #[derive(Debug, Clone)]
 pub struct PwAff(pub(crate) PwMultiAff);
-
-/// The range tuple of a `PwAff`.
-fn one_dim() -> Tuple {
-    Tuple::anonymous(1)
-}
-
-/// Both in one map space, parameters aligned by name; an error for
-/// different tuples.
-fn aligned(a: &PwMultiAff, b: &PwMultiAff, what: &str) -> Result<(PwMultiAff, PwMultiAff)> {
-    if !a.space.same_tuples(&b.space) {
-        return Err(Error::SpaceMismatch(format!(
-            "{what} of piecewise functions in different spaces ({} and {})",
-            a.space.tuple_key(),
-            b.space.tuple_key()
-        )));
-    }
-    let params = merged_params(a.space.params(), b.space.params());
-    Ok((a.align_params(&params), b.align_params(&params)))
-}
-
-/// The set `s` over the parameters `params` (containing its own).
-fn set_align(s: &Set, params: &[String]) -> Set {
-    Set(s.0.align_params(params))
-}
 
 impl PwMultiAff {
     /// The function defined nowhere, in the map space `space` (isl's
@@ -151,83 +127,7 @@ impl PwMultiAff {
         space: Space,
         pieces: Vec<(Conjunction, Vec<Row>, Int)>,
     ) -> Result<PwMultiAff> {
-        let mut r = PwMultiAff::empty(space)?;
-        let dom_space = r.domain_space();
-        for (c, rows, den) in pieces {
-            if !c.space.is_same(&dom_space) {
-                return Err(Error::SpaceMismatch(
-                    "a piece's conjunction is not over the domain space".into(),
-                ));
-            }
-            if rows.len() != r.space.n_out() {
-                return Err(Error::Invalid(format!(
-                    "{} rows for {} range dimensions",
-                    rows.len(),
-                    r.space.n_out()
-                )));
-            }
-            let nv = 1 + dom_space.n_var();
-            let nl = c.n_local();
-            let mut ok = vec![false; nl];
-            for l in 0..nl {
-                ok[l] = c.divs[l]
-                    .as_ref()
-                    .is_some_and(|d| (0..l).all(|j| d.num[nv + j].is_zero() || ok[j]));
-            }
-            let mut colmap: Vec<Option<usize>> = (0..nv).map(Some).collect();
-            let mut next = nv;
-            for &o in &ok {
-                colmap.push(o.then(|| {
-                    next += 1;
-                    next - 1
-                }));
-            }
-            let to_row = |r: &Row| -> Result<Row> {
-                if r.len() != c.n_col() {
-                    return Err(Error::Invalid(format!(
-                        "a row has {} entries, the conjunction has {} columns",
-                        r.len(),
-                        c.n_col()
-                    )));
-                }
-                let mut o = vec![Int::ZERO; next];
-                for (col, v) in r.iter().enumerate() {
-                    if v.is_zero() {
-                        continue;
-                    }
-                    match colmap[col] {
-                        Some(t) => o[t] = v.clone(),
-                        None => {
-                            return Err(Error::Invalid(format!(
-                                "a row uses local {} which has no division definition",
-                                col - nv
-                            )))
-                        }
-                    }
-                }
-                Ok(o)
-            };
-            let divs: Vec<Div> = (0..nl)
-                .filter(|&l| ok[l])
-                .filter_map(|l| c.divs[l].as_ref())
-                .map(|d| {
-                    Ok(Div {
-                        num: to_row(&d.num)?,
-                        den: d.den.clone(),
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let mut affs = Vec::with_capacity(rows.len());
-            for row in &rows {
-                let mut a =
-                    Aff::from_parts(dom_space.clone(), divs.clone(), to_row(row)?, den.clone())?;
-                a.drop_unused_divs();
-                affs.push(a);
-            }
-            let f = MultiAff::from_affs(r.space.clone(), affs)?;
-            r.pieces.push((Set(Disjunction::from_conj(c)), f));
-        }
-        Ok(r)
+        PwMultiAff::from_pieces_impl(space, pieces)
     }
 
     /// The map space (domain tuple -> range tuple).
@@ -345,67 +245,14 @@ impl PwMultiAff {
     /// parametric lexmin, which is not available yet.
     #[doc(alias = "isl_pw_multi_aff_from_map")]
     pub fn from_map(map: &Map) -> Result<PwMultiAff> {
-        if map.space().is_set() {
-            return Err(Error::Invalid("from_map needs a map".into()));
-        }
-        if !map.is_single_valued()? {
-            return Err(Error::Invalid(
-                "the map is not single-valued, so it is not a function".into(),
-            ));
-        }
-        let raw = pieces_from_map(map)?;
-        let mut r = PwMultiAff::empty(map.space().clone())?;
-        let mut seen = Set(Disjunction::empty(r.domain_space()));
-        for (s, f) in raw {
-            let d = s.subtract(&seen)?;
-            seen = seen.union(&s)?;
-            if !d.is_empty()? {
-                r.pieces.push((d, f));
-            }
-        }
-        r.coalesce_affs()
-    }
-
-    /// Pieces of `a` and `b` paired on the intersections of their domains,
-    /// `each` giving the new pieces of one pair (empty intersections skipped).
-    fn zip_with(
-        &self,
-        other: &PwMultiAff,
-        what: &str,
-        range: Tuple,
-        mut each: impl FnMut(&Set, &MultiAff, &MultiAff) -> Result<Vec<(Set, MultiAff)>>,
-    ) -> Result<PwMultiAff> {
-        let (a, b) = aligned(self, other, what)?;
-        let space = Space::map(
-            a.space.params().to_vec(),
-            a.space
-                .domain_tuple()
-                .cloned()
-                .unwrap_or_else(|| Tuple::anonymous(0)),
-            range,
-        );
-        let mut r = PwMultiAff::empty(space)?;
-        for (da, fa) in &a.pieces {
-            for (db, fb) in &b.pieces {
-                let common = da.intersect(db)?;
-                if common.is_empty()? {
-                    continue;
-                }
-                for (s, f) in each(&common, fa, fb)? {
-                    if !s.is_empty()? {
-                        r.pieces.push((s, f));
-                    }
-                }
-            }
-        }
-        Ok(r)
+        PwMultiAff::from_map_impl(map)
     }
 
     /// `ka·self + kb·other` dimension by dimension on the common domain.
     fn lin(&self, other: &PwMultiAff, ka: i64, kb: i64, what: &str) -> Result<PwMultiAff> {
         let range = self.space.range_tuple().clone();
         let (ka, kb) = (Int::from(ka), Int::from(kb));
-        self.zip_with(other, what, range, |s, fa, fb| {
+        self.zip_with_impl(other, what, range, |s, fa, fb| {
             let affs = fa
                 .affs
                 .iter()
@@ -477,18 +324,7 @@ impl PwMultiAff {
     /// `isl_pw_multi_aff_union_add`).
     #[doc(alias = "isl_pw_multi_aff_union_add")]
     pub fn union_add(&self, other: &PwMultiAff) -> Result<PwMultiAff> {
-        let (a, b) = aligned(self, other, "union_add")?;
-        let mut r = a.add(&b)?;
-        let (da, db) = (a.domain()?, b.domain()?);
-        for (x, other_dom) in [(&a, &db), (&b, &da)] {
-            for (s, f) in &x.pieces {
-                let rest = s.subtract(other_dom)?;
-                if !rest.is_empty()? {
-                    r.pieces.push((rest, f.clone()));
-                }
-            }
-        }
-        Ok(r)
+        self.union_add_impl(other)
     }
 
     /// The function restricted to the points of `set` (isl's
@@ -496,28 +332,7 @@ impl PwMultiAff {
     /// or is a parameter set (then isl's `isl_pw_multi_aff_intersect_params`).
     #[doc(alias = "isl_pw_multi_aff_intersect_domain")]
     pub fn intersect_domain(&self, set: &Set) -> Result<PwMultiAff> {
-        let dom = self.domain_space();
-        let params_only = set.is_params() && !dom.is_params();
-        if !params_only && !set.space().same_tuples(&dom) {
-            return Err(Error::SpaceMismatch(
-                "the set does not live in the domain of the function".into(),
-            ));
-        }
-        let params = merged_params(self.space.params(), set.space().params());
-        let a = self.align_params(&params);
-        let set = set_align(set, &params);
-        let mut r = PwMultiAff::empty(a.space.clone())?;
-        for (s, f) in &a.pieces {
-            let t = if params_only {
-                s.intersect_params(&set)?
-            } else {
-                s.intersect(&set)?
-            };
-            if !t.is_empty()? {
-                r.pieces.push((t, f.clone()));
-            }
-        }
-        Ok(r)
+        self.intersect_domain_impl(set)
     }
 
     /// The function simplified on the assumption that its argument lies in
@@ -526,23 +341,7 @@ impl PwMultiAff {
     /// [`Set::gist`]; the value is only meaningful inside the context.
     #[doc(alias = "isl_pw_multi_aff_gist")]
     pub fn gist(&self, context: &Set) -> Result<PwMultiAff> {
-        let dom = self.domain_space();
-        if !context.space().same_tuples(&dom) {
-            return Err(Error::SpaceMismatch(
-                "the context does not live in the domain of the function".into(),
-            ));
-        }
-        let params = merged_params(self.space.params(), context.space().params());
-        let a = self.align_params(&params);
-        let ctx = set_align(context, &params);
-        let mut r = PwMultiAff::empty(a.space.clone())?;
-        for (s, f) in &a.pieces {
-            if s.intersect(&ctx)?.is_empty()? {
-                continue;
-            }
-            r.pieces.push((s.gist(&ctx)?, f.clone()));
-        }
-        Ok(r)
+        self.gist_impl(context)
     }
 
     /// Pieces with structurally equal functions merged, their domains
@@ -550,24 +349,7 @@ impl PwMultiAff {
     /// `isl_pw_multi_aff_coalesce`); pieces with an empty domain dropped.
     #[doc(alias = "isl_pw_multi_aff_coalesce")]
     pub fn coalesce(&self) -> Result<PwMultiAff> {
-        self.coalesce_affs()
-    }
-
-    fn coalesce_affs(&self) -> Result<PwMultiAff> {
-        let mut groups: Vec<(Set, MultiAff)> = Vec::new();
-        for (s, f) in &self.pieces {
-            match groups.iter_mut().find(|(_, g)| g.plain_is_equal(f)) {
-                Some((t, _)) => *t = t.union(s)?,
-                None => groups.push((s.clone(), f.clone())),
-            }
-        }
-        let mut r = PwMultiAff::empty(self.space.clone())?;
-        for (s, f) in groups {
-            if !s.is_empty()? {
-                r.pieces.push((s.coalesce()?, f));
-            }
-        }
-        Ok(r)
+        self.coalesce_affs_impl()
     }
 
     /// The composition `self ∘ g` (isl's
@@ -585,37 +367,7 @@ impl PwMultiAff {
     /// ```
     #[doc(alias = "isl_pw_multi_aff_pullback_pw_multi_aff")]
     pub fn pullback(&self, g: &PwMultiAff) -> Result<PwMultiAff> {
-        let my_dom = self.space.domain_tuple();
-        if my_dom.is_none_or(|d| !d.same_shape(g.space.range_tuple())) {
-            return Err(Error::SpaceMismatch(
-                "pullback: the range of the inner function is not the domain of the outer one"
-                    .into(),
-            ));
-        }
-        let params = merged_params(self.space.params(), g.space.params());
-        let f = self.align_params(&params);
-        let g = g.align_params(&params);
-        let space = Space::map(
-            params.clone(),
-            g.space
-                .domain_tuple()
-                .cloned()
-                .unwrap_or_else(|| Tuple::anonymous(0)),
-            f.space.range_tuple().clone(),
-        );
-        let mut r = PwMultiAff::empty(space)?;
-        for (dg, gm) in &g.pieces {
-            let graph = PwMultiAff::from_multi_aff(gm.clone()).as_map()?;
-            for (df, fm) in &f.pieces {
-                let d = dg.intersect(&df.preimage(&graph)?)?;
-                if d.is_empty()? {
-                    continue;
-                }
-                let h = fm.pullback_impl(gm)?;
-                r.pieces.push((d, h));
-            }
-        }
-        Ok(r)
+        self.pullback_impl(g)
     }
 
     /// As [`PwMultiAff::pullback`] with a function on one piece (isl's
@@ -631,26 +383,7 @@ impl PwMultiAff {
     /// smaller value on one side.
     #[doc(alias = "isl_pw_multi_aff_is_equal")]
     pub fn is_equal(&self, other: &PwMultiAff) -> Result<bool> {
-        let (a, b) = aligned(self, other, "comparison")?;
-        if !a.domain()?.is_equal(&b.domain()?)? {
-            return Ok(false);
-        }
-        for (da, fa) in &a.pieces {
-            for (db, fb) in &b.pieces {
-                let common = da.intersect(db)?;
-                if common.is_empty()? {
-                    continue;
-                }
-                for (x, y) in fa.affs.iter().zip(&fb.affs) {
-                    for strict_side in [x.ge_set(y, true)?, y.ge_set(x, true)?] {
-                        if !common.intersect(&strict_side)?.is_empty()? {
-                            return Ok(false);
-                        }
-                    }
-                }
-            }
-        }
-        Ok(true)
+        self.is_equal_impl(other)
     }
 }
 
@@ -848,20 +581,7 @@ impl PwAff {
     /// split by one inequality between the two expressions (see
     /// [`Aff::ge_set`]).
     fn min_max(&self, other: &PwAff, is_max: bool) -> Result<PwAff> {
-        let what = if is_max { "max" } else { "min" };
-        self.0
-            .zip_with(&other.0, what, one_dim(), |s, fa, fb| {
-                let (a, b) = (&fa.affs[0], &fb.affs[0]);
-                // a is kept where it is the answer (ties go to a), b elsewhere
-                let (keep_a, keep_b) = if is_max {
-                    (a.ge_set(b, false)?, b.ge_set(a, true)?)
-                } else {
-                    (b.ge_set(a, false)?, a.ge_set(b, true)?)
-                };
-                let (pa, pb) = aligned_set_pair(s, &keep_a, &keep_b)?;
-                Ok(vec![(pa, fa.clone()), (pb, fb.clone())])
-            })
-            .map(PwAff)
+        self.min_max_impl(other, is_max)
     }
 
     /// The minimum where both are defined (isl's `isl_pw_aff_min`).
@@ -922,11 +642,6 @@ impl PwAff {
     pub fn is_equal(&self, other: &PwAff) -> Result<bool> {
         self.0.is_equal(&other.0)
     }
-}
-
-/// `s ∩ a` and `s ∩ b` with parameters aligned.
-fn aligned_set_pair(s: &Set, a: &Set, b: &Set) -> Result<(Set, Set)> {
-    Ok((s.intersect(a)?, s.intersect(b)?))
 }
 
 impl From<Aff> for PwAff {

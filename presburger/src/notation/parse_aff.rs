@@ -11,7 +11,9 @@
 //! entry is one expression of the set notation (`(1 + i)`, `floor((i)/2)`,
 //! `(i)/2`, `(i) mod 3`), whose division locals become the divisions of the
 //! [`Aff`]. A piece without a domain tuple is a function of the parameters
-//! (`[N] -> { [(N)] }`). Errors carry the line and column.
+//! (`[N] -> { [(N)] }`). Pieces that overlap add up on the overlap, as isl
+//! reads them (`{ [i] -> [(1)]; [i] -> [(2)] : i > 0 }` is 3 for `i > 0`).
+//! Errors carry the line and column.
 
 use super::*;
 use crate::api::{domain_of, Aff, MultiAff, PwAff, PwMultiAff};
@@ -238,16 +240,22 @@ pub(crate) fn parse_functions(text: &str) -> Result<(Vec<String>, Vec<PwMultiAff
                     out.len() - 1
                 }
             };
-        for (q, (s, _)) in out[idx].pieces.iter().enumerate() {
+        if set.0.parts.is_empty() {
+            continue;
+        }
+        // pieces that overlap add up there, as isl reads them
+        let mut disjoint = true;
+        for (s, _) in &out[idx].pieces {
             if !s.is_disjoint(&set)? {
-                return Err(Error::Invalid(format!(
-                    "piece {} overlaps an earlier piece {q} of the same domain",
-                    out[idx].pieces.len()
-                )));
+                disjoint = false;
+                break;
             }
         }
-        if !set.0.parts.is_empty() {
+        if disjoint {
             out[idx].pieces.push((set, p.f));
+        } else {
+            let one = PwMultiAff::from_piece_list(p.space.clone(), vec![(set, p.f)])?;
+            out[idx] = out[idx].union_add(&one)?;
         }
     }
     Ok((params, out))
@@ -256,16 +264,17 @@ pub(crate) fn parse_functions(text: &str) -> Result<(Vec<String>, Vec<PwMultiAff
 /// The one function of `text` (an error for several domain tuples).
 fn parse_one(text: &str, what: &str) -> Result<PwMultiAff> {
     let (_, mut fs) = parse_functions(text)?;
-    match fs.len() {
-        1 => Ok(fs.pop().unwrap_or_else(|| unreachable!())),
-        0 => Err(Error::Invalid(format!(
-            "an empty text `{{ }}` does not say the space of a {what}"
-        ))),
-        _ => Err(Error::SpaceMismatch(format!(
+    if fs.len() > 1 {
+        return Err(Error::SpaceMismatch(format!(
             "a {what} has one domain space; the text has {} (use the union type)",
             fs.len()
-        ))),
+        )));
     }
+    fs.pop().ok_or_else(|| {
+        Error::Invalid(format!(
+            "an empty text `{{ }}` does not say the space of a {what}"
+        ))
+    })
 }
 
 impl FromStr for PwMultiAff {

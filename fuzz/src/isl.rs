@@ -1373,6 +1373,13 @@ extern "C" {
     fn isl_pw_aff_floor(a: *mut IslPwAff) -> *mut IslPwAff;
     fn isl_pw_aff_coalesce(a: *mut IslPwAff) -> *mut IslPwAff;
     fn isl_pw_aff_pullback_pw_multi_aff(a: *mut IslPwAff, b: *mut IslPwMultiAff) -> *mut IslPwAff;
+    fn isl_map_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslMap;
+    fn isl_pw_multi_aff_from_map(m: *mut IslMap) -> *mut IslPwMultiAff;
+}
+
+#[repr(C)]
+struct IslMap {
+    _p: [u8; 0],
 }
 
 /// The binary operations on pw_aff that the tests compare.
@@ -1396,6 +1403,21 @@ impl Ctx {
         let c = CString::new(text).ok()?;
         // SAFETY: valid context and NUL-terminated string.
         let p = unsafe { isl_pw_multi_aff_read_from_str(self.0, c.as_ptr()) };
+        (!p.is_null()).then_some(PwMultiAff(p, std::marker::PhantomData))
+    }
+
+    /// isl's `isl_pw_multi_aff_from_map` of a map given as text; `None` when
+    /// isl rejects the text or fails.
+    pub fn pw_multi_aff_from_map(&self, text: &str) -> Option<PwMultiAff<'_>> {
+        let c = CString::new(text).ok()?;
+        // SAFETY: valid context and NUL-terminated string; the map is consumed.
+        let p = unsafe {
+            let m = isl_map_read_from_str(self.0, c.as_ptr());
+            if m.is_null() {
+                return None;
+            }
+            isl_pw_multi_aff_from_map(m)
+        };
         (!p.is_null()).then_some(PwMultiAff(p, std::marker::PhantomData))
     }
 

@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! object := [ params '->' ] '{' [ piece (';' piece)* ] '}'
-//! piece  := [ tuple '->' ] [name] '[' [ expr (',' expr)* ] ']' [ ':' formula ]
+//! piece  := [ tuple '->' ] range [ ':' formula ]
+//! range  := [name] '[' ( range '->' range | [ expr (',' expr)* ] ) ']'
 //! ```
 //!
 //! The domain tuple and the condition are read as in a set (so a domain
@@ -90,6 +91,37 @@ impl Parser {
         } else {
             Tuple::anonymous(0)
         };
+        let (range, lins) = self.fn_range()?;
+        let formula = if self.eat(&Tok::Colon) && !matches!(self.peek(), Tok::Semi | Tok::RBrace) {
+            self.formula()?
+        } else {
+            F::True
+        };
+        let space = Space::map(self.params.clone(), dom, range);
+        let dom_space = domain_of(&space);
+        let affs = lins
+            .iter()
+            .map(|l| self.aff_of(&dom_space, l))
+            .collect::<Result<Vec<_>>>()?;
+        let mut all = std::mem::take(&mut self.tuple_constraints);
+        all.push(formula);
+        let disjuncts = self.dnf(F::And(all), false)?;
+        let mut domain = Vec::with_capacity(disjuncts.len());
+        for d in disjuncts {
+            let mut c = self.build(&dom_space, &d)?;
+            c.simplify();
+            if !c.is_trivially_empty() {
+                domain.push(c);
+            }
+        }
+        let f = MultiAff::from_affs(space.clone(), affs)?;
+        Ok(FnPiece { space, domain, f })
+    }
+
+    /// A range tuple of expressions, `[name] '[' expr, .. ']'`, or a nested
+    /// pair `[A[..] -> B[..]]` of such tuples; returns the tuple and the
+    /// expressions in order.
+    fn fn_range(&mut self) -> Result<(Tuple, Vec<Lin>)> {
         let name = match (self.peek().clone(), self.peek_at(1)) {
             (Tok::Ident(s), Tok::LBracket) if !KEYWORDS.contains(&s.as_str()) => {
                 self.advance();
@@ -98,6 +130,27 @@ impl Parser {
             _ => None,
         };
         self.expect(&Tok::LBracket)?;
+        let nested = matches!(
+            (self.peek(), self.peek_at(1)),
+            (Tok::Ident(_), Tok::LBracket) | (Tok::LBracket, _)
+        );
+        if nested {
+            let snap = self.snapshot();
+            self.enter()?;
+            let attempt = (|| -> Result<(Tuple, Vec<Lin>)> {
+                let (a, mut la) = self.fn_range()?;
+                self.expect(&Tok::Arrow)?;
+                let (b, lb) = self.fn_range()?;
+                self.expect(&Tok::RBracket)?;
+                la.extend(lb);
+                Ok((Tuple::nested(name.clone(), a, b), la))
+            })();
+            self.leave();
+            match attempt {
+                Ok(r) => return Ok(r),
+                Err(_) => self.restore(snap),
+            }
+        }
         let mut lins = Vec::new();
         if self.peek() != &Tok::RBracket {
             loop {
@@ -119,31 +172,7 @@ impl Parser {
             }
         }
         self.expect(&Tok::RBracket)?;
-        let formula = if self.eat(&Tok::Colon) && !matches!(self.peek(), Tok::Semi | Tok::RBrace) {
-            self.formula()?
-        } else {
-            F::True
-        };
-        let range = Tuple::named(name, lins.len());
-        let space = Space::map(self.params.clone(), dom, range);
-        let dom_space = domain_of(&space);
-        let affs = lins
-            .iter()
-            .map(|l| self.aff_of(&dom_space, l))
-            .collect::<Result<Vec<_>>>()?;
-        let mut all = std::mem::take(&mut self.tuple_constraints);
-        all.push(formula);
-        let disjuncts = self.dnf(F::And(all), false)?;
-        let mut domain = Vec::with_capacity(disjuncts.len());
-        for d in disjuncts {
-            let mut c = self.build(&dom_space, &d)?;
-            c.simplify();
-            if !c.is_trivially_empty() {
-                domain.push(c);
-            }
-        }
-        let f = MultiAff::from_affs(space.clone(), affs)?;
-        Ok(FnPiece { space, domain, f })
+        Ok((Tuple::named(name, lins.len()), lins))
     }
 
     /// The expression `l` over the domain space: its division variables (and

@@ -280,3 +280,114 @@ fn operations_examples() {
         .unwrap();
     assert_eq!(p.to_string(), "[N] -> { [i] -> [(i)] : N >= 4 and i >= 1 }");
 }
+
+#[test]
+fn multi_output_operations() {
+    let f = pma("[N] -> { S[i, j] -> A[(i + j), (floor((i)/2))] : 0 <= i < N }");
+    let g = pma("[N] -> { S[i, j] -> A[(N), (i)/2] }");
+    let s = f.add(&g).unwrap();
+    s.check_invariants().unwrap();
+    let d = f.sub(&g).unwrap();
+    let p = [Int::from(10), Int::from(3), Int::from(4)];
+    let want_s = vec![
+        Rational::from(17),
+        Rational::new(Int::from(5), Int::from(2)),
+    ];
+    assert_eq!(s.eval(&p).unwrap(), Some(want_s));
+    assert_eq!(
+        d.eval(&p).unwrap(),
+        Some(vec![
+            Rational::from(-3),
+            Rational::new(Int::from(-1), Int::from(2))
+        ])
+    );
+    assert_eq!(
+        s.eval(&[Int::from(2), Int::from(3), Int::from(0)]).unwrap(),
+        None
+    );
+    // a nested range composes with a function on it
+    let h = pma("{ [i] -> [S[(i)] -> T[(i + 1)]] }");
+    let k = pma("{ [S[a] -> T[b]] -> [(a * 2 + b)] }");
+    assert_eq!(k.pullback(&h).unwrap().to_string(), "{ [i] -> [(1 + 3i)] }");
+    assert!(f.add(&h).is_err());
+    assert!(k.pullback(&f).is_err());
+}
+
+#[test]
+fn union_types() {
+    let text = "[N] -> { A[i] -> [(N + i)] : i >= 1; B[j] -> [(j), (0)] }";
+    let u: UnionPwMultiAff = text.parse().unwrap();
+    u.check_invariants().unwrap();
+    assert_eq!(u.to_string(), text);
+    let m = u.as_union_map().unwrap();
+    let back = UnionPwMultiAff::from_union_map(&m).unwrap();
+    assert_eq!(back.to_string(), text);
+    let a_space = Space::set(vec!["N".into()], Tuple::new(Some("A"), &["i"]));
+    assert_eq!(
+        u.eval(&a_space, &[Int::from(2), Int::from(3)]).unwrap(),
+        Some(vec![Rational::from(5)])
+    );
+    assert_eq!(
+        u.eval(&a_space, &[Int::from(2), Int::from(0)]).unwrap(),
+        None
+    );
+    let dom = u.domain().unwrap();
+    assert_eq!(dom.members().len(), 2);
+    let v: UnionPwMultiAff = "{ A[i] -> [(1)]; C[k] -> [(k)] }".parse().unwrap();
+    assert_eq!(
+        u.sum(&v).unwrap().to_string(),
+        "[N] -> { A[i] -> [(1 + N + i)] : i >= 1 }"
+    );
+    let w = u.union_add(&v).unwrap();
+    w.check_invariants().unwrap();
+    assert_eq!(w.members().len(), 3);
+    let s: UnionSet = "{ A[i] : i <= 5 }".parse().unwrap();
+    assert_eq!(
+        u.intersect_domain(&s).unwrap().to_string(),
+        "[N] -> { A[i] -> [(N + i)] : 1 <= i <= 5 }"
+    );
+    let mut x = UnionPwMultiAff::empty(vec![]);
+    x.add_pw_multi_aff(pma("{ A[i] -> [(i)] : i >= 0 }"))
+        .unwrap();
+    assert!(x
+        .add_pw_multi_aff(pma("{ A[i] -> [(0)] : i <= 0 }"))
+        .is_err());
+    x.add_pw_multi_aff(pma("{ A[i] -> [(0)] : i < 0 }"))
+        .unwrap();
+    assert_eq!(x.coalesce().unwrap().members()[0].n_piece(), 2);
+    let e: UnionPwAff = "{  }".parse().unwrap();
+    assert_eq!(e.to_string(), "{  }");
+    let pa_u: UnionPwAff = "{ A[i] -> [(i)]; B[j] -> [(2j)] }".parse().unwrap();
+    assert!("{ A[i] -> [(i), (i)] }".parse::<UnionPwAff>().is_err());
+    assert_eq!(pa_u.as_union_map().unwrap().members().len(), 2);
+    assert_eq!(
+        pa_u.coalesce().unwrap().to_string(),
+        "{ A[i] -> [(i)]; B[j] -> [(2j)] }"
+    );
+}
+
+#[test]
+fn errors_name_the_place() {
+    match "{ [i] ->\n  [(i +* 2)] }".parse::<PwAff>() {
+        Err(Error::Parse { line, .. }) => assert_eq!(line, 2),
+        other => panic!("{other:?}"),
+    }
+    assert!(PwMultiAff::empty(Space::set(vec![], Tuple::anonymous(1))).is_err());
+    assert!(Aff::from_parts(
+        Space::set(vec![], Tuple::anonymous(1)),
+        vec![],
+        vec![Int::ONE],
+        Int::ONE
+    )
+    .is_err());
+    assert!(Aff::from_parts(
+        Space::set(vec![], Tuple::anonymous(1)),
+        vec![],
+        vec![Int::ONE, Int::ONE],
+        Int::ZERO
+    )
+    .is_err());
+    let f = pa("{ [i] -> [(i)] }");
+    assert!(f.eval(&[]).is_err());
+    assert!(PwAff::from_pw_multi_aff(pma("{ [i] -> [(i), (i)] }")).is_err());
+}

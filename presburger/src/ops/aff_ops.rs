@@ -620,13 +620,10 @@ pub(crate) fn set_align(s: &Set, params: &[String]) -> Set {
     Set(s.0.align_params(params))
 }
 
-/// `s ∩ a` and `s ∩ b` with parameters aligned.
-pub(crate) fn aligned_set_pair(s: &Set, a: &Set, b: &Set) -> Result<(Set, Set)> {
-    Ok((s.intersect(a)?, s.intersect(b)?))
-}
-
 impl PwMultiAff {
-    /// The algorithm of [`PwMultiAff::from_pieces`]: the locals with division definitions (whose definitions use such locals only) become the divisions of every expression of the piece.
+    /// The algorithm of [`PwMultiAff::from_pieces`]: the locals with division definitions
+    /// (whose definitions use such locals only) become the divisions of every expression
+    /// of the piece.
     pub(crate) fn from_pieces_impl(
         space: Space,
         pieces: Vec<(Conjunction, Vec<Row>, Int)>,
@@ -710,7 +707,8 @@ impl PwMultiAff {
         Ok(r)
     }
 
-    /// The algorithm of [`PwMultiAff::from_map`]: the pieces of [`pieces_from_map`], each domain minus those before it, then merged when their functions are equal.
+    /// The algorithm of [`PwMultiAff::from_map`]: the pieces of [`pieces_from_map`], each
+    /// domain minus those before it, then merged when their functions are equal.
     pub(crate) fn from_map_impl(map: &Map) -> Result<PwMultiAff> {
         if map.space().is_set() {
             return Err(Error::Invalid("from_map needs a map".into()));
@@ -733,7 +731,8 @@ impl PwMultiAff {
         r.coalesce_affs_impl()
     }
 
-    /// The algorithm of the binary operations on a common domain: every pair of pieces on the intersection of their domains.
+    /// The algorithm of the binary operations on a common domain: every pair of pieces on
+    /// the intersection of their domains.
     pub(crate) fn zip_with_impl(
         &self,
         other: &PwMultiAff,
@@ -767,7 +766,8 @@ impl PwMultiAff {
         Ok(r)
     }
 
-    /// The algorithm of [`PwMultiAff::union_add`]: the sum on the common domain, then each side's pieces minus the other's domain.
+    /// The algorithm of [`PwMultiAff::union_add`]: the sum on the common domain, then
+    /// each side's pieces minus the other's domain.
     pub(crate) fn union_add_impl(&self, other: &PwMultiAff) -> Result<PwMultiAff> {
         let (a, b) = aligned(self, other, "union_add")?;
         let mut r = a.add(&b)?;
@@ -830,7 +830,9 @@ impl PwMultiAff {
         Ok(r)
     }
 
-    /// The algorithm of [`PwMultiAff::coalesce`]: pieces grouped by structurally equal functions (after the canonical form of their divisions), domains united and coalesced.
+    /// The algorithm of [`PwMultiAff::coalesce`]: pieces grouped by structurally equal
+    /// functions (after the canonical form of their divisions), domains united and
+    /// coalesced.
     pub(crate) fn coalesce_affs_impl(&self) -> Result<PwMultiAff> {
         let mut groups: Vec<(Set, MultiAff)> = Vec::new();
         for (s, f) in &self.pieces {
@@ -848,7 +850,10 @@ impl PwMultiAff {
         Ok(r)
     }
 
-    /// The algorithm of [`PwMultiAff::pullback`]: for each pair of pieces, the domain is `g`'s piece domain intersected with the preimage of `self`'s piece domain under the graph of `g`'s function, and the function is the composition of [`MultiAff::pullback_impl`].
+    /// The algorithm of [`PwMultiAff::pullback`]: for each pair of pieces, the domain is
+    /// `g`'s piece domain intersected with the preimage of `self`'s piece domain under
+    /// the graph of `g`'s function, and the function is the composition of
+    /// [`MultiAff::pullback_impl`].
     pub(crate) fn pullback_impl(&self, g: &PwMultiAff) -> Result<PwMultiAff> {
         let my_dom = self.space.domain_tuple();
         if my_dom.is_none_or(|d| !d.same_shape(g.space.range_tuple())) {
@@ -883,7 +888,8 @@ impl PwMultiAff {
         Ok(r)
     }
 
-    /// The algorithm of [`PwMultiAff::is_equal`]: equal domains, and on each intersection of two pieces no point where one expression is strictly larger than the other.
+    /// The algorithm of [`PwMultiAff::is_equal`]: equal domains, and on each intersection
+    /// of two pieces no point where one expression is strictly larger than the other.
     pub(crate) fn is_equal_impl(&self, other: &PwMultiAff) -> Result<bool> {
         let (a, b) = aligned(self, other, "comparison")?;
         if !a.domain()?.is_equal(&b.domain()?)? {
@@ -909,7 +915,9 @@ impl PwMultiAff {
 }
 
 impl PwAff {
-    /// The algorithm of [`PwAff::min`] and [`PwAff::max`]: on each intersection of two pieces, the first expression where it is the answer (ties to it, one inequality of [`Aff::ge_set`]) and the second on the rest (the strict opposite inequality).
+    /// The algorithm of [`PwAff::min`] and [`PwAff::max`]: on each intersection of two
+    /// pieces, the first expression where it is the answer (ties to it, one inequality of
+    /// [`Aff::ge_set`]) and the second on the rest (the strict opposite inequality).
     pub(crate) fn min_max_impl(&self, other: &PwAff, is_max: bool) -> Result<PwAff> {
         let what = if is_max { "max" } else { "min" };
         self.0
@@ -921,7 +929,7 @@ impl PwAff {
                 } else {
                     (b.ge_set(a, false)?, a.ge_set(b, true)?)
                 };
-                let (pa, pb) = aligned_set_pair(s, &keep_a, &keep_b)?;
+                let (pa, pb) = (s.intersect(&keep_a)?, s.intersect(&keep_b)?);
                 Ok(vec![(pa, fa.clone()), (pb, fb.clone())])
             })
             .map(PwAff)

@@ -391,3 +391,39 @@ fn errors_name_the_place() {
     assert!(f.eval(&[]).is_err());
     assert!(PwAff::from_pw_multi_aff(pma("{ [i] -> [(i), (i)] }")).is_err());
 }
+
+#[test]
+fn from_pieces_on_the_parameters() {
+    // the lexmin of [N] -> { S[i] : i >= N and i >= 0 } as a solver gives it
+    let params = vec!["N".to_string()];
+    let dom = Space::set(params.clone(), Tuple::anonymous(0));
+    let space = Space::map(
+        params.clone(),
+        Tuple::anonymous(0),
+        Tuple::named(Some("S".into()), 1),
+    );
+    let (z, one) = (Int::ZERO, Int::ONE);
+    let mut c1 = Conjunction::universe(dom.clone());
+    c1.add_ineq(vec![z.clone(), one.clone()]).unwrap(); // N >= 0
+    let mut c2 = Conjunction::universe(dom);
+    c2.add_ineq(vec![Int::from(-1), Int::from(-1)]).unwrap(); // N < 0
+    let f = PwMultiAff::from_pieces(
+        space,
+        vec![
+            (c1, vec![vec![z.clone(), one.clone()]], one.clone()),
+            (c2, vec![vec![z.clone(), z.clone()]], one.clone()),
+        ],
+    )
+    .unwrap();
+    f.check_invariants().unwrap();
+    assert_eq!(
+        f.to_string(),
+        "[N] -> { S[(N)] : N >= 0; S[(0)] : N <= -1 }"
+    );
+    let want: Set = "[N] -> { S[i] : i = N >= 0 or (i = 0 and N < 0) }"
+        .parse()
+        .unwrap();
+    assert!(f.as_set().unwrap().is_equal(&want).unwrap());
+    let back: PwMultiAff = f.to_string().parse().unwrap();
+    assert!(back.is_equal(&f).unwrap());
+}

@@ -120,7 +120,10 @@ impl PwMultiAff {
     /// that a row uses must have a division definition (which may use
     /// earlier locals that have one too). The domains must be pairwise
     /// disjoint; this is the caller's promise (checked by
-    /// [`PwMultiAff::check_invariants`], not here).
+    /// [`PwMultiAff::check_invariants`], not here). For a function of the
+    /// parameters only (the lexmin of a set, isl's `[N] -> { [(N)] }`), the
+    /// space is `Space::map(params, Tuple::anonymous(0), range)` and the
+    /// conjunctions are over the parameter space (`domain_space()`).
     // the entry point of the parametric lexmin solver, to be wired in
     #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn from_pieces(
@@ -233,6 +236,27 @@ impl PwMultiAff {
         };
         d.simplify();
         Ok(Map(d))
+    }
+
+    /// The graph of a function of the parameters only (its domain space is a
+    /// parameter space) as a set in the range space (isl's
+    /// `isl_set_from_pw_multi_aff`); an error for another domain.
+    ///
+    /// ```
+    /// use presburger::{PwMultiAff, Set};
+    /// let f: PwMultiAff = "[N] -> { S[(N), (0)] : N >= 0 }".parse()?;
+    /// let want: Set = "[N] -> { S[N, 0] : N >= 0 }".parse()?;
+    /// assert!(f.as_set()?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_from_pw_multi_aff")]
+    pub fn as_set(&self) -> Result<Set> {
+        if !self.domain_space().is_params() {
+            return Err(Error::Invalid(
+                "as_set needs a function of the parameters only (use as_map)".into(),
+            ));
+        }
+        Ok(self.as_map()?.range())
     }
 
     /// The function whose graph is the map `map` (isl's

@@ -39,8 +39,9 @@ const TEXTS: &[&str] = &[
     "[N] -> { [i] -> [(N mod 4 + i mod 3)] : 0 <= i < N; [i] -> [((N + i)/2)] : i >= N }",
     "{ [S[i] -> T[j]] -> [(i + j)] : i >= j }",
     "{ [i, j] -> [S[i] -> T[(floor((j)/2))]] }",
-    // not `{ [] -> A[(1)] }`: a function on a zero-dimensional domain is one of
-    // the parameters here (printed `{ A[(1)] }`), a known difference from isl
+    "{ [] -> A[(1)] }",
+    "[N] -> { [] -> A[(N)] : N > 0 }",
+    "[N] -> { A[(N), (2N)] : N > 0 }",
     "{ [i, j] -> [(i), (floor((i + j)/2)), (-(j)/3)] : i >= 0 and j >= 0 }",
 ];
 
@@ -60,6 +61,7 @@ const SAME_PRINT: &[&str] = &[
     "{ [i] -> [(3i + floor((i)/2))/5] }",
     "[N, M] -> { [i] -> [(1 + N - 2M)] }",
     "{ [i] -> [(-i)/2] }",
+    "{ [] -> A[(1)] }",
     "{ [i0] -> [(-1 - i0 + floor((1 + i0)/2))] }",
     "{ [i] -> [((i) mod 3)] }",
     "{ [i] -> [(1 + (i) mod 3)] }",

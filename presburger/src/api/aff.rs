@@ -384,13 +384,11 @@ impl Aff {
 impl MultiAff {
     /// The function from the domain tuple of the map space `space` to its
     /// range tuple whose range dimension `k` is `affs[k]` (each over the
-    /// domain space of `space`, with the same parameters).
+    /// domain space of `space`, with the same parameters). For a set space
+    /// `space`, a function of the parameters only into its tuple (the
+    /// expressions are over the parameter space).
     pub fn from_affs(space: Space, affs: Vec<Aff>) -> Result<MultiAff> {
-        let Some(dom) = space.domain_space() else {
-            return Err(Error::Invalid(
-                "a multi-affine function needs a map space (domain -> range)".into(),
-            ));
-        };
+        let dom = domain_of(&space);
         if affs.len() != space.n_out() {
             return Err(Error::Invalid(format!(
                 "{} expressions for a range of {} dimensions",
@@ -426,12 +424,14 @@ impl MultiAff {
         MultiAff::from_affs(sp, affs)
     }
 
-    /// The map space (domain tuple -> range tuple).
+    /// The space: a map space (domain tuple -> range tuple), or the set
+    /// space of the range for a function of the parameters only.
     pub fn space(&self) -> &Space {
         &self.space
     }
 
-    /// The domain space (a set space).
+    /// The domain space (a set space; the parameter space for a function of
+    /// the parameters only).
     pub fn domain_space(&self) -> Space {
         domain_of(&self.space)
     }
@@ -461,7 +461,7 @@ impl MultiAff {
     /// dimension, each over the domain space and valid.
     pub fn check_invariants(&self) -> Result<()> {
         let dom = domain_of(&self.space);
-        if self.space.is_set() || self.affs.len() != self.space.n_out() {
+        if self.affs.len() != self.space.n_out() {
             return Err(Error::Invalid("MultiAff invariant: space or length".into()));
         }
         for a in &self.affs {
@@ -482,7 +482,31 @@ impl MultiAff {
     }
 }
 
-/// The domain (set) space of a map space.
+/// The space of a function from the domain tuple `domain` (or from the
+/// parameters only, for `None`: then a set space of the range, as isl's
+/// `[N] -> { [(N)] }`) to `range`.
+pub(crate) fn fn_space(params: Vec<String>, domain: Option<Tuple>, range: Tuple) -> Space {
+    match domain {
+        Some(d) => Space::map(params, d, range),
+        None => Space::set(params, range),
+    }
+}
+
+/// The map space of the graph of a function in `space` (a function of the
+/// parameters gets a zero-dimensional domain tuple).
+pub(crate) fn graph_space(space: &Space) -> Space {
+    Space::map(
+        space.params().to_vec(),
+        space
+            .domain_tuple()
+            .cloned()
+            .unwrap_or_else(|| Tuple::anonymous(0)),
+        space.range_tuple().clone(),
+    )
+}
+
+/// The domain space of a function's space: its domain tuple, or the
+/// parameter space for a function of the parameters only.
 pub(crate) fn domain_of(space: &Space) -> Space {
     space
         .domain_space()

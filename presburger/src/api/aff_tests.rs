@@ -146,8 +146,9 @@ fn graph_and_back() {
             .any(|(_, m)| m.affs().iter().any(|a| !a.is_integral()));
         let g = PwMultiAff::from_map(&m).unwrap_or_else(|e| panic!("{s}: {m}: {e}"));
         g.check_invariants().unwrap();
-        if rational {
-            // the graph keeps the integer values only
+        if rational || f.space().is_set() {
+            // the graph keeps the integer values only, and the graph of a
+            // function of the parameters has a zero-dimensional domain
             assert!(g.as_map().unwrap().is_equal(&m).unwrap(), "{s}");
         } else {
             assert!(g.is_equal(&f).unwrap(), "{s}: {g}");
@@ -372,7 +373,8 @@ fn errors_name_the_place() {
         Err(Error::Parse { line, .. }) => assert_eq!(line, 2),
         other => panic!("{other:?}"),
     }
-    assert!(PwMultiAff::empty(Space::set(vec![], Tuple::anonymous(1))).is_err());
+    let sp = Space::map(vec![], Tuple::anonymous(1), Tuple::anonymous(2));
+    assert!(MultiAff::from_affs(sp, vec![]).is_err());
     assert!(Aff::from_parts(
         Space::set(vec![], Tuple::anonymous(1)),
         vec![],
@@ -393,15 +395,22 @@ fn errors_name_the_place() {
 }
 
 #[test]
+fn parameter_domain_differs_from_zero_dimensional_domain() {
+    let f = pma("[N] -> { A[(N)] }");
+    let g = pma("[N] -> { [] -> A[(N)] }");
+    assert!(f.space().is_set() && !g.space().is_set());
+    assert_eq!(g.to_string(), "[N] -> { [] -> A[(N)] }");
+    assert!(f.add(&g).is_err());
+    assert!(f.as_set().is_ok() && g.as_set().is_err());
+    assert!(f.as_map().unwrap().is_equal(&g.as_map().unwrap()).unwrap());
+}
+
+#[test]
 fn from_pieces_on_the_parameters() {
     // the lexmin of [N] -> { S[i] : i >= N and i >= 0 } as a solver gives it
     let params = vec!["N".to_string()];
     let dom = Space::set(params.clone(), Tuple::anonymous(0));
-    let space = Space::map(
-        params.clone(),
-        Tuple::anonymous(0),
-        Tuple::named(Some("S".into()), 1),
-    );
+    let space = Space::set(params.clone(), Tuple::named(Some("S".into()), 1));
     let (z, one) = (Int::ZERO, Int::ONE);
     let mut c1 = Conjunction::universe(dom.clone());
     c1.add_ineq(vec![z.clone(), one.clone()]).unwrap(); // N >= 0

@@ -30,7 +30,7 @@ mod union_map;
 mod union_pw;
 mod union_set;
 
-pub(crate) use aff::domain_of;
+pub(crate) use aff::{domain_of, fn_space};
 pub use aff::{Aff, MultiAff};
 pub use basic_map::BasicMap;
 pub use basic_set::BasicSet;

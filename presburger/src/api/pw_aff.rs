@@ -2,10 +2,18 @@
 //! `isl_pw_multi_aff` and `isl_pw_aff`), the types and every public method of
 //! them. The algorithms are in `src/ops/aff_ops.rs`.
 
+use super::aff::{fn_space, graph_space};
 use super::*;
 use crate::conjunction::Row;
 use crate::lp::Rational;
 use crate::ops::aff_ops::{one_dim, set_align};
+
+/// The space of a PwAff on the set space `domain` (a parameter space gives
+/// a function of the parameters).
+fn pw_aff_space(domain: &Space) -> Space {
+    let d = (!domain.is_params()).then(|| domain.range_tuple().clone());
+    fn_space(domain.params().to_vec(), d, one_dim())
+}
 
 /// A piecewise quasi-affine function (isl's `isl_pw_multi_aff`): pairwise
 /// disjoint pieces, each a domain [`Set`] (in the domain space) and a
@@ -51,15 +59,11 @@ pub struct PwMultiAff {
 pub struct PwAff(pub(crate) PwMultiAff);
 
 impl PwMultiAff {
-    /// The function defined nowhere, in the map space `space` (isl's
-    /// `isl_pw_multi_aff_empty`).
+    /// The function defined nowhere, in the space `space`: a map space, or
+    /// the set space of the range for a function of the parameters only
+    /// (isl's `isl_pw_multi_aff_empty`).
     #[doc(alias = "isl_pw_multi_aff_empty")]
     pub fn empty(space: Space) -> Result<PwMultiAff> {
-        if space.is_set() {
-            return Err(Error::Invalid(
-                "a piecewise function needs a map space (domain -> range)".into(),
-            ));
-        }
         Ok(PwMultiAff {
             space,
             pieces: Vec::new(),
@@ -122,7 +126,7 @@ impl PwMultiAff {
     /// disjoint; this is the caller's promise (checked by
     /// [`PwMultiAff::check_invariants`], not here). For a function of the
     /// parameters only (the lexmin of a set, isl's `[N] -> { [(N)] }`), the
-    /// space is `Space::map(params, Tuple::anonymous(0), range)` and the
+    /// space is the set space `Space::set(params, range)` and the
     /// conjunctions are over the parameter space (`domain_space()`).
     // the entry point of the parametric lexmin solver, to be wired in
     #[cfg_attr(not(test), allow(dead_code))]
@@ -133,13 +137,15 @@ impl PwMultiAff {
         PwMultiAff::from_pieces_impl(space, pieces)
     }
 
-    /// The map space (domain tuple -> range tuple).
+    /// The space: a map space (domain tuple -> range tuple), or the set
+    /// space of the range for a function of the parameters only (isl's
+    /// `[N] -> { [(N)] }`).
     pub fn space(&self) -> &Space {
         &self.space
     }
 
-    /// The domain space (a set space; a parameter space for a function of
-    /// the parameters only, as isl's `[N] -> { [(N)] }`).
+    /// The domain space (a set space; the parameter space for a function of
+    /// the parameters only).
     pub fn domain_space(&self) -> Space {
         domain_of(&self.space)
     }
@@ -224,16 +230,16 @@ impl PwMultiAff {
     /// expression has only the points where its value is an integer.
     #[doc(alias = "isl_map_from_pw_multi_aff")]
     pub fn as_map(&self) -> Result<Map> {
+        let space = graph_space(&self.space);
         let mut parts = Vec::new();
         for (s, f) in &self.pieces {
             for c in &s.0.parts {
-                parts.push(f.graph_conj(c)?);
+                let mut g = f.graph_conj(c)?;
+                g.space = space.clone();
+                parts.push(g);
             }
         }
-        let mut d = Disjunction {
-            space: self.space.clone(),
-            parts,
-        };
+        let mut d = Disjunction { space, parts };
         d.simplify();
         Ok(Map(d))
     }
@@ -251,7 +257,7 @@ impl PwMultiAff {
     /// ```
     #[doc(alias = "isl_set_from_pw_multi_aff")]
     pub fn as_set(&self) -> Result<Set> {
-        if !self.domain_space().is_params() {
+        if !self.space.is_set() {
             return Err(Error::Invalid(
                 "as_set needs a function of the parameters only (use as_map)".into(),
             ));
@@ -429,7 +435,7 @@ impl PwAff {
     #[doc(alias = "isl_pw_aff_from_aff")]
     pub fn from_aff(f: Aff) -> PwAff {
         let dom = f.space.clone();
-        let space = Space::map(dom.params().to_vec(), dom.range_tuple().clone(), one_dim());
+        let space = pw_aff_space(&dom);
         PwAff(PwMultiAff::from_multi_aff(MultiAff {
             space,
             affs: vec![f],
@@ -437,7 +443,8 @@ impl PwAff {
     }
 
     /// The expression defined nowhere on the set space `domain` (isl's
-    /// `isl_pw_aff_empty`).
+    /// `isl_pw_aff_empty`); a parameter space gives a function of the
+    /// parameters.
     #[doc(alias = "isl_pw_aff_empty")]
     pub fn empty(domain: Space) -> Result<PwAff> {
         if !domain.is_set() {
@@ -445,11 +452,7 @@ impl PwAff {
                 "the domain of a PwAff is a set space".into(),
             ));
         }
-        let space = Space::map(
-            domain.params().to_vec(),
-            domain.range_tuple().clone(),
-            one_dim(),
-        );
+        let space = pw_aff_space(&domain);
         PwMultiAff::empty(space).map(PwAff)
     }
 
@@ -495,12 +498,9 @@ impl PwAff {
         }
         let space = f.space.clone();
         let mut f = f;
-        let sp = Space::map(
+        let sp = fn_space(
             space.params().to_vec(),
-            space
-                .domain_tuple()
-                .cloned()
-                .unwrap_or_else(|| Tuple::anonymous(0)),
+            space.domain_tuple().cloned(),
             one_dim(),
         );
         f.space = sp.clone();

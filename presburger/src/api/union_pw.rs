@@ -44,6 +44,7 @@ pub struct UnionPwAff {
 fn same_domain(a: &Space, b: &Space) -> bool {
     match (a.domain_tuple(), b.domain_tuple()) {
         (Some(x), Some(y)) => x.same_shape(y),
+        (None, None) => true,
         _ => false,
     }
 }

@@ -17,7 +17,7 @@
 //! Errors carry the line and column.
 
 use super::*;
-use crate::api::{domain_of, Aff, MultiAff, PwAff, PwMultiAff};
+use crate::api::{domain_of, fn_space, Aff, MultiAff, PwAff, PwMultiAff};
 
 /// One piece as read: its map space, its domain (one conjunction per
 /// disjunct of the condition, over the domain space) and its function.
@@ -87,9 +87,9 @@ impl Parser {
         let dom = if self.piece_has_domain() {
             let t = self.tuple()?;
             self.expect(&Tok::Arrow)?;
-            t
+            Some(t)
         } else {
-            Tuple::anonymous(0)
+            None
         };
         let (range, lins) = self.fn_range()?;
         let formula = if self.eat(&Tok::Colon) && !matches!(self.peek(), Tok::Semi | Tok::RBrace) {
@@ -97,7 +97,7 @@ impl Parser {
         } else {
             F::True
         };
-        let space = Space::map(self.params.clone(), dom, range);
+        let space = fn_space(self.params.clone(), dom, range);
         let dom_space = domain_of(&space);
         let affs = lins
             .iter()
@@ -254,6 +254,7 @@ pub(crate) fn parse_functions(text: &str) -> Result<(Vec<String>, Vec<PwMultiAff
                 .iter()
                 .position(|f| match (f.space.domain_tuple(), p.space.domain_tuple()) {
                     (Some(x), Some(y)) => x.same_shape(y),
+                    (None, None) => true,
                     _ => false,
                 }) {
                 Some(i) => {

@@ -149,15 +149,12 @@ fn fmt_pieces(space: &Space, f: &PwMultiAff, out: &mut String) {
     let ni = space.n_in();
     let mut base: Vec<String> = params.to_vec();
     base.extend(names[..ni].iter().cloned());
-    let dom_is_params = f.domain_space().is_params();
     let head = |exprs: &[String]| -> String {
         let mut t = String::new();
-        if !dom_is_params {
-            if let Some(d) = space.domain_tuple() {
-                let mut it = names[..ni].iter().map(Some);
-                fmt_tuple_with(d, &mut it, &mut t);
-                t.push_str(" -> ");
-            }
+        if let Some(d) = space.domain_tuple() {
+            let mut it = names[..ni].iter().map(Some);
+            fmt_tuple_with(d, &mut it, &mut t);
+            t.push_str(" -> ");
         }
         let mut it = exprs.iter().map(Some);
         fmt_tuple_with(space.range_tuple(), &mut it, &mut t);

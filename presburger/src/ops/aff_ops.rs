@@ -11,6 +11,7 @@
 //! shared), and a comparison of two expressions is one inequality over that
 //! list. Everything is exact.
 
+use crate::api::fn_space;
 use crate::api::{
     domain_of, merged_params, Aff, Disjunction, Map, MultiAff, PwAff, PwMultiAff, Set,
 };
@@ -402,15 +403,10 @@ impl MultiAff {
             .iter()
             .map(|a| a.pullback_impl(g))
             .collect::<Result<Vec<_>>>()?;
-        let dom = g
-            .space
-            .domain_tuple()
-            .cloned()
-            .unwrap_or_else(|| crate::Tuple::anonymous(0));
         Ok(MultiAff {
-            space: Space::map(
+            space: fn_space(
                 g.space.params().to_vec(),
-                dom,
+                g.space.domain_tuple().cloned(),
                 self.space.range_tuple().clone(),
             ),
             affs,
@@ -741,12 +737,9 @@ impl PwMultiAff {
         mut each: impl FnMut(&Set, &MultiAff, &MultiAff) -> Result<Vec<(Set, MultiAff)>>,
     ) -> Result<PwMultiAff> {
         let (a, b) = aligned(self, other, what)?;
-        let space = Space::map(
+        let space = fn_space(
             a.space.params().to_vec(),
-            a.space
-                .domain_tuple()
-                .cloned()
-                .unwrap_or_else(|| Tuple::anonymous(0)),
+            a.space.domain_tuple().cloned(),
             range,
         );
         let mut r = PwMultiAff::empty(space)?;
@@ -865,12 +858,9 @@ impl PwMultiAff {
         let params = merged_params(self.space.params(), g.space.params());
         let f = self.align_params(&params);
         let g = g.align_params(&params);
-        let space = Space::map(
+        let space = fn_space(
             params.clone(),
-            g.space
-                .domain_tuple()
-                .cloned()
-                .unwrap_or_else(|| Tuple::anonymous(0)),
+            g.space.domain_tuple().cloned(),
             f.space.range_tuple().clone(),
         );
         let mut r = PwMultiAff::empty(space)?;

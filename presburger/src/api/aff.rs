@@ -49,7 +49,8 @@ pub struct Aff {
 /// ```
 #[derive(Debug, Clone)]
 pub struct MultiAff {
-    /// The map space: domain tuple -> range tuple.
+    /// The space: domain tuple -> range tuple (a set space of the range for
+    /// a function of the parameters).
     pub(crate) space: Space,
     /// One expression per range dimension, each over the domain space.
     pub(crate) affs: Vec<Aff>,
@@ -457,7 +458,7 @@ impl MultiAff {
         self.affs.iter().map(|a| a.eval(point)).collect()
     }
 
-    /// Checks the invariants: a map space, one expression per range
+    /// Checks the invariants: one expression per range
     /// dimension, each over the domain space and valid.
     pub fn check_invariants(&self) -> Result<()> {
         let dom = domain_of(&self.space);

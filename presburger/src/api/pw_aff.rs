@@ -20,9 +20,10 @@ fn pw_aff_space(domain: &Space) -> Space {
 /// [`MultiAff`] that gives the value there; undefined outside the pieces.
 ///
 /// Invariants (checked by [`PwMultiAff::check_invariants`]): the space is a
-/// map space; every piece's set lives in the domain space and its function in
-/// the space, with the same parameters; the piece domains are pairwise
-/// disjoint.
+/// map space (domain tuple -> range tuple), or the set space of the range for
+/// a function of the parameters only (isl's `[N] -> { A[(N)] }`); every
+/// piece's set lives in the domain space and its function in the space, with
+/// the same parameters; the piece domains are pairwise disjoint.
 ///
 /// ```
 /// use presburger::{Int, PwMultiAff};
@@ -36,7 +37,8 @@ fn pw_aff_space(domain: &Space) -> Space {
 /// ```
 #[derive(Debug, Clone)]
 pub struct PwMultiAff {
-    /// The map space: domain tuple -> range tuple.
+    /// The space: domain tuple -> range tuple (a set space of the range for
+    /// a function of the parameters).
     pub(crate) space: Space,
     pub(crate) pieces: Vec<(Set, MultiAff)>,
 }
@@ -81,7 +83,7 @@ impl PwMultiAff {
         }
     }
 
-    /// The function with the given pieces, in the map space `space`. Each
+    /// The function with the given pieces, in the space `space`. Each
     /// set must live in the domain space of `space` and each function in
     /// `space` (parameters are aligned by name); the domains must be pairwise
     /// disjoint, which is checked (an error otherwise).
@@ -116,7 +118,7 @@ impl PwMultiAff {
     }
 
     /// The function from rows (meant for solvers that produce pieces): in the
-    /// map space `space`, one piece per `(domain, rows, den)`, where `domain`
+    /// space `space`, one piece per `(domain, rows, den)`, where `domain`
     /// is a [`Conjunction`] over the domain space (`space.domain_space()`,
     /// columns: constant, parameters, domain dimensions, the conjunction's
     /// locals) and `rows[k]` (`domain.n_col()` entries, same columns) over
@@ -515,7 +517,8 @@ impl PwAff {
         self.0.domain_space()
     }
 
-    /// The map space `domain -> [1 dimension]` (isl's `isl_pw_aff_get_space`).
+    /// The space `domain -> [1 dimension]` (isl's `isl_pw_aff_get_space`;
+    /// the set space of one dimension for a function of the parameters).
     pub fn space(&self) -> &Space {
         &self.0.space
     }

@@ -1342,3 +1342,184 @@ mod counting {
         }
     }
 }
+
+// ----- piecewise quasi-affine functions (used by tests/aff_isl.rs) -----
+#[repr(C)]
+struct IslPwMultiAff {
+    _p: [u8; 0],
+}
+#[repr(C)]
+struct IslPwAff {
+    _p: [u8; 0],
+}
+
+extern "C" {
+    fn isl_pw_multi_aff_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslPwMultiAff;
+    fn isl_pw_multi_aff_to_str(p: *mut IslPwMultiAff) -> *mut c_char;
+    fn isl_pw_multi_aff_is_equal(a: *mut IslPwMultiAff, b: *mut IslPwMultiAff) -> c_int;
+    fn isl_pw_multi_aff_free(p: *mut IslPwMultiAff) -> *mut IslPwMultiAff;
+    fn isl_pw_aff_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslPwAff;
+    fn isl_pw_aff_to_str(p: *mut IslPwAff) -> *mut c_char;
+    fn isl_pw_aff_is_equal(a: *mut IslPwAff, b: *mut IslPwAff) -> c_int;
+    fn isl_pw_aff_free(p: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_copy(p: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_multi_aff_copy(p: *mut IslPwMultiAff) -> *mut IslPwMultiAff;
+    fn isl_pw_aff_add(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_sub(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_min(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_max(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_union_add(a: *mut IslPwAff, b: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_neg(a: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_floor(a: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_coalesce(a: *mut IslPwAff) -> *mut IslPwAff;
+    fn isl_pw_aff_pullback_pw_multi_aff(a: *mut IslPwAff, b: *mut IslPwMultiAff) -> *mut IslPwAff;
+    fn isl_map_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslMap;
+    fn isl_pw_multi_aff_from_map(m: *mut IslMap) -> *mut IslPwMultiAff;
+}
+
+#[repr(C)]
+struct IslMap {
+    _p: [u8; 0],
+}
+
+/// The binary operations on pw_aff that the tests compare.
+#[derive(Clone, Copy, Debug)]
+pub enum PwAffOp {
+    /// `isl_pw_aff_add`
+    Add,
+    /// `isl_pw_aff_sub`
+    Sub,
+    /// `isl_pw_aff_min`
+    Min,
+    /// `isl_pw_aff_max`
+    Max,
+    /// `isl_pw_aff_union_add`
+    UnionAdd,
+}
+
+impl Ctx {
+    /// Parses a piecewise multi-affine function; `None` when isl rejects the text.
+    pub fn pw_multi_aff(&self, text: &str) -> Option<PwMultiAff<'_>> {
+        let c = CString::new(text).ok()?;
+        // SAFETY: valid context and NUL-terminated string.
+        let p = unsafe { isl_pw_multi_aff_read_from_str(self.0, c.as_ptr()) };
+        (!p.is_null()).then_some(PwMultiAff(p, std::marker::PhantomData))
+    }
+
+    /// isl's `isl_pw_multi_aff_from_map` of a map given as text; `None` when
+    /// isl rejects the text or fails.
+    pub fn pw_multi_aff_from_map(&self, text: &str) -> Option<PwMultiAff<'_>> {
+        let c = CString::new(text).ok()?;
+        // SAFETY: valid context and NUL-terminated string; the map is consumed.
+        let p = unsafe {
+            let m = isl_map_read_from_str(self.0, c.as_ptr());
+            if m.is_null() {
+                return None;
+            }
+            isl_pw_multi_aff_from_map(m)
+        };
+        (!p.is_null()).then_some(PwMultiAff(p, std::marker::PhantomData))
+    }
+
+    /// Parses a piecewise affine expression; `None` when isl rejects the text.
+    pub fn pw_aff(&self, text: &str) -> Option<PwAff<'_>> {
+        let c = CString::new(text).ok()?;
+        // SAFETY: valid context and NUL-terminated string.
+        let p = unsafe { isl_pw_aff_read_from_str(self.0, c.as_ptr()) };
+        (!p.is_null()).then_some(PwAff(p, std::marker::PhantomData))
+    }
+}
+
+/// An isl piecewise multi-affine function.
+pub struct PwMultiAff<'a>(*mut IslPwMultiAff, std::marker::PhantomData<&'a Ctx>);
+
+impl PwMultiAff<'_> {
+    /// Equal functions (same domain, same values); `None` when isl fails.
+    pub fn is_equal(&self, other: &PwMultiAff) -> Option<bool> {
+        // SAFETY: valid objects, not consumed.
+        boolean(unsafe { isl_pw_multi_aff_is_equal(self.0, other.0) })
+    }
+
+    /// isl's printing of the object.
+    pub fn to_text(&self) -> String {
+        // SAFETY: valid object, not consumed.
+        take_string(unsafe { isl_pw_multi_aff_to_str(self.0) })
+    }
+}
+
+impl Drop for PwMultiAff<'_> {
+    /// Frees the isl object.
+    fn drop(&mut self) {
+        // SAFETY: owned object.
+        unsafe { isl_pw_multi_aff_free(self.0) };
+    }
+}
+
+/// An isl piecewise affine expression.
+pub struct PwAff<'a>(*mut IslPwAff, std::marker::PhantomData<&'a Ctx>);
+
+impl<'a> PwAff<'a> {
+    /// Owns a result of isl; `None` for null (isl failed).
+    fn wrap(p: *mut IslPwAff) -> Option<PwAff<'a>> {
+        (!p.is_null()).then_some(PwAff(p, std::marker::PhantomData))
+    }
+
+    /// The result of a binary operation; `None` when isl fails.
+    pub fn binary(&self, op: PwAffOp, other: &PwAff) -> Option<PwAff<'a>> {
+        // SAFETY: valid objects; the copies are consumed by the call.
+        unsafe {
+            let (a, b) = (isl_pw_aff_copy(self.0), isl_pw_aff_copy(other.0));
+            Self::wrap(match op {
+                PwAffOp::Add => isl_pw_aff_add(a, b),
+                PwAffOp::Sub => isl_pw_aff_sub(a, b),
+                PwAffOp::Min => isl_pw_aff_min(a, b),
+                PwAffOp::Max => isl_pw_aff_max(a, b),
+                PwAffOp::UnionAdd => isl_pw_aff_union_add(a, b),
+            })
+        }
+    }
+
+    /// `-self`, `floor(self)` or `self` coalesced; `None` when isl fails.
+    pub fn unary(&self, which: &str) -> Option<PwAff<'a>> {
+        // SAFETY: valid object; the copy is consumed by the call.
+        unsafe {
+            let a = isl_pw_aff_copy(self.0);
+            Self::wrap(match which {
+                "neg" => isl_pw_aff_neg(a),
+                "floor" => isl_pw_aff_floor(a),
+                _ => isl_pw_aff_coalesce(a),
+            })
+        }
+    }
+
+    /// `self ∘ g`; `None` when isl fails.
+    pub fn pullback(&self, g: &PwMultiAff) -> Option<PwAff<'a>> {
+        // SAFETY: valid objects; the copies are consumed by the call.
+        unsafe {
+            Self::wrap(isl_pw_aff_pullback_pw_multi_aff(
+                isl_pw_aff_copy(self.0),
+                isl_pw_multi_aff_copy(g.0),
+            ))
+        }
+    }
+
+    /// Equal expressions (same domain, same values); `None` when isl fails.
+    pub fn is_equal(&self, other: &PwAff) -> Option<bool> {
+        // SAFETY: valid objects, not consumed.
+        boolean(unsafe { isl_pw_aff_is_equal(self.0, other.0) })
+    }
+
+    /// isl's printing of the object.
+    pub fn to_text(&self) -> String {
+        // SAFETY: valid object, not consumed.
+        take_string(unsafe { isl_pw_aff_to_str(self.0) })
+    }
+}
+
+impl Drop for PwAff<'_> {
+    /// Frees the isl object.
+    fn drop(&mut self) {
+        // SAFETY: owned object.
+        unsafe { isl_pw_aff_free(self.0) };
+    }
+}

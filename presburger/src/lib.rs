@@ -21,6 +21,15 @@
 //!   (finite unions of conjunctions in one space), [`UnionSet`] and [`UnionMap`]
 //!   (unions across spaces, keyed by tuple names), all parsed from and printed in
 //!   isl notation (`FromStr`, `Display`, [`parse_object`] when the kind is not known).
+//! - Quasi-affine functions: [`Aff`] (one expression with floor divisions and
+//!   a denominator, isl's `isl_aff`), [`MultiAff`] (a tuple of them),
+//!   [`PwAff`] and [`PwMultiAff`] (disjoint pieces, each a domain [`Set`] and a
+//!   function), [`UnionPwAff`] and [`UnionPwMultiAff`] (across domain
+//!   tuples), in isl notation (`{ [i] -> [(floor((i)/2))] : i >= 0 }`), with
+//!   evaluation, arithmetic, `min`/`max`, `pullback`, `union_add`, `gist`,
+//!   `coalesce` and conversion to and from the graph [`Map`]. Their `add`
+//!   and `sub` are isl's sums (new objects), not the in-place `add` of the
+//!   union types.
 //! - Spaces: [`Space`], [`Tuple`], [`TupleBody`], and [`DimKind`], which names a
 //!   kind of variable (parameter, input, output or set dimension, local).
 //! - Constraints: the typed builder [`build`] (`x + 2 * y - n` over the named
@@ -101,7 +110,10 @@ pub(crate) use ops::{algebra, bounds, project};
 pub(crate) use solver::{omega, sdbm_path, simplex, solve};
 
 pub use algebra::ALGEBRA_DEFAULT_STEPS;
-pub use api::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
+pub use api::{
+    Aff, BasicMap, BasicSet, Map, MultiAff, PwAff, PwMultiAff, Set, UnionMap, UnionPwAff,
+    UnionPwMultiAff, UnionSet,
+};
 pub use bounds::Points;
 pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};
 pub use error::{Error, Result};

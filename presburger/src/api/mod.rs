@@ -18,18 +18,27 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::space::{DimKind, Space, Tuple, TupleBody};
 
+mod aff;
+#[cfg(test)]
+mod aff_tests;
 mod basic_map;
 mod basic_set;
 mod map;
+mod pw_aff;
 mod set;
 mod union_map;
+mod union_pw;
 mod union_set;
 
+pub(crate) use aff::{domain_of, fn_space};
+pub use aff::{Aff, MultiAff};
 pub use basic_map::BasicMap;
 pub use basic_set::BasicSet;
 pub use map::Map;
+pub use pw_aff::{PwAff, PwMultiAff};
 pub use set::Set;
 pub use union_map::UnionMap;
+pub use union_pw::{UnionPwAff, UnionPwMultiAff};
 pub use union_set::UnionSet;
 
 /// The union of two parameter lists, `a` first, then the new names of `b`.

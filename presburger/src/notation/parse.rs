@@ -2180,3 +2180,6 @@ impl FromStr for BasicMap {
 #[cfg(test)]
 #[path = "parse_tests.rs"]
 mod tests;
+
+#[path = "parse_aff.rs"]
+pub(crate) mod parse_aff;

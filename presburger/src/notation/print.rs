@@ -530,3 +530,6 @@ impl fmt::Display for UnionMap {
         fmt_object(f, &self.params, &members)
     }
 }
+
+#[path = "print_aff.rs"]
+mod print_aff;

@@ -3,6 +3,9 @@
 //! ([`gist`]), bounds, boxes and enumeration ([`bounds`]) and exact projection
 //! ([`project`]), and operations on unions member by member ([`unions`]).
 
+pub mod aff_ops;
+#[cfg(test)]
+mod aff_props;
 pub mod algebra;
 #[cfg(test)]
 mod algebra_props;

@@ -20,7 +20,8 @@
 //! - Objects: [`BasicSet`] and [`BasicMap`] (one conjunction), [`Set`] and [`Map`]
 //!   (finite unions of conjunctions in one space), [`UnionSet`] and [`UnionMap`]
 //!   (unions across spaces, keyed by tuple names), all parsed from and printed in
-//!   isl notation (`FromStr`, `Display`, [`parse_object`] when the kind is not known).
+//!   isl notation (`FromStr`, `Display`, [`parse_object`] when the kind is not known,
+//!   [`is_function_text`] to tell a function's text from a set's or a map's).
 //! - Quasi-affine functions: [`Aff`] (one expression with floor divisions and
 //!   a denominator, isl's `isl_aff`), [`MultiAff`] (a tuple of them),
 //!   [`PwAff`] and [`PwMultiAff`] (disjoint pieces, each a domain [`Set`] and a
@@ -118,6 +119,7 @@ pub use bounds::Points;
 pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};
 pub use error::{Error, Result};
 pub use int::{gcd_all, Int, ParseIntError};
+pub use notation::kind::is_function_text;
 pub use parse::{parse_object, Object};
 pub use solver::budget::Budget;
 pub use space::{DimKind, Space, Tuple, TupleBody};

@@ -7,17 +7,24 @@
 //!           | 'codegen' expr ';'                        (prints the loops, as C)
 //! expr     := sum [ ('<=' | '>=' | '<' | '>' | '=') sum ]
 //! sum      := prod (('+' | '-') prod)*                   union, difference
-//! prod     := compose ('*' compose)*                     intersection
+//! prod     := compose (('*' | '%') compose)*             intersection, gist
 //! compose  := postfix ('.' postfix)*                     A . B: A, then B
 //! postfix  := prefix ( '^-1' | '(' expr ')' )*           reverse, apply
 //! prefix   := ('dom' | 'ran') prefix | primary
 //! primary  := literal | FUNCTION '(' args ')' | NAME | '(' expr ')'
 //! ```
-//! A literal is any isl-notation set or map (`{ ... }` or `[N] -> { ... }`).
+//! A literal is any isl-notation set or map (`{ ... }` or `[N] -> { ... }`),
+//! or a piecewise quasi-affine function in isl's notation, told apart by the
+//! parenthesised entries of its range tuple (`{ [i] -> [(i + 1)] : i < 10 }`,
+//! see [`presburger::is_function_text`]). A function stands for its graph
+//! where a map is expected (`F . M`, `F(S)`, `F^-1`, comparisons).
 //! Operations that the library does not provide yet give an error that says so.
 
 use presburger::tokens::{tokenize, Spanned, Tok};
-use presburger::{parse_object, DimKind, Error, Object, Set, UnionMap, UnionSet};
+use presburger::{
+    is_function_text, parse_object, DimKind, Error, Object, PwAff, PwMultiAff, Set, UnionMap,
+    UnionPwMultiAff, UnionSet,
+};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -29,6 +36,11 @@ pub enum Value {
     Set(UnionSet),
     Map(UnionMap),
     Bool(bool),
+    /// A piecewise quasi-affine function, on one or more domain tuples
+    /// (isl's `isl_union_pw_multi_aff`; with one output per member it is
+    /// also iscc's pw_aff). Operations that compute a function (literals,
+    /// `+`, `min`, `pullback`, and later a parametric `lexmin`) give this.
+    PwMultiAff(UnionPwMultiAff),
 }
 
 impl fmt::Display for Value {
@@ -37,6 +49,7 @@ impl fmt::Display for Value {
             Value::Set(s) => write!(f, "{s}"),
             Value::Map(m) => write!(f, "{m}"),
             Value::Bool(b) => write!(f, "{b}"),
+            Value::PwMultiAff(g) => write!(f, "{g}"),
         }
     }
 }
@@ -250,6 +263,54 @@ pub const FUNCTIONS: &[Doc] = &[
         "true",
     ),
     doc(
+        "domain(F)",
+        "the domain of a function (also dom F)",
+        "domain({ [i] -> [(i + 1)] : 0 <= i < 3 })",
+        "{ [i] : 0 <= i <= 2 }",
+    ),
+    doc(
+        "map(F)",
+        "the graph of a function, as a map (a map stays itself)",
+        "map({ [i] -> [(floor((i)/2))] : 0 <= i < 4 })",
+        "{ [0] -> [0]; [1] -> [0]; [2] -> [1]; [3] -> [1] }",
+    ),
+    doc(
+        "min(F, G)",
+        "the smaller value of two one-output functions, where both are defined",
+        "min({ [i] -> [(i)] }, { [i] -> [(5)] })",
+        "{ [i] -> [(i)] : i <= 5; [i] -> [(5)] : i >= 6 }",
+    ),
+    doc(
+        "max(F, G)",
+        "the larger value of two one-output functions, where both are defined",
+        "max({ [i] -> [(i)] : i >= 0 }, { [i] -> [(5)] })",
+        "{ [i] -> [(5)] : 0 <= i <= 5; [i] -> [(i)] : i >= 6 }",
+    ),
+    doc(
+        "pullback(F, G)",
+        "F after G: x -> F(G(x)), where G's value is in F's domain (isl's pullback)",
+        "pullback({ A[a] -> [(2a)] : a >= 0 }, { [i] -> A[(i - 3)] })",
+        "{ [i] -> [(2i - 6)] : i >= 3 }",
+    ),
+    doc(
+        "intersect_domain(F, S)",
+        "a function restricted to S (also F * S)",
+        "intersect_domain({ [i] -> [(2i)] }, { [i] : 0 <= i < 3 })",
+        "{ [i] -> [(2i)] : 0 <= i <= 2 }",
+    ),
+    doc(
+        "gist(F, C)",
+        "a function simplified on the assumption that its argument is in C (also F % C)",
+        "gist({ [i] -> [(i)] : 0 <= i <= 10 }, { [i] : i >= 0 })",
+        "{ [i] -> [(i)] : i <= 10 }",
+    ),
+    doc(
+        "coalesce(F)",
+        "a function with its pieces of one expression merged",
+        "coalesce({ [i] -> [(i)] : i <= 0; [i] -> [(i)] : i > 0 })",
+        "{ [i] -> [(i)] }",
+    ),
+    doc(
         "is_bounded(S)",
         "true when every dimension of S is bounded",
         "is_bounded({ [i] : i >= 0 })",
@@ -320,6 +381,48 @@ pub const OPERATORS: &[Doc] = &[
         "{ [j] : 1 <= j <= 3 }",
     ),
     doc(
+        "A % C",
+        "gist: A simplified in the context C (sets, maps, a function and a set)",
+        "{ [i] : 0 <= i <= 10 } % { [i] : i >= 0 }",
+        "{ [i] : i <= 10 }",
+    ),
+    doc(
+        "F + G",
+        "two functions: their sum where both are defined (a map with a function: union)",
+        "{ [i] -> [(i)] : i >= 0 } + { [i] -> [(1)] : i <= 5 }",
+        "{ [i] -> [(i + 1)] : 0 <= i <= 5 }",
+    ),
+    doc(
+        "F - G",
+        "two functions: their difference where both are defined",
+        "{ [i] -> [(2i), (i)] } - { [i] -> [(i), (1)] }",
+        "{ [i] -> [(i), (i - 1)] }",
+    ),
+    doc(
+        "F * S",
+        "a function restricted to the domain S (or to a parameter set)",
+        "{ [i] -> [(i + 1)] } * { [i] : 0 <= i < 2 }",
+        "{ [i] -> [(i + 1)] : 0 <= i <= 1 }",
+    ),
+    doc(
+        "F(S)",
+        "a function applied to a set: its values there (its graph, as a map)",
+        "{ [i] -> [(floor((i)/2))] }({ [7]; [8] })",
+        "{ [3]; [4] }",
+    ),
+    doc(
+        "F . M",
+        "a function, then a map (a function stands for its graph)",
+        "{ [i] -> [(i + 1)] } . { [j] -> [2j] }",
+        "{ [i] -> [2i + 2] }",
+    ),
+    doc(
+        "dom F",
+        "the domain of a function",
+        "dom { [i] -> [(i + 1)] : 0 <= i < 3 }",
+        "{ [i] : 0 <= i <= 2 }",
+    ),
+    doc(
         "A <= B",
         "inclusion (also >=, < and > for strict inclusion)",
         "{ [i] : i = 1 } <= { [i] : i >= 0 }",
@@ -339,7 +442,10 @@ pub fn help() -> String {
         "usage: poly calc [FILE|-]\n\n\
          A program is a sequence of statements `NAME := EXPR;` (assignment) and `EXPR;`\n\
          (prints the value; iscc's `print EXPR;` too). Values are sets, maps (unions\n\
-         over named spaces, in isl notation) and booleans. A one-argument function\n\
+         over named spaces, in isl notation), piecewise quasi-affine functions (a\n\
+         literal with parenthesised range entries, `{ [i] -> [(i + 1)] : i < 10 }`,\n\
+         as isl prints them; a function stands for its graph where a map is\n\
+         expected) and booleans. A one-argument function\n\
          also reads as a prefix (`lexmin S;`). iscc's `codegen EXPR;` prints, as C,\n\
          the loops that scan a schedule map from statement instances to times (the\n\
          domain constraints in it), as `poly codegen` does. Each entry below has an\n\
@@ -386,6 +492,10 @@ pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
                 c.advance();
                 let v = c.expr()?;
                 c.end_stmt()?;
+                let v = match v {
+                    Value::PwMultiAff(f) => Value::Map(f.as_union_map()?),
+                    v => v,
+                };
                 let Value::Map(m) = v else {
                     return Err(err_at(
                         &at,
@@ -408,6 +518,7 @@ pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
             let v = match v {
                 Value::Set(s) => Value::Set(s.coalesce().unwrap_or(s)),
                 Value::Map(m) => Value::Map(m.coalesce().unwrap_or(m)),
+                Value::PwMultiAff(f) => Value::PwMultiAff(f.coalesce().unwrap_or(f)),
                 b => b,
             };
             writeln!(out, "{v}").map_err(|e| Error::Invalid(format!("cannot write: {e}")))?;
@@ -528,11 +639,15 @@ impl Calc<'_> {
         let mut acc = self.compose()?;
         loop {
             let at = self.cur().clone();
-            if !self.eat(&Tok::Star) {
+            if self.eat(&Tok::Star) {
+                let rhs = self.compose()?;
+                acc = intersect(acc, rhs).map_err(|m| err_at(&at, m))?;
+            } else if self.eat(&Tok::Percent) {
+                let rhs = self.compose()?;
+                acc = gist(acc, rhs).map_err(|m| err_at(&at, m))?;
+            } else {
                 return Ok(acc);
             }
-            let rhs = self.compose()?;
-            acc = intersect(acc, rhs).map_err(|m| err_at(&at, m))?;
         }
     }
 
@@ -597,6 +712,9 @@ impl Calc<'_> {
             Tok::Ident(w) if (w == "dom" || w == "ran") && self.peek_at(1) != &Tok::Assign => {
                 self.advance();
                 let v = self.nest(|c| c.prefix())?;
+                if let (Value::PwMultiAff(f), true) = (&v, w == "dom") {
+                    return Ok(Value::Set(f.domain()?));
+                }
                 let m = as_map(v, &w).map_err(|m| err_at(&at, m))?;
                 Ok(Value::Set(if w == "dom" {
                     m.domain()?
@@ -650,7 +768,7 @@ impl Calc<'_> {
         }
     }
 
-    /// A set or map literal: the text from here to the matching '}'.
+    /// A set, map or function literal: the text from here to the matching '}'.
     fn literal(&mut self) -> Result<Value, Error> {
         let start = self.cur().clone();
         if self.peek() == &Tok::LBracket {
@@ -691,7 +809,19 @@ impl Calc<'_> {
         }
         let end = self.toks[self.pos - 1].offset + 1;
         let text = &self.text[start.offset..end];
-        match parse_object(text).map_err(|e| e.offset_by(start.line, start.col))? {
+        let at = |e: Error| e.offset_by(start.line, start.col);
+        if is_function_text(text).map_err(at)? {
+            // a function; a map with parenthesised outputs that is not one
+            // (`{ [i] -> [(i), j] : j > i }`) reads as the map
+            return match text.parse::<UnionPwMultiAff>() {
+                Ok(f) => Ok(Value::PwMultiAff(f)),
+                Err(e) => match parse_object(text) {
+                    Ok(Object::Map(m)) => Ok(Value::Map(m)),
+                    _ => Err(at(e)),
+                },
+            };
+        }
+        match parse_object(text).map_err(at)? {
             Object::Set(s) => Ok(Value::Set(s)),
             Object::Map(m) => Ok(Value::Map(m)),
         }
@@ -729,6 +859,7 @@ fn point_query(s: &UnionSet, name: &str) -> Result<Value, String> {
 fn as_map(v: Value, what: &str) -> Result<UnionMap, String> {
     match v {
         Value::Map(m) => Ok(m),
+        Value::PwMultiAff(f) => f.as_union_map().map_err(err),
         Value::Set(s) if s.members().is_empty() => Ok(UnionMap::empty(s.params().to_vec())),
         _ => Err(format!("{what} needs a map")),
     }
@@ -745,8 +876,155 @@ fn err(e: Error) -> String {
     e.to_string()
 }
 
+/// What a value is, for the messages about a wrong kind.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Set(_) => "a set",
+        Value::Map(_) => "a map",
+        Value::Bool(_) => "a boolean",
+        Value::PwMultiAff(_) => "a function",
+    }
+}
+
+/// A function: a function value, or a map that is one (single-valued, as
+/// [`UnionPwMultiAff::from_union_map`] reads it).
+fn as_function(v: Value, what: &str) -> Result<UnionPwMultiAff, String> {
+    match v {
+        Value::PwMultiAff(f) => Ok(f),
+        Value::Map(m) => UnionPwMultiAff::from_union_map(&m)
+            .map_err(|e| format!("{what} needs a function; this map is not one: {e}")),
+        v => Err(format!(
+            "{what} needs a function (e.g. {{ [i] -> [(i + 1)] }}), got {}",
+            kind(&v)
+        )),
+    }
+}
+
+/// `op` on the members of `a` and `b` with the same domain tuple; members
+/// of one of them only are dropped (isl's binary operations on union
+/// functions, defined where both are).
+fn zip_functions(
+    a: &UnionPwMultiAff,
+    b: &UnionPwMultiAff,
+    op: impl Fn(&PwMultiAff, &PwMultiAff) -> Result<PwMultiAff, Error>,
+) -> Result<UnionPwMultiAff, String> {
+    let mut r = UnionPwMultiAff::empty(a.params().to_vec());
+    for m in a.members() {
+        if let Some(o) = b.member_on(&m.domain_space()) {
+            r.add_pw_multi_aff(op(m, o).map_err(err)?).map_err(err)?;
+        }
+    }
+    Ok(r)
+}
+
+/// `min(F, G)` or `max(F, G)` of two functions with one output each (isl's
+/// `isl_union_pw_aff_min` and `_max`), where both are defined.
+fn min_max(name: &str, a: Value, b: Value) -> Result<Value, String> {
+    let mut fs = Vec::new();
+    for v in [a, b] {
+        let f = match v {
+            Value::PwMultiAff(f) => f,
+            v => return Err(format!(
+                "'{name}' needs two functions with one output (e.g. {{ [i] -> [(i)] }}), got {}",
+                kind(&v)
+            )),
+        };
+        if let Some(m) = f.members().iter().find(|m| m.space().n_out() != 1) {
+            return Err(format!(
+                "'{name}' needs functions with one output; {m} has {}",
+                m.space().n_out()
+            ));
+        }
+        fs.push(f);
+    }
+    let r = zip_functions(&fs[0], &fs[1], |x, y| {
+        let (x, y) = (
+            PwAff::from_pw_multi_aff(x.clone())?,
+            PwAff::from_pw_multi_aff(y.clone())?,
+        );
+        Ok(PwMultiAff::from(if name == "min" {
+            x.min(&y)?
+        } else {
+            x.max(&y)?
+        }))
+    })?;
+    Ok(Value::PwMultiAff(r))
+}
+
+/// `pullback(F, G)`: F after G, member by member where G's range tuple is
+/// F's domain tuple (isl's `isl_union_pw_multi_aff_pullback_union_pw_multi_aff`).
+fn pullback(f: Value, g: Value) -> Result<Value, String> {
+    let f = as_function(f, "'pullback'")?;
+    let g = as_function(g, "'pullback'")?;
+    let mut r = UnionPwMultiAff::empty(g.params().to_vec());
+    for gm in g.members() {
+        if let Some(fm) = f.member_on(&gm.space().range_space()) {
+            r.add_pw_multi_aff(fm.pullback(gm).map_err(err)?)
+                .map_err(err)?;
+        }
+    }
+    Ok(Value::PwMultiAff(r))
+}
+
+/// A function restricted to a set of its domain tuples, or to a parameter
+/// set (isl's `intersect_domain` and `intersect_params`).
+fn restrict_function(f: &UnionPwMultiAff, s: &UnionSet) -> Result<UnionPwMultiAff, String> {
+    if s.members().is_empty() || !s.members().iter().all(Set::is_params) {
+        return f.intersect_domain(s).map_err(err);
+    }
+    let mut r = UnionPwMultiAff::empty(f.params().to_vec());
+    for m in f.members() {
+        let mut m = m.clone();
+        for p in s.members() {
+            m = m.intersect_domain(p).map_err(err)?;
+        }
+        r.add_pw_multi_aff(m).map_err(err)?;
+    }
+    Ok(r)
+}
+
+/// `gist(A, C)` and `A % C`: a set in a set, a map in a map, a function in a
+/// set of its domain (member by member; a member without a context in its
+/// domain tuple is dropped, as in isl's union gist) or in a parameter set.
+fn gist(a: Value, c: Value) -> Result<Value, String> {
+    match (a, c) {
+        (Value::Set(a), Value::Set(b)) => a.gist(&b).map(Value::Set).map_err(err),
+        (Value::PwMultiAff(f), Value::Set(c)) => {
+            let params: Vec<&Set> = c.members().iter().filter(|s| s.is_params()).collect();
+            let mut r = UnionPwMultiAff::empty(f.params().to_vec());
+            for m in f.members() {
+                let g = match c.member_like(&m.domain_space()) {
+                    Some(s) => m.gist(s).map_err(err)?,
+                    None if !params.is_empty() => {
+                        // the parameter context on the domain space
+                        let mut ctx = Set::universe(m.domain_space()).map_err(err)?;
+                        for p in &params {
+                            ctx = ctx.intersect_params(p).map_err(err)?;
+                        }
+                        m.gist(&ctx).map_err(err)?
+                    }
+                    None => continue,
+                };
+                r.add_pw_multi_aff(g).map_err(err)?;
+            }
+            Ok(Value::PwMultiAff(r))
+        }
+        (Value::PwMultiAff(_), c) => Err(format!(
+            "the gist of a function needs a set as its context, got {}",
+            kind(&c)
+        )),
+        (a, b) => {
+            let (a, b) = (as_map(a, "'gist'")?, as_map(b, "'gist'")?);
+            a.gist(&b).map(Value::Map).map_err(err)
+        }
+    }
+}
+
 fn subtract(a: Value, b: Value) -> Result<Value, String> {
     match (a, b) {
+        (Value::PwMultiAff(f), Value::PwMultiAff(g)) => {
+            zip_functions(&f, &g, PwMultiAff::sub).map(Value::PwMultiAff)
+        }
         (Value::Set(a), Value::Set(b)) => a.subtract(&b).map(Value::Set).map_err(err),
         (a, b) => {
             let (a, b) = (as_map(a, "'-'")?, as_map(b, "'-'")?);
@@ -786,10 +1064,14 @@ fn compare(a: Value, op: &Tok, b: Value) -> Result<Value, String> {
 /// The parameter values for which a set or map is not empty, as a parameter
 /// set (iscc's `params`): every dimension projected out.
 fn params_of(v: Value) -> Result<UnionSet, String> {
+    let v = match v {
+        Value::PwMultiAff(f) => Value::Map(f.as_union_map().map_err(err)?),
+        v => v,
+    };
     let sets: Vec<Set> = match v {
         Value::Set(s) => s.members().to_vec(),
         Value::Map(m) => m.members().iter().map(|x| x.domain()).collect(),
-        Value::Bool(_) => return Err("'params' needs a set or a map".into()),
+        _ => return Err("'params' needs a set or a map".into()),
     };
     let mut out: Option<Set> = None;
     for s in sets {
@@ -813,6 +1095,8 @@ fn params_of(v: Value) -> Result<UnionSet, String> {
 
 fn per_member(name: &str, v: Value) -> Result<Value, String> {
     match v {
+        // a function stands for its graph
+        Value::PwMultiAff(f) => per_member(name, Value::Map(f.as_union_map().map_err(err)?)),
         Value::Set(s) => {
             if name == "is_bounded" {
                 let mut all = true;
@@ -871,6 +1155,10 @@ fn per_member(name: &str, v: Value) -> Result<Value, String> {
 
 fn union(a: Value, b: Value) -> Result<Value, String> {
     match (a, b) {
+        // isl's `isl_union_pw_multi_aff_add`: the sum on the common domain
+        (Value::PwMultiAff(f), Value::PwMultiAff(g)) => {
+            f.sum(&g).map(Value::PwMultiAff).map_err(err)
+        }
         (Value::Set(a), Value::Set(b)) => a.union(&b).map(Value::Set).map_err(|e| e.to_string()),
         (a, b) => {
             let (a, b) = (as_map(a, "'+'")?, as_map(b, "'+'")?);
@@ -881,6 +1169,7 @@ fn union(a: Value, b: Value) -> Result<Value, String> {
 
 fn intersect(a: Value, b: Value) -> Result<Value, String> {
     match (a, b) {
+        (Value::PwMultiAff(f), Value::Set(s)) => restrict_function(&f, &s).map(Value::PwMultiAff),
         (Value::Set(a), Value::Set(b)) => {
             a.intersect(&b).map(Value::Set).map_err(|e| e.to_string())
         }
@@ -904,10 +1193,14 @@ fn intersect(a: Value, b: Value) -> Result<Value, String> {
 
 fn apply(f: Value, arg: Value) -> Result<Value, String> {
     let m = as_map(f, "application")?;
+    let arg = match arg {
+        Value::PwMultiAff(g) => Value::Map(g.as_union_map().map_err(err)?),
+        a => a,
+    };
     match arg {
         Value::Set(s) => m.apply_to(&s).map(Value::Set).map_err(|e| e.to_string()),
         Value::Map(n) => m.apply_range(&n).map(Value::Map).map_err(|e| e.to_string()),
-        Value::Bool(_) => Err("a map applies to a set or a map, not a boolean".into()),
+        _ => Err("a map applies to a set or a map, not a boolean".into()),
     }
 }
 
@@ -922,7 +1215,23 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
             .ok_or_else(|| format!("'{name}' takes {k} argument(s), got {n}"))
     };
     let v = match name {
-        "domain" | "range" | "reverse" => {
+        "domain" => match arg(1)? {
+            Value::PwMultiAff(f) => Value::Set(f.domain().map_err(err)?),
+            v => Value::Set(as_map(v, name)?.domain().map_err(err)?),
+        },
+        "map" => match arg(1)? {
+            Value::PwMultiAff(f) => Value::Map(f.as_union_map().map_err(err)?),
+            Value::Map(m) => Value::Map(m),
+            v => {
+                return Err(format!(
+                    "'map' needs a function (e.g. {{ [i] -> [(i + 1)] }}), got {}",
+                    kind(&v)
+                ))
+            }
+        },
+        "min" | "max" => min_max(name, arg(2)?, arg(2)?)?,
+        "pullback" => pullback(arg(2)?, arg(2)?)?,
+        "range" | "reverse" => {
             let m = as_map(arg(1)?, name)?;
             match name {
                 "domain" => Value::Set(m.domain().map_err(|e| e.to_string())?),
@@ -933,6 +1242,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
         "is_empty" => match arg(1)? {
             Value::Set(s) => Value::Bool(s.is_empty().map_err(|e| e.to_string())?),
             Value::Map(m) => Value::Bool(m.is_empty().map_err(|e| e.to_string())?),
+            Value::PwMultiAff(f) => Value::Bool(f.members().iter().all(|m| m.n_piece() == 0)),
             Value::Bool(_) => return Err("'is_empty' needs a set or a map".into()),
         },
         "sample" | "lexmin" | "lexmax" => point_query(&as_set(arg(1)?, name)?, name)?,
@@ -945,7 +1255,12 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
             apply(arg(2)?, s)?
         }
         "intersect_domain" | "intersect_range" => {
-            let m = as_map(arg(2)?, name)?;
+            let m = arg(2)?;
+            if let (Value::PwMultiAff(f), "intersect_domain") = (&m, name) {
+                let s = as_set(arg(2)?, name)?;
+                return finish(name, n, restrict_function(f, &s).map(Value::PwMultiAff)?);
+            }
+            let m = as_map(m, name)?;
             let s = as_set(arg(2)?, name)?;
             Value::Map(
                 if name == "intersect_domain" {
@@ -968,20 +1283,20 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
         },
         "coalesce" => match arg(1)? {
             Value::Set(s) => Value::Set(s.coalesce().map_err(err)?),
+            Value::PwMultiAff(f) => Value::PwMultiAff(f.coalesce().map_err(err)?),
             v => Value::Map(as_map(v, name)?.coalesce().map_err(err)?),
         },
         "complement" | "simplify" | "box_hull" | "is_bounded" | "wrap" | "deltas" | "unwrap" => {
             per_member(name, arg(1)?)?
         }
-        "gist" => match (arg(2)?, arg(2)?) {
-            (Value::Set(a), Value::Set(b)) => Value::Set(a.gist(&b).map_err(err)?),
-            (a, b) => {
-                let (a, b) = (as_map(a, name)?, as_map(b, name)?);
-                Value::Map(a.gist(&b).map_err(err)?)
-            }
-        },
+        "gist" => gist(arg(2)?, arg(2)?)?,
         _ => return Err(format!("unknown function '{name}'")),
     };
+    finish(name, n, v)
+}
+
+/// The value of a call, or the error of a wrong number of arguments.
+fn finish(name: &str, n: usize, v: Value) -> Result<Value, String> {
     if n != expected_arity(name) {
         return Err(format!(
             "'{name}' takes {} argument(s), got {n}",
@@ -995,7 +1310,7 @@ fn expected_arity(name: &str) -> usize {
     match name {
         "params" | "domain" | "range" | "reverse" | "is_empty" | "sample" | "lexmin" | "lexmax"
         | "complement" | "coalesce" | "deltas" | "wrap" | "unwrap" | "box_hull" | "is_bounded"
-        | "simplify" => 1,
+        | "simplify" | "map" => 1,
         _ => 2,
     }
 }

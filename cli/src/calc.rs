@@ -924,10 +924,12 @@ fn min_max(name: &str, a: Value, b: Value) -> Result<Value, String> {
     for v in [a, b] {
         let f = match v {
             Value::PwMultiAff(f) => f,
-            v => return Err(format!(
+            v => {
+                return Err(format!(
                 "'{name}' needs two functions with one output (e.g. {{ [i] -> [(i)] }}), got {}",
                 kind(&v)
-            )),
+            ))
+            }
         };
         if let Some(m) = f.members().iter().find(|m| m.space().n_out() != 1) {
             return Err(format!(

@@ -21,6 +21,8 @@ use crate::error::Result;
 /// assert!(!is_function_text("{ [i] -> [i + 1] : i < 10 }")?);
 /// assert!(!is_function_text("[N] -> { [i] : 0 <= i < N }")?);
 /// assert!(!is_function_text("{ [i] -> [[j] -> [k]] }")?);
+/// assert!(is_function_text("{ [i] -> [[(i)] -> [(i + 1)]] }")?);
+/// assert!(!is_function_text("{ [i] -> [i] : (i) > 0 }")?);
 /// # Ok::<(), presburger::Error>(())
 /// ```
 pub fn is_function_text(text: &str) -> Result<bool> {
@@ -80,27 +82,28 @@ pub fn is_function_text(text: &str) -> Result<bool> {
     Ok(last_tuple.is_some_and(|s| has_paren_entry(&toks, s)))
 }
 
-/// Whether the tuple opened by the '[' at `start` has an entry (at its outer
-/// level) that begins with '('.
+/// Whether the tuple opened by the '[' at `start` has an entry that begins
+/// with '(', at its outer level or in a nested tuple (`[[(i)] -> [(j)]]`).
 fn has_paren_entry(toks: &[&Tok], start: usize) -> bool {
-    let mut depth = 0usize;
-    let mut entry_start = true;
+    // the open brackets, and whether the next token starts an entry
+    let mut open: Vec<&Tok> = Vec::new();
+    let mut entry_start = false;
     for t in &toks[start..] {
+        let in_tuples = open.iter().all(|o| **o == Tok::LBracket);
         match t {
-            Tok::LParen if depth == 1 && entry_start => return true,
+            Tok::LParen if entry_start && in_tuples => return true,
             Tok::LBracket | Tok::LParen | Tok::LBrace => {
-                depth += 1;
-                if depth == 1 {
-                    continue;
-                }
+                open.push(t);
+                entry_start = **t == Tok::LBracket;
+                continue;
             }
             Tok::RBracket | Tok::RParen | Tok::RBrace => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
+                open.pop();
+                if open.is_empty() {
                     return false;
                 }
             }
-            Tok::Comma if depth == 1 => {
+            Tok::Comma | Tok::Arrow if in_tuples => {
                 entry_start = true;
                 continue;
             }

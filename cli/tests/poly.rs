@@ -250,6 +250,11 @@ fn calc_help_examples_hold() {
         "intersect_range(",
         "A . B",
         "dom M",
+        "min(F, G)",
+        "pullback(F, G)",
+        "map(F)",
+        "F + G",
+        "A % C",
     ] {
         assert!(help.contains(name), "the help lacks {name}");
     }

@@ -657,6 +657,20 @@ fn combine(
     }
 }
 
+impl Map {
+    /// The algorithm of [`Map::lexmin`] and [`Map::lexmax`].
+    pub(crate) fn lexopt_impl(&self, maximize: bool, budget: &mut Budget) -> Result<Map> {
+        Ok(Map(lexopt_disjunction(&self.0, maximize, budget)?))
+    }
+}
+
+impl Set {
+    /// The algorithm of [`Set::lexmin_set`] and [`Set::lexmax_set`].
+    pub(crate) fn lexopt_set_impl(&self, maximize: bool, budget: &mut Budget) -> Result<Set> {
+        Ok(Set(lexopt_disjunction(&self.0, maximize, budget)?))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -705,6 +719,136 @@ mod tests {
         let r = lexmin_set("[N] -> { [i] : i <= N }", false);
         assert!(matches!(r, Err(Error::Unbounded(_))), "{r:?}");
         // unbounded rationally, but no integer point
-        check("[N] -> { [i, j] : 2j = 2N + 1 and i <= 0 }", false, "[N] -> { [i, j] : 1 = 0 }");
+        check(
+            "[N] -> { [i, j] : 2j = 2N + 1 and i <= 0 }",
+            false,
+            "[N] -> { [i, j] : 1 = 0 }",
+        );
+    }
+
+    #[test]
+    fn maps() {
+        let m: Map = "{ [i] -> [j] : j >= i and j >= 0 and j <= 10 }"
+            .parse()
+            .unwrap();
+        let got = Map(lexopt_disjunction(&m.0, false, &mut Budget::default()).unwrap());
+        let want: Map = "{ [i] -> [j] : i <= 10 and ((i >= 0 and j = i) or (i < 0 and j = 0)) }"
+            .parse()
+            .unwrap();
+        assert!(got.is_equal(&want).unwrap(), "got {got}");
+        let got = Map(lexopt_disjunction(&m.0, true, &mut Budget::default()).unwrap());
+        let want: Map = "{ [i] -> [10] : i <= 10 }".parse().unwrap();
+        assert!(got.is_equal(&want).unwrap(), "got {got}");
+        // existentials and a union
+        check(
+            "[N] -> { [i] : exists e : i = 3e and i >= N and i <= 20 }",
+            false,
+            "[N] -> { [i] : N <= 18 and exists e : i = 3e and N <= i <= N + 2 }",
+        );
+        check(
+            "[N] -> { [i, j] : 0 <= i <= 5 and j = N - i; [i, j] : i = 7 and 0 <= j <= 2 }",
+            true,
+            "[N] -> { [7, 2] }",
+        );
+        check(
+            "[N] -> { [i, j] : 0 <= i <= 5 and j = N - i; [i, j] : i = 3 and 0 <= j <= 2 }",
+            false,
+            "[N] -> { [0, N] }",
+        );
+    }
+
+    /// Evaluates the context's locals at parameter values `p` (divisions in
+    /// order) and tells whether the context holds; also the full column values.
+    fn ctx_at(ctx: &Conjunction, p: &[Int]) -> Option<Vec<Int>> {
+        let mut vals = vec![Int::ONE];
+        vals.extend(p.iter().cloned());
+        for d in &ctx.divs {
+            let d = d.as_ref().unwrap();
+            let n: Int = d.num.iter().zip(&vals).map(|(a, b)| a * b).sum();
+            vals.push(n.floor_div(&d.den));
+        }
+        let dot = |r: &Row| -> Int { r.iter().zip(&vals).map(|(a, b)| a * b).sum() };
+        let ok = ctx.eqs.iter().all(|r| dot(r).is_zero())
+            && ctx.ineqs.iter().all(|r| !dot(r).is_negative());
+        ok.then_some(vals)
+    }
+
+    use proptest::prelude::*;
+
+    fn aff() -> impl Strategy<Value = String> {
+        (-3i64..=3, -2i64..=2, -2i64..=2, -6i64..=6)
+            .prop_map(|(a, b, c, d)| format!("{a}N + {b}x + {c}y + {d}"))
+    }
+
+    fn random_set() -> impl Strategy<Value = String> {
+        (
+            proptest::collection::vec(aff(), 1..4),
+            proptest::option::of(aff()),
+            proptest::option::of((1i64..=3, -2i64..=2, 2i64..=3)),
+        )
+            .prop_map(|(ineqs, eq, ex)| {
+                let mut s = "[N] -> { [x, y] : -4 <= x <= 4 and -4 <= y <= 4".to_string();
+                for r in ineqs {
+                    s += &format!(" and {r} >= 0");
+                }
+                if let Some(e) = eq {
+                    s += &format!(" and {e} = 0");
+                }
+                if let Some((a, b, m)) = ex {
+                    s += &format!(" and exists e : {a}x + {b}N + y = {m}e");
+                }
+                s + " }"
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// The parametric optimum agrees with enumeration at every parameter
+        /// value in a range, and the pieces of one conjunction are disjoint.
+        #[test]
+        fn against_enumeration(text in random_set(), maximize: bool) {
+            let s: Set = text.parse().unwrap();
+            let got = Set(lexopt_disjunction(&s.0, maximize, &mut Budget::default()).unwrap());
+            for n in -6i64..=6 {
+                let mut best: Option<(i64, i64)> = None;
+                for x in -4i64..=4 {
+                    for y in -4i64..=4 {
+                        let pt = [n, x, y].map(Int::from);
+                        if s.contains(&pt).unwrap() {
+                            let better = match best {
+                                None => true,
+                                Some(b) => (maximize && (x, y) > b) || (!maximize && (x, y) < b),
+                            };
+                            if better {
+                                best = Some((x, y));
+                            }
+                        }
+                    }
+                }
+                for x in -4i64..=4 {
+                    for y in -4i64..=4 {
+                        let pt = [n, x, y].map(Int::from);
+                        prop_assert_eq!(
+                            got.contains(&pt).unwrap(),
+                            best == Some((x, y)),
+                            "{} at N = {}, point ({}, {}): got {}", text, n, x, y, got
+                        );
+                    }
+                }
+            }
+            // the pieces of one conjunction: disjoint, covering with the empty part
+            for c in &s.0.parts {
+                for part in c.explicit_locals().unwrap() {
+                    let cs = context_space(&s.0.space);
+                    let sol = pip_lexopt(&part, 1, 2, &cs, maximize, &mut Budget::default()).unwrap();
+                    for n in -6i64..=6 {
+                        let p = [Int::from(n)];
+                        let hits = sol.pieces.iter().filter(|q| ctx_at(&q.context, &p).is_some()).count()
+                            + sol.empty.iter().filter(|q| ctx_at(q, &p).is_some()).count();
+                        prop_assert_eq!(hits, 1, "{} at N = {}: {:?}", text, n, sol);
+                    }
+                }
+            }
+        }
     }
 }

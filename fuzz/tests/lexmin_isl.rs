@@ -132,7 +132,10 @@ fn case(ctx: &Ctx, rng: &mut Rng, tally: &mut Tally) {
     match v {
         Ok(k) => *tally.compared.entry(format!("{what}: {k}")).or_default() += 1,
         Err(e) if e.starts_with("skip: ") => {
-            *tally.skipped.entry(format!("{what} ({})", &e[6..])).or_default() += 1
+            *tally
+                .skipped
+                .entry(format!("{what} ({})", &e[6..]))
+                .or_default() += 1
         }
         Err(e) => tally.mismatches.push(format!("{what}: {e} for {text}")),
     }

@@ -146,8 +146,15 @@ fn run(cases: u64, seed: u64) -> Tally {
     ctx.set_max_operations(ISL_MAX_OPERATIONS);
     let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
-    for _ in 0..cases {
+    for k in 1..=cases {
         case(&ctx, &mut rng, &mut tally);
+        if k % 10_000 == 0 {
+            let total: u64 = tally.compared.values().sum();
+            println!(
+                "{k} cases: {total} compared, {} mismatches",
+                tally.mismatches.len()
+            );
+        }
     }
     let total: u64 = tally.compared.values().sum();
     println!("compared {total}: {:?}", tally.compared);

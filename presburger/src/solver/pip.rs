@@ -911,6 +911,49 @@ mod tests {
     }
 
     #[test]
+    fn pieces_and_values() {
+        // 3i >= N, i <= 10: i = ceil(N / 3) = floor((N + 2) / 3) for N <= 30
+        let s: Set = "[N] -> { [i] : 3i >= N and i <= 10 }".parse().unwrap();
+        let sol = lexopt_pieces(&s.0, false, &mut Budget::default()).unwrap();
+        for n in -20i64..=40 {
+            let p = [Int::from(n)];
+            let hits: Vec<Int> = sol
+                .pieces
+                .iter()
+                .filter_map(|q| {
+                    let vals = ctx_at(&q.context, &p)?;
+                    Some(q.values[0].iter().zip(&vals).map(|(a, b)| a * b).sum())
+                })
+                .collect();
+            if n <= 30 {
+                assert_eq!(hits, vec![Int::from((n + 2).div_euclid(3))], "N = {n}");
+            } else {
+                assert!(hits.is_empty());
+                assert!(sol.empty.iter().any(|e| ctx_at(e, &p).is_some()));
+            }
+        }
+        // two parameters, a map with an existential
+        check(
+            "[N, M] -> { [i, j] : 0 <= i <= N and 0 <= j <= M - i }",
+            true,
+            "[N, M] -> { [i, j] : 0 <= N <= M and i = N and j = M - N; \
+             [i, j] : 0 <= M < N and i = M and j = 0 }",
+        );
+        let m: Map = "[N] -> { [i] -> [j] : exists e : j = 2e + 1 and j >= i and j >= N }"
+            .parse()
+            .unwrap();
+        let got = Map(lexopt_disjunction(&m.0, false, &mut Budget::default()).unwrap());
+        let want: Map = "[N] -> { [i] -> [j] : exists e : j = 2e + 1 and j >= i and j >= N \
+                         and (j <= i + 1 or j <= N + 1) }"
+            .parse()
+            .unwrap();
+        assert!(got.is_equal(&want).unwrap(), "got {got}");
+        // the budget is honoured
+        let r = m.lexmin_with_budget(&mut Budget::new(3));
+        assert!(matches!(r, Err(Error::Budget(_))), "{r:?}");
+    }
+
+    #[test]
     fn unbounded() {
         let r = lexmin_set("[N] -> { [i] : i <= N }", false);
         assert!(matches!(r, Err(Error::Unbounded(_))), "{r:?}");

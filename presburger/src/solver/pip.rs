@@ -954,6 +954,28 @@ mod tests {
     }
 
     #[test]
+    fn edge_cases() {
+        check("[N] -> { [] : N > 0 }", false, "[N] -> { [] : N > 0 }");
+        check("[N] -> { [i] : 1 = 0 }", false, "[N] -> { [i] : 1 = 0 }");
+        check("{ [i] : 0 <= i <= 5 }", true, "{ [5] }");
+        check(
+            "{ [[a] -> [b]] : 0 <= a <= b <= 3 }",
+            true,
+            "{ [[3] -> [3]] }",
+        );
+        check("[N] -> { [i] : 2i = N }", false, "[N] -> { [i] : 2i = N }");
+        let r = lexmin_set("{ [i] }", true);
+        assert!(matches!(r, Err(Error::Unbounded(_))), "{r:?}");
+        // unbounded in a later dimension only
+        let r = lexmin_set("[N] -> { [i, j] : 0 <= i <= N and j <= i }", false);
+        assert!(matches!(r, Err(Error::Unbounded(_))), "{r:?}");
+        // a map without outputs: its domain
+        let m: Map = "[N] -> { [i] -> [] : 0 <= i < N }".parse().unwrap();
+        let got = Map(lexopt_disjunction(&m.0, false, &mut Budget::default()).unwrap());
+        assert!(got.is_equal(&m).unwrap(), "got {got}");
+    }
+
+    #[test]
     fn unbounded() {
         let r = lexmin_set("[N] -> { [i] : i <= N }", false);
         assert!(matches!(r, Err(Error::Unbounded(_))), "{r:?}");

@@ -688,51 +688,52 @@ fn pad(mut p: PipPiece) -> PipPiece {
 
 /// The parts of `piece` outside the conjunction of `eqs` and `ineqs` (rows over
 /// the piece's context columns): for each constraint in turn, the part where
-/// the earlier ones hold and it fails (disjoint; the empty ones dropped).
+/// the earlier ones hold and it fails (disjoint; the empty ones dropped). The
+/// constraints implied by the piece and the others are dropped first, since
+/// each constraint left makes one more part.
 fn subtract_rows(
     piece: PipPiece,
     eqs: &[Row],
     ineqs: &[Row],
     budget: &mut Budget,
 ) -> Result<Vec<PipPiece>> {
+    let mut rows: Vec<Row> = ineqs.to_vec();
+    for e in eqs {
+        rows.push(e.clone());
+        rows.push(e.iter().map(|v| -v).collect());
+    }
     let mut inside = piece.context.clone();
-    inside.eqs.extend(eqs.iter().cloned());
-    inside.ineqs.extend(ineqs.iter().cloned());
+    inside.ineqs.extend(rows.iter().cloned());
     if inside.is_empty_with(budget)? {
         return Ok(vec![piece]);
     }
+    let mut k = 0;
+    while k < rows.len() {
+        let mut t = piece.context.clone();
+        t.ineqs.extend(
+            rows.iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, r)| r.clone()),
+        );
+        t.ineqs.push(ineq_le_m1(&rows[k]));
+        if t.is_empty_with(budget)? {
+            rows.remove(k);
+        } else {
+            k += 1;
+        }
+    }
     let mut out = Vec::new();
     let mut rest = piece.context.clone();
-    let fails = eqs
-        .iter()
-        .flat_map(|e| {
-            let mut up = e.clone();
-            up[0] -= 1;
-            [(ineq_le_m1(e), e, true), (up, e, true)]
-        })
-        .chain(ineqs.iter().map(|r| (ineq_le_m1(r), r, false)));
-    let mut last_eq: Option<&Row> = None;
-    for (fail, row, eq) in fails {
-        let part = with_ineq(&rest, fail);
+    for r in rows {
+        let part = with_ineq(&rest, ineq_le_m1(&r));
         if !part.is_empty_with(budget)? {
             out.push(PipPiece {
                 context: part,
                 values: piece.values.clone(),
             });
         }
-        // after both failures of an equality (or the one of an inequality), it holds
-        if eq {
-            if last_eq == Some(row) {
-                rest.eqs.push(row.clone());
-                last_eq = None;
-            } else {
-                // the first failure (row <= -1) excluded: row >= 0 from now on
-                rest.ineqs.push(row.clone());
-                last_eq = Some(row);
-            }
-        } else {
-            rest.ineqs.push(row.clone());
-        }
+        rest.ineqs.push(r);
     }
     Ok(out)
 }

@@ -17,7 +17,14 @@
 //! Variables that may be negative are handled with the "big parameter" `M` of
 //! isl (`x = x' - M`, `x' >= 0`, `M` larger than anything): an optimum whose
 //! `M`-coefficient is not exactly one is unbounded (§6 of Feautrier's paper, and
-//! isl's `isl_tab_pip.c` organise it the same way).
+//! isl's `isl_tab_pip.c` organise it the same way). An unbounded optimum is
+//! [`Error::Unbounded`] when some parameter value with an integer point has it
+//! (isl 0.25's `isl_set_lexmin`/`isl_map_lexmin` fail with a null result there).
+//!
+//! A union is solved conjunction by conjunction (each first rewritten with
+//! explicit divisions) and the partial solutions are merged piece against piece
+//! ([`merge_solutions`]): exact, but the result can have many more pieces than
+//! isl's (no coalescing of pieces with equal values yet).
 
 use crate::api::{Disjunction, Map, Set};
 use crate::conjunction::{Conjunction, Div, Row};

@@ -110,16 +110,20 @@ fn case(ctx: &Ctx, rng: &mut Rng, tally: &mut Tally) {
         let theirs = im.lexopt(maximize);
         let t = theirs.as_ref().map(|t| t.to_text());
         verdict(ctx, ours, t, |o| {
+            let theirs = theirs.as_ref().ok_or("")?;
             ctx.reset_operations();
-            let Some(back) = ctx.read_map(&o.to_string()) else {
-                return if ctx.quota_hit() {
-                    Ok(None)
-                } else {
-                    Err("isl cannot read our result")
-                };
-            };
-            ctx.reset_operations();
-            Ok(back.is_equal(theirs.as_ref().ok_or("")?))
+            if let Some(back) = ctx.read_map(&o.to_string()) {
+                ctx.reset_operations();
+                return Ok(back.is_equal(theirs));
+            }
+            // isl's limit can stop the reading of a long result without
+            // flagging it: read and compare again without the limit
+            ctx.unlimited(|| {
+                let back = ctx
+                    .read_map(&o.to_string())
+                    .ok_or("isl cannot read our result")?;
+                Ok(back.is_equal(theirs))
+            })
         })
     } else {
         let (Ok(s), Some(is)) = (text.parse::<Set>(), ctx.read_set(&text)) else {
@@ -135,16 +139,20 @@ fn case(ctx: &Ctx, rng: &mut Rng, tally: &mut Tally) {
         let theirs = is.lexopt(maximize);
         let t = theirs.as_ref().map(|t| t.to_text());
         verdict(ctx, ours, t, |o| {
+            let theirs = theirs.as_ref().ok_or("")?;
             ctx.reset_operations();
-            let Some(back) = ctx.read_set(&o.to_string()) else {
-                return if ctx.quota_hit() {
-                    Ok(None)
-                } else {
-                    Err("isl cannot read our result")
-                };
-            };
-            ctx.reset_operations();
-            Ok(back.is_equal(theirs.as_ref().ok_or("")?))
+            if let Some(back) = ctx.read_set(&o.to_string()) {
+                ctx.reset_operations();
+                return Ok(back.is_equal(theirs));
+            }
+            // isl's limit can stop the reading of a long result without
+            // flagging it: read and compare again without the limit
+            ctx.unlimited(|| {
+                let back = ctx
+                    .read_set(&o.to_string())
+                    .ok_or("isl cannot read our result")?;
+                Ok(back.is_equal(theirs))
+            })
         })
     };
     match v {

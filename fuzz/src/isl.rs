@@ -1305,6 +1305,52 @@ mod rearrange {
             }
         }
     }
+
+    // ----- parametric lexicographic optima of single-space sets and maps
+    // (used by tests/lexmin_isl.rs) -----
+    mod lexopt {
+        use super::super::IslSet;
+        use super::{IMap, ISet, IslMap};
+
+        extern "C" {
+            fn isl_map_copy(m: *mut IslMap) -> *mut IslMap;
+            fn isl_map_lexmin(m: *mut IslMap) -> *mut IslMap;
+            fn isl_map_lexmax(m: *mut IslMap) -> *mut IslMap;
+            fn isl_set_copy(s: *mut IslSet) -> *mut IslSet;
+            fn isl_set_lexmin(s: *mut IslSet) -> *mut IslSet;
+            fn isl_set_lexmax(s: *mut IslSet) -> *mut IslSet;
+        }
+
+        impl IMap<'_> {
+            /// `isl_map_lexmin` (`maximize = false`) or `isl_map_lexmax`;
+            /// `None` when isl fails.
+            pub fn lexopt(&self, maximize: bool) -> Option<Self> {
+                // SAFETY: the call takes the new reference.
+                self.wrap(unsafe {
+                    if maximize {
+                        isl_map_lexmax(isl_map_copy(self.0))
+                    } else {
+                        isl_map_lexmin(isl_map_copy(self.0))
+                    }
+                })
+            }
+        }
+
+        impl ISet<'_> {
+            /// `isl_set_lexmin` (`maximize = false`) or `isl_set_lexmax`;
+            /// `None` when isl fails.
+            pub fn lexopt(&self, maximize: bool) -> Option<Self> {
+                // SAFETY: the call takes the new reference.
+                self.wrap(unsafe {
+                    if maximize {
+                        isl_set_lexmax(isl_set_copy(self.0))
+                    } else {
+                        isl_set_lexmin(isl_set_copy(self.0))
+                    }
+                })
+            }
+        }
+    }
 }
 
 // ----- disjunct counts (used by tests/isl_coalesce_tables.rs). Declared in a

@@ -823,4 +823,54 @@ impl Map {
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
         sample_of_parts(self.0.parts.iter(), &mut Budget::default())
     }
+
+    /// The lexicographic minimum of the image of every input (isl's
+    /// `isl_map_lexmin`): the map taking each input and parameter value with a
+    /// non-empty image to the lexicographically smallest output, as a
+    /// piecewise quasi-affine function (its pieces may use divisions of the
+    /// inputs and parameters). [`Error::Unbounded`] when some image has no
+    /// smallest element. Parametric integer programming (Feautrier, 1988), see
+    /// `src/solver/pip.rs`.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "[N] -> { [i] -> [j] : j >= i and j >= 0 and 3j >= N and j <= 10 }".parse()?;
+    /// let want: Map = "[N] -> { [i] -> [j] : i <= 10 and N <= 30 and j >= i and j >= 0 \
+    ///     and 3j >= N and (j = i or j = 0 or 3j <= N + 2) }".parse()?;
+    /// assert!(m.lexmin()?.is_equal(&want)?);
+    /// let down: Map = "{ [i] -> [j] : j <= i }".parse()?;
+    /// assert!(matches!(down.lexmin(), Err(presburger::Error::Unbounded(_))));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_lexmin")]
+    #[doc(alias = "lexmin_map")]
+    pub fn lexmin(&self) -> Result<Map> {
+        self.lexmin_with_budget(&mut Budget::default())
+    }
+
+    /// As [`Map::lexmin`], spending from `budget`.
+    pub fn lexmin_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.lexopt_impl(false, budget)
+    }
+
+    /// The lexicographic maximum of the image of every input (isl's
+    /// `isl_map_lexmax`), as [`Map::lexmin`].
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [i] -> [j, k] : 0 <= j <= i and 0 <= k <= 2j and k <= 7 }".parse()?;
+    /// let want: Map = "{ [i] -> [i, k] : i >= 0 and k = min(2i, 7) }".parse()?;
+    /// assert!(m.lexmax()?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_lexmax")]
+    #[doc(alias = "lexmax_map")]
+    pub fn lexmax(&self) -> Result<Map> {
+        self.lexmax_with_budget(&mut Budget::default())
+    }
+
+    /// As [`Map::lexmax`], spending from `budget`.
+    pub fn lexmax_with_budget(&self, budget: &mut Budget) -> Result<Map> {
+        self.lexopt_impl(true, budget)
+    }
 }

@@ -743,6 +743,57 @@ impl Set {
         self.lexmin_impl()
     }
 
+    /// The lexicographically smallest point for every parameter value, as a
+    /// set (isl's `isl_set_lexmin`, parameters allowed): for each parameter
+    /// value where the set is not empty, the one point that is its lexicographic
+    /// minimum, given piecewise by quasi-affine expressions of the parameters.
+    /// [`Error::Unbounded`] when for some parameter value there is no smallest
+    /// point. Parametric integer programming (Feautrier, 1988), see
+    /// `src/solver/pip.rs`. Unlike [`Set::lexmin`], which gives one point of a
+    /// set without parameters.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N] -> { [i] : 3i >= N and i <= 10 }".parse()?;
+    /// let want: Set = "[N] -> { [i] : N <= 30 and N <= 3i <= N + 2 }".parse()?;
+    /// assert!(s.lexmin_set()?.is_equal(&want)?);
+    /// let down: Set = "[N] -> { [i] : i <= N }".parse()?;
+    /// assert!(matches!(down.lexmin_set(), Err(presburger::Error::Unbounded(_))));
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_lexmin")]
+    #[doc(alias = "parametric_lexmin")]
+    pub fn lexmin_set(&self) -> Result<Set> {
+        self.lexmin_set_with_budget(&mut Budget::default())
+    }
+
+    /// As [`Set::lexmin_set`], spending from `budget`.
+    pub fn lexmin_set_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.lexopt_set_impl(false, budget)
+    }
+
+    /// The lexicographically largest point for every parameter value, as a set
+    /// (isl's `isl_set_lexmax`), as [`Set::lexmin_set`].
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N, M] -> { [i, j] : 0 <= i <= N and 0 <= j <= M - i }".parse()?;
+    /// let want: Set = "[N, M] -> { [i, j] : 0 <= N <= M and i = N and j = M - N; \
+    ///     [i, j] : 0 <= M < N and i = M and j = 0 }".parse()?;
+    /// assert!(s.lexmax_set()?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_lexmax")]
+    #[doc(alias = "parametric_lexmax")]
+    pub fn lexmax_set(&self) -> Result<Set> {
+        self.lexmax_set_with_budget(&mut Budget::default())
+    }
+
+    /// As [`Set::lexmax_set`], spending from `budget`.
+    pub fn lexmax_set_with_budget(&self, budget: &mut Budget) -> Result<Set> {
+        self.lexopt_set_impl(true, budget)
+    }
+
     /// As [`BasicSet::lexmax`], over all disjuncts (isl's `isl_set_lexmax`),
     /// as [`Set::lexmin`].
     #[doc(alias = "isl_set_lexmax")]

@@ -6,6 +6,7 @@ pub mod budget;
 pub(crate) mod gbr;
 pub(crate) mod lattice;
 pub mod omega;
+pub(crate) mod pip;
 pub(crate) mod propagate;
 pub mod sample;
 pub mod sdbm_path;

@@ -284,7 +284,7 @@ fn scalar_dim(sched: &UnionMap, d: usize) -> presburger::Result<bool> {
         let bounds = (r.dim_min(d), r.dim_max(d));
         match bounds {
             (Ok(lo), Ok(hi)) => {
-                if lo != hi {
+                if !lo.is_equal(&hi)? {
                     return Ok(false);
                 }
             }

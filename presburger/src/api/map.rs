@@ -873,4 +873,44 @@ impl Map {
     pub fn lexmax_with_budget(&self, budget: &mut Budget) -> Result<Map> {
         self.lexopt_impl(true, budget)
     }
+
+    /// The lexicographic minimum of the image of every input as a function
+    /// of the inputs and parameters (isl's `isl_map_lexmin_pw_multi_aff`): a
+    /// [`PwMultiAff`] defined where the image is not empty; pieces with equal
+    /// expressions are merged. [`Error::Unbounded`] as [`Map::lexmin`].
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [i] -> [j] : j >= i and j >= 0 and j <= 10 }".parse()?;
+    /// assert_eq!(
+    ///     m.lexmin_pw_multi_aff()?.to_string(),
+    ///     "{ [i] -> [(i)] : 0 <= i <= 10; [i] -> [(0)] : i <= -1 }"
+    /// );
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_map_lexmin_pw_multi_aff")]
+    pub fn lexmin_pw_multi_aff(&self) -> Result<PwMultiAff> {
+        Ok(self.lexopt_function_impl(false, &mut Budget::default())?.0)
+    }
+
+    /// The lexicographic maximum of the image of every input as a function
+    /// (isl's `isl_map_lexmax_pw_multi_aff`), as [`Map::lexmin_pw_multi_aff`].
+    #[doc(alias = "isl_map_lexmax_pw_multi_aff")]
+    pub fn lexmax_pw_multi_aff(&self) -> Result<PwMultiAff> {
+        Ok(self.lexopt_function_impl(true, &mut Budget::default())?.0)
+    }
+
+    /// [`Map::lexmin_pw_multi_aff`] (or the maximum when `maximize`) together
+    /// with the inputs and parameter values whose image is empty (isl's
+    /// `isl_map_partial_lexmin_pw_multi_aff` with its `empty` result),
+    /// spending from `budget`.
+    #[doc(alias = "isl_map_partial_lexmin_pw_multi_aff")]
+    #[doc(alias = "isl_map_partial_lexmax_pw_multi_aff")]
+    pub fn partial_lexopt(
+        &self,
+        maximize: bool,
+        budget: &mut Budget,
+    ) -> Result<(PwMultiAff, Set)> {
+        self.lexopt_function_impl(maximize, budget)
+    }
 }

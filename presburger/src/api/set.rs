@@ -3,7 +3,6 @@
 use super::*;
 use crate::algebra::algebra_budget;
 use crate::bounds::Points;
-use crate::conjunction::Row;
 use crate::solve::{empty_parts, opt_over, sample_of_parts};
 use crate::solver::budget::Budget;
 
@@ -430,28 +429,6 @@ impl Set {
         self.is_bounded_with_budget_impl(budget)
     }
 
-    /// The smallest value of dimension `pos` as an affine expression
-    /// `row·(1, params)`; `None` for an empty set. `Error::Unbounded` when there is
-    /// no minimum, `Error::Unsupported` when it is not one affine expression.
-    pub fn dim_min(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_opt(pos, false, &mut algebra_budget())
-    }
-
-    /// The largest value of dimension `pos`, as [`Set::dim_min`].
-    pub fn dim_max(&self, pos: usize) -> Result<Option<Row>> {
-        self.dim_opt(pos, true, &mut algebra_budget())
-    }
-
-    /// As `dim_min`, spending from `budget`.
-    pub fn dim_min_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
-        self.dim_opt(pos, false, budget)
-    }
-
-    /// As `dim_max`, spending from `budget`.
-    pub fn dim_max_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<Option<Row>> {
-        self.dim_opt(pos, true, budget)
-    }
-
     /// The smallest box (conjunction of bounds on single dimensions, affine in the
     /// parameters) containing the set. Sides without a bound are left open.
     pub fn box_hull(&self) -> Result<Set> {
@@ -792,6 +769,115 @@ impl Set {
     /// As [`Set::lexmax_set`], spending from `budget`.
     pub fn lexmax_set_with_budget(&self, budget: &mut Budget) -> Result<Set> {
         self.lexopt_set_impl(true, budget)
+    }
+
+    /// The lexicographic minimum as a function of the parameters (isl's
+    /// `isl_set_lexmin_pw_multi_aff`): a [`PwMultiAff`] defined on the
+    /// parameter values where the set is not empty, giving its smallest
+    /// point there; pieces with equal expressions are merged.
+    /// [`Error::Unbounded`] when for some parameter value there is no
+    /// smallest point. Parametric integer programming (Feautrier, 1988).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N] -> { [i, j] : i >= 0 and i >= N and 0 <= j <= 2 }".parse()?;
+    /// assert_eq!(
+    ///     s.lexmin_pw_multi_aff()?.to_string(),
+    ///     "[N] -> { [(N), (0)] : N >= 0; [(0), (0)] : N <= -1 }"
+    /// );
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_lexmin_pw_multi_aff")]
+    pub fn lexmin_pw_multi_aff(&self) -> Result<PwMultiAff> {
+        Ok(self.lexopt_function_impl(false, &mut Budget::default())?.0)
+    }
+
+    /// The lexicographic maximum as a function of the parameters (isl's
+    /// `isl_set_lexmax_pw_multi_aff`), as [`Set::lexmin_pw_multi_aff`].
+    #[doc(alias = "isl_set_lexmax_pw_multi_aff")]
+    pub fn lexmax_pw_multi_aff(&self) -> Result<PwMultiAff> {
+        Ok(self.lexopt_function_impl(true, &mut Budget::default())?.0)
+    }
+
+    /// [`Set::lexmin_pw_multi_aff`] together with the parameter values where
+    /// the set is empty (isl's `isl_set_partial_lexmin_pw_multi_aff` with its
+    /// `empty` result), spending from `budget`; the lexicographic maximum
+    /// when `maximize`.
+    ///
+    /// ```
+    /// use presburger::{Budget, Set};
+    /// let s: Set = "[N] -> { [i] : 0 <= i <= N }".parse()?;
+    /// let (f, empty) = s.partial_lexopt(false, &mut Budget::default())?;
+    /// assert_eq!(f.to_string(), "[N] -> { [(0)] : N >= 0 }");
+    /// assert_eq!(empty.to_string(), "[N] -> { : N <= -1 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_partial_lexmin_pw_multi_aff")]
+    #[doc(alias = "isl_set_partial_lexmax_pw_multi_aff")]
+    pub fn partial_lexopt(
+        &self,
+        maximize: bool,
+        budget: &mut Budget,
+    ) -> Result<(PwMultiAff, Set)> {
+        self.lexopt_function_impl(maximize, budget)
+    }
+
+    /// The smallest value of dimension `pos` as a function of the parameters
+    /// (isl's `isl_set_dim_min`): a [`PwAff`] defined where the set is not
+    /// empty. [`Error::Unbounded`] when for some parameter value the
+    /// dimension has no minimum.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "[N, M] -> { [i, j] : 0 <= i <= N and i <= M and j = 2i }".parse()?;
+    /// assert_eq!(
+    ///     s.dim_max(1)?.to_string(),
+    ///     "[N, M] -> { [(2M)] : 0 <= M <= N; [(2N)] : M > N and N >= 0 }"
+    /// );
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_set_dim_min")]
+    pub fn dim_min(&self, pos: usize) -> Result<PwAff> {
+        self.dim_opt_pw(pos, false, &mut Budget::default())
+    }
+
+    /// The largest value of dimension `pos` as a function of the parameters
+    /// (isl's `isl_set_dim_max`), as [`Set::dim_min`].
+    #[doc(alias = "isl_set_dim_max")]
+    pub fn dim_max(&self, pos: usize) -> Result<PwAff> {
+        self.dim_opt_pw(pos, true, &mut Budget::default())
+    }
+
+    /// As [`Set::dim_min`], spending from `budget`.
+    pub fn dim_min_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<PwAff> {
+        self.dim_opt_pw(pos, false, budget)
+    }
+
+    /// As [`Set::dim_max`], spending from `budget`.
+    pub fn dim_max_with_budget(&self, pos: usize, budget: &mut Budget) -> Result<PwAff> {
+        self.dim_opt_pw(pos, true, budget)
+    }
+
+    /// The integer minimum of the affine expression `obj` (defined on the
+    /// set's space) over the set, as a function of the parameters: a
+    /// [`PwAff`] defined where the set is not empty (isl's
+    /// `isl_set_min_val` with parameters allowed). [`Error::Unbounded`]
+    /// when for some parameter value there is no minimum.
+    ///
+    /// ```
+    /// use presburger::{Aff, Set};
+    /// let s: Set = "[N] -> { [i, j] : 0 <= i <= N and 0 <= j <= i }".parse()?;
+    /// let obj: Aff = "[N] -> { [i, j] -> [(i - 2j)] }".parse()?;
+    /// assert_eq!(s.min_aff(&obj)?.to_string(), "[N] -> { [(-N)] : N >= 0 }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn min_aff(&self, obj: &Aff) -> Result<PwAff> {
+        self.aff_opt_pw(obj, false, &mut Budget::default())
+    }
+
+    /// The integer maximum of `obj` over the set, as [`Set::min_aff`].
+    pub fn max_aff(&self, obj: &Aff) -> Result<PwAff> {
+        self.aff_opt_pw(obj, true, &mut Budget::default())
     }
 
     /// As [`BasicSet::lexmax`], over all disjuncts (isl's `isl_set_lexmax`),

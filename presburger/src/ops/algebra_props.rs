@@ -237,8 +237,8 @@ proptest! {
             for k in 0..d {
                 let lo = px.iter().map(|q| q[k]).min();
                 let hi = px.iter().map(|q| q[k]).max();
-                prop_assert_eq!(f.dim_min(k).unwrap().map(|r| r[0].to_i64().unwrap()), lo);
-                prop_assert_eq!(f.dim_max(k).unwrap().map(|r| r[0].to_i64().unwrap()), hi);
+                prop_assert_eq!(f.dim_min(k).unwrap().eval(&[]).unwrap().map(|r| r.floor().to_i64().unwrap()), lo);
+                prop_assert_eq!(f.dim_max(k).unwrap().eval(&[]).unwrap().map(|r| r.floor().to_i64().unwrap()), hi);
             }
             let bh = pts(&f.box_hull().unwrap(), &[]);
             let want_box: Points = pts(&Set::universe(f.space().clone()).unwrap(), &[])

@@ -371,22 +371,29 @@ mod tests {
     #[test]
     fn extreme_values_and_box() {
         let s = set("{ [i, j] : 0 <= i <= 10 and i <= j <= 2i and j <= 7 }");
-        assert_eq!(s.dim_min(1).unwrap(), Some(ints(&[0])));
-        assert_eq!(s.dim_max(1).unwrap(), Some(ints(&[7])));
-        assert_eq!(s.dim_max(0).unwrap(), Some(ints(&[7])));
+        let opt = |s: &Set, k: usize, max: bool| s.dim_opt(k, max, &mut Budget::default());
+        assert_eq!(opt(&s, 1, false).unwrap(), Some(ints(&[0])));
+        assert_eq!(opt(&s, 1, true).unwrap(), Some(ints(&[7])));
+        assert_eq!(opt(&s, 0, true).unwrap(), Some(ints(&[7])));
+        assert_eq!(s.dim_max(0).unwrap().to_string(), "{ [(7)] }");
         let p = set("[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i }");
-        assert_eq!(p.dim_max(1).unwrap(), Some(ints(&[-1, 1]))); // N - 1
-        assert_eq!(p.dim_min(0).unwrap(), Some(ints(&[0, 0])));
+        assert_eq!(opt(&p, 1, true).unwrap(), Some(ints(&[-1, 1]))); // N - 1
+        assert_eq!(opt(&p, 0, false).unwrap(), Some(ints(&[0, 0])));
+        assert_eq!(p.dim_max(1).unwrap().to_string(), "[N] -> { [(-1 + N)] : N >= 1 }");
         assert_eq!(
             p.box_hull().unwrap().to_string(),
             "[N] -> { [i, j] : 0 <= j < N and 0 <= i < N }"
         );
-        assert!(matches!(
-            set("[N, M] -> { [i] : 0 <= i and i <= N and i <= M }").dim_max(0),
-            Err(Error::Unsupported(_))
-        ));
+        let two = set("[N, M] -> { [i] : 0 <= i and i <= N and i <= M }");
+        assert!(matches!(opt(&two, 0, true), Err(Error::Unsupported(_))));
+        // as a piecewise function the minimum of two bounds is fine
+        assert_eq!(two.dim_max(0).unwrap().n_piece(), 2);
         assert!(matches!(
             set("{ [i] : i >= 0 }").dim_max(0),
+            Err(Error::Unbounded(_))
+        ));
+        assert!(matches!(
+            opt(&set("{ [i] : i >= 0 }"), 0, true),
             Err(Error::Unbounded(_))
         ));
         let bh = set("{ [i, j] : i + j <= 4 and i >= 0 and j >= 0 }")

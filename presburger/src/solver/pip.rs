@@ -26,12 +26,12 @@
 //! ([`merge_solutions`]): exact, but the result can have many more pieces than
 //! isl's (no coalescing of pieces with equal values yet).
 
-use crate::api::{Disjunction, Map, Set};
+use crate::api::{Aff, Disjunction, Map, PwAff, PwMultiAff, Set};
 use crate::conjunction::{Conjunction, Div, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::solver::budget::Budget;
-use crate::space::{Space, Tuple};
+use crate::space::{DimKind, Space, Tuple};
 
 /// One piece of a parametric optimum: on the integer points of `context` the
 /// optimum is `values[k]·(1, params, context locals)` for optimized variable `k`.
@@ -859,6 +859,91 @@ pub(crate) fn merge_solutions(
         }
     }
     Ok(PipSolution { pieces, empty })
+}
+
+/// The parametric optimum of `d` as a function, and where it has none: the
+/// pieces of [`lexopt_pieces`] as a [`PwMultiAff`] in the space of `d` (from
+/// its parameters, and for a map its inputs, to its optimized variables), with
+/// pieces of structurally equal expressions merged
+/// ([`PwMultiAff::coalesce`]), and the part of the context space (parameters,
+/// and for a map the inputs) where `d` has no point, as a set.
+pub(crate) fn lexopt_function(
+    d: &Disjunction,
+    maximize: bool,
+    budget: &mut Budget,
+) -> Result<(PwMultiAff, Set)> {
+    let sol = lexopt_pieces(d, maximize, budget)?;
+    let pieces = sol
+        .pieces
+        .into_iter()
+        .map(|p| (p.context, p.values, Int::ONE))
+        .collect();
+    let f = PwMultiAff::from_pieces(d.space.clone(), pieces)?.coalesce()?;
+    let mut empty = Disjunction {
+        space: context_space(&d.space),
+        parts: sol.empty,
+    };
+    empty.simplify();
+    let empty = Set(empty).coalesce_with_budget(budget)?;
+    Ok((f, empty))
+}
+
+impl Set {
+    /// The algorithm of [`Set::lexmin_pw_multi_aff`] and its variants.
+    pub(crate) fn lexopt_function_impl(
+        &self,
+        maximize: bool,
+        budget: &mut Budget,
+    ) -> Result<(PwMultiAff, Set)> {
+        lexopt_function(&self.0, maximize, budget)
+    }
+
+    /// The algorithm of [`Set::dim_min`] and [`Set::dim_max`]: the set
+    /// projected onto dimension `pos` (exactly, with existentials), and the
+    /// parametric optimum of that one dimension ([`lexopt_function`]).
+    pub(crate) fn dim_opt_pw(
+        &self,
+        pos: usize,
+        maximize: bool,
+        budget: &mut Budget,
+    ) -> Result<PwAff> {
+        let sp = &self.0.space;
+        sp.check_range(DimKind::Out, pos, 1)?;
+        let n = sp.n_out();
+        let p = self
+            .project_out_exact(DimKind::Out, pos + 1, n - pos - 1)?
+            .project_out_exact(DimKind::Out, 0, pos)?;
+        let (f, _) = lexopt_function(&p.0, maximize, budget)?;
+        PwAff::from_pw_multi_aff(f)
+    }
+
+    /// The algorithm of [`Set::min_aff`] and [`Set::max_aff`]: the values of
+    /// `obj` on the set (the range of its graph restricted to the set), and
+    /// their parametric optimum ([`Set::dim_opt_pw`]).
+    pub(crate) fn aff_opt_pw(&self, obj: &Aff, maximize: bool, budget: &mut Budget) -> Result<PwAff> {
+        if !obj.space().same_tuples(&self.0.space) {
+            return Err(Error::Invalid(format!(
+                "the objective is defined on {}, the set lives in {}",
+                obj.space().tuple_key(),
+                self.0.space.tuple_key()
+            )));
+        }
+        let graph = PwAff::from_aff(obj.clone())
+            .intersect_domain(self)?
+            .as_map()?;
+        graph.range().dim_opt_pw(0, maximize, budget)
+    }
+}
+
+impl Map {
+    /// The algorithm of [`Map::lexmin_pw_multi_aff`] and its variants.
+    pub(crate) fn lexopt_function_impl(
+        &self,
+        maximize: bool,
+        budget: &mut Budget,
+    ) -> Result<(PwMultiAff, Set)> {
+        lexopt_function(&self.0, maximize, budget)
+    }
 }
 
 impl Map {

@@ -222,15 +222,33 @@ pub const FUNCTIONS: &[Doc] = &[
     ),
     doc(
         "lexmin(S)",
-        "the lexicographically smallest point",
+        "the lexicographically smallest point (for every parameter value)",
         "lexmin({ [i, j] : 2 <= i <= 5 and 0 <= j <= i })",
         "{ [2, 0] }",
     ),
     doc(
         "lexmax(S)",
-        "the lexicographically largest point",
-        "lexmax({ [i, j] : 2 <= i <= 5 and 0 <= j <= i })",
-        "{ [5, 5] }",
+        "the lexicographically largest point (for every parameter value)",
+        "lexmax([N] -> { [i, j] : 0 <= i <= N and 0 <= j <= i })",
+        "[N] -> { [N, N] : N >= 0 }",
+    ),
+    doc(
+        "lexmin(M)",
+        "the lexicographically smallest image of every input",
+        "lexmin([N] -> { [i] -> [j] : i <= j <= N })",
+        "[N] -> { [i] -> [i] : i <= N }",
+    ),
+    doc(
+        "dim_max(S, k)",
+        "the largest value of dimension k, a function of the parameters",
+        "dim_max([N, M] -> { [i] : 0 <= i <= N and i <= M }, 0)",
+        "[N, M] -> { [(M)] : 0 <= M <= N; [(N)] : N >= 0 and M > N }",
+    ),
+    doc(
+        "dim_min(S, k)",
+        "the smallest value of dimension k, a function of the parameters",
+        "dim_min([N] -> { [i, j] : N <= i <= 10 and j = 2i and i >= 0 }, 1)",
+        "[N] -> { [(2N)] : 0 <= N <= 10; [(0)] : N < 0 }",
     ),
     doc(
         "params(S)",
@@ -735,6 +753,24 @@ impl Calc<'_> {
                 let v = self.expr()?;
                 self.expect(&Tok::RParen)?;
                 Ok(v)
+            }
+            Tok::Ident(name)
+                if (name == "dim_min" || name == "dim_max") && self.peek_at(1) == &Tok::LParen =>
+            {
+                // `dim_max(S, k)`: a set and the position of a dimension
+                self.advance();
+                self.advance();
+                let s = self.expr()?;
+                self.expect(&Tok::Comma)?;
+                let pos_at = self.cur().clone();
+                let pos = match self.peek().clone() {
+                    Tok::Num(k) => k.to_i64().and_then(|k| usize::try_from(k).ok()),
+                    _ => None,
+                }
+                .ok_or_else(|| err_at(&pos_at, format!("'{name}' needs a dimension position (0, 1, ...) as its second argument")))?;
+                self.advance();
+                self.expect(&Tok::RParen)?;
+                dim_opt(&name, s, pos).map_err(|m| err_at(&at, m))
             }
             Tok::Ident(name) if self.peek_at(1) == &Tok::LParen && is_function(&name) => {
                 self.advance();
@@ -1247,7 +1283,14 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
             Value::PwMultiAff(f) => Value::Bool(f.members().iter().all(|m| m.n_piece() == 0)),
             Value::Bool(_) => return Err("'is_empty' needs a set or a map".into()),
         },
-        "sample" | "lexmin" | "lexmax" => point_query(&as_set(arg(1)?, name)?, name)?,
+        "lexmin" | "lexmax" => match arg(1)? {
+            Value::Set(s) => point_query(&s, name)?,
+            v => {
+                let m = as_map(v, name)?;
+                Value::Map(if name == "lexmin" { m.lexmin() } else { m.lexmax() }.map_err(err)?)
+            }
+        },
+        "sample" => point_query(&as_set(arg(1)?, name)?, name)?,
         "params" => Value::Set(params_of(arg(1)?)?),
         "union" => union(arg(2)?, arg(2)?)?,
         "intersect" => intersect(arg(2)?, arg(2)?)?,
@@ -1295,6 +1338,33 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
         _ => return Err(format!("unknown function '{name}'")),
     };
     finish(name, n, v)
+}
+
+/// `dim_min(S, k)` / `dim_max(S, k)`: the smallest or largest value of
+/// dimension `k` of the one set of `s`, as a function of the parameters
+/// (isl's `isl_set_dim_min` / `isl_set_dim_max`).
+fn dim_opt(name: &str, s: Value, pos: usize) -> Result<Value, String> {
+    let s = as_set(s, name)?;
+    let [m] = s.members() else {
+        return Err(format!(
+            "'{name}' needs a set in one space, got {} spaces",
+            s.members().len()
+        ));
+    };
+    if pos >= m.space().n_out() {
+        return Err(format!(
+            "'{name}': the set has {} dimension(s), there is no dimension {pos}",
+            m.space().n_out()
+        ));
+    }
+    let f = if name == "dim_min" {
+        m.dim_min(pos)
+    } else {
+        m.dim_max(pos)
+    }
+    .map_err(err)?;
+    let f = PwMultiAff::from(f);
+    Ok(Value::PwMultiAff(UnionPwMultiAff::from(f)))
 }
 
 /// The value of a call, or the error of a wrong number of arguments.

@@ -177,6 +177,6 @@ mod tests {
         )
         .unwrap()
         .range();
-        assert_eq!(at_one.dim_max(0).unwrap(), Some(vec![-(&m * &m)]));
+        assert_eq!(at_one.dim_max_affine(0).unwrap(), Some(vec![-(&m * &m)]));
     }
 }

@@ -167,7 +167,7 @@ fn direction_of(d: &Set, space: &Space, k: usize, sign: i64) -> Result<Direction
 fn uniform_vector(d: &Set, c: usize) -> Result<Option<Vec<Int>>> {
     let mut v = Vec::with_capacity(c);
     for k in 0..c {
-        let (Ok(Some(lo)), Ok(Some(hi))) = (d.dim_min(k), d.dim_max(k)) else {
+        let (Ok(Some(lo)), Ok(Some(hi))) = (d.dim_min_affine(k), d.dim_max_affine(k)) else {
             return Ok(None);
         };
         // rows: the constant, then one coefficient per parameter

@@ -728,7 +728,7 @@ fn extent(p: &Program, op: usize, e: &AffineExpr, ranges: &[Size]) -> Result<Siz
     let space = Space::set(params.clone(), tuple(None, &["e".to_string()]));
     let set = Set::from_constraints(&space, cons)?;
     let max = set
-        .dim_max(0)
+        .dim_max_affine(0)
         .map_err(|err| unsupported(p, op, format!("the extent of {e}: {err}")))?
         .ok_or_else(|| op_err(p, op, "an empty iteration domain".into()))?;
     let mut s = Size::constant(1);

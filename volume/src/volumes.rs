@@ -81,7 +81,7 @@ impl Volume {
         }
         let (mut offset, mut size) = (Vec::new(), Vec::new());
         for k in 0..self.rank() {
-            let (lo, hi) = match (d.dim_min(k), d.dim_max(k)) {
+            let (lo, hi) = match (d.dim_min_affine(k), d.dim_max_affine(k)) {
                 (Ok(Some(lo)), Ok(Some(hi))) => (lo, hi),
                 (Ok(_), Ok(_)) => return Ok(None),
                 (Err(presburger::Error::Unsupported(_)), _)

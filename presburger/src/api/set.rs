@@ -3,6 +3,7 @@
 use super::*;
 use crate::algebra::algebra_budget;
 use crate::bounds::Points;
+use crate::conjunction::Row;
 use crate::solve::{empty_parts, opt_over, sample_of_parts};
 use crate::solver::budget::Budget;
 
@@ -846,6 +847,28 @@ impl Set {
     #[doc(alias = "isl_set_dim_max")]
     pub fn dim_max(&self, pos: usize) -> Result<PwAff> {
         self.dim_opt_pw(pos, true, &mut Budget::default())
+    }
+
+    /// The smallest value of dimension `pos` as one affine expression
+    /// `row·(1, params)`; `None` for an empty set. `Error::Unbounded` when
+    /// there is no minimum, `Error::Unsupported` when it is not one affine
+    /// expression of the parameters (then [`Set::dim_min`] gives it
+    /// piecewise).
+    ///
+    /// ```
+    /// use presburger::{Int, Set};
+    /// let s: Set = "[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i }".parse()?;
+    /// assert_eq!(s.dim_max_affine(1)?, Some(vec![Int::from(-1), Int::from(1)])); // N - 1
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn dim_min_affine(&self, pos: usize) -> Result<Option<Row>> {
+        self.dim_opt(pos, false, &mut algebra_budget())
+    }
+
+    /// The largest value of dimension `pos` as one affine expression, as
+    /// [`Set::dim_min_affine`].
+    pub fn dim_max_affine(&self, pos: usize) -> Result<Option<Row>> {
+        self.dim_opt(pos, true, &mut algebra_budget())
     }
 
     /// As [`Set::dim_min`], spending from `budget`.

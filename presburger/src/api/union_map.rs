@@ -284,6 +284,28 @@ impl UnionMap {
 
 // Operations on unions: the algorithms are in `src/ops/unions.rs`.
 impl UnionMap {
+    /// The lexicographic minimum of the image of every input, member by
+    /// member (isl's `isl_union_map_lexmin`; see [`Map::lexmin`]).
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let u: UnionMap = "[N] -> { A[i] -> B[j] : i <= j <= N; C[] -> D[k] : k >= 3 }".parse()?;
+    /// let want: UnionMap = "[N] -> { A[i] -> B[i] : i <= N; C[] -> D[3] }".parse()?;
+    /// assert!(u.lexmin()?.is_equal(&want)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    #[doc(alias = "isl_union_map_lexmin")]
+    pub fn lexmin(&self) -> Result<UnionMap> {
+        self.lexopt_members(false)
+    }
+
+    /// The lexicographic maximum of the image of every input, member by
+    /// member (isl's `isl_union_map_lexmax`), as [`UnionMap::lexmin`].
+    #[doc(alias = "isl_union_map_lexmax")]
+    pub fn lexmax(&self) -> Result<UnionMap> {
+        self.lexopt_members(true)
+    }
+
     /// The complement of each member within its own space.
     pub fn complement(&self) -> Result<UnionMap> {
         self.complement_impl()

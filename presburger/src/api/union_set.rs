@@ -195,10 +195,11 @@ impl UnionSet {
 
 // Operations on unions: the algorithms are in `src/ops/unions.rs`.
 impl UnionSet {
-    /// The lexicographic minimum of each member, as a union of one-point
-    /// sets (isl's `isl_union_set_lexmin`, for sets without parameters);
-    /// empty members give nothing. `Unbounded` when a member has no minimum,
-    /// `Unsupported` for parameters (parametric optima are to come).
+    /// The lexicographic minimum of each member (isl's
+    /// `isl_union_set_lexmin`): a one-point set for a member without
+    /// parameters, and for a member with parameters its minimum for every
+    /// parameter value where it is not empty ([`Set::lexmin_set`]); empty
+    /// members give nothing. `Unbounded` when a member has no minimum.
     ///
     /// ```
     /// use presburger::UnionSet;
@@ -209,7 +210,7 @@ impl UnionSet {
     /// ```
     #[doc(alias = "isl_union_set_lexmin")]
     pub fn lexmin(&self) -> Result<UnionSet> {
-        self.points_of_members(Set::lexmin)
+        self.lexopt_members(false)
     }
 
     /// The lexicographic maximum of each member (isl's
@@ -223,7 +224,7 @@ impl UnionSet {
     /// ```
     #[doc(alias = "isl_union_set_lexmax")]
     pub fn lexmax(&self) -> Result<UnionSet> {
-        self.points_of_members(Set::lexmax)
+        self.lexopt_members(true)
     }
 
     /// A point of the union, as a one-point set in its member's space, or

@@ -15,7 +15,6 @@
 
 use crate::api::{Map, Set, UnionMap, UnionSet};
 use crate::error::Result;
-use crate::int::Int;
 use crate::space::Space;
 
 impl UnionSet {
@@ -55,14 +54,26 @@ impl UnionSet {
         Ok(r)
     }
 
-    /// `f` of each member, a point, as a one-point set in its space.
-    pub(crate) fn points_of_members(
-        &self,
-        f: impl Fn(&Set) -> Result<Option<Vec<Int>>>,
-    ) -> Result<UnionSet> {
+}
+
+impl UnionSet {
+    /// The algorithm of [`UnionSet::lexmin`] and [`UnionSet::lexmax`]: per
+    /// member, its optimum point as a one-point set when it has no
+    /// parameters ([`Set::lexmin`]), else its parametric optimum as a set
+    /// ([`Set::lexmin_set`]).
+    pub(crate) fn lexopt_members(&self, maximize: bool) -> Result<UnionSet> {
         let mut r = UnionSet::empty(self.params().to_vec());
         for m in self.members() {
-            if let Some(p) = f(m)? {
+            if m.space().n_param() > 0 {
+                r.add(if maximize {
+                    m.lexmax_set()?
+                } else {
+                    m.lexmin_set()?
+                })?;
+                continue;
+            }
+            let p = if maximize { m.lexmax()? } else { m.lexmin()? };
+            if let Some(p) = p {
                 r.add(Set::from_point(m.space(), &p)?)?;
             }
         }
@@ -71,6 +82,16 @@ impl UnionSet {
 }
 
 impl UnionMap {
+    /// The algorithm of [`UnionMap::lexmin`] and [`UnionMap::lexmax`]: the
+    /// parametric optimum of each member ([`Map::lexmin`]).
+    pub(crate) fn lexopt_members(&self, maximize: bool) -> Result<UnionMap> {
+        let mut r = UnionMap::empty(self.params().to_vec());
+        for m in self.members() {
+            r.add(if maximize { m.lexmax()? } else { m.lexmin()? })?;
+        }
+        Ok(r)
+    }
+
     /// The algorithm of [`UnionMap::complement`].
     pub(crate) fn complement_impl(&self) -> Result<UnionMap> {
         let mut r = UnionMap::empty(self.params().to_vec());

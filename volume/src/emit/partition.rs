@@ -68,7 +68,7 @@ pub fn emit_output(
         let names = regions.dense.space().params().to_vec();
         for (k, d) in dense.iter_mut().enumerate() {
             if let (Ok(Some(lo)), Ok(Some(hi))) =
-                (regions.dense.dim_min(k), regions.dense.dim_max(k))
+                (regions.dense.dim_min_affine(k), regions.dense.dim_max_affine(k))
             {
                 *d = Some((
                     row_lin(ctx, &lo, &names)?,

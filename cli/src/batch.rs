@@ -107,6 +107,21 @@ fn both<T>(
     }
 }
 
+/// `lexmin`/`lexmax`: the point of a set without parameters; for a set with
+/// parameters the optimum for every parameter value, and for a map the
+/// optimum of every image, in isl notation.
+fn lexopt(o: &Object, max: bool) -> Result<Answer, Error> {
+    Ok(match o {
+        Object::Set(u) => match u.members() {
+            [s] if s.space().n_param() == 0 => {
+                Answer::Point(if max { s.lexmax()? } else { s.lexmin()? })
+            }
+            _ => Answer::Object(Object::Set(if max { u.lexmax()? } else { u.lexmin()? })),
+        },
+        Object::Map(m) => Answer::Object(Object::Map(if max { m.lexmax()? } else { m.lexmin()? })),
+    })
+}
+
 /// The operations, one entry each. `run` receives exactly `args.len()` arguments of
 /// the declared kinds.
 const OPS: &[Op] = &[
@@ -127,13 +142,13 @@ const OPS: &[Op] = &[
     },
     Op {
         name: "lexmin",
-        args: &[Kind::Set],
-        run: |a| Ok(Answer::Point(a[0].set().lexmin()?)),
+        args: &[Kind::Object],
+        run: |a| lexopt(a[0].object(), false),
     },
     Op {
         name: "lexmax",
-        args: &[Kind::Set],
-        run: |a| Ok(Answer::Point(a[0].set().lexmax()?)),
+        args: &[Kind::Object],
+        run: |a| lexopt(a[0].object(), true),
     },
     Op {
         name: "is_subset",
@@ -446,8 +461,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
 
 const HELP: &str = "\
 Each input line is OP<TAB>ARG (isl notation); blank lines and # comments are skipped.
-Operations: is_empty (a set, map or union), sample, lexmin, lexmax (a set in one
-space; sample prints parameters first), is_subset, is_equal, is_disjoint,
+Operations: is_empty (a set, map or union), sample (a set in one space; prints
+parameters first), lexmin, lexmax (a point for a set without parameters; for a
+set with parameters or a map, the optimum as a set or map), is_subset, is_equal, is_disjoint,
 subtract_is_empty (two arguments), coalesce (prints the result). One output line per
 query: true/false, a point [1, -2], none, a set or map, or `error: line L: message`.
   --time        follow each answer with a TAB and the nanoseconds of the operation

@@ -1287,7 +1287,14 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
             Value::Set(s) => point_query(&s, name)?,
             v => {
                 let m = as_map(v, name)?;
-                Value::Map(if name == "lexmin" { m.lexmin() } else { m.lexmax() }.map_err(err)?)
+                Value::Map(
+                    if name == "lexmin" {
+                        m.lexmin()
+                    } else {
+                        m.lexmax()
+                    }
+                    .map_err(err)?,
+                )
             }
         },
         "sample" => point_query(&as_set(arg(1)?, name)?, name)?,

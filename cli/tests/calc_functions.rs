@@ -236,8 +236,14 @@ fn wrong_kinds_give_errors_with_positions() {
             "column 26: '+' needs a map",
         ),
         ("dim_max({ [i] -> [(i)] }, 0);", "dim_max needs a set"),
-        ("dim_max({ [i] : 0 <= i <= 3 }, 1);", "there is no dimension 1"),
-        ("dim_max({ [i] : 0 <= i <= 3 }, x);", "needs a dimension position"),
+        (
+            "dim_max({ [i] : 0 <= i <= 3 }, 1);",
+            "there is no dimension 1",
+        ),
+        (
+            "dim_max({ [i] : 0 <= i <= 3 }, x);",
+            "needs a dimension position",
+        ),
         ("min({ [i] -> [(i)] });", "'min' takes 2 argument(s), got 1"),
         (
             "{ [i] -> [(i)] } - { [i] -> [(i), (1)] };",

@@ -815,11 +815,7 @@ impl Set {
     /// ```
     #[doc(alias = "isl_set_partial_lexmin_pw_multi_aff")]
     #[doc(alias = "isl_set_partial_lexmax_pw_multi_aff")]
-    pub fn partial_lexopt(
-        &self,
-        maximize: bool,
-        budget: &mut Budget,
-    ) -> Result<(PwMultiAff, Set)> {
+    pub fn partial_lexopt(&self, maximize: bool, budget: &mut Budget) -> Result<(PwMultiAff, Set)> {
         self.lexopt_function_impl(maximize, budget)
     }
 

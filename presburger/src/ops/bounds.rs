@@ -379,7 +379,10 @@ mod tests {
         let p = set("[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i }");
         assert_eq!(opt(&p, 1, true).unwrap(), Some(ints(&[-1, 1]))); // N - 1
         assert_eq!(opt(&p, 0, false).unwrap(), Some(ints(&[0, 0])));
-        assert_eq!(p.dim_max(1).unwrap().to_string(), "[N] -> { [(-1 + N)] : N >= 1 }");
+        assert_eq!(
+            p.dim_max(1).unwrap().to_string(),
+            "[N] -> { [(-1 + N)] : N >= 1 }"
+        );
         assert_eq!(
             p.box_hull().unwrap().to_string(),
             "[N] -> { [i, j] : 0 <= j < N and 0 <= i < N }"

@@ -53,7 +53,6 @@ impl UnionSet {
         }
         Ok(r)
     }
-
 }
 
 impl UnionSet {

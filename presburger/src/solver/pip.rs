@@ -920,7 +920,12 @@ impl Set {
     /// The algorithm of [`Set::min_aff`] and [`Set::max_aff`]: the values of
     /// `obj` on the set (the range of its graph restricted to the set), and
     /// their parametric optimum ([`Set::dim_opt_pw`]).
-    pub(crate) fn aff_opt_pw(&self, obj: &Aff, maximize: bool, budget: &mut Budget) -> Result<PwAff> {
+    pub(crate) fn aff_opt_pw(
+        &self,
+        obj: &Aff,
+        maximize: bool,
+        budget: &mut Budget,
+    ) -> Result<PwAff> {
         if !obj.space().same_tuples(&self.0.space) {
             return Err(Error::Invalid(format!(
                 "the objective is defined on {}, the set lives in {}",

@@ -67,9 +67,10 @@ pub fn emit_output(
     if !regions.dense.is_empty()? {
         let names = regions.dense.space().params().to_vec();
         for (k, d) in dense.iter_mut().enumerate() {
-            if let (Ok(Some(lo)), Ok(Some(hi))) =
-                (regions.dense.dim_min_affine(k), regions.dense.dim_max_affine(k))
-            {
+            if let (Ok(Some(lo)), Ok(Some(hi))) = (
+                regions.dense.dim_min_affine(k),
+                regions.dense.dim_max_affine(k),
+            ) {
                 *d = Some((
                     row_lin(ctx, &lo, &names)?,
                     row_lin(ctx, &hi, &names)?.plus(1),

@@ -1793,17 +1793,12 @@ impl Parser {
         Ok(F::Or(out))
     }
 
-    /// The conjunction of one disjunct: the extra variables its atoms use (and those
-    /// their division definitions use) become locals, in creation order.
-    fn build(&self, space: &Space, atoms: &[Atom]) -> Result<Conjunction> {
-        let np = self.params.len();
-        let nd = self.n_dims;
-        if space.n_in() + space.n_out() != nd {
-            return Err(Error::Invalid("internal: tuple dimension count".into()));
-        }
+    /// For each variable, whether one of `lins` uses it, directly or through
+    /// the division definitions of the variables used.
+    fn used_vars<'l>(&self, lins: impl Iterator<Item = &'l Lin>) -> Vec<bool> {
         let mut used = vec![false; self.vars.len()];
-        for a in atoms {
-            for (id, c) in a.lin().coefs.iter().enumerate() {
+        for l in lins {
+            for (id, c) in l.coefs.iter().enumerate() {
                 if !c.is_zero() {
                     used[id] = true;
                 }
@@ -1821,6 +1816,18 @@ impl Parser {
                 }
             }
         }
+        used
+    }
+
+    /// The conjunction of one disjunct: the extra variables its atoms use (and those
+    /// their division definitions use) become locals, in creation order.
+    fn build(&self, space: &Space, atoms: &[Atom]) -> Result<Conjunction> {
+        let np = self.params.len();
+        let nd = self.n_dims;
+        if space.n_in() + space.n_out() != nd {
+            return Err(Error::Invalid("internal: tuple dimension count".into()));
+        }
+        let used = self.used_vars(atoms.iter().map(Atom::lin));
         let mut colmap = vec![0usize; self.vars.len()];
         let mut n_extra = 0;
         for (id, v) in self.vars.iter().enumerate() {

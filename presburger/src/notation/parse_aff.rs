@@ -180,23 +180,7 @@ impl Parser {
     fn aff_of(&self, dom_space: &Space, l: &Lin) -> Result<Aff> {
         let np = self.params.len();
         let nd = self.n_dims;
-        let mut used = vec![false; self.vars.len()];
-        for (id, c) in l.coefs.iter().enumerate() {
-            if !c.is_zero() {
-                used[id] = true;
-            }
-        }
-        for id in (0..self.vars.len()).rev() {
-            if used[id] {
-                if let Some((num, _)) = &self.vars[id].div {
-                    for (k, c) in num.coefs.iter().enumerate() {
-                        if !c.is_zero() {
-                            used[k] = true;
-                        }
-                    }
-                }
-            }
-        }
+        let used = self.used_vars(std::iter::once(l));
         let mut colmap = vec![0usize; self.vars.len()];
         let mut n_extra = 0;
         for (id, v) in self.vars.iter().enumerate() {

@@ -117,13 +117,16 @@ fn case(ctx: &Ctx, rng: &mut Rng, tally: &mut Tally) {
                 return Ok(back.is_equal(theirs));
             }
             // isl's limit can stop the reading of a long result without
-            // flagging it: read and compare again without the limit
-            ctx.unlimited(|| {
-                let back = ctx
-                    .read_map(&o.to_string())
-                    .ok_or("isl cannot read our result")?;
-                Ok(back.is_equal(theirs))
-            })
+            // flagging it: read and compare again with a limit 20 times larger
+            ctx.set_max_operations(20 * ISL_MAX_OPERATIONS);
+            ctx.reset_operations();
+            let r = match ctx.read_map(&o.to_string()) {
+                Some(back) => Ok(back.is_equal(theirs)),
+                None if ctx.quota_hit() => Ok(None),
+                None => Err("isl cannot read our result"),
+            };
+            ctx.set_max_operations(ISL_MAX_OPERATIONS);
+            r
         })
     } else {
         let (Ok(s), Some(is)) = (text.parse::<Set>(), ctx.read_set(&text)) else {
@@ -146,13 +149,16 @@ fn case(ctx: &Ctx, rng: &mut Rng, tally: &mut Tally) {
                 return Ok(back.is_equal(theirs));
             }
             // isl's limit can stop the reading of a long result without
-            // flagging it: read and compare again without the limit
-            ctx.unlimited(|| {
-                let back = ctx
-                    .read_set(&o.to_string())
-                    .ok_or("isl cannot read our result")?;
-                Ok(back.is_equal(theirs))
-            })
+            // flagging it: read and compare again with a limit 20 times larger
+            ctx.set_max_operations(20 * ISL_MAX_OPERATIONS);
+            ctx.reset_operations();
+            let r = match ctx.read_set(&o.to_string()) {
+                Some(back) => Ok(back.is_equal(theirs)),
+                None if ctx.quota_hit() => Ok(None),
+                None => Err("isl cannot read our result"),
+            };
+            ctx.set_max_operations(ISL_MAX_OPERATIONS);
+            r
         })
     };
     match v {

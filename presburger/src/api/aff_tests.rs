@@ -160,11 +160,15 @@ fn graph_and_back() {
 fn from_map_errors() {
     let m: Map = "{ [i] -> [o] : 0 <= o <= i }".parse().unwrap();
     assert!(PwMultiAff::from_map(&m).is_err());
-    let m: Map = "{ [i] -> [o] : 2o <= i <= 2o + 1 }".parse().unwrap();
-    // a division written as inequalities only
-    let r = PwMultiAff::from_map(&m);
-    if let Ok(f) = r {
-        assert!(f.as_map().unwrap().is_equal(&m).unwrap());
+    // a division written as inequalities only, and an output bounded by
+    // inequalities: converted by the parametric lexmin
+    for text in [
+        "{ [i] -> [o] : 2o <= i <= 2o + 1 }",
+        "[N] -> { [i] -> [o] : o >= i and o >= N and (o <= i or o <= N) }",
+    ] {
+        let m: Map = text.parse().unwrap();
+        let f = PwMultiAff::from_map(&m).unwrap();
+        assert!(f.as_map().unwrap().is_equal(&m).unwrap(), "{text}: {f}");
     }
 }
 

@@ -272,9 +272,17 @@ impl PwMultiAff {
     /// each disjunct, by an equality over the parameters, inputs, other fixed
     /// outputs and division locals. The map must be single-valued (checked;
     /// an error otherwise). Overlapping disjuncts are made disjoint by
-    /// subtracting the domains of the earlier pieces. Other maps (an output
-    /// bounded by inequalities only) give [`Error::Unsupported`]: they need a
-    /// parametric lexmin, which is not available yet.
+    /// subtracting the domains of the earlier pieces. Other single-valued
+    /// maps (an output bounded by inequalities only) are converted by their
+    /// parametric lexicographic minimum ([`Map::lexmin_pw_multi_aff`]), as
+    /// isl does.
+    ///
+    /// ```
+    /// use presburger::{Map, PwMultiAff};
+    /// let m: Map = "{ [i] -> [o] : 2o <= i <= 2o + 1 }".parse()?;
+    /// assert_eq!(PwMultiAff::from_map(&m)?.to_string(), "{ [i] -> [(floor((i)/2))] }");
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
     #[doc(alias = "isl_pw_multi_aff_from_map")]
     pub fn from_map(map: &Map) -> Result<PwMultiAff> {
         PwMultiAff::from_map_impl(map)

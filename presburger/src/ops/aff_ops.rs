@@ -510,7 +510,7 @@ pub(crate) fn pieces_from_map(map: &Map) -> Result<Vec<(Set, MultiAff)>> {
             return Err(Error::Unsupported(format!(
                 "output {k} of disjunct {disjunct} of the map is not fixed by an equality over \
                  the inputs, parameters and division locals, so the map is not converted to a \
-                 piecewise function here (a conversion by parametric lexmin is not available yet)"
+                 piecewise function by reading its equalities"
             )));
         }
         // the usable locals become the divisions of every expression
@@ -714,7 +714,14 @@ impl PwMultiAff {
                 "the map is not single-valued, so it is not a function".into(),
             ));
         }
-        let raw = pieces_from_map(map)?;
+        let raw = match pieces_from_map(map) {
+            Ok(raw) => raw,
+            // an output bounded by inequalities only: a single-valued map is
+            // its own lexicographic minimum, a function by parametric
+            // integer programming
+            Err(Error::Unsupported(_)) => return map.lexmin_pw_multi_aff(),
+            Err(e) => return Err(e),
+        };
         let mut r = PwMultiAff::empty(map.space().clone())?;
         let mut seen = Set(Disjunction::empty(r.domain_space()));
         for (s, f) in raw {

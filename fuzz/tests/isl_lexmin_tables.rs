@@ -35,6 +35,7 @@
 
 use presburger::{Budget, Error, Map, PwAff, Set};
 use presburger_fuzz::isl::Ctx;
+use std::time::Instant;
 
 /// Our work per optimum: the default budget of `Map::lexmin` and the like.
 const OUR_STEPS: u64 = Budget::DEFAULT_STEPS;
@@ -269,12 +270,16 @@ type Outcome = Result<String, String>;
 fn check_map(ctx: &Ctx, text: &str, maximize: bool, expected: Option<&str>) -> Outcome {
     let ours_in: Map = text.parse().map_err(|e| format!("our parser: {e}"))?;
     let isl_in = ctx.read_map(text).ok_or("isl's parser rejects the input")?;
+    let clock = Instant::now();
     let ours = if maximize {
         ours_in.lexmax_with_budget(&mut budget())
     } else {
         ours_in.lexmin_with_budget(&mut budget())
     };
+    let ours_time = clock.elapsed();
+    let clock = Instant::now();
     let theirs = isl_in.lexopt(maximize);
+    let isl_time = clock.elapsed();
     let ours = match (ours, &theirs) {
         (Err(Error::Unbounded(_)), None) => {
             return Ok("unbounded: ours Error::Unbounded, isl fails (null map)".into())
@@ -282,7 +287,11 @@ fn check_map(ctx: &Ctx, text: &str, maximize: bool, expected: Option<&str>) -> O
         (Err(Error::Unbounded(_)), Some(t)) => {
             return Err(format!("ours unbounded, isl gives {}", t.to_text()))
         }
-        (Err(e), _) => return Err(format!("ours fails: {e}")),
+        (Err(e), _) => {
+            return Err(format!(
+                "ours fails after {ours_time:.2?}: {e}; isl takes {isl_time:.2?}"
+            ))
+        }
         (Ok(o), None) => return Err(format!("isl fails, ours gives {o}")),
         (Ok(o), Some(_)) => o,
     };

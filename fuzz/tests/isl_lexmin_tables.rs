@@ -22,8 +22,8 @@
 //!   `dim_min` for `dim_max`), with no expected result: ours against isl's.
 //!
 //! An unbounded optimum must give our `Error::Unbounded`; isl's answer is
-//! printed (isl 0.25 fails with a null map for `isl_map_lexmax`, and gives a
-//! function with the value `infty` for `isl_set_dim_max`).
+//! printed (isl 0.25 fails, with a null result, for `isl_map_lexmax`,
+//! `isl_set_lexmin` and `isl_set_dim_max` alike; both count as agreeing).
 //!
 //! Entries we cannot run (rational sets: our library is integer only) or that
 //! fail are listed in [`KNOWN_FAILURES`]; `isl_lexmin_tables` fails on any

@@ -1351,6 +1351,60 @@ mod rearrange {
             }
         }
     }
+
+    // ----- the optimum of one dimension as a piecewise affine function of the
+    // parameters, and the graph of a piecewise affine function (used by
+    // tests/isl_lexmin_tables.rs) -----
+    mod dimopt {
+        use super::super::{IslPwAff, IslSet, PwAff};
+        use super::{Ctx, IMap, ISet, IslMap};
+        use std::ffi::c_int;
+
+        extern "C" {
+            fn isl_set_copy(s: *mut IslSet) -> *mut IslSet;
+            fn isl_set_dim_max(s: *mut IslSet, pos: c_int) -> *mut IslPwAff;
+            fn isl_set_dim_min(s: *mut IslSet, pos: c_int) -> *mut IslPwAff;
+            fn isl_pw_aff_copy(p: *mut IslPwAff) -> *mut IslPwAff;
+            fn isl_map_from_pw_aff(p: *mut IslPwAff) -> *mut IslMap;
+            fn isl_set_from_pw_aff(p: *mut IslPwAff) -> *mut IslSet;
+        }
+
+        impl<'a> ISet<'a> {
+            /// `isl_set_dim_max` (`maximize`) or `isl_set_dim_min` of set
+            /// dimension `pos`; `None` when isl fails.
+            pub fn dim_opt(&self, pos: usize, maximize: bool) -> Option<PwAff<'a>> {
+                let pos = c_int::try_from(pos).ok()?;
+                // SAFETY: the call takes the new reference.
+                let p = unsafe {
+                    if maximize {
+                        isl_set_dim_max(isl_set_copy(self.0), pos)
+                    } else {
+                        isl_set_dim_min(isl_set_copy(self.0), pos)
+                    }
+                };
+                (!p.is_null()).then_some(PwAff(p, std::marker::PhantomData))
+            }
+        }
+
+        impl<'a> PwAff<'a> {
+            /// The graph of the function (`isl_map_from_pw_aff`), in the
+            /// context `ctx` the function belongs to; `None` when isl fails.
+            pub fn graph(&self, ctx: &'a Ctx) -> Option<IMap<'a>> {
+                // SAFETY: the call takes the new reference.
+                let p = unsafe { isl_map_from_pw_aff(isl_pw_aff_copy(self.0)) };
+                (!p.is_null()).then_some(IMap(p, ctx))
+            }
+
+            /// The graph of a function of the parameters only, as a set
+            /// (`isl_set_from_pw_aff`), in the context `ctx` the function
+            /// belongs to; `None` when isl fails.
+            pub fn graph_set(&self, ctx: &'a Ctx) -> Option<ISet<'a>> {
+                // SAFETY: the call takes the new reference.
+                let p = unsafe { isl_set_from_pw_aff(isl_pw_aff_copy(self.0)) };
+                (!p.is_null()).then_some(ISet(p, ctx))
+            }
+        }
+    }
 }
 
 // ----- disjunct counts (used by tests/isl_coalesce_tables.rs). Declared in a

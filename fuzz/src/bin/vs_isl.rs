@@ -3,7 +3,13 @@
 //!     cargo run --release --bin vs_isl -- [FAMILY...] [--op OP] [--count N] [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained]
 //!
 //! Families: see `presburger_fuzz::families` (default: all). OP: `is_empty`
-//! (default), `is_subset`, `is_equal`, `subtract`. Both sides parse every problem
+//! (default), `is_subset`, `is_equal`, `subtract`, `coalesce`, `lexmin`,
+//! `lexmax` (the parametric optimum of one family problem: our
+//! `Set::lexmin_set`/`lexmax_set` against `isl_set_lexmin`/`isl_set_lexmax`;
+//! the results are compared by isl's equality on our printed result, and an
+//! unbounded optimum on both sides, our `Error::Unbounded` and isl's failure
+//! that is not its quota, counts as agreement; the `yes` column counts the
+//! unbounded ones). Both sides parse every problem
 //! before the clock starts; only the operation is timed (subtraction results are
 //! compared by isl's equality on our printed result, outside the timing). One row
 //! per family and an `all` row; see `fuzz/README.md` for the columns.
@@ -54,6 +60,10 @@ enum Op {
     Subtract,
     /// Coalescing `A ∪ B` (the union formed outside the clock).
     Coalesce,
+    /// The parametric lexicographic minimum of one set.
+    Lexmin,
+    /// The parametric lexicographic maximum of one set.
+    Lexmax,
 }
 
 impl Op {
@@ -64,6 +74,8 @@ impl Op {
             "is_equal" => Op::IsEqual,
             "subtract" => Op::Subtract,
             "coalesce" => Op::Coalesce,
+            "lexmin" => Op::Lexmin,
+            "lexmax" => Op::Lexmax,
             _ => return None,
         })
     }
@@ -75,12 +87,24 @@ impl Op {
             Op::IsEqual => "is_equal",
             Op::Subtract => "subtract",
             Op::Coalesce => "coalesce",
+            Op::Lexmin => "lexmin",
+            Op::Lexmax => "lexmax",
         }
+    }
+
+    /// The operations on one problem (no second argument).
+    fn one_arg(self) -> bool {
+        matches!(self, Op::IsEmpty | Op::Lexmin | Op::Lexmax)
+    }
+
+    /// The parametric lexicographic optima.
+    fn lexopt(self) -> bool {
+        matches!(self, Op::Lexmin | Op::Lexmax)
     }
 
     /// The operations whose answer is a set (checked against isl's).
     fn gives_set(self) -> bool {
-        matches!(self, Op::Subtract | Op::Coalesce)
+        matches!(self, Op::Subtract | Op::Coalesce | Op::Lexmin | Op::Lexmax)
     }
 }
 
@@ -104,6 +128,8 @@ enum Answer {
     Error(String),
     /// isl stopped: `quota` or `timeout`.
     Limit(String),
+    /// Our `Error::Unbounded` of a lexicographic optimum.
+    Unbounded,
     /// Another isl error.
     IslError,
 }
@@ -118,6 +144,7 @@ impl Answer {
             t if t.starts_with("set:") => Answer::Set,
             "quota" => Answer::Limit("quota".into()),
             "islerror" => Answer::IslError,
+            "unbounded" => Answer::Unbounded,
             e => Answer::Error(e.trim_start_matches("error:").to_string()),
         }
     }
@@ -130,6 +157,7 @@ impl std::fmt::Display for Answer {
             Answer::Set => write!(f, "set"),
             Answer::Error(k) => write!(f, "error: {k}"),
             Answer::Limit(k) => write!(f, "isl {k}"),
+            Answer::Unbounded => write!(f, "unbounded"),
             Answer::IslError => write!(f, "isl error"),
         }
     }
@@ -244,6 +272,31 @@ fn ours_worker() {
                     Err(e) => (t, parse, failed(e), String::new()),
                 }
             }
+            Op::Lexmin | Op::Lexmax => {
+                // a family problem is a set of one space
+                let prep = || {
+                    a.parse::<presburger::Set>().unwrap_or_else(|e| {
+                        panic!("our parser rejects a generated problem ({e}): {a}")
+                    })
+                };
+                let (t, parse, r) = timed(prep, |s| {
+                    if op == Op::Lexmax {
+                        s.lexmax_set()
+                    } else {
+                        s.lexmin_set()
+                    }
+                });
+                match r {
+                    Ok(m) => {
+                        let printed = m.to_string().replace(['\n', '\t'], " ");
+                        (t, parse, "set".to_string(), printed)
+                    }
+                    Err(presburger::Error::Unbounded(_)) => {
+                        (t, parse, "unbounded".to_string(), String::new())
+                    }
+                    Err(e) => (t, parse, failed(e), String::new()),
+                }
+            }
             Op::Subtract => {
                 let (t, parse, r) = timed(prep, |(x, y)| x.subtract(y.as_ref().unwrap()));
                 match r {
@@ -308,6 +361,10 @@ fn isl_worker() {
             let answer = r.map_or_else(|| failed(&ctx).to_string(), |v| v.to_string());
             let line = format!("{}\t{}\t{answer}\t", t.as_nanos(), parse.as_nanos());
             reply(&mut out, &line);
+            continue;
+        }
+        if op.lexopt() {
+            isl_lexopt(&ctx, &mut out, op == Op::Lexmax, &a, &ours);
             continue;
         }
         // the result of the first call is kept for the check
@@ -376,6 +433,57 @@ fn isl_worker() {
         };
         reply(&mut out, &format!("{verdict}\t{empty}\t{text}"));
     }
+}
+
+/// isl's side of `lexmin`/`lexmax`, answered as a subtraction in
+/// [`isl_worker`]: `isl_set_lexmin`/`isl_set_lexmax` of the set read by
+/// `isl_set_read_from_str` (answer `set`, `quota`, or `islerror`, which is
+/// isl's answer to an unbounded optimum), then the check line (`EMPTY` is
+/// empty).
+fn isl_lexopt(ctx: &Ctx, out: &mut impl Write, maximize: bool, a: &str, ours: &str) {
+    let failed = |ctx: &Ctx| if ctx.quota_hit() { "quota" } else { "islerror" };
+    let prep = || {
+        ctx.reset_operations();
+        let s = ctx
+            .read_set(a)
+            .unwrap_or_else(|| panic!("isl rejects a generated problem: {a}"));
+        ctx.reset_operations();
+        s
+    };
+    let mut theirs = None;
+    let (t, parse, ()) = timed(prep, |s| {
+        let r = s.lexopt(maximize);
+        if theirs.is_none() {
+            theirs = Some(r);
+        }
+    });
+    let theirs = theirs.flatten();
+    let answer = if theirs.is_some() { "set" } else { failed(ctx) };
+    reply(
+        out,
+        &format!("{}\t{}\t{answer}\t", t.as_nanos(), parse.as_nanos()),
+    );
+    let Some(th) = theirs else {
+        reply(out, "none\t\t");
+        return;
+    };
+    let verdict = if ours.is_empty() {
+        "none"
+    } else {
+        ctx.reset_operations();
+        match ctx.read_set(ours).map(|o| o.is_equal(&th)) {
+            Some(Some(true)) => "same",
+            Some(Some(false)) => "differ",
+            None if !ctx.quota_hit() => "unreadable",
+            _ => failed(ctx),
+        }
+    };
+    let text = if verdict == "differ" || verdict == "unreadable" {
+        th.to_text().replace(['\n', '\t'], " ")
+    } else {
+        String::new()
+    };
+    reply(out, &format!("{verdict}\t\t{text}"));
 }
 
 /// A worker process seen from the parent.
@@ -549,6 +657,17 @@ fn run_one(
                 }
             }
         }
+    };
+    let (disagree, yes) = if op.lexopt() {
+        // an unbounded optimum: our error, isl's failure (not its quota)
+        let unbounded = ours.answer == Answer::Unbounded;
+        let differ = match (&ours.answer, &isl.answer) {
+            (Answer::Unbounded, Answer::Set) | (Answer::Set, Answer::IslError) => true,
+            _ => disagree,
+        };
+        (differ, unbounded || isl.answer == Answer::IslError)
+    } else {
+        (disagree, yes)
     };
     if disagree {
         eprintln!(
@@ -779,7 +898,7 @@ fn problems(
         let index = Family::ALL.iter().position(|&f| f == family).unwrap() as u64;
         let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(index + 1));
         for _ in 0..count.unwrap_or(default_count(family)) {
-            if op == Op::IsEmpty {
+            if op.one_arg() {
                 out.push((family, family.problem(&mut rng), None));
             } else {
                 let (a, b) = family.pair(&mut rng);
@@ -793,7 +912,7 @@ fn problems(
 fn usage() -> ! {
     let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
     eprintln!(
-        "usage: vs_isl [FAMILY...] [--op is_empty|is_subset|is_equal|subtract|coalesce] [--count N] \
+        "usage: vs_isl [FAMILY...] [--op is_empty|is_subset|is_equal|subtract|coalesce|lexmin|lexmax] [--count N] \
          [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained]\nfamilies: {}",
         names.join(" ")
     );
@@ -908,6 +1027,10 @@ fn main() {
     for r in &records {
         match &r.isl_answer {
             Answer::Limit(k) => *limits.entry(k.clone()).or_default() += 1,
+            // isl's answer to an unbounded optimum
+            Answer::IslError if op.lexopt() => {
+                *limits.entry("error (unbounded)".into()).or_default() += 1
+            }
             Answer::IslError => *limits.entry("other error".into()).or_default() += 1,
             _ => {}
         }

@@ -68,6 +68,42 @@ fn verdict<T: std::fmt::Display>(
     }
 }
 
+/// For a set `s` without parameters and its claimed optimum `o`: `o` is one
+/// point of `s`, and no point of `s` is lexicographically better (the set of
+/// better points, written out as a union, meets `s` in nothing), by our
+/// emptiness test alone.
+fn optimum_checked(s: &Set, o: &Set, maximize: bool) -> Result<(), String> {
+    let pts = o.points(2).map_err(|e| e.to_string())?;
+    let [p] = pts.as_slice() else {
+        return Err(format!("the optimum {o} is not one point"));
+    };
+    if !o.is_subset(s).map_err(|e| e.to_string())? {
+        return Err(format!("the optimum {o} is not in the set"));
+    }
+    let n = p.len();
+    let names: Vec<String> = (0..n).map(|k| format!("x{k}")).collect();
+    let cmp = if maximize { ">" } else { "<" };
+    let better: Vec<String> = (0..n)
+        .map(|k| {
+            let mut c: Vec<String> = (0..k).map(|j| format!("{} = {}", names[j], p[j])).collect();
+            c.push(format!("{} {cmp} {}", names[k], p[k]));
+            format!("({})", c.join(" and "))
+        })
+        .collect();
+    let text = format!("{{ [{}] : {} }}", names.join(", "), better.join(" or "));
+    let b: Set = text.parse().map_err(|e: Error| e.to_string())?;
+    let b = b.set_tuple_name(s.space().range_tuple().name.as_deref());
+    if !s
+        .intersect(&b)
+        .map_err(|e| e.to_string())?
+        .is_empty()
+        .map_err(|e| e.to_string())?
+    {
+        return Err(format!("a point of the set is better than {o}"));
+    }
+    Ok(())
+}
+
 fn case(ctx: &Ctx, rng: &mut Rng, tally: &mut Tally) {
     let maximize = rng.chance(50);
     let is_map = rng.chance(50);
@@ -140,6 +176,23 @@ fn case(ctx: &Ctx, rng: &mut Rng, tally: &mut Tally) {
             s.lexmin_set_with_budget(&mut b)
         };
         let theirs = is.lexopt(maximize);
+        if let (Ok(o), None, 0) = (&ours, &theirs, s.space().n_param()) {
+            if !ctx.quota_hit() {
+                // isl fails on a union with an unbounded disjunct that a
+                // bounded one dominates on an earlier coordinate; ours gives
+                // the point: checked with our own algebra instead
+                match optimum_checked(&s, o, maximize) {
+                    Ok(()) => {
+                        *tally
+                            .compared
+                            .entry(format!("{what}: isl fails, ours checked"))
+                            .or_default() += 1;
+                    }
+                    Err(e) => tally.mismatches.push(format!("{what}: {text}: {e}")),
+                }
+                return;
+            }
+        }
         let t = theirs.as_ref().map(|t| t.to_text());
         verdict(ctx, ours, t, |o| {
             let theirs = theirs.as_ref().ok_or("")?;

@@ -611,6 +611,28 @@ pub(crate) fn lexopt_pieces(
     let cspace = context_space(&space);
     let np = cspace.n_var();
     let n_opt = space.n_var() - np;
+    if np == 0 {
+        // nothing parametric: the one optimum point of the branch-and-bound
+        // search (much faster than the dual simplex with its big parameter
+        // on thin sets such as 4*10^13 x - 4*10^13 y + ... = c)
+        let what = if maximize { "lexmax" } else { "lexmin" };
+        let universe = Conjunction::universe(cspace);
+        return Ok(
+            match crate::solve::lex_of_parts(d.parts.iter(), maximize, what, budget)? {
+                Some(p) => PipSolution {
+                    pieces: vec![PipPiece {
+                        context: universe,
+                        values: p.into_iter().map(|v| vec![v]).collect(),
+                    }],
+                    empty: Vec::new(),
+                },
+                None => PipSolution {
+                    pieces: Vec::new(),
+                    empty: vec![universe],
+                },
+            },
+        );
+    }
     let mut acc = PipSolution {
         pieces: Vec::new(),
         empty: vec![Conjunction::universe(cspace.clone())],

@@ -207,7 +207,7 @@ fn no_params(c: &Conjunction, what: &str) -> Result<()> {
 /// only the parts reaching the best value go on (fixed to it). A part that loses on
 /// an earlier coordinate therefore cannot make the answer unbounded; a part that
 /// ties and is unbounded on the next coordinate does.
-fn lex_of_parts<'a>(
+pub(crate) fn lex_of_parts<'a>(
     parts: impl Iterator<Item = &'a Conjunction>,
     maximize: bool,
     what: &str,

@@ -652,27 +652,12 @@ impl<'a> Region<'a> {
     /// empty result means the side holds, an integral vertex means it does not, and
     /// otherwise the integer test decides.
     pub(super) fn holds(&mut self, row: &Row, is_eq: bool, budget: &mut Budget) -> Result<bool> {
-        let minus: Row = row.iter().map(|v| -v).collect();
-        let sides = if is_eq {
-            vec![row.clone(), minus]
-        } else {
-            vec![row.clone()]
-        };
-        for c in sides {
-            let mark = self.mark();
-            self.push(negation(&c));
-            let holds = if self.tab.is_empty() {
-                true
-            } else if self.integer_vertex().is_some() {
-                false
-            } else {
-                self.conjunction().is_empty_with(budget)?
-            };
-            self.reset(mark);
-            self.charge(budget)?;
-            if !holds {
-                return Ok(false);
-            }
+        if self.counterexample(row, budget)?.is_some() {
+            return Ok(false);
+        }
+        if is_eq {
+            let minus: Row = row.iter().map(|v| -v).collect();
+            return Ok(self.counterexample(&minus, budget)?.is_none());
         }
         Ok(true)
     }

@@ -225,14 +225,6 @@ const DIM_TESTS: &[DimTest] = &[
 /// entries are out of our scope: our parser has no `rat:` sets.
 const KNOWN_FAILURES: &[(&str, &str)] = &[
     (
-        "test_dim_max[0] dim_min(0)",
-        "equal to isl's, but in 3 pieces where isl_test.c requires 1",
-    ),
-    (
-        "test_dim_max[1] dim_max(0)",
-        "equal to isl's, but in 2 pieces where isl_test.c requires 1",
-    ),
-    (
         "lexmin_tests[5] lexmin",
         "our budget runs out (isl answers at once)",
     ),

@@ -21,6 +21,10 @@ use crate::int::Int;
 use crate::space::Space;
 use crate::space::Tuple;
 
+/// Most groups of equal functions [`PwMultiAff::coalesce`] compares pairwise
+/// for functions that agree on a domain (a graph comparison per pair).
+const MAX_GROUPS_TO_MATCH: usize = 12;
+
 /// `row` padded with zeros to `n` entries.
 fn padded(row: &Row, n: usize) -> Row {
     let mut r = row.clone();
@@ -831,14 +835,48 @@ impl PwMultiAff {
     }
 
     /// The algorithm of [`PwMultiAff::coalesce`]: pieces grouped by structurally equal
-    /// functions (after the canonical form of their divisions), domains united and
-    /// coalesced.
+    /// functions (after the canonical form of their divisions); then a group
+    /// whose domain another group's function fits joins it (equal graphs on
+    /// that domain); domains united and coalesced.
     pub(crate) fn coalesce_affs_impl(&self) -> Result<PwMultiAff> {
         let mut groups: Vec<(Set, MultiAff)> = Vec::new();
         for (s, f) in &self.pieces {
             match groups.iter_mut().find(|(_, g)| g.plain_is_equal(f)) {
                 Some((t, _)) => *t = t.union(s)?,
                 None => groups.push((s.clone(), f.clone())),
+            }
+        }
+        // a group whose domain another group's function also fits (equal
+        // values at every point of the domain, e.g. `N - 1` on `N = P + 1`
+        // and `P` beside it) joins that group; only for integer-valued
+        // functions (the graphs compared hold integer values only) and few
+        // groups (one graph comparison per ordered pair)
+        let integral = |f: &MultiAff| f.affs.iter().all(Aff::is_integral);
+        if groups.len() <= MAX_GROUPS_TO_MATCH && groups.iter().all(|(_, f)| integral(f)) {
+            let mut j = 0;
+            while j < groups.len() {
+                let (dom, own) = groups[j].clone();
+                let on_dom = |f: &MultiAff| -> Result<Map> {
+                    PwMultiAff::from_multi_aff(f.clone())
+                        .intersect_domain(&dom)?
+                        .as_map()
+                };
+                let mine = on_dom(&own)?;
+                let mut target = None;
+                for (i, (_, g)) in groups.iter().enumerate() {
+                    if i != j && on_dom(g)?.is_equal(&mine)? {
+                        target = Some(i);
+                        break;
+                    }
+                }
+                match target {
+                    Some(i) => {
+                        groups[i].0 = groups[i].0.union(&dom)?;
+                        groups.remove(j);
+                        j = 0;
+                    }
+                    None => j += 1,
+                }
             }
         }
         let mut r = PwMultiAff::empty(self.space.clone())?;

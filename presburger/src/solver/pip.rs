@@ -602,6 +602,8 @@ pub(crate) fn solution_graph(sol: &PipSolution, space: &Space) -> Disjunction {
 /// the partial solutions are merged by [`merge_solutions`]. The pieces of the
 /// result are pairwise disjoint and so are its empty parts; `space` is the
 /// space of `d` (its parameters, and for a map its inputs, are the parameters).
+/// Without parameters (nor inputs) the optimum is one point, found by the
+/// branch-and-bound search of `solve.rs` instead ([`crate::solve::lex_of_parts`]).
 pub(crate) fn lexopt_pieces(
     d: &Disjunction,
     maximize: bool,

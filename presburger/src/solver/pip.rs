@@ -785,19 +785,13 @@ fn beaten_by(
     let colmap = absorb(&mut a.context, &b.context)?;
     let a = pad(a);
     let n = a.context.n_col();
-    let b_eqs: Vec<Row> = b
-        .context
-        .eqs
-        .iter()
-        .map(|r| remap_row(r, &colmap, n))
-        .collect();
-    let b_ineqs: Vec<Row> = b
-        .context
-        .ineqs
-        .iter()
-        .map(|r| remap_row(r, &colmap, n))
-        .collect();
-    let vb: Vec<Row> = b.values.iter().map(|r| remap_row(r, &colmap, n)).collect();
+    let remap =
+        |rows: &[Row]| -> Vec<Row> { rows.iter().map(|r| remap_row(r, &colmap, n)).collect() };
+    let (b_eqs, b_ineqs, vb) = (
+        remap(&b.context.eqs),
+        remap(&b.context.ineqs),
+        remap(&b.values),
+    );
     let diff = |k: usize| -> Row {
         // va[k] - vb[k] (for a minimum, b better when it is >= 1)
         let mut d: Row = a.values[k]

@@ -4,7 +4,9 @@
 //! ```text
 //! object   := [ params '->' ] '{' [ 'Sym' '=' params ] [ part (';' part)* ] '}'
 //! params   := '[' [ id ['=' number] (',' id ['=' number])* ] ']'
-//! part     := tuple [ '->' tuple ] [ ':' formula ]   |   ':' formula
+//! part     := [ 'rat' ':' ] ( tuple [ '->' tuple ] [ ':' formula ]   |   ':' formula )
+//!                     (`rat:`: a rational part, read only by `RationalSet`; no
+//!                      division may be written in it, and it is not simplified)
 //! tuple    := [name] '[' [ tuple '->' tuple | elem (',' elem)* ] ']'
 //! elem     := new-identifier | new-identifier '=' value | value | '*'
 //!                                             (a value adds constraints)

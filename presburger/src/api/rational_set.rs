@@ -224,14 +224,208 @@ fn eliminate_columns(
 /// A linear program holding the rows of `c` (no locals): its variables are
 /// the parameters and dimensions, in column order.
 fn lp_of(c: &Conjunction) -> LinearProgram {
-    let mut lp = LinearProgram::new(c.space.n_var());
-    for e in &c.eqs {
+    lp_rows(c.space.n_var(), &c.eqs, &c.ineqs)
+}
+
+/// A linear program over `n_var` variables holding the given rows (each of
+/// `1 + n_var` entries).
+fn lp_rows(n_var: usize, eqs: &[Row], ineqs: &[Row]) -> LinearProgram {
+    let mut lp = LinearProgram::new(n_var);
+    for e in eqs {
         lp.add_eq(e);
     }
-    for r in &c.ineqs {
+    for r in ineqs {
         lp.add_ineq(r);
     }
     lp
+}
+
+/// Most pieces a parametric rational optimum may have before it gives up.
+const MAX_PARAMETRIC_PIECES: usize = 4096;
+
+/// The state of the parametric rational lexmin ([`param_lexmin`]) at one
+/// dimension.
+struct ParamLevel {
+    /// The number of parameters.
+    np: usize,
+    /// The number of dimensions of the set.
+    n: usize,
+    /// The constraints over `(1, params, x_k, .., x_{n-1})`: the set with the
+    /// dimensions before `k` fixed at their optimum.
+    eqs: Vec<Row>,
+    ineqs: Vec<Row>,
+    /// The parameter values of this branch (rows over `(1, params)`).
+    ctx_eqs: Vec<Row>,
+    ctx_ineqs: Vec<Row>,
+    /// The equalities over `(1, params, dims)` fixing the dimensions before
+    /// `k` (`a·x_j + f(params) = 0`).
+    fixed: Vec<Row>,
+    /// The dimension optimized at this level.
+    k: usize,
+}
+
+/// Adds the normalized rows to `eqs`/`ineqs`; false when one is a false
+/// constant row.
+fn push_rows(eqs: &mut Vec<Row>, ineqs: &mut Vec<Row>, rows: Vec<(Row, bool)>) -> bool {
+    for (mut r, eq) in rows {
+        match normalize_rational_row(&mut r, eq) {
+            Some(true) => {}
+            Some(false) => return false,
+            None => {
+                let to = if eq { &mut *eqs } else { &mut *ineqs };
+                if !to.contains(&r) {
+                    to.push(r);
+                }
+            }
+        }
+    }
+    true
+}
+
+/// The parametric lexicographic minimum of the rational points of one
+/// polyhedron, as pieces (each a conjunction over `(1, params, dims)`: the
+/// parameter values of the piece and one equality per dimension giving its
+/// optimum), pushed to `out`. [`Error::Unbounded`] when, for some parameter
+/// value with a point, a dimension is unbounded below.
+///
+/// The idea (parametric Fourier–Motzkin): the least `x_k` over the points is
+/// the largest of the lower bounds `l_j(params)` of `x_k` in the projection
+/// of the set on `(params, x_k)` (Fourier–Motzkin of the later dimensions,
+/// exact rationally); the parameter values where that projection is not
+/// empty are its constraints without `x_k`. The parameter space is split
+/// into the closed regions where `l_j` is the largest (`l_j >= l_i` for every
+/// `i`, rational LP emptiness prunes the empty ones); on each, `x_k = l_j`
+/// is substituted and the next dimension optimized. Regions overlap only
+/// where their optima agree, so the union of the pieces is the graph of the
+/// optimum. That graph is closed for one polyhedron (each successive
+/// optimum is continuous on its closed domain: on each closed region where
+/// the previous optima are affine it is the value of a parametric LP, and
+/// finitely many closed regions paste continuously), which is why closed
+/// pieces describe it exactly; for a union of polyhedra it need not be.
+fn param_lexmin(level: ParamLevel, out: &mut Vec<Conjunction>, space: &Space) -> Result<()> {
+    let ParamLevel {
+        np,
+        n,
+        eqs,
+        ineqs,
+        ctx_eqs,
+        ctx_ineqs,
+        fixed,
+        k,
+    } = level;
+    if out.len() > MAX_PARAMETRIC_PIECES {
+        return Err(Error::Unsupported(format!(
+            "a parametric rational optimum of more than {MAX_PARAMETRIC_PIECES} pieces"
+        )));
+    }
+    let lift = |r: &Row| -> Row {
+        let mut x = r.clone();
+        x.resize(1 + np + n, Int::ZERO);
+        x
+    };
+    if k == n {
+        // the rows left are over the parameters alone (all of them when the
+        // set has no dimension)
+        let mut c = Conjunction::universe(space.clone());
+        c.eqs = fixed;
+        c.eqs.extend(ctx_eqs.iter().chain(&eqs).map(lift));
+        c.ineqs = ctx_ineqs.iter().chain(&ineqs).map(lift).collect();
+        out.push(c);
+        return Ok(());
+    }
+    let m = n - k;
+    let col = 1 + np;
+    // the projection on (params, x_k)
+    let (qe, qi) = eliminate_columns(eqs.clone(), ineqs.clone(), col + 1, m - 1)?;
+    let (mut ce, mut ci) = (ctx_eqs, ctx_ineqs);
+    let mut lowers: Vec<Row> = Vec::new();
+    let mut params_rows = Vec::new();
+    for (r, eq) in qe
+        .into_iter()
+        .map(|r| (r, true))
+        .chain(qi.into_iter().map(|r| (r, false)))
+    {
+        if r[col].is_zero() {
+            params_rows.push((r[..col].to_vec(), eq));
+        } else if r[col].is_positive() {
+            lowers.push(r);
+        } else if eq {
+            lowers.push(r.iter().map(|v| -v).collect());
+        }
+    }
+    if !push_rows(&mut ce, &mut ci, params_rows) || lp_rows(np, &ce, &ci).is_empty() {
+        return Ok(());
+    }
+    if lowers.is_empty() {
+        return Err(Error::Unbounded(format!(
+            "dimension {k} of the rational set is unbounded in the optimizing direction              for some parameter values"
+        )));
+    }
+    for lo in &mut lowers {
+        normalize_rational_row(lo, false);
+    }
+    lowers.sort();
+    lowers.dedup();
+    for (j, lj) in lowers.iter().enumerate() {
+        // l_j >= l_i: a_j·f_i - a_i·f_j >= 0 (x >= -f/a for a lower a·x + f >= 0)
+        let (mut ke, mut ki) = (ce.clone(), ci.clone());
+        let rows: Vec<(Row, bool)> = lowers
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != j)
+            .map(|(_, li)| {
+                let r: Row = (0..col)
+                    .map(|c| &(&lj[col] * &li[c]) - &(&li[col] * &lj[c]))
+                    .collect();
+                (r, false)
+            })
+            .collect();
+        if !push_rows(&mut ke, &mut ki, rows) || lp_rows(np, &ke, &ki).is_empty() {
+            continue;
+        }
+        // substitute x_k = -f_j / a_j into the rows, dropping its column
+        let a = lj[col].clone();
+        let sub = |r: &Row| -> Row {
+            let mut r = r.clone();
+            if !r[col].is_zero() {
+                let b = r[col].clone();
+                let mut e = lj.clone();
+                e.resize(r.len(), Int::ZERO);
+                combine(&mut r, &a, &b, &e);
+            }
+            r.remove(col);
+            r
+        };
+        let (mut ne, mut ni) = (Vec::new(), Vec::new());
+        let rows: Vec<(Row, bool)> = eqs
+            .iter()
+            .map(|r| (sub(r), true))
+            .chain(ineqs.iter().map(|r| (sub(r), false)))
+            .collect();
+        if !push_rows(&mut ne, &mut ni, rows) {
+            continue;
+        }
+        let mut f = vec![Int::ZERO; 1 + np + n];
+        f[..col].clone_from_slice(&lj[..col]);
+        f[col + k] = a.clone();
+        let mut fixed = fixed.clone();
+        fixed.push(f);
+        param_lexmin(
+            ParamLevel {
+                np,
+                n,
+                eqs: ne,
+                ineqs: ni,
+                ctx_eqs: ke,
+                ctx_ineqs: ki,
+                fixed,
+                k: k + 1,
+            },
+            out,
+            space,
+        )?;
+    }
+    Ok(())
 }
 
 /// True when some rational point satisfies the rows of `c` and every row of
@@ -530,8 +724,21 @@ impl RationalSet {
     /// answer is the smallest of the disjuncts' optima. A disjunct unbounded
     /// below in the first dimension where it is unbounded makes the union
     /// unbounded too (a set with a smaller point than any bound has no least
-    /// point). Sets with parameters give [`Error::Unsupported`]: the
-    /// parametric rational optimum is not supported yet.
+    /// point).
+    ///
+    /// With parameters (rational too), the answer is the graph of the
+    /// optimum as a function of the parameters, a union of pieces
+    /// `{ rat: [i] : 2i = N and N <= 10 }` (closed pieces that overlap only
+    /// where they agree), computed by a parametric Fourier–Motzkin
+    /// ([`param_lexmin`]) when the set has one non-empty disjunct;
+    /// [`Error::Unbounded`] when some parameter value with a point has no
+    /// optimum. A union of several non-empty disjuncts with parameters gives
+    /// [`Error::Unsupported`]: its optimum can be a set that is not closed
+    /// (`[p] -> { rat: [x] : x = 0 or x = p }` has the minimum `p` for
+    /// `p <= 0` and `0` for `p > 0`, strictly), which a union of closed
+    /// rational polyhedra cannot hold. isl 0.25 splits the parameters as
+    /// integers there (`p >= 1` and `p <= 0`), so it answers only for integer
+    /// parameter values.
     pub fn lexmin(&self) -> Result<RationalSet> {
         self.lexopt(false)
     }
@@ -546,11 +753,7 @@ impl RationalSet {
         let np = self.space.n_param();
         let nv = self.space.n_var();
         if np > 0 {
-            return Err(Error::Unsupported(
-                "parametric rational lexmin/lexmax (a rational set with parameters) is not \
-                 supported yet"
-                    .into(),
-            ));
+            return self.param_lexopt(maximize);
         }
         let objs: Vec<Vec<Int>> = (0..nv)
             .map(|k| {
@@ -599,6 +802,59 @@ impl RationalSet {
             c.eqs.push(e);
         }
         RationalSet::from_conjunctions(self.space.clone(), vec![c])
+    }
+}
+
+impl RationalSet {
+    /// The algorithm of [`RationalSet::lexmin`] and `lexmax` with parameters:
+    /// [`param_lexmin`] on the one non-empty disjunct (the dimensions
+    /// negated for a maximum).
+    fn param_lexopt(&self, maximize: bool) -> Result<RationalSet> {
+        let np = self.space.n_param();
+        let n = self.space.n_var() - np;
+        let nonempty: Vec<&Conjunction> =
+            self.parts.iter().filter(|c| !lp_of(c).is_empty()).collect();
+        let c = match nonempty.as_slice() {
+            [] => return RationalSet::empty(self.space.clone()),
+            [c] => *c,
+            _ => {
+                return Err(Error::Unsupported(
+                    "the parametric rational optimum of a union of several polyhedra is not \
+                     supported (it can be a set that is not closed, which a RationalSet of \
+                     closed polyhedra cannot hold)"
+                        .into(),
+                ))
+            }
+        };
+        let orient = |r: &Row| -> Row {
+            let mut r = r.clone();
+            if maximize {
+                for v in &mut r[1 + np..] {
+                    *v = -&*v;
+                }
+            }
+            r
+        };
+        let mut pieces = Vec::new();
+        param_lexmin(
+            ParamLevel {
+                np,
+                n,
+                eqs: c.eqs.iter().map(orient).collect(),
+                ineqs: c.ineqs.iter().map(orient).collect(),
+                ctx_eqs: Vec::new(),
+                ctx_ineqs: Vec::new(),
+                fixed: Vec::new(),
+                k: 0,
+            },
+            &mut pieces,
+            &self.space,
+        )?;
+        for p in &mut pieces {
+            p.eqs = p.eqs.iter().map(orient).collect();
+            p.ineqs = p.ineqs.iter().map(orient).collect();
+        }
+        RationalSet::from_conjunctions(self.space.clone(), pieces)
     }
 }
 
@@ -807,8 +1063,15 @@ mod tests {
             rs("{ rat: [i, j] : 0 <= i <= 1 }").lexmin(),
             Err(Error::Unbounded(_))
         ));
+        assert_eq!(
+            rs("[N] -> { rat: [i] : i >= N }")
+                .lexmin()
+                .unwrap()
+                .to_string(),
+            "[N] -> { rat: [N] }"
+        );
         assert!(matches!(
-            rs("[N] -> { rat: [i] : i >= N }").lexmin(),
+            rs("[N] -> { rat: [i] : i >= N or i >= 0 }").lexmin(),
             Err(Error::Unsupported(_))
         ));
         // spaces must agree
@@ -928,6 +1191,138 @@ mod tests {
             prop_assert_eq!(x.is_subset(&y).unwrap(), u.is_equal(&y).unwrap());
             let again = rs(&u.to_string());
             prop_assert!(again.is_equal(&u).unwrap(), "{} vs {}", again, u);
+        }
+    }
+}
+
+#[cfg(test)]
+mod parametric_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn rs(s: &str) -> RationalSet {
+        let r: RationalSet = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
+        r.check_invariants().unwrap();
+        r
+    }
+
+    /// The set with its parameters fixed at `num[p] / den` (and dropped).
+    fn fix_params(s: &RationalSet, num: &[i64], den: i64) -> RationalSet {
+        let np = s.space.n_param();
+        let space = Space::set(Vec::new(), s.space.range_tuple().clone());
+        let d = Int::from(den);
+        let fix = |r: &Row| -> Row {
+            let mut c = &r[0] * &d;
+            for p in 0..np {
+                c += &r[1 + p] * &Int::from(num[p]);
+            }
+            let mut out = vec![c];
+            out.extend(r[1 + np..].iter().map(|v| v * &d));
+            out
+        };
+        let parts = s
+            .parts
+            .iter()
+            .map(|c| Conjunction {
+                space: space.clone(),
+                divs: Vec::new(),
+                eqs: c.eqs.iter().map(fix).collect(),
+                ineqs: c.ineqs.iter().map(fix).collect(),
+            })
+            .collect();
+        RationalSet::from_conjunctions(space, parts).unwrap()
+    }
+
+    #[test]
+    fn parametric_examples() {
+        let s = rs("[N] -> { rat: [i] : 2i >= N and 3i <= N + 5 }");
+        let m = s.lexmin().unwrap();
+        m.check_invariants().unwrap();
+        assert!(m
+            .is_equal(&rs("[N] -> { rat: [i] : 2i = N and N <= 10 }"))
+            .unwrap());
+        let m = s.lexmax().unwrap();
+        assert!(m
+            .is_equal(&rs("[N] -> { rat: [i] : 3i = N + 5 and N <= 10 }"))
+            .unwrap());
+        // two pieces, rational boundaries (isl leaves out -1 < p < 0)
+        let s = rs("[p] -> { rat: [x, y] : x >= 0 and x >= p and y >= x - p and y >= -x }");
+        let m = s.lexmin().unwrap();
+        let want = rs("[p] -> { rat: [x, y] : (x = p and y = 0 and p >= 0) or \
+                       (x = 0 and y = -p and p <= 0) }");
+        assert!(m.is_equal(&want).unwrap(), "{m}");
+        // a parameter set: its own optimum
+        let s = rs("[N] -> { rat: : N >= 0 }");
+        assert!(s.lexmin().unwrap().is_equal(&s).unwrap());
+        // unbounded for some parameter values
+        assert!(matches!(
+            rs("[N] -> { rat: [i, j] : 0 <= i <= N and j <= i }").lexmin(),
+            Err(Error::Unbounded(_))
+        ));
+        // unbounded nowhere it has a point
+        let s = rs("[N] -> { rat: [i] : i <= 0 and N >= 1 and N <= 0 }");
+        assert_eq!(s.lexmin().unwrap().n_disjunct(), 0);
+        // a union with parameters
+        assert!(matches!(
+            rs("[p] -> { rat: [x] : x = 0 or x = p }").lexmin(),
+            Err(Error::Unsupported(_))
+        ));
+    }
+
+    /// A random polyhedron over `[N, M] -> [i, j]`, bounded in `i, j`.
+    fn arb_param_set() -> impl Strategy<Value = String> {
+        let con = (
+            -3i64..=3,
+            -3i64..=3,
+            -2i64..=2,
+            -2i64..=2,
+            -6i64..=6,
+            prop::bool::ANY,
+        )
+            .prop_map(|(a, b, n, m, c, eq)| {
+                format!(
+                    "{a}i + {b}j + {n}N + {m}M + {c} {} 0",
+                    if eq { "=" } else { ">=" }
+                )
+            });
+        prop::collection::vec(con, 0..4).prop_map(|cs| {
+            let mut parts = vec![
+                "-5 <= i <= 5".to_string(),
+                "-5 <= j <= 5".to_string(),
+                "-4 <= N <= 4".to_string(),
+                "-4 <= M <= 4".to_string(),
+            ];
+            parts.extend(cs);
+            format!("[N, M] -> {{ rat: [i, j] : {} }}", parts.join(" and "))
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        /// The parametric optimum at a parameter value (integer or not) is the
+        /// optimum of the set with the parameters fixed there.
+        #[test]
+        fn parametric_matches_fixed(
+            text in arb_param_set(),
+            vals in prop::collection::vec((-8i64..=8, -8i64..=8), 3),
+            den in 1i64..=2,
+        ) {
+            let s = rs(&text);
+            for maximize in [false, true] {
+                let m = if maximize { s.lexmax() } else { s.lexmin() }.unwrap();
+                m.check_invariants().unwrap();
+                prop_assert!(m.is_subset(&s).unwrap());
+                for &(n, mm) in &vals {
+                    let fixed = fix_params(&s, &[n, mm], den);
+                    let want = if maximize { fixed.lexmax() } else { fixed.lexmin() }.unwrap();
+                    let got = fix_params(&m, &[n, mm], den);
+                    prop_assert!(
+                        got.is_equal(&want).unwrap(),
+                        "at N = {n}/{den}, M = {mm}/{den}: {} vs {} (from {})", got, want, m
+                    );
+                }
+            }
         }
     }
 }

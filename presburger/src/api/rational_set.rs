@@ -473,13 +473,26 @@ fn feasible_with_strict(c: &Conjunction, strict: &[Row]) -> bool {
 /// `base` where `c_1..c_{k-1} >= 0` and `c_k < 0` is covered by the rest of
 /// `others` (an equality is its two inequalities). A part that is empty
 /// ([`feasible_with_strict`]) is covered. Exponential in the number of
-/// disjuncts in the worst case, exact.
-fn covered(base: &Conjunction, strict: &mut Vec<Row>, others: &[Conjunction]) -> bool {
+/// disjuncts in the worst case, exact; `budget` counts the LPs solved, and
+/// running out of it is [`Error::Budget`].
+fn covered(
+    base: &Conjunction,
+    strict: &mut Vec<Row>,
+    others: &[Conjunction],
+    budget: &mut u64,
+) -> Result<bool> {
+    if *budget == 0 {
+        return Err(Error::Budget(format!(
+            "rational inclusion: more than {MAX_INCLUSION_LPS} linear programs (the pieces \
+             of the complement multiply with the disjuncts)"
+        )));
+    }
+    *budget -= 1;
     if !feasible_with_strict(base, strict) {
-        return true;
+        return Ok(true);
     }
     let Some((q, rest)) = others.split_first() else {
-        return false;
+        return Ok(false);
     };
     let mut cons: Vec<Row> = q.ineqs.clone();
     for e in &q.eqs {
@@ -489,15 +502,18 @@ fn covered(base: &Conjunction, strict: &mut Vec<Row>, others: &[Conjunction]) ->
     let mut b = base.clone();
     for c in cons {
         strict.push(c.iter().map(|v| -v).collect()); // c < 0
-        let ok = covered(&b, strict, rest);
+        let ok = covered(&b, strict, rest, budget);
         strict.pop();
-        if !ok {
-            return false;
+        if !ok? {
+            return Ok(false);
         }
         b.ineqs.push(c);
     }
-    true
+    Ok(true)
 }
+
+/// Most linear programs one rational inclusion test may solve.
+const MAX_INCLUSION_LPS: u64 = 1_000_000;
 
 impl RationalSet {
     /// The empty rational set in `space` (a set space).
@@ -700,12 +716,18 @@ impl RationalSet {
     /// a constraint `c >= 0`), so each disjunct of `P` is split by the
     /// constraints of `Q`'s disjuncts in turn ([`covered`]), and each piece is
     /// tested for a rational point with its strict rows by one LP that
-    /// maximises a common slack ([`feasible_with_strict`]). Exact.
+    /// maximises a common slack ([`feasible_with_strict`]). Exact;
+    /// [`Error::Budget`] after a million LPs (the pieces multiply with the
+    /// disjuncts of `other`).
     pub fn is_subset(&self, other: &RationalSet) -> Result<bool> {
         let (a, b) = self.aligned(other, "inclusion")?;
-        Ok(a.parts
-            .iter()
-            .all(|p| covered(p, &mut Vec::new(), &b.parts)))
+        let mut budget = MAX_INCLUSION_LPS;
+        for p in &a.parts {
+            if !covered(p, &mut Vec::new(), &b.parts, &mut budget)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// True when both sets have the same rational points (each is a subset of
@@ -993,6 +1015,10 @@ mod tests {
         let q = rs("{ rat: [i] : exists (a, b : i = a + b and 0 <= 2a <= 1 and 0 <= 3b <= 1) }");
         assert!(eq(&q, "{ rat: [i] : 0 <= 6i <= 5 }"));
         assert!(rs("{ }").is_empty().unwrap());
+        // a disjunct that inlining makes a false constant prints `false`
+        let e = rs("{ rat: [i, j] : j = -i and 3i + 3j >= 1 and 0 <= i <= 1 }");
+        assert!(e.to_string().contains("false"), "{e}");
+        assert!(rs(&e.to_string()).is_empty().unwrap());
     }
 
     #[test]

@@ -714,9 +714,9 @@ impl RationalSet {
     /// `P ⊆ Q` iff `P ∩ complement(Q)` has no rational point. The complement
     /// of a disjunct of `Q` is a union of *strict* inequalities (`c < 0` for
     /// a constraint `c >= 0`), so each disjunct of `P` is split by the
-    /// constraints of `Q`'s disjuncts in turn ([`covered`]), and each piece is
+    /// constraints of `Q`'s disjuncts in turn (`covered`), and each piece is
     /// tested for a rational point with its strict rows by one LP that
-    /// maximises a common slack ([`feasible_with_strict`]). Exact;
+    /// maximises a common slack (`feasible_with_strict`). Exact;
     /// [`Error::Budget`] after a million LPs (the pieces multiply with the
     /// disjuncts of `other`).
     pub fn is_subset(&self, other: &RationalSet) -> Result<bool> {
@@ -752,7 +752,7 @@ impl RationalSet {
     /// optimum as a function of the parameters, a union of pieces
     /// `{ rat: [i] : 2i = N and N <= 10 }` (closed pieces that overlap only
     /// where they agree), computed by a parametric Fourier–Motzkin
-    /// ([`param_lexmin`]) when the set has one non-empty disjunct;
+    /// (`param_lexmin` in this file) when the set has one non-empty disjunct;
     /// [`Error::Unbounded`] when some parameter value with a point has no
     /// optimum. A union of several non-empty disjuncts with parameters gives
     /// [`Error::Unsupported`]: its optimum can be a set that is not closed

@@ -17,13 +17,15 @@
 //! or a piecewise quasi-affine function in isl's notation, told apart by the
 //! parenthesised entries of its range tuple (`{ [i] -> [(i + 1)] : i < 10 }`,
 //! see [`presburger::is_function_text`]). A function stands for its graph
-//! where a map is expected (`F . M`, `F(S)`, `F^-1`, comparisons).
+//! where a map is expected (`F . M`, `F(S)`, `F^-1`, comparisons). A literal
+//! `{ rat: .. }` is a [`presburger::RationalSet`], with `lexmin`, `lexmax`,
+//! `is_empty`, `+`, `*` and the comparisons; other operations refuse it.
 //! Operations that the library does not provide yet give an error that says so.
 
 use presburger::tokens::{tokenize, Spanned, Tok};
 use presburger::{
-    is_function_text, parse_object, DimKind, Error, Object, PwAff, PwMultiAff, Set, UnionMap,
-    UnionPwMultiAff, UnionSet,
+    is_function_text, parse_object, DimKind, Error, Object, PwAff, PwMultiAff, RationalSet, Set,
+    UnionMap, UnionPwMultiAff, UnionSet,
 };
 use std::collections::HashMap;
 use std::fmt;
@@ -41,6 +43,10 @@ pub enum Value {
     /// also iscc's pw_aff). Operations that compute a function (literals,
     /// `+`, `min`, `pullback`, and later a parametric `lexmin`) give this.
     PwMultiAff(UnionPwMultiAff),
+    /// A rational set (isl's `{ rat: [i] : .. }`): its literal, `lexmin`,
+    /// `lexmax`, `is_empty`, `+`, `*` and the comparisons; no integer
+    /// operation takes it.
+    Rational(RationalSet),
 }
 
 impl fmt::Display for Value {
@@ -50,6 +56,7 @@ impl fmt::Display for Value {
             Value::Map(m) => write!(f, "{m}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::PwMultiAff(g) => write!(f, "{g}"),
+            Value::Rational(r) => write!(f, "{r}"),
         }
     }
 }
@@ -463,7 +470,8 @@ pub fn help() -> String {
          over named spaces, in isl notation), piecewise quasi-affine functions (a\n\
          literal with parenthesised range entries, `{ [i] -> [(i + 1)] : i < 10 }`,\n\
          as isl prints them; a function stands for its graph where a map is\n\
-         expected) and booleans. A one-argument function\n\
+         expected), rational sets (`{ rat: [i] : 1 <= 2i <= 9 }`: lexmin, lexmax,\n\
+         is_empty, +, * and the comparisons only) and booleans. A one-argument function\n\
          also reads as a prefix (`lexmin S;`). iscc's `codegen EXPR;` prints, as C,\n\
          the loops that scan a schedule map from statement instances to times (the\n\
          domain constraints in it), as `poly codegen` does. Each entry below has an\n\
@@ -830,6 +838,8 @@ impl Calc<'_> {
         if self.peek() != &Tok::LBrace {
             return Err(self.expected("'{'"));
         }
+        let rational =
+            self.peek_at(1) == &Tok::Ident("rat".into()) && self.peek_at(2) == &Tok::Colon;
         let mut depth = 0usize;
         loop {
             match self.peek() {
@@ -846,6 +856,9 @@ impl Calc<'_> {
         let end = self.toks[self.pos - 1].offset + 1;
         let text = &self.text[start.offset..end];
         let at = |e: Error| e.offset_by(start.line, start.col);
+        if rational {
+            return text.parse::<RationalSet>().map(Value::Rational).map_err(at);
+        }
         if is_function_text(text).map_err(at)? {
             // a function; a map with parenthesised outputs that is not one
             // (`{ [i] -> [(i), j] : j > i }`) reads as the map
@@ -897,6 +910,7 @@ fn as_map(v: Value, what: &str) -> Result<UnionMap, String> {
         Value::Map(m) => Ok(m),
         Value::PwMultiAff(f) => f.as_union_map().map_err(err),
         Value::Set(s) if s.members().is_empty() => Ok(UnionMap::empty(s.params().to_vec())),
+        Value::Rational(_) => Err(not_rational(what)),
         _ => Err(format!("{what} needs a map")),
     }
 }
@@ -904,6 +918,7 @@ fn as_map(v: Value, what: &str) -> Result<UnionMap, String> {
 fn as_set(v: Value, what: &str) -> Result<UnionSet, String> {
     match v {
         Value::Set(s) => Ok(s),
+        Value::Rational(_) => Err(not_rational(what)),
         _ => Err(format!("{what} needs a set")),
     }
 }
@@ -919,6 +934,7 @@ fn kind(v: &Value) -> &'static str {
         Value::Map(_) => "a map",
         Value::Bool(_) => "a boolean",
         Value::PwMultiAff(_) => "a function",
+        Value::Rational(_) => "a rational set",
     }
 }
 
@@ -1089,6 +1105,10 @@ fn compare(a: Value, op: &Tok, b: Value) -> Result<Value, String> {
     let le = |x: &Value, y: &Value| -> Result<bool, String> {
         match (x.clone(), y.clone()) {
             (Value::Set(x), Value::Set(y)) => x.is_subset(&y).map_err(err),
+            (Value::Rational(x), Value::Rational(y)) => x.is_subset(&y).map_err(err),
+            (Value::Rational(_), _) | (_, Value::Rational(_)) => {
+                Err("a rational set compares only with a rational set".into())
+            }
             (x, y) => as_map(x, "a comparison")?
                 .is_subset(&as_map(y, "a comparison")?)
                 .map_err(err),
@@ -1188,7 +1208,16 @@ fn per_member(name: &str, v: Value) -> Result<Value, String> {
             Ok(Value::Map(r))
         }
         Value::Bool(_) => Err(format!("'{name}' needs a set or a map")),
+        Value::Rational(_) => Err(not_rational(&format!("'{name}'"))),
     }
+}
+
+/// The message for an integer operation given a rational set.
+fn not_rational(what: &str) -> String {
+    format!(
+        "{what} is not defined on a rational set (a rational set has lexmin, lexmax, \
+         is_empty, +, * and the comparisons)"
+    )
 }
 
 fn union(a: Value, b: Value) -> Result<Value, String> {
@@ -1198,6 +1227,7 @@ fn union(a: Value, b: Value) -> Result<Value, String> {
             f.sum(&g).map(Value::PwMultiAff).map_err(err)
         }
         (Value::Set(a), Value::Set(b)) => a.union(&b).map(Value::Set).map_err(|e| e.to_string()),
+        (Value::Rational(a), Value::Rational(b)) => a.union(&b).map(Value::Rational).map_err(err),
         (a, b) => {
             let (a, b) = (as_map(a, "'+'")?, as_map(b, "'+'")?);
             a.union(&b).map(Value::Map).map_err(|e| e.to_string())
@@ -1210,6 +1240,9 @@ fn intersect(a: Value, b: Value) -> Result<Value, String> {
         (Value::PwMultiAff(f), Value::Set(s)) => restrict_function(&f, &s).map(Value::PwMultiAff),
         (Value::Set(a), Value::Set(b)) => {
             a.intersect(&b).map(Value::Set).map_err(|e| e.to_string())
+        }
+        (Value::Rational(a), Value::Rational(b)) => {
+            a.intersect(&b).map(Value::Rational).map_err(err)
         }
         (Value::Map(m), Value::Set(s))
             if !s.members().is_empty() && s.members().iter().all(Set::is_params) =>
@@ -1281,10 +1314,19 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
             Value::Set(s) => Value::Bool(s.is_empty().map_err(|e| e.to_string())?),
             Value::Map(m) => Value::Bool(m.is_empty().map_err(|e| e.to_string())?),
             Value::PwMultiAff(f) => Value::Bool(f.members().iter().all(|m| m.n_piece() == 0)),
+            Value::Rational(r) => Value::Bool(r.is_empty().map_err(err)?),
             Value::Bool(_) => return Err("'is_empty' needs a set or a map".into()),
         },
         "lexmin" | "lexmax" => match arg(1)? {
             Value::Set(s) => point_query(&s, name)?,
+            Value::Rational(r) => Value::Rational(
+                if name == "lexmin" {
+                    r.lexmin()
+                } else {
+                    r.lexmax()
+                }
+                .map_err(err)?,
+            ),
             v => {
                 let m = as_map(v, name)?;
                 Value::Map(

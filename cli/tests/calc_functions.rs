@@ -254,3 +254,37 @@ fn wrong_kinds_give_errors_with_positions() {
         assert!(e.contains(want), "{prog}: {e:?} lacks {want:?}");
     }
 }
+
+/// Rational sets (`{ rat: .. }`): literals, lexmin/lexmax, comparisons, and
+/// the errors of integer operations on them.
+#[test]
+fn rational_sets() {
+    assert_eq!(
+        calc1("lexmin { rat: [i] : 1 <= 2i <= 9 or i >= 10 };"),
+        "{ rat: [i] : 2i = 1 }"
+    );
+    assert_eq!(
+        calc1("lexmax({ rat: [i] : 1 <= 2i <= 9 });"),
+        "{ rat: [i] : 2i = 9 }"
+    );
+    assert_eq!(
+        calc1("A := { rat: [i] : 1 <= 2i <= 9 }; lexmin(A) = { rat: [i] : 2i = 1 };"),
+        "true"
+    );
+    assert_eq!(
+        calc1("is_empty({ rat: [i] : 2i >= 1 } * { rat: [i] : 3i <= 1 });"),
+        "true"
+    );
+    assert_eq!(
+        calc1("{ rat: [i] : 2i = 1 } <= { rat: [i] : i >= 0 };"),
+        "true"
+    );
+    let e = calc_err("lexmax { rat: [i] : i >= 0 };");
+    assert!(e.contains("unbounded"), "{e}");
+    let e = calc_err("domain { rat: [i] : i >= 0 };");
+    assert!(e.contains("rational set"), "{e}");
+    let e = calc_err("{ rat: [i] : i >= 0 } = { [i] : i >= 0 };");
+    assert!(e.contains("rational set"), "{e}");
+    let e = calc_err("{ rat: [i] : i mod 2 = 0 };");
+    assert!(e.contains("line 1") && e.contains("rational"), "{e}");
+}

@@ -25,15 +25,21 @@
 //! printed (isl 0.25 fails, with a null result, for `isl_map_lexmax`,
 //! `isl_set_lexmin` and `isl_set_dim_max` alike; both count as agreeing).
 //!
-//! Entries we cannot run (rational sets: our library is integer only) or that
-//! fail are listed in [`KNOWN_FAILURES`]; `isl_lexmin_tables` fails on any
-//! other failure, and the ignored `isl_lexmin_tables_known_failures` on those.
+//! The rational entries (`{ rat: .. }`, the last two of `lexmin_tables`) are
+//! read as our [`RationalSet`] and as an isl set, and compared both ways:
+//! ours printed and read by isl is `isl_set_is_equal` to isl's, and isl's
+//! printed and read by us is rationally equal to ours
+//! ([`RationalSet::is_equal`]); the expected result likewise.
+//!
+//! Entries that fail are listed in [`KNOWN_FAILURES`]; `isl_lexmin_tables`
+//! fails on any other failure, and the ignored
+//! `isl_lexmin_tables_known_failures` on those.
 //!
 //!     cargo test --release --test isl_lexmin_tables -- --nocapture
 //!
 //! Needs the system isl (`apt-get install libisl-dev`).
 
-use presburger::{Budget, Error, Map, PwAff, Set};
+use presburger::{Budget, Error, Map, PwAff, RationalSet, Set};
 use presburger_fuzz::isl::Ctx;
 use std::time::Instant;
 
@@ -221,8 +227,7 @@ const DIM_TESTS: &[DimTest] = &[
     },
 ];
 
-/// Entries that fail (by name, as printed), with the reason. The rational
-/// entries are out of our scope: our parser has no `rat:` sets.
+/// Entries that fail (by name, as printed), with the reason.
 const KNOWN_FAILURES: &[(&str, &str)] = &[
     (
         "lexmin_tests[5] lexmin",
@@ -231,22 +236,6 @@ const KNOWN_FAILURES: &[(&str, &str)] = &[
     (
         "lexmin_tests[5] lexmax",
         "our budget runs out (isl answers at once)",
-    ),
-    (
-        "lexmin_tests[7] lexmin",
-        "rational set (`rat:`), not supported",
-    ),
-    (
-        "lexmin_tests[7] lexmax",
-        "rational set (`rat:`), not supported",
-    ),
-    (
-        "lexmin_tests[8] lexmin",
-        "rational set (`rat:`), not supported",
-    ),
-    (
-        "lexmin_tests[8] lexmax",
-        "rational set (`rat:`), not supported",
     ),
 ];
 
@@ -311,6 +300,66 @@ fn check_map(ctx: &Ctx, text: &str, maximize: bool, expected: Option<&str>) -> O
         return Ok(format!("= isl = expected ({} disjuncts)", ours.n_basic()));
     }
     Ok(format!("= isl ({} disjuncts)", ours.n_basic()))
+}
+
+/// Compares our rational lexmin/lexmax of a rational set (`{ rat: .. }`) with
+/// isl's `isl_set_lexmin`/`isl_set_lexmax` and with `expected`, both ways:
+/// ours read by isl (`isl_set_is_equal`) and isl's read by us
+/// ([`RationalSet::is_equal`], rational points).
+fn check_rational(ctx: &Ctx, text: &str, maximize: bool, expected: Option<&str>) -> Outcome {
+    let ours_in: RationalSet = text.parse().map_err(|e| format!("our parser: {e}"))?;
+    let isl_in = ctx.read_set(text).ok_or("isl's parser rejects the input")?;
+    let ours = if maximize {
+        ours_in.lexmax()
+    } else {
+        ours_in.lexmin()
+    };
+    let theirs = isl_in.lexopt(maximize);
+    let ours = match (ours, &theirs) {
+        (Err(Error::Unbounded(_)), None) => {
+            return Ok("unbounded: ours Error::Unbounded, isl fails (null set)".into())
+        }
+        (Err(Error::Unbounded(_)), Some(t)) => {
+            return Err(format!("ours unbounded, isl gives {}", t.to_text()))
+        }
+        (Err(e), _) => return Err(format!("ours fails: {e}")),
+        (Ok(o), None) => return Err(format!("isl fails, ours gives {o}")),
+        (Ok(o), Some(_)) => o,
+    };
+    let theirs = theirs.ok_or("isl fails")?;
+    let back = ctx
+        .read_set(&ours.to_string())
+        .ok_or_else(|| format!("isl cannot read ours: {ours}"))?;
+    if back.is_equal(&theirs) != Some(true) {
+        return Err(format!("ours {ours}, isl {}", theirs.to_text()));
+    }
+    let theirs_read: RationalSet = theirs
+        .to_text()
+        .parse()
+        .map_err(|e| format!("we cannot read isl's {}: {e}", theirs.to_text()))?;
+    if !ours.is_equal(&theirs_read).map_err(|e| e.to_string())? {
+        return Err(format!(
+            "ours {ours}, isl {} (by our rational algebra)",
+            theirs.to_text()
+        ));
+    }
+    if let Some(want) = expected {
+        let isl_want = ctx.read_set(want).ok_or("isl rejects the expected set")?;
+        if theirs.is_equal(&isl_want) != Some(true) {
+            return Err(format!(
+                "isl's {} is not the expected one",
+                theirs.to_text()
+            ));
+        }
+        let our_want: RationalSet = want
+            .parse()
+            .map_err(|e| format!("our parser, expected: {e}"))?;
+        if !ours.is_equal(&our_want).map_err(|e| e.to_string())? {
+            return Err(format!("ours {ours} is not the expected one (our algebra)"));
+        }
+        return Ok(format!("= isl = expected (rational: {ours})"));
+    }
+    Ok(format!("= isl (rational: {ours})"))
 }
 
 /// Compares our lexmin_set/lexmax_set of a set with isl's and with `expected`;
@@ -455,7 +504,12 @@ fn run_all() -> Vec<(String, Outcome)> {
                 if maximize { "lexmax" } else { "lexmin" }
             );
             let expected = (!maximize).then_some(*want);
-            out.push((name, check_map(&ctx, map, maximize, expected)));
+            let outcome = if map.contains("rat:") {
+                check_rational(&ctx, map, maximize, expected)
+            } else {
+                check_map(&ctx, map, maximize, expected)
+            };
+            out.push((name, outcome));
         }
     }
     for maximize in [false, true] {

@@ -112,8 +112,8 @@ pub(crate) use solver::{omega, sdbm_path, simplex, solve};
 
 pub use algebra::ALGEBRA_DEFAULT_STEPS;
 pub use api::{
-    Aff, BasicMap, BasicSet, Map, MultiAff, PwAff, PwMultiAff, Set, UnionMap, UnionPwAff,
-    UnionPwMultiAff, UnionSet,
+    Aff, BasicMap, BasicSet, Map, MultiAff, PwAff, PwMultiAff, RationalSet, Set, UnionMap,
+    UnionPwAff, UnionPwMultiAff, UnionSet, MAX_RATIONAL_FM_ROWS,
 };
 pub use bounds::Points;
 pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};

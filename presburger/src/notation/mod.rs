@@ -4,4 +4,4 @@
 pub mod kind;
 pub mod lexer;
 pub mod parse;
-mod print;
+pub(crate) mod print;

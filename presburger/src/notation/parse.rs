@@ -4,7 +4,9 @@
 //! ```text
 //! object   := [ params '->' ] '{' [ 'Sym' '=' params ] [ part (';' part)* ] '}'
 //! params   := '[' [ id ['=' number] (',' id ['=' number])* ] ']'
-//! part     := tuple [ '->' tuple ] [ ':' formula ]   |   ':' formula
+//! part     := [ 'rat' ':' ] ( tuple [ '->' tuple ] [ ':' formula ]   |   ':' formula )
+//!                     (`rat:`: a rational part, read only by `RationalSet`; no
+//!                      division may be written in it, and it is not simplified)
 //! tuple    := [name] '[' [ tuple '->' tuple | elem (',' elem)* ] ']'
 //! elem     := new-identifier | new-identifier '=' value | value | '*'
 //!                                             (a value adds constraints)
@@ -96,6 +98,7 @@ pub fn parse_object(text: &str) -> Result<Object> {
     let toks = tokenize(text)?;
     let mut p = Parser::new(toks);
     let parts = p.object_parts()?;
+    p.reject_rational()?;
     let obj = union_of_parts(p.params.clone(), parts)?;
     p.expect_end()?;
     Ok(obj)
@@ -118,7 +121,31 @@ pub fn parse_parts(text: &str) -> Result<(Vec<String>, Vec<Part>)> {
     let mut p = Parser::new(toks);
     p.simplify = false;
     let parts = p.object_parts()?;
+    p.reject_rational()?;
     p.expect_end()?;
+    Ok((p.params, parts))
+}
+
+/// The parts of a rational set in isl notation (`{ rat: [i] : .. }`): the
+/// parameters, and per part its space and its disjuncts as read (not
+/// simplified: the integer simplification would tighten them; existential
+/// variables are locals without a division definition, no division can be
+/// written). Every part must be rational; the position of the first one that
+/// is not comes with the error.
+pub(crate) fn parse_rational_parts(text: &str) -> Result<(Vec<String>, Vec<Part>)> {
+    let toks = tokenize(text)?;
+    let mut p = Parser::new(toks);
+    let parts = p.object_parts()?;
+    p.expect_end()?;
+    if let Some(k) = p.rational_parts.iter().position(|&rat| !rat) {
+        let (line, col) = p.part_starts.get(k).copied().unwrap_or((1, 1));
+        return Err(Error::parse(
+            line,
+            col,
+            "every part of a rational set starts with `rat:` (an integer part cannot be \
+             mixed into a RationalSet)",
+        ));
+    }
     Ok((p.params, parts))
 }
 
@@ -415,6 +442,16 @@ struct Parser {
     tuple_constraints: Vec<F>,
     /// Whether each disjunct is simplified (and dropped when visibly empty).
     simplify: bool,
+    /// Whether the part being read is rational (`rat:`): no division may be
+    /// written in it, and its disjuncts are not simplified (the integer
+    /// simplification would tighten them).
+    rational: bool,
+    /// Per part read so far: whether it is rational.
+    rational_parts: Vec<bool>,
+    /// Where the first `rat:` of the text is (line, column).
+    rat_at: Option<(usize, usize)>,
+    /// Where each part read so far starts (line, column).
+    part_starts: Vec<(usize, usize)>,
 }
 
 enum Atom {
@@ -436,6 +473,10 @@ impl Parser {
             div_cache: HashMap::new(),
             tuple_constraints: Vec::new(),
             simplify: true,
+            rational: false,
+            rational_parts: Vec::new(),
+            rat_at: None,
+            part_starts: Vec::new(),
         }
     }
 
@@ -657,7 +698,44 @@ impl Parser {
         self.expect(&Tok::RBracket)
     }
 
+    /// Fails when the text read has a `rat:` part: a rational set is not an
+    /// integer object (see [`crate::RationalSet`]).
+    fn reject_rational(&self) -> Result<()> {
+        match self.rat_at {
+            Some((line, col)) => Err(Error::parse(
+                line,
+                col,
+                "`rat:` makes a rational set (all rational points), which an integer set or \
+                 map cannot hold: read it as presburger::RationalSet",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Fails in a rational part (`rat:`), where `what` (a division: floor,
+    /// ceil, mod, `//`, `[e/d]`) has no meaning; `what` is at the current token.
+    fn no_division_in_rational(&self, what: &str) -> Result<()> {
+        if self.rational {
+            return Err(self.err_here(&format!(
+                "{what} in a rational set (`rat:`): integer divisions have no rational meaning"
+            )));
+        }
+        Ok(())
+    }
+
     fn part(&mut self) -> Result<Part> {
+        self.rational = false;
+        self.part_starts.push(self.here());
+        if matches!(self.peek(), Tok::Ident(s) if s == "rat") && self.peek_at(1) == &Tok::Colon {
+            // isl's `{ rat: [i] : .. }`: this part is a rational polyhedron
+            if self.rat_at.is_none() {
+                self.rat_at = Some(self.here());
+            }
+            self.advance();
+            self.advance();
+            self.rational = true;
+        }
+        self.rational_parts.push(self.rational);
         self.vars.clear();
         self.scope.clear();
         self.div_cache.clear();
@@ -698,6 +776,16 @@ impl Parser {
         let mut conjs = Vec::with_capacity(disjuncts.len());
         for d in disjuncts {
             let mut c = self.build(&space, &d)?;
+            if self.rational {
+                if c.divs.iter().any(Option::is_some) {
+                    return Err(self.err_here(
+                        "an integer division in a rational set (`rat:`) (from a negated \
+                         existential): it has no rational meaning",
+                    ));
+                }
+                conjs.push(c);
+                continue;
+            }
             if !self.simplify {
                 conjs.push(c);
                 continue;
@@ -1247,6 +1335,7 @@ impl Parser {
     fn division_op(&mut self, acc: &mut Piecewise) -> Result<bool> {
         if self.peek() == &Tok::Slash && self.peek_at(1) == &Tok::Slash {
             // `e // d`: floor division (isl)
+            self.no_division_in_rational("`//`")?;
             self.advance();
             self.advance();
             let den = self.divisor()?;
@@ -1260,6 +1349,7 @@ impl Parser {
                 *l = std::mem::take(l).divided_by(&den);
             }
         } else if self.is_kw("mod") || self.peek() == &Tok::Percent {
+            self.no_division_in_rational("`mod`")?;
             self.advance();
             let m = self.positive_constant("the modulus")?;
             let mut out = Piecewise::with_capacity(acc.len());
@@ -1389,6 +1479,7 @@ impl Parser {
                 Ok(out)
             }
             Tok::LBracket => {
+                self.no_division_in_rational("an integer division `[e/d]`")?;
                 self.advance();
                 let e = self.division(false, &Tok::RBracket)?;
                 Ok(e)
@@ -1397,6 +1488,7 @@ impl Parser {
                 let call = self.peek_at(1) == &Tok::LParen;
                 match s.as_str() {
                     "floor" | "ceil" if call => {
+                        self.no_division_in_rational(&format!("`{s}`"))?;
                         self.advance();
                         self.advance();
                         self.division(s == "ceil", &Tok::RParen)
@@ -1408,6 +1500,7 @@ impl Parser {
                     }
                     "floord" | "ceild" if call => {
                         // isl's `floord(e, d)` and `ceild(e, d)`
+                        self.no_division_in_rational(&format!("`{s}`"))?;
                         self.advance();
                         self.advance();
                         let e = self.expr()?;

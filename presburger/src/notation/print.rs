@@ -35,6 +35,10 @@ fn fresh(base: String, used: &mut HashSet<String>) -> String {
 /// Names of the columns of one member of a printed object.
 struct Names {
     cols: Vec<String>, // index = column; column 0 unused
+    /// Whether a bound may be written strict (`x < N` for `x <= N - 1`):
+    /// not in a rational set, where it would read as a different set to a
+    /// person (isl reads both the same way, as the parser does).
+    strict: bool,
 }
 
 fn dim_names(space: &Space, used: &mut HashSet<String>) -> Vec<String> {
@@ -136,7 +140,7 @@ fn has_vars(row: &[Int]) -> bool {
 
 /// `rhs <= a·x` (strict when that reads better: `rhs - 1 < a·x`).
 fn fmt_lower(rhs: &Row, names: &Names) -> String {
-    if has_vars(rhs) && rhs[0] == 1 {
+    if names.strict && has_vars(rhs) && rhs[0] == 1 {
         let mut r = rhs.clone();
         r[0] = Int::ZERO;
         format!("{} <", lin_string(&r, names))
@@ -147,7 +151,7 @@ fn fmt_lower(rhs: &Row, names: &Names) -> String {
 
 /// `a·x <= rhs` (or `a·x < rhs + 1`).
 fn fmt_upper(rhs: &Row, names: &Names) -> String {
-    if has_vars(rhs) && rhs[0] == -1 {
+    if names.strict && has_vars(rhs) && rhs[0] == -1 {
         let mut r = rhs.clone();
         r[0] = Int::ZERO;
         format!("< {}", lin_string(&r, names))
@@ -185,6 +189,11 @@ fn fmt_constraints(c: &Conjunction, names: &Names, skip: &[Row]) -> Vec<String> 
     let mut out = Vec::new();
     for e in &c.eqs {
         let Some(s) = subject_col(e, first_local, np, true) else {
+            // a row without variables (left by an inlined dimension): only a
+            // false one says something
+            if !e[0].is_zero() {
+                out.push("false".to_string());
+            }
             continue;
         };
         let sign = if e[s].is_negative() { -1 } else { 1 };
@@ -209,6 +218,9 @@ fn fmt_constraints(c: &Conjunction, names: &Names, skip: &[Row]) -> Vec<String> 
             continue;
         }
         let Some(s) = subject_col(r, first_local, np, true) else {
+            if r[0].is_negative() {
+                out.push("false".to_string());
+            }
             continue;
         };
         let a = r[s].clone();
@@ -265,7 +277,7 @@ fn fmt_constraints(c: &Conjunction, names: &Names, skip: &[Row]) -> Vec<String> 
 
 /// A lone lower bound reads better as `x >= rhs` (or `x > rhs - 1`).
 fn fmt_upper_as_lower(rhs: &Row, names: &Names) -> String {
-    if has_vars(rhs) && rhs[0] == 1 {
+    if names.strict && has_vars(rhs) && rhs[0] == 1 {
         let mut r = rhs.clone();
         r[0] = Int::ZERO;
         format!("> {}", lin_string(&r, names))
@@ -275,7 +287,12 @@ fn fmt_upper_as_lower(rhs: &Row, names: &Names) -> String {
 }
 
 /// Writes one conjunction's formula (without the tuple), `None` for no constraints.
-fn fmt_conj_formula(c: &Conjunction, base: &[String], used: &HashSet<String>) -> Option<String> {
+fn fmt_conj_formula(
+    c: &Conjunction,
+    base: &[String],
+    used: &HashSet<String>,
+    strict: bool,
+) -> Option<String> {
     let mut used = used.clone();
     let first_local = 1 + c.space.n_var();
     let mut cols = Vec::with_capacity(c.n_col());
@@ -285,7 +302,7 @@ fn fmt_conj_formula(c: &Conjunction, base: &[String], used: &HashSet<String>) ->
         .map(|k| fresh(format!("e{k}"), &mut used))
         .collect();
     cols.extend(locals.iter().cloned());
-    let names = Names { cols };
+    let names = Names { cols, strict };
     let mut skip = Vec::new();
     let mut decls = Vec::new();
     for (k, d) in c.divs.iter().enumerate() {
@@ -372,7 +389,16 @@ fn inline_outputs(c: &Conjunction, names: &Names) -> (Vec<Option<String>>, Conju
     (exprs, c)
 }
 
-fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut String) {
+/// Writes one member (a space and its disjuncts); a rational one (`rational`)
+/// with isl's `rat: ` before each of its pieces and no strict bounds.
+fn fmt_member(
+    space: &Space,
+    parts: &[Conjunction],
+    params: &[String],
+    rational: bool,
+    out: &mut String,
+) {
+    let rat = if rational { "rat: " } else { "" };
     let mut used: HashSet<String> = params.iter().cloned().collect();
     let names = dim_names(space, &mut used);
     let mut base: Vec<String> = params.to_vec();
@@ -402,6 +428,7 @@ fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut
     };
     let cond = if params_only { ": " } else { " : " };
     if parts.is_empty() {
+        out.push_str(rat);
         out.push_str(&tuple_text(&[]));
         out.push_str(cond);
         out.push_str("false");
@@ -410,7 +437,10 @@ fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut
     let col_names = {
         let mut cols = vec![String::new()];
         cols.extend(base.iter().cloned());
-        Names { cols }
+        Names {
+            cols,
+            strict: !rational,
+        }
     };
     let mut pieces: Vec<String> = Vec::new();
     let mut plain: Vec<Option<String>> = Vec::new();
@@ -420,11 +450,11 @@ fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut
             continue;
         }
         let (exprs, rest) = inline_outputs(c, &col_names);
-        let f = fmt_conj_formula(&rest, &base, &used);
+        let f = fmt_conj_formula(&rest, &base, &used, !rational);
         if exprs.iter().all(Option::is_none) {
             plain.push(f);
         } else {
-            let mut piece = tuple_text(&exprs);
+            let mut piece = format!("{rat}{}", tuple_text(&exprs));
             if let Some(f) = f {
                 piece.push_str(" : ");
                 piece.push_str(&f);
@@ -433,7 +463,7 @@ fn fmt_member(space: &Space, parts: &[Conjunction], params: &[String], out: &mut
         }
     }
     if !plain.is_empty() {
-        let mut piece = tuple_text(&[]);
+        let mut piece = format!("{rat}{}", tuple_text(&[]));
         if plain.iter().all(Option::is_some) {
             let fs: Vec<String> = plain.into_iter().flatten().collect();
             piece.push_str(cond);
@@ -456,6 +486,16 @@ fn fmt_object(
     params: &[String],
     members: &[(&Space, &[Conjunction])],
 ) -> fmt::Result {
+    fmt_object_as(f, params, members, false)
+}
+
+/// [`fmt_object`], rational (`rat:`) when asked.
+pub(crate) fn fmt_object_as(
+    f: &mut fmt::Formatter<'_>,
+    params: &[String],
+    members: &[(&Space, &[Conjunction])],
+    rational: bool,
+) -> fmt::Result {
     let mut out = String::new();
     if !params.is_empty() {
         let _ = write!(out, "[{}] -> ", params.join(", "));
@@ -469,7 +509,7 @@ fn fmt_object(
         if k > 0 {
             out.push_str("; ");
         }
-        fmt_member(space, parts, params, &mut out);
+        fmt_member(space, parts, params, rational, &mut out);
     }
     out.push_str(" }");
     f.write_str(&out)

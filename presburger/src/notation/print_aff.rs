@@ -175,7 +175,7 @@ fn fmt_pieces(space: &Space, f: &PwMultiAff, out: &mut String) {
         let mut fs = Vec::new();
         let mut universe = false;
         for c in &s.0.parts {
-            match fmt_conj_formula(c, &base, &used) {
+            match fmt_conj_formula(c, &base, &used, true) {
                 Some(t) => fs.push(t),
                 None => universe = true,
             }

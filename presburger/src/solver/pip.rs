@@ -609,7 +609,6 @@ pub(crate) fn pip_lexopt(
             continue;
         }
         loop {
-            #[cfg(debug_assertions)]
             ctx.check_invariants();
             budget.spend(1 + tab.n_row() * (1 + nv))?;
             // 1. a row with a negative constant on the whole context: pivot

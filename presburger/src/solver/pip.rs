@@ -144,6 +144,9 @@ fn with_ineq(ctx: &Conjunction, row: Row) -> Conjunction {
 struct PipContext {
     c: Conjunction,
     samples: Vec<Vec<Int>>,
+    /// Rows `r` (normalized) for which `c ∧ r ≥ 0` has no integer point;
+    /// stays true as `c` shrinks.
+    infeasible: Vec<Row>,
 }
 
 /// At most this many samples are kept per context.
@@ -154,6 +157,7 @@ impl PipContext {
         PipContext {
             c,
             samples: Vec::new(),
+            infeasible: Vec::new(),
         }
     }
 
@@ -206,12 +210,24 @@ impl PipContext {
         {
             return Ok(true);
         }
+        let key = normalized_ineq(row);
+        // a row that implies a known infeasible one is infeasible
+        if self
+            .infeasible
+            .iter()
+            .any(|k| k[1..] == key[1..] && k[0] >= key[0])
+        {
+            return Ok(false);
+        }
         match with_ineq(&self.c, row.clone()).sample_full(budget)? {
             Some(p) => {
                 self.remember(p);
                 Ok(true)
             }
-            None => Ok(false),
+            None => {
+                self.infeasible.push(key);
+                Ok(false)
+            }
         }
     }
 
@@ -238,10 +254,32 @@ impl PipContext {
             let v = Conjunction::eval_row(&num, p).floor_div(&den);
             p.push(v);
         }
+        for k in &mut self.infeasible {
+            k.push(Int::ZERO);
+        }
         let col = self.c.add_local(Some(Div { num, den }))?;
         tab.push_param();
         Ok(col)
     }
+}
+
+/// `row ≥ 0` with its coefficients divided by their gcd (and the constant
+/// rounded down): the same integer points.
+fn normalized_ineq(row: &Row) -> Row {
+    let g = row[1..]
+        .iter()
+        .filter(|v| !v.is_zero())
+        .fold(
+            Int::ZERO,
+            |g, v| if g.is_zero() { v.abs() } else { g.gcd(v) },
+        );
+    if g.is_zero() || g.is_one() {
+        return row.clone();
+    }
+    let mut r: Row = Vec::with_capacity(row.len());
+    r.push(row[0].floor_div(&g));
+    r.extend(row[1..].iter().map(|v| v.exact_div(&g)));
+    r
 }
 
 /// The sign of `par·(1, params, locals)` on the integer points of `ctx`.

@@ -857,14 +857,25 @@ pub(crate) fn solution_graph(sol: &PipSolution, space: &Space) -> Disjunction {
     d
 }
 
+/// Steps the dual simplex may spend on a parameter-free optimum before the
+/// branch-and-bound search takes over (see [`lexopt_pieces`]).
+const PARAMETER_FREE_PIP_STEPS: u64 = 200_000;
+
 /// The parametric lexicographic optimum of a union, as pieces: each
 /// conjunction is rewritten with explicit divisions
 /// ([`crate::algebra::explicit_locals_with`]) and solved by [`pip_lexopt`], and
 /// the partial solutions are merged by [`merge_solutions`]. The pieces of the
 /// result are pairwise disjoint and so are its empty parts; `space` is the
 /// space of `d` (its parameters, and for a map its inputs, are the parameters).
-/// Without parameters (nor inputs) the optimum is one point, found by the
-/// branch-and-bound search of `solve.rs` instead ([`crate::solve::lex_of_parts`]).
+///
+/// Without parameters (nor inputs) the optimum is one point. The dual simplex
+/// finds it first, on at most [`PARAMETER_FREE_PIP_STEPS`] steps: it is fast on
+/// thin cones such as `100026x <= 99948y <= 1.0000003·100026x`, where the
+/// branch-and-bound search walks `x` down one value at a time. When it runs
+/// out (its Gomory cuts converge slowly on equalities with coefficients like
+/// 4·10^13), or when an unbounded part makes it fail although a bounded part
+/// wins on an earlier coordinate, the branch-and-bound search of `solve.rs`
+/// ([`crate::solve::lex_of_parts`]) answers instead.
 pub(crate) fn lexopt_pieces(
     d: &Disjunction,
     maximize: bool,
@@ -874,28 +885,47 @@ pub(crate) fn lexopt_pieces(
     let cspace = context_space(&space);
     let np = cspace.n_var();
     let n_opt = space.n_var() - np;
-    if np == 0 {
-        // nothing parametric: the one optimum point of the branch-and-bound
-        // search (much faster than the dual simplex with its big parameter
-        // on thin sets such as 4*10^13 x - 4*10^13 y + ... = c)
-        let what = if maximize { "lexmax" } else { "lexmin" };
-        let universe = Conjunction::universe(cspace);
-        return Ok(
-            match crate::solve::lex_of_parts(d.parts.iter(), maximize, what, budget)? {
-                Some(p) => PipSolution {
-                    pieces: vec![PipPiece {
-                        context: universe,
-                        values: p.into_iter().map(|v| vec![v]).collect(),
-                    }],
-                    empty: Vec::new(),
-                },
-                None => PipSolution {
-                    pieces: Vec::new(),
-                    empty: vec![universe],
-                },
-            },
-        );
+    if np > 0 {
+        return pip_of_parts(d, &cspace, n_opt, maximize, budget);
     }
+    let cap = budget.remaining().min(PARAMETER_FREE_PIP_STEPS);
+    let mut first = Budget::new(cap);
+    let tried = pip_of_parts(d, &cspace, n_opt, maximize, &mut first);
+    budget.spend(usize::try_from(cap - first.remaining()).unwrap_or(usize::MAX))?;
+    match tried {
+        Ok(sol) => return Ok(sol),
+        Err(Error::Budget(_) | Error::Unbounded(_)) => {}
+        Err(e) => return Err(e),
+    }
+    let what = if maximize { "lexmax" } else { "lexmin" };
+    let universe = Conjunction::universe(cspace);
+    Ok(
+        match crate::solve::lex_of_parts(d.parts.iter(), maximize, what, budget)? {
+            Some(p) => PipSolution {
+                pieces: vec![PipPiece {
+                    context: universe,
+                    values: p.into_iter().map(|v| vec![v]).collect(),
+                }],
+                empty: Vec::new(),
+            },
+            None => PipSolution {
+                pieces: Vec::new(),
+                empty: vec![universe],
+            },
+        },
+    )
+}
+
+/// [`pip_lexopt`] on every conjunction of `d` (with explicit divisions),
+/// merged by [`merge_solutions`]; `cspace` is the context space.
+fn pip_of_parts(
+    d: &Disjunction,
+    cspace: &Space,
+    n_opt: usize,
+    maximize: bool,
+    budget: &mut Budget,
+) -> Result<PipSolution> {
+    let np = cspace.n_var();
     let mut acc = PipSolution {
         pieces: Vec::new(),
         empty: vec![Conjunction::universe(cspace.clone())],
@@ -907,7 +937,7 @@ pub(crate) fn lexopt_pieces(
             continue;
         }
         for part in crate::algebra::explicit_locals_with(&c, budget)? {
-            let sol = pip_lexopt(&part, np, n_opt, &cspace, maximize, budget)?;
+            let sol = pip_lexopt(&part, np, n_opt, cspace, maximize, budget)?;
             acc = merge_solutions(&acc, &sol, maximize, budget)?;
         }
     }

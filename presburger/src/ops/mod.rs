@@ -1,7 +1,8 @@
 //! The set and map algebra on top of the integer engine: subtraction, inclusion,
 //! equality ([`algebra`]), coalescing ([`coalesce`]), relation operations ([`maps`]), gist
 //! ([`gist`]), bounds, boxes and enumeration ([`bounds`]) and exact projection
-//! ([`project`]), and operations on unions member by member ([`unions`]).
+//! ([`project`]), operations on unions member by member ([`unions`]), and the
+//! rational algorithms of [`crate::RationalSet`] ([`rational`]).
 
 pub mod aff_ops;
 #[cfg(test)]
@@ -14,4 +15,5 @@ pub mod coalesce;
 pub mod gist;
 pub mod maps;
 pub mod project;
+pub mod rational;
 pub mod unions;

@@ -219,7 +219,12 @@ impl PipContext {
         {
             return Ok(false);
         }
-        match with_ineq(&self.c, row.clone()).sample_full(budget)? {
+        // the rows proven infeasible hold negated on the context: `k ≤ -1`
+        // for each; they tighten the relaxation the search starts from
+        let mut c = with_ineq(&self.c, row.clone());
+        c.ineqs
+            .extend(self.infeasible.iter().map(|k| ineq_le_m1(k)));
+        match c.sample_full(budget)? {
             Some(p) => {
                 self.remember(p);
                 Ok(true)

@@ -70,6 +70,13 @@ use std::collections::HashSet;
 /// divisions before coalescing (past it the disjunct is left as it is).
 const EXPLICIT_STEPS: u64 = 20_000;
 
+/// Most steps of the test whether one disjunct lies inside another (past
+/// it the two are both kept).
+const INSIDE_STEPS: u64 = 20_000;
+
+/// Most steps of one attempt to merge two disjuncts (past it they are not).
+const MERGE_STEPS: u64 = 50_000;
+
 /// Largest relaxation tried over the integers below the rational one.
 const MAX_TIGHTEN: i64 = 8;
 
@@ -94,6 +101,13 @@ impl Disjunction {
     /// runs out the fuse case alone ([`try_fuse`]) gives the answer, as
     /// before issue 14, so that coalescing a large union never makes the
     /// operation that prints it fail.
+    ///
+    /// Each test of one disjunct inside another and each merge attempt runs
+    /// on a cap of its own ([`INSIDE_STEPS`], [`MERGE_STEPS`],
+    /// [`Budget::capped`]): past it the pair is kept as it is, which is exact
+    /// (two disjuncts left side by side have the points of the two), so a
+    /// pair whose exact test needs a long integer search (coefficients near
+    /// `2^70`: 1 s and more each) costs a bounded amount and never an error.
     pub(crate) fn coalesce(&self, budget: &mut Budget) -> Result<Disjunction> {
         match budget.optional(|b| self.coalesce_with(true, b))? {
             Some(d) => Ok(d),
@@ -136,7 +150,12 @@ impl Disjunction {
                     }
                     // drop i when it lies inside j
                     if !not_inside.contains(&(ids[i], ids[j])) {
-                        if single(&parts[i]).is_subset(&single(&parts[j]), budget)? {
+                        let inside = budget
+                            .capped(INSIDE_STEPS, |b| {
+                                single(&parts[i]).is_subset(&single(&parts[j]), b)
+                            })?
+                            .unwrap_or(false);
+                        if inside {
                             parts.remove(i);
                             ids.remove(i);
                             continue 'outer;
@@ -145,9 +164,15 @@ impl Disjunction {
                     }
                     if i < j && !not_merged.contains(&(ids[i], ids[j])) {
                         let merged = if full {
-                            try_merge(&parts[i], &parts[j], &space, budget)?
+                            budget
+                                .capped(MERGE_STEPS, |b| {
+                                    try_merge(&parts[i], &parts[j], &space, b)
+                                })?
+                                .flatten()
                         } else {
-                            try_fuse(&parts[i], &parts[j], &space, budget)?
+                            budget
+                                .capped(MERGE_STEPS, |b| try_fuse(&parts[i], &parts[j], &space, b))?
+                                .flatten()
                         };
                         if let Some(m) = merged {
                             parts.remove(j);

@@ -81,7 +81,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::project::irredundant;
-use crate::simplex::{LpValue, Rational, Simplex, Snapshot};
+use crate::simplex::{LpResult, LpValue, Rational, Simplex, Snapshot};
 use crate::solver::solve::contains_in;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -687,6 +687,31 @@ impl<'a> Region<'a> {
             return Ok(self.counterexample(&minus, budget)?.is_none());
         }
         Ok(true)
+    }
+
+    /// The rational minimum of `row` over the region (on its own tableau, no
+    /// second one for the linear programs of coalescing), and whether it is
+    /// attained at an integer point (then it is the integer minimum too).
+    /// The tableau keeps its set: only its basis changes.
+    pub(super) fn rational_min(
+        &mut self,
+        row: &Row,
+        budget: &mut Budget,
+    ) -> Result<(LpValue, bool)> {
+        let r = self.tab.minimize(row);
+        self.charge(budget)?;
+        let integral = match &r {
+            LpResult::Optimum { point, .. } => point.iter().all(Rational::is_integer),
+            _ => false,
+        };
+        Ok((LpValue::from(r), integral))
+    }
+
+    /// The rational minimum of `row` over the region (see [`Region::rational_min`]).
+    pub(super) fn rational_min_value(&mut self, row: &Row, budget: &mut Budget) -> Result<LpValue> {
+        let v = self.tab.min_value(row);
+        self.charge(budget)?;
+        Ok(v)
     }
 
     /// An integer point of the region where `row >= 0` fails (values on the

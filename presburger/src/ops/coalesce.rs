@@ -62,7 +62,7 @@ use crate::conjunction::{div_constraints, normalize_ineq, Conjunction, Div, Row}
 use crate::error::Result;
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::simplex::{LpResult, LpValue, Rational, Simplex};
+use crate::simplex::{LpValue, Rational, Simplex};
 use crate::space::Space;
 use std::collections::HashSet;
 
@@ -72,10 +72,10 @@ const EXPLICIT_STEPS: u64 = 20_000;
 
 /// Most steps of the test whether one disjunct lies inside another (past
 /// it the two are both kept).
-const INSIDE_STEPS: u64 = 20_000;
+const INSIDE_STEPS: u64 = 4_000;
 
 /// Most steps of one attempt to merge two disjuncts (past it they are not).
-const MERGE_STEPS: u64 = 50_000;
+const MERGE_STEPS: u64 = 20_000;
 
 /// Largest relaxation tried over the integers below the rational one.
 const MAX_TIGHTEN: i64 = 8;
@@ -122,11 +122,15 @@ impl Disjunction {
         let mut d = self.clone();
         d.simplify();
         let mut parts: Vec<Conjunction> = Vec::with_capacity(d.parts.len());
+        // invariant: `points[k]` is an integer point of `parts[k]`
+        let mut points: Vec<Vec<Int>> = Vec::with_capacity(d.parts.len());
         for mut c in d.parts.drain(..) {
             budget.spend(1 + c.eqs.len() + c.ineqs.len())?;
             c.remove_redundancies();
             let c = if full { with_divisions(c, budget)? } else { c };
-            if !c.is_empty_with(budget)? {
+            // an integer point of each disjunct (parameters and dimensions)
+            if let Some(p) = c.sample_full(budget)? {
+                points.push(p[..c.space.n_var()].to_vec());
                 parts.push(c);
             }
         }
@@ -150,14 +154,17 @@ impl Disjunction {
                     }
                     // drop i when it lies inside j
                     if !not_inside.contains(&(ids[i], ids[j])) {
-                        let inside = budget
-                            .capped(INSIDE_STEPS, |b| {
-                                single(&parts[i]).is_subset(&single(&parts[j]), b)
-                            })?
-                            .unwrap_or(false);
+                        // a point of i outside j says no at once
+                        let inside = contains_point(&parts[j], &points[i]) != Some(false)
+                            && budget
+                                .capped(INSIDE_STEPS, |b| {
+                                    single(&parts[i]).is_subset(&single(&parts[j]), b)
+                                })?
+                                .unwrap_or(false);
                         if inside {
                             parts.remove(i);
                             ids.remove(i);
+                            points.remove(i);
                             continue 'outer;
                         }
                         not_inside.insert((ids[i], ids[j]));
@@ -175,8 +182,10 @@ impl Disjunction {
                                 .flatten()
                         };
                         if let Some(m) = merged {
+                            // m contains parts[i]: points[i] stays a point of it
                             parts.remove(j);
                             ids.remove(j);
+                            points.remove(j);
                             parts[i] = m;
                             ids[i] = next_id;
                             next_id += 1;
@@ -213,6 +222,32 @@ fn with_divisions(c: Conjunction, budget: &mut Budget) -> Result<Conjunction> {
         }
         _ => c,
     })
+}
+
+/// Whether the integer point `x` (values of the parameters and dimensions)
+/// lies in `c`, when evaluation can tell: every local of `c` is a division
+/// whose definition uses only the columns before it, so its value at `x` is
+/// fixed. `None` when a local has no such definition (a plain existential).
+/// A point of one disjunct outside another proves that the first does not
+/// lie inside the second without any integer search.
+fn contains_point(c: &Conjunction, x: &[Int]) -> Option<bool> {
+    let nv = c.space.n_var();
+    let mut vals: Vec<Int> = x.get(..nv)?.to_vec();
+    for (l, d) in c.divs.iter().enumerate() {
+        let d = d.as_ref()?;
+        if d.num.iter().skip(1 + nv + l).any(|v| !v.is_zero()) || !d.den.is_positive() {
+            return None;
+        }
+        vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
+    }
+    Some(
+        c.eqs
+            .iter()
+            .all(|e| Conjunction::eval_row(e, &vals).is_zero())
+            && c.ineqs
+                .iter()
+                .all(|r| !Conjunction::eval_row(r, &vals).is_negative()),
+    )
 }
 
 /// Equal rows up to trailing zeros.
@@ -271,7 +306,7 @@ fn aligned_pair(a: &Conjunction, b: &Conjunction) -> Option<(Conjunction, Conjun
 }
 
 /// Adds the defining inequalities of the divisions of `c` that are not among
-/// its inequalities yet (the tableaux of [`Region`] and [`Lp`] see only rows).
+/// its inequalities yet (the tableau of [`Region`] sees only rows).
 fn with_div_rows(c: &mut Conjunction) {
     let first_local = 1 + c.space.n_var();
     let mut seen: HashSet<Row> = c.ineqs.iter().cloned().collect();
@@ -307,47 +342,6 @@ fn inequalities(c: &Conjunction) -> Vec<Row> {
         }
     }
     rows
-}
-
-/// A rational tableau of a disjunct for the linear programs, with its pivot
-/// work charged to the budget as it goes.
-struct Lp {
-    tab: Simplex,
-    paid: u64,
-}
-
-impl Lp {
-    fn new(c: &Conjunction) -> Option<Lp> {
-        let (tab, _) = c.rational_tableau()?;
-        Some(Lp { tab, paid: 0 })
-    }
-
-    /// Spends one step, plus one per pivot since the last charge.
-    fn charge(&mut self, budget: &mut Budget) -> Result<()> {
-        let p = self.tab.work();
-        let n = p.saturating_sub(self.paid);
-        self.paid = p;
-        budget.spend(1 + usize::try_from(n).unwrap_or(usize::MAX))
-    }
-
-    /// The rational minimum of `row` (over the columns of the disjunct).
-    fn min(&mut self, row: &Row, budget: &mut Budget) -> Result<LpValue> {
-        let v = self.tab.min_value(row);
-        self.charge(budget)?;
-        Ok(v)
-    }
-
-    /// The rational minimum of `row`, and whether it is attained at an
-    /// integer point (then it is the integer minimum too).
-    fn min_at(&mut self, row: &Row, budget: &mut Budget) -> Result<(LpValue, bool)> {
-        let r = self.tab.minimize(row);
-        self.charge(budget)?;
-        let integral = match &r {
-            LpResult::Optimum { point, .. } => point.iter().all(Rational::is_integer),
-            _ => false,
-        };
-        Ok((LpValue::from(r), integral))
-    }
 }
 
 /// How a constraint of one disjunct relates to the other.
@@ -456,9 +450,6 @@ fn try_merge(
     let Some((a, b)) = aligned_pair(a, b) else {
         return Ok(None);
     };
-    let (Some(mut lp_a), Some(mut lp_b)) = (Lp::new(&a), Lp::new(&b)) else {
-        return Ok(None);
-    };
     let (Some(mut on_a), Some(mut on_b)) = (Region::new(&a), Region::new(&b)) else {
         return Ok(None);
     };
@@ -472,16 +463,16 @@ fn try_merge(
     // with equalities, a gap still makes wrapping pointless (see below)
     let mut separated = false;
     let mut mins = [Vec::new(), Vec::new()];
-    for (side, (rows, lp)) in [(&rows_a, &mut lp_b), (&rows_b, &mut lp_a)]
+    for (side, (rows, lp)) in [(&rows_a, &mut on_b), (&rows_b, &mut on_a)]
         .into_iter()
         .enumerate()
     {
         for r in rows.iter() {
-            let (m, integral) = lp.min_at(r, budget)?;
+            let (m, integral) = lp.rational_min(r, budget)?;
             let valid = matches!(&m, LpValue::Optimum(m) if m.signum() >= 0);
             if !valid && !separated {
                 let minus: Row = r.iter().map(|v| -v).collect();
-                if let LpValue::Optimum(x) = lp.min(&minus, budget)? {
+                if let LpValue::Optimum(x) = lp.rational_min_value(&minus, budget)? {
                     separated = x > Rational::from_int(Int::ONE);
                     if separated && gaps_count {
                         return Ok(None);
@@ -543,10 +534,10 @@ fn try_merge(
             return Ok(None);
         }
         let before = hull.len();
-        for r in wrapped_rows(&rows_a, &cut_a, &b, &mut lp_b, budget)? {
+        for r in wrapped_rows(&rows_a, &cut_a, &b, &mut on_b, budget)? {
             add_row(&mut hull, &mut seen, r);
         }
-        for r in wrapped_rows(&rows_b, &cut_b, &a, &mut lp_a, budget)? {
+        for r in wrapped_rows(&rows_b, &cut_b, &a, &mut on_a, budget)? {
             add_row(&mut hull, &mut seen, r);
         }
         if hull.len() == before {
@@ -629,7 +620,7 @@ fn wrapped_rows(
     rows: &[Row],
     cut: &[usize],
     other: &Conjunction,
-    lp_other: &mut Lp,
+    lp_other: &mut Region,
     budget: &mut Budget,
 ) -> Result<Vec<Row>> {
     let mut out = Vec::new();
@@ -701,7 +692,7 @@ fn wrapped_rows(
                 continue;
             }
             let mut row: Row = f.iter().zip(r).map(|(x, y)| q * x + p * y).collect();
-            match lp_other.min(&row, budget)? {
+            match lp_other.rational_min_value(&row, budget)? {
                 LpValue::Optimum(m) if m.signum() < 0 => row[0] -= m.ceil(),
                 LpValue::Optimum(_) => {}
                 _ => continue,

@@ -173,7 +173,12 @@ impl Disjunction {
                         let merged = if full {
                             budget
                                 .capped(MERGE_STEPS, |b| {
-                                    try_merge(&parts[i], &parts[j], &space, b)
+                                    try_merge(
+                                        (&parts[i], &points[i]),
+                                        (&parts[j], &points[j]),
+                                        &space,
+                                        b,
+                                    )
                                 })?
                                 .flatten()
                         } else {
@@ -231,6 +236,21 @@ fn with_divisions(c: Conjunction, budget: &mut Budget) -> Result<Conjunction> {
 /// A point of one disjunct outside another proves that the first does not
 /// lie inside the second without any integer search.
 fn contains_point(c: &Conjunction, x: &[Int]) -> Option<bool> {
+    let vals = with_div_values(c, x)?;
+    Some(
+        c.eqs
+            .iter()
+            .all(|e| Conjunction::eval_row(e, &vals).is_zero())
+            && c.ineqs
+                .iter()
+                .all(|r| !Conjunction::eval_row(r, &vals).is_negative()),
+    )
+}
+
+/// The values at `x` (parameters and dimensions) of all the columns of `c`
+/// after the constant: `x`, then each local as its division evaluated at the
+/// columns before it. `None` as in [`contains_point`].
+fn with_div_values(c: &Conjunction, x: &[Int]) -> Option<Vec<Int>> {
     let nv = c.space.n_var();
     let mut vals: Vec<Int> = x.get(..nv)?.to_vec();
     for (l, d) in c.divs.iter().enumerate() {
@@ -240,14 +260,21 @@ fn contains_point(c: &Conjunction, x: &[Int]) -> Option<bool> {
         }
         vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
     }
-    Some(
-        c.eqs
+    Some(vals)
+}
+
+/// `x` over all the columns of `c` ([`with_div_values`]) when it is a point
+/// of `c`, for the list of known points of [`classify`].
+fn point_of(c: &Conjunction, x: &[Int]) -> Option<Vec<Int>> {
+    let vals = with_div_values(c, x)?;
+    let inside = c
+        .eqs
+        .iter()
+        .all(|e| Conjunction::eval_row(e, &vals).is_zero())
+        && c.ineqs
             .iter()
-            .all(|e| Conjunction::eval_row(e, &vals).is_zero())
-            && c.ineqs
-                .iter()
-                .all(|r| !Conjunction::eval_row(r, &vals).is_negative()),
-    )
+            .all(|r| !Conjunction::eval_row(r, &vals).is_negative());
+    inside.then_some(vals)
 }
 
 /// Equal rows up to trailing zeros.
@@ -361,7 +388,7 @@ enum Class {
 /// `row + k >= 0` holds at every integer point (tried when the rational
 /// relaxation is at most [`MAX_TIGHTEN`]), else by the rational one, when `m`
 /// is finite. `known` holds integer points of the other disjunct found so far
-/// (over its columns): a row that fails on one of them needs no search, and
+/// (over its columns; at first its sample point): a row that fails on one of them needs no search, and
 /// each search that refutes a row adds its point.
 fn classify(
     row: &Row,
@@ -442,8 +469,8 @@ fn add_row(out: &mut Vec<Row>, seen: &mut HashSet<Row>, mut row: Row) {
 ///
 /// Source: Verdoolaege, IMPACT 2015 (fusion, extension, wrapping).
 fn try_merge(
-    a: &Conjunction,
-    b: &Conjunction,
+    (a, pa): (&Conjunction, &[Int]),
+    (b, pb): (&Conjunction, &[Int]),
     space: &Space,
     budget: &mut Budget,
 ) -> Result<Option<Conjunction>> {
@@ -488,11 +515,13 @@ fn try_merge(
     // the rows of each side that do not hold on the other: (row, index in its side)
     let mut cut_a = Vec::new();
     let mut cut_b = Vec::new();
-    for (rows, mins, region, cut) in [
-        (&rows_a, mins_a, &mut on_b, &mut cut_a),
-        (&rows_b, mins_b, &mut on_a, &mut cut_b),
+    // the known points of the other side start with its sample point
+    let seed_b: Vec<Vec<Int>> = point_of(&b, pb).into_iter().collect();
+    let seed_a: Vec<Vec<Int>> = point_of(&a, pa).into_iter().collect();
+    for (rows, mins, region, cut, mut known) in [
+        (&rows_a, mins_a, &mut on_b, &mut cut_a, seed_b),
+        (&rows_b, mins_b, &mut on_a, &mut cut_b, seed_a),
     ] {
-        let mut known = Vec::new();
         for (k, (r, m)) in rows.iter().zip(mins).enumerate() {
             match classify(r, m, region, &mut known, budget)? {
                 Class::Valid => add_row(&mut hull, &mut seen, r.clone()),

@@ -50,6 +50,15 @@
 //! conjunction ([`super::algebra::explicit_locals_with`]); otherwise it is
 //! only dropped when contained in another, never merged.
 //!
+//! Work. Keeping two disjuncts side by side is always exact, so every test
+//! that only serves to drop or merge more runs on a step cap of its own
+//! ([`Budget::capped`]; past it the pair is kept): with coefficients near
+//! `2^70` one exact test can need seconds of integer search (vs_isl's
+//! random and bigcoef families timed out on it). An integer point of each
+//! disjunct, found by the emptiness test that drops empty ones, answers
+//! most "is this disjunct inside that one" questions by evaluation (a point
+//! outside says no) and is the first known point of the classification.
+//!
 //! Source: S. Verdoolaege, "Integer Set Coalescing", IMPACT 2015 (the
 //! classification of constraints as valid, separating, cut or adjacent, and the
 //! cases of fusion, extension and wrapping, also of unbounded disjuncts, and
@@ -835,6 +844,34 @@ mod tests {
                 Err(e) => assert!(matches!(e, crate::Error::Budget(_)), "{e}"),
             }
         }
+    }
+
+    /// Coefficients near `2^70` (vs_isl's bigcoef family): the Omega split
+    /// of the existentials has about `2^70` splinters and the exact tests
+    /// need long integer searches; each runs on its own cap, so coalescing
+    /// ends at once (it ran for minutes) without an error, the parts inside
+    /// another dropped.
+    #[test]
+    fn huge_coefficients_end() {
+        let a = set(concat!(
+            "{ [x0, x1, x2, x3] : (exists e0, e1 : -18584886037125x0 - 2034770882209x1 + 73786976569159",
+            "515992x2 - 1126573082011297x3 - 9132201443724e0 + 36029850572325029e1 <= 14761639143244784",
+            "6264 and 18015173624511740x2 + 144115972538764863x3 + 141408795308068e0 - 17932749319336e1",
+            " <= 530018190488981251 and 72057709153292380x0 - 18531791446062x1 - 70818739040804x3 + 720",
+            "58598156561540e0 + 36029745652667342e1 <= 107838972493934734 and 73786976776373328634x0 - ",
+            "2252858997732060x1 + 2457881564691x3 - 5439960238452e1 <= 115950321264518079625 and 360840",
+            "86602975x1 + 36123037230147x2 + 70847965828439x3 + 1152921524926507836e0 - 141777283200875",
+            "e1 <= -823372196901005215 and 82124958101460328902 <= 4505162012023x0 + 295147906138298512",
+            "886x1 - 1152921582044294723x2 - 35553823172866x3 - 144116168542109109e0 + 2163834319295e1 ",
+            "<= 82124958101460328903 and 18446744548174333179x0 - 147573952646246807270x1 + 22520413932",
+            "52405x2 - 71402158570809x3 + 9071156672871e0 - 4504620202833592e1 <= -13177783896069283142",
+            ") }",
+        ));
+        let lo = a.intersect(&set("{ [x0, x1, x2, x3] : x0 <= 1 }")).unwrap();
+        let hi = a.intersect(&set("{ [x0, x1, x2, x3] : x0 >= 2 }")).unwrap();
+        let u = a.union(&lo).unwrap().union(&hi).unwrap();
+        let c = u.coalesce().unwrap();
+        assert!(c.n_basic() <= u.n_basic(), "{c}");
     }
 
     /// Small unions of 2-4 disjuncts over `[i, j]`: boxes near each other,

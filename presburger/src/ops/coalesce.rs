@@ -81,7 +81,7 @@ const EXPLICIT_STEPS: u64 = 20_000;
 
 /// Most steps of the test whether one disjunct lies inside another (past
 /// it the two are both kept).
-const INSIDE_STEPS: u64 = 4_000;
+const INSIDE_STEPS: u64 = 1_000;
 
 /// Most steps of one attempt to merge two disjuncts (past it they are not).
 const MERGE_STEPS: u64 = 20_000;

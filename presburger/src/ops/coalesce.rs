@@ -139,7 +139,7 @@ impl Disjunction {
             let c = if full { with_divisions(c, budget)? } else { c };
             // an integer point of each disjunct (parameters and dimensions)
             if let Some(p) = c.sample_full(budget)? {
-                points.push(p[..c.space.n_var()].to_vec());
+                points.push(p.iter().take(c.space.n_var()).cloned().collect());
                 parts.push(c);
             }
         }

@@ -81,7 +81,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::project::irredundant;
-use crate::simplex::{LpValue, Rational, Simplex, Snapshot};
+use crate::simplex::{LpResult, LpValue, Rational, Simplex, Snapshot};
 use crate::solver::solve::contains_in;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -150,7 +150,7 @@ pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<
         let Some(l) = pick else {
             // Locals bound together: project the last one out the Omega way.
             let l = *plain.last().unwrap_or(&0);
-            for piece in omega_split(&c, l)? {
+            for piece in omega_split(&c, l, budget)? {
                 todo.push(piece);
             }
             if todo.len() + done.len() > MAX_EXPLICIT_PARTS {
@@ -306,7 +306,13 @@ fn resolve_local_equality(c: &mut Conjunction) -> bool {
 /// coefficient), in which `l` is fixed by an equality and so becomes a division. Every
 /// integer point of the conjunction is in one of them, and each of them implies the
 /// conjunction's projection.
-fn omega_split(c: &Conjunction, l: usize) -> Result<Vec<Conjunction>> {
+///
+/// Work: every splinter is a conjunction to simplify, one step per row of
+/// `c`, and their number grows with the coefficients of `l` (about `2^70`
+/// with coefficients near `2^70`), so all of them are charged to `budget`
+/// before the first is built: a split that cannot be afforded fails at once
+/// with [`Error::Budget`] instead of running for hours unaccounted.
+fn omega_split(c: &Conjunction, l: usize, budget: &mut Budget) -> Result<Vec<Conjunction>> {
     let col = 1 + c.space.n_var() + l;
     if c.eqs.iter().any(|e| !e[col].is_zero()) {
         return Err(Error::Unsupported(
@@ -315,6 +321,11 @@ fn omega_split(c: &Conjunction, l: usize) -> Result<Vec<Conjunction>> {
     }
     let lowers: Vec<&Row> = c.ineqs.iter().filter(|r| r[col].is_positive()).collect();
     let uppers: Vec<&Row> = c.ineqs.iter().filter(|r| r[col].is_negative()).collect();
+    let per_piece = Int::from(1 + c.eqs.len() + c.ineqs.len());
+    let count = splinter_count(&lowers, &uppers, col);
+    let cost = (&count + &Int::ONE) * &per_piece;
+    let cost = cost.to_i64().and_then(|v| usize::try_from(v).ok());
+    budget.spend(cost.unwrap_or(usize::MAX))?;
     let mut out = Vec::new();
     // dark shadow
     let mut dark = c.clone();
@@ -350,6 +361,22 @@ fn omega_split(c: &Conjunction, l: usize) -> Result<Vec<Conjunction>> {
         }
     }
     Ok(out)
+}
+
+/// How many equalities [`splinters`] yields for these bounds of column
+/// `col`: `floor((m·a - a - m) / m) + 1` (when positive) for each lower
+/// bound coefficient `a`, with `m` the largest upper-bound coefficient.
+fn splinter_count(lowers: &[&Row], uppers: &[&Row], col: usize) -> Int {
+    let m = uppers.iter().map(|u| -&u[col]).max().unwrap_or(Int::ONE);
+    let mut n = Int::ZERO;
+    for lo in lowers {
+        let a = &lo[col];
+        let top = (&m * a - a - &m).floor_div(&m);
+        if !top.is_negative() {
+            n += top + Int::ONE;
+        }
+    }
+    n
 }
 
 /// Forgets (to a fixpoint) every division definition that refers to a local without
@@ -660,6 +687,31 @@ impl<'a> Region<'a> {
             return Ok(self.counterexample(&minus, budget)?.is_none());
         }
         Ok(true)
+    }
+
+    /// The rational minimum of `row` over the region (on its own tableau, no
+    /// second one for the linear programs of coalescing), and whether it is
+    /// attained at an integer point (then it is the integer minimum too).
+    /// The tableau keeps its set: only its basis changes.
+    pub(super) fn rational_min(
+        &mut self,
+        row: &Row,
+        budget: &mut Budget,
+    ) -> Result<(LpValue, bool)> {
+        let r = self.tab.minimize(row);
+        self.charge(budget)?;
+        let integral = match &r {
+            LpResult::Optimum { point, .. } => point.iter().all(Rational::is_integer),
+            _ => false,
+        };
+        Ok((LpValue::from(r), integral))
+    }
+
+    /// The rational minimum of `row` over the region (see [`Region::rational_min`]).
+    pub(super) fn rational_min_value(&mut self, row: &Row, budget: &mut Budget) -> Result<LpValue> {
+        let v = self.tab.min_value(row);
+        self.charge(budget)?;
+        Ok(v)
     }
 
     /// An integer point of the region where `row >= 0` fails (values on the

@@ -50,6 +50,15 @@
 //! conjunction ([`super::algebra::explicit_locals_with`]); otherwise it is
 //! only dropped when contained in another, never merged.
 //!
+//! Work. Keeping two disjuncts side by side is always exact, so every test
+//! that only serves to drop or merge more runs on a step cap of its own
+//! ([`Budget::capped`]; past it the pair is kept): with coefficients near
+//! `2^70` one exact test can need seconds of integer search (vs_isl's
+//! random and bigcoef families timed out on it). An integer point of each
+//! disjunct, found by the emptiness test that drops empty ones, answers
+//! most "is this disjunct inside that one" questions by evaluation (a point
+//! outside says no) and is the first known point of the classification.
+//!
 //! Source: S. Verdoolaege, "Integer Set Coalescing", IMPACT 2015 (the
 //! classification of constraints as valid, separating, cut or adjacent, and the
 //! cases of fusion, extension and wrapping, also of unbounded disjuncts, and
@@ -62,13 +71,20 @@ use crate::conjunction::{div_constraints, normalize_ineq, Conjunction, Div, Row}
 use crate::error::Result;
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::simplex::{LpResult, LpValue, Rational, Simplex};
+use crate::simplex::{LpValue, Rational, Simplex};
 use crate::space::Space;
 use std::collections::HashSet;
 
 /// Most steps spent on rewriting the plain existentials of one disjunct into
 /// divisions before coalescing (past it the disjunct is left as it is).
 const EXPLICIT_STEPS: u64 = 20_000;
+
+/// Most steps of the test whether one disjunct lies inside another (past
+/// it the two are both kept).
+const INSIDE_STEPS: u64 = 1_000;
+
+/// Most steps of one attempt to merge two disjuncts (past it they are not).
+const MERGE_STEPS: u64 = 20_000;
 
 /// Largest relaxation tried over the integers below the rational one.
 const MAX_TIGHTEN: i64 = 8;
@@ -94,6 +110,13 @@ impl Disjunction {
     /// runs out the fuse case alone ([`try_fuse`]) gives the answer, as
     /// before issue 14, so that coalescing a large union never makes the
     /// operation that prints it fail.
+    ///
+    /// Each test of one disjunct inside another and each merge attempt runs
+    /// on a cap of its own ([`INSIDE_STEPS`], [`MERGE_STEPS`],
+    /// [`Budget::capped`]): past it the pair is kept as it is, which is exact
+    /// (two disjuncts left side by side have the points of the two), so a
+    /// pair whose exact test needs a long integer search (coefficients near
+    /// `2^70`: 1 s and more each) costs a bounded amount and never an error.
     pub(crate) fn coalesce(&self, budget: &mut Budget) -> Result<Disjunction> {
         match budget.optional(|b| self.coalesce_with(true, b))? {
             Some(d) => Ok(d),
@@ -108,11 +131,15 @@ impl Disjunction {
         let mut d = self.clone();
         d.simplify();
         let mut parts: Vec<Conjunction> = Vec::with_capacity(d.parts.len());
+        // invariant: `points[k]` is an integer point of `parts[k]`
+        let mut points: Vec<Vec<Int>> = Vec::with_capacity(d.parts.len());
         for mut c in d.parts.drain(..) {
             budget.spend(1 + c.eqs.len() + c.ineqs.len())?;
             c.remove_redundancies();
             let c = if full { with_divisions(c, budget)? } else { c };
-            if !c.is_empty_with(budget)? {
+            // an integer point of each disjunct (parameters and dimensions)
+            if let Some(p) = c.sample_full(budget)? {
+                points.push(p.iter().take(c.space.n_var()).cloned().collect());
                 parts.push(c);
             }
         }
@@ -136,22 +163,43 @@ impl Disjunction {
                     }
                     // drop i when it lies inside j
                     if !not_inside.contains(&(ids[i], ids[j])) {
-                        if single(&parts[i]).is_subset(&single(&parts[j]), budget)? {
+                        // a point of i outside j says no at once
+                        let inside = contains_point(&parts[j], &points[i]) != Some(false)
+                            && budget
+                                .capped(INSIDE_STEPS, |b| {
+                                    single(&parts[i]).is_subset(&single(&parts[j]), b)
+                                })?
+                                .unwrap_or(false);
+                        if inside {
                             parts.remove(i);
                             ids.remove(i);
+                            points.remove(i);
                             continue 'outer;
                         }
                         not_inside.insert((ids[i], ids[j]));
                     }
                     if i < j && !not_merged.contains(&(ids[i], ids[j])) {
                         let merged = if full {
-                            try_merge(&parts[i], &parts[j], &space, budget)?
+                            budget
+                                .capped(MERGE_STEPS, |b| {
+                                    try_merge(
+                                        (&parts[i], &points[i]),
+                                        (&parts[j], &points[j]),
+                                        &space,
+                                        b,
+                                    )
+                                })?
+                                .flatten()
                         } else {
-                            try_fuse(&parts[i], &parts[j], &space, budget)?
+                            budget
+                                .capped(MERGE_STEPS, |b| try_fuse(&parts[i], &parts[j], &space, b))?
+                                .flatten()
                         };
                         if let Some(m) = merged {
+                            // m contains parts[i]: points[i] stays a point of it
                             parts.remove(j);
                             ids.remove(j);
+                            points.remove(j);
                             parts[i] = m;
                             ids[i] = next_id;
                             next_id += 1;
@@ -188,6 +236,54 @@ fn with_divisions(c: Conjunction, budget: &mut Budget) -> Result<Conjunction> {
         }
         _ => c,
     })
+}
+
+/// Whether the integer point `x` (values of the parameters and dimensions)
+/// lies in `c`, when evaluation can tell: every local of `c` is a division
+/// whose definition uses only the columns before it, so its value at `x` is
+/// fixed. `None` when a local has no such definition (a plain existential).
+/// A point of one disjunct outside another proves that the first does not
+/// lie inside the second without any integer search.
+fn contains_point(c: &Conjunction, x: &[Int]) -> Option<bool> {
+    let vals = with_div_values(c, x)?;
+    Some(
+        c.eqs
+            .iter()
+            .all(|e| Conjunction::eval_row(e, &vals).is_zero())
+            && c.ineqs
+                .iter()
+                .all(|r| !Conjunction::eval_row(r, &vals).is_negative()),
+    )
+}
+
+/// The values at `x` (parameters and dimensions) of all the columns of `c`
+/// after the constant: `x`, then each local as its division evaluated at the
+/// columns before it. `None` as in [`contains_point`].
+fn with_div_values(c: &Conjunction, x: &[Int]) -> Option<Vec<Int>> {
+    let nv = c.space.n_var();
+    let mut vals: Vec<Int> = x.get(..nv)?.to_vec();
+    for (l, d) in c.divs.iter().enumerate() {
+        let d = d.as_ref()?;
+        if d.num.iter().skip(1 + nv + l).any(|v| !v.is_zero()) || !d.den.is_positive() {
+            return None;
+        }
+        vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
+    }
+    Some(vals)
+}
+
+/// `x` over all the columns of `c` ([`with_div_values`]) when it is a point
+/// of `c`, for the list of known points of [`classify`].
+fn point_of(c: &Conjunction, x: &[Int]) -> Option<Vec<Int>> {
+    let vals = with_div_values(c, x)?;
+    let inside = c
+        .eqs
+        .iter()
+        .all(|e| Conjunction::eval_row(e, &vals).is_zero())
+        && c.ineqs
+            .iter()
+            .all(|r| !Conjunction::eval_row(r, &vals).is_negative());
+    inside.then_some(vals)
 }
 
 /// Equal rows up to trailing zeros.
@@ -246,7 +342,7 @@ fn aligned_pair(a: &Conjunction, b: &Conjunction) -> Option<(Conjunction, Conjun
 }
 
 /// Adds the defining inequalities of the divisions of `c` that are not among
-/// its inequalities yet (the tableaux of [`Region`] and [`Lp`] see only rows).
+/// its inequalities yet (the tableau of [`Region`] sees only rows).
 fn with_div_rows(c: &mut Conjunction) {
     let first_local = 1 + c.space.n_var();
     let mut seen: HashSet<Row> = c.ineqs.iter().cloned().collect();
@@ -284,47 +380,6 @@ fn inequalities(c: &Conjunction) -> Vec<Row> {
     rows
 }
 
-/// A rational tableau of a disjunct for the linear programs, with its pivot
-/// work charged to the budget as it goes.
-struct Lp {
-    tab: Simplex,
-    paid: u64,
-}
-
-impl Lp {
-    fn new(c: &Conjunction) -> Option<Lp> {
-        let (tab, _) = c.rational_tableau()?;
-        Some(Lp { tab, paid: 0 })
-    }
-
-    /// Spends one step, plus one per pivot since the last charge.
-    fn charge(&mut self, budget: &mut Budget) -> Result<()> {
-        let p = self.tab.work();
-        let n = p.saturating_sub(self.paid);
-        self.paid = p;
-        budget.spend(1 + usize::try_from(n).unwrap_or(usize::MAX))
-    }
-
-    /// The rational minimum of `row` (over the columns of the disjunct).
-    fn min(&mut self, row: &Row, budget: &mut Budget) -> Result<LpValue> {
-        let v = self.tab.min_value(row);
-        self.charge(budget)?;
-        Ok(v)
-    }
-
-    /// The rational minimum of `row`, and whether it is attained at an
-    /// integer point (then it is the integer minimum too).
-    fn min_at(&mut self, row: &Row, budget: &mut Budget) -> Result<(LpValue, bool)> {
-        let r = self.tab.minimize(row);
-        self.charge(budget)?;
-        let integral = match &r {
-            LpResult::Optimum { point, .. } => point.iter().all(Rational::is_integer),
-            _ => false,
-        };
-        Ok((LpValue::from(r), integral))
-    }
-}
-
 /// How a constraint of one disjunct relates to the other.
 enum Class {
     /// It holds on the other.
@@ -342,7 +397,7 @@ enum Class {
 /// `row + k >= 0` holds at every integer point (tried when the rational
 /// relaxation is at most [`MAX_TIGHTEN`]), else by the rational one, when `m`
 /// is finite. `known` holds integer points of the other disjunct found so far
-/// (over its columns): a row that fails on one of them needs no search, and
+/// (over its columns; at first its sample point): a row that fails on one of them needs no search, and
 /// each search that refutes a row adds its point.
 fn classify(
     row: &Row,
@@ -423,15 +478,12 @@ fn add_row(out: &mut Vec<Row>, seen: &mut HashSet<Row>, mut row: Row) {
 ///
 /// Source: Verdoolaege, IMPACT 2015 (fusion, extension, wrapping).
 fn try_merge(
-    a: &Conjunction,
-    b: &Conjunction,
+    (a, pa): (&Conjunction, &[Int]),
+    (b, pb): (&Conjunction, &[Int]),
     space: &Space,
     budget: &mut Budget,
 ) -> Result<Option<Conjunction>> {
     let Some((a, b)) = aligned_pair(a, b) else {
-        return Ok(None);
-    };
-    let (Some(mut lp_a), Some(mut lp_b)) = (Lp::new(&a), Lp::new(&b)) else {
         return Ok(None);
     };
     let (Some(mut on_a), Some(mut on_b)) = (Region::new(&a), Region::new(&b)) else {
@@ -447,16 +499,16 @@ fn try_merge(
     // with equalities, a gap still makes wrapping pointless (see below)
     let mut separated = false;
     let mut mins = [Vec::new(), Vec::new()];
-    for (side, (rows, lp)) in [(&rows_a, &mut lp_b), (&rows_b, &mut lp_a)]
+    for (side, (rows, lp)) in [(&rows_a, &mut on_b), (&rows_b, &mut on_a)]
         .into_iter()
         .enumerate()
     {
         for r in rows.iter() {
-            let (m, integral) = lp.min_at(r, budget)?;
+            let (m, integral) = lp.rational_min(r, budget)?;
             let valid = matches!(&m, LpValue::Optimum(m) if m.signum() >= 0);
             if !valid && !separated {
                 let minus: Row = r.iter().map(|v| -v).collect();
-                if let LpValue::Optimum(x) = lp.min(&minus, budget)? {
+                if let LpValue::Optimum(x) = lp.rational_min_value(&minus, budget)? {
                     separated = x > Rational::from_int(Int::ONE);
                     if separated && gaps_count {
                         return Ok(None);
@@ -472,11 +524,13 @@ fn try_merge(
     // the rows of each side that do not hold on the other: (row, index in its side)
     let mut cut_a = Vec::new();
     let mut cut_b = Vec::new();
-    for (rows, mins, region, cut) in [
-        (&rows_a, mins_a, &mut on_b, &mut cut_a),
-        (&rows_b, mins_b, &mut on_a, &mut cut_b),
+    // the known points of the other side start with its sample point
+    let seed_b: Vec<Vec<Int>> = point_of(&b, pb).into_iter().collect();
+    let seed_a: Vec<Vec<Int>> = point_of(&a, pa).into_iter().collect();
+    for (rows, mins, region, cut, mut known) in [
+        (&rows_a, mins_a, &mut on_b, &mut cut_a, seed_b),
+        (&rows_b, mins_b, &mut on_a, &mut cut_b, seed_a),
     ] {
-        let mut known = Vec::new();
         for (k, (r, m)) in rows.iter().zip(mins).enumerate() {
             match classify(r, m, region, &mut known, budget)? {
                 Class::Valid => add_row(&mut hull, &mut seen, r.clone()),
@@ -518,10 +572,10 @@ fn try_merge(
             return Ok(None);
         }
         let before = hull.len();
-        for r in wrapped_rows(&rows_a, &cut_a, &b, &mut lp_b, budget)? {
+        for r in wrapped_rows(&rows_a, &cut_a, &b, &mut on_b, budget)? {
             add_row(&mut hull, &mut seen, r);
         }
-        for r in wrapped_rows(&rows_b, &cut_b, &a, &mut lp_a, budget)? {
+        for r in wrapped_rows(&rows_b, &cut_b, &a, &mut on_a, budget)? {
             add_row(&mut hull, &mut seen, r);
         }
         if hull.len() == before {
@@ -604,7 +658,7 @@ fn wrapped_rows(
     rows: &[Row],
     cut: &[usize],
     other: &Conjunction,
-    lp_other: &mut Lp,
+    lp_other: &mut Region,
     budget: &mut Budget,
 ) -> Result<Vec<Row>> {
     let mut out = Vec::new();
@@ -676,7 +730,7 @@ fn wrapped_rows(
                 continue;
             }
             let mut row: Row = f.iter().zip(r).map(|(x, y)| q * x + p * y).collect();
-            match lp_other.min(&row, budget)? {
+            match lp_other.rational_min_value(&row, budget)? {
                 LpValue::Optimum(m) if m.signum() < 0 => row[0] -= m.ceil(),
                 LpValue::Optimum(_) => {}
                 _ => continue,
@@ -790,6 +844,34 @@ mod tests {
                 Err(e) => assert!(matches!(e, crate::Error::Budget(_)), "{e}"),
             }
         }
+    }
+
+    /// Coefficients near `2^70` (vs_isl's bigcoef family): the Omega split
+    /// of the existentials has about `2^70` splinters and the exact tests
+    /// need long integer searches; each runs on its own cap, so coalescing
+    /// ends at once (it ran for minutes) without an error, the parts inside
+    /// another dropped.
+    #[test]
+    fn huge_coefficients_end() {
+        let a = set(concat!(
+            "{ [x0, x1, x2, x3] : (exists e0, e1 : -18584886037125x0 - 2034770882209x1 + 73786976569159",
+            "515992x2 - 1126573082011297x3 - 9132201443724e0 + 36029850572325029e1 <= 14761639143244784",
+            "6264 and 18015173624511740x2 + 144115972538764863x3 + 141408795308068e0 - 17932749319336e1",
+            " <= 530018190488981251 and 72057709153292380x0 - 18531791446062x1 - 70818739040804x3 + 720",
+            "58598156561540e0 + 36029745652667342e1 <= 107838972493934734 and 73786976776373328634x0 - ",
+            "2252858997732060x1 + 2457881564691x3 - 5439960238452e1 <= 115950321264518079625 and 360840",
+            "86602975x1 + 36123037230147x2 + 70847965828439x3 + 1152921524926507836e0 - 141777283200875",
+            "e1 <= -823372196901005215 and 82124958101460328902 <= 4505162012023x0 + 295147906138298512",
+            "886x1 - 1152921582044294723x2 - 35553823172866x3 - 144116168542109109e0 + 2163834319295e1 ",
+            "<= 82124958101460328903 and 18446744548174333179x0 - 147573952646246807270x1 + 22520413932",
+            "52405x2 - 71402158570809x3 + 9071156672871e0 - 4504620202833592e1 <= -13177783896069283142",
+            ") }",
+        ));
+        let lo = a.intersect(&set("{ [x0, x1, x2, x3] : x0 <= 1 }")).unwrap();
+        let hi = a.intersect(&set("{ [x0, x1, x2, x3] : x0 >= 2 }")).unwrap();
+        let u = a.union(&lo).unwrap().union(&hi).unwrap();
+        let c = u.coalesce().unwrap();
+        assert!(c.n_basic() <= u.n_basic(), "{c}");
     }
 
     /// Small unions of 2-4 disjuncts over `[i, j]`: boxes near each other,

@@ -101,6 +101,23 @@ impl Budget {
         f: impl FnOnce(&mut Budget) -> Result<T>,
     ) -> Result<Option<T>> {
         let share = self.remaining() / 4;
+        self.capped(share, f)
+    }
+
+    /// As [`Budget::optional`], on at most `cap` steps (fewer when less is
+    /// left): for the many small attempts of one operation (one per pair of
+    /// disjuncts in coalescing), each of which may be given up on its own.
+    ///
+    /// Invariants: what `f` spent is charged to `self`, so the attempts of
+    /// an operation stay bounded by its budget; running out of the cap is
+    /// never an error for the caller (but a later step of the caller fails
+    /// when the cap was all that was left); `f`'s other errors pass through.
+    pub(crate) fn capped<T>(
+        &mut self,
+        cap: u64,
+        f: impl FnOnce(&mut Budget) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let share = cap.min(self.remaining());
         let mut sub = Budget::new(share);
         let r = f(&mut sub);
         let spent = share - sub.remaining();

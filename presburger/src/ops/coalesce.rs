@@ -135,8 +135,12 @@ impl Disjunction {
         let mut points: Vec<Vec<Int>> = Vec::with_capacity(d.parts.len());
         for mut c in d.parts.drain(..) {
             budget.spend(1 + c.eqs.len() + c.ineqs.len())?;
+            // the divisions first: their rewriting would make the rows
+            // redundant again, so the redundant rows go once, after it
+            if full {
+                c = with_divisions(c, budget)?;
+            }
             c.remove_redundancies();
-            let c = if full { with_divisions(c, budget)? } else { c };
             // an integer point of each disjunct (parameters and dimensions)
             if let Some(p) = c.sample_full(budget)? {
                 points.push(p.iter().take(c.space.n_var()).cloned().collect());
@@ -229,11 +233,7 @@ fn with_divisions(c: Conjunction, budget: &mut Budget) -> Result<Conjunction> {
     let used = EXPLICIT_STEPS.saturating_sub(own.remaining());
     budget.spend(usize::try_from(used).unwrap_or(usize::MAX))?;
     Ok(match rewritten {
-        Ok(mut v) if v.len() == 1 && v[0].divs.iter().all(Option::is_some) => {
-            let mut one = v.remove(0);
-            one.remove_redundancies();
-            one
-        }
+        Ok(mut v) if v.len() == 1 && v[0].divs.iter().all(Option::is_some) => v.remove(0),
         _ => c,
     })
 }

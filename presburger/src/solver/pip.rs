@@ -893,13 +893,11 @@ pub(crate) fn lexopt_pieces(
     if np > 0 {
         return pip_of_parts(d, &cspace, n_opt, maximize, budget);
     }
-    let cap = budget.remaining().min(PARAMETER_FREE_PIP_STEPS);
-    let mut first = Budget::new(cap);
-    let tried = pip_of_parts(d, &cspace, n_opt, maximize, &mut first);
-    budget.spend(usize::try_from(cap - first.remaining()).unwrap_or(usize::MAX))?;
-    match tried {
-        Ok(sol) => return Ok(sol),
-        Err(Error::Budget(_) | Error::Unbounded(_)) => {}
+    match budget.capped(PARAMETER_FREE_PIP_STEPS, |b| {
+        pip_of_parts(d, &cspace, n_opt, maximize, b)
+    }) {
+        Ok(Some(sol)) => return Ok(sol),
+        Ok(None) | Err(Error::Unbounded(_)) => {}
         Err(e) => return Err(e),
     }
     let what = if maximize { "lexmax" } else { "lexmin" };

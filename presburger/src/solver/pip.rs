@@ -27,7 +27,7 @@
 //! isl's (no coalescing of pieces with equal values yet).
 
 use crate::api::{Aff, Disjunction, Map, PwAff, PwMultiAff, Set};
-use crate::conjunction::{Conjunction, Div, Row};
+use crate::conjunction::{normalize_ineq, Conjunction, Div, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::solver::budget::Budget;
@@ -210,7 +210,9 @@ impl PipContext {
         {
             return Ok(true);
         }
-        let key = normalized_ineq(row);
+        // the same integer points, coefficients divided by their gcd
+        let mut key = row.clone();
+        normalize_ineq(&mut key);
         // a row that implies a known infeasible one is infeasible
         if self
             .infeasible
@@ -266,25 +268,6 @@ impl PipContext {
         tab.push_param();
         Ok(col)
     }
-}
-
-/// `row ≥ 0` with its coefficients divided by their gcd (and the constant
-/// rounded down): the same integer points.
-fn normalized_ineq(row: &Row) -> Row {
-    let g = row[1..]
-        .iter()
-        .filter(|v| !v.is_zero())
-        .fold(
-            Int::ZERO,
-            |g, v| if g.is_zero() { v.abs() } else { g.gcd(v) },
-        );
-    if g.is_zero() || g.is_one() {
-        return row.clone();
-    }
-    let mut r: Row = Vec::with_capacity(row.len());
-    r.push(row[0].floor_div(&g));
-    r.extend(row[1..].iter().map(|v| v.exact_div(&g)));
-    r
 }
 
 /// The sign of `par·(1, params, locals)` on the integer points of `ctx`.
@@ -406,8 +389,9 @@ impl Tab {
     }
 
     /// Exchanges the basic variable of row `r` with nonbasic column `j`. The
-    /// constant of row `r` must be nonpositive on the context (this keeps the
-    /// `pos` flags of the other rows right).
+    /// constant of row `r` must be nonpositive on the context, or no row may
+    /// have its `pos` flag set yet (the equalities' pivots): this keeps the
+    /// flags of the other rows right.
     fn pivot(&mut self, r: usize, j: usize) {
         let pr = self.rows[r].clone();
         let a = pr.coef[j].clone();

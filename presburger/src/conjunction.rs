@@ -928,6 +928,24 @@ impl Conjunction {
                 .all(|r| self.ineqs.iter().any(|t| implies_row(t, r)))
     }
 
+    /// The values at `x` (parameters and dimensions) of all the columns after
+    /// the constant: `x`, then each local as its division evaluated at the
+    /// columns before it. `None` when a local has no such definition (a plain
+    /// existential, or a definition using a later local): then the value of
+    /// a local at `x` is not fixed.
+    pub(crate) fn with_div_values(&self, x: &[Int]) -> Option<Vec<Int>> {
+        let nv = self.space.n_var();
+        let mut vals: Vec<Int> = x.get(..nv)?.to_vec();
+        for (l, d) in self.divs.iter().enumerate() {
+            let d = d.as_ref()?;
+            if d.num.iter().skip(1 + nv + l).any(|v| !v.is_zero()) || !d.den.is_positive() {
+                return None;
+            }
+            vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
+        }
+        Some(vals)
+    }
+
     /// Evaluates a row at a full assignment of the columns after the constant.
     pub fn eval_row(row: &Row, vals: &[Int]) -> Int {
         let mut s = row[0].clone();

@@ -58,6 +58,10 @@
 //! disjunct, found by the emptiness test that drops empty ones, answers
 //! most "is this disjunct inside that one" questions by evaluation (a point
 //! outside says no) and is the first known point of the classification.
+//! A disjunct with plain existentials (no division found for them without a
+//! split into cases) is never merged; it is sampled only when an inside
+//! test first needs its point, and a point outside it is found by a small
+//! integer test with the point fixed.
 //!
 //! Source: S. Verdoolaege, "Integer Set Coalescing", IMPACT 2015 (the
 //! classification of constraints as valid, separating, cut or adjacent, and the
@@ -65,13 +69,14 @@
 //! disjuncts with existentially quantified variables), and the ideas of isl's
 //! `isl_coalesce.c`.
 
-use super::algebra::{explicit_locals_with, Region};
+use super::algebra::{explicit_locals_single, Region};
 use crate::api::Disjunction;
-use crate::conjunction::{div_constraints, normalize_ineq, Conjunction, Div, Row};
+use crate::conjunction::{div_constraints, normalize_ineq, BuildRowHasher, Conjunction, Div, Row};
 use crate::error::Result;
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::simplex::{LpValue, Rational, Simplex};
+use crate::solver::solve::contains_in;
 use crate::space::Space;
 use std::collections::HashSet;
 
@@ -130,9 +135,8 @@ impl Disjunction {
     pub(crate) fn coalesce_with(&self, full: bool, budget: &mut Budget) -> Result<Disjunction> {
         let mut d = self.clone();
         d.simplify();
-        let mut parts: Vec<Conjunction> = Vec::with_capacity(d.parts.len());
-        // invariant: `points[k]` is an integer point of `parts[k]`
-        let mut points: Vec<Vec<Int>> = Vec::with_capacity(d.parts.len());
+        let space = d.space.clone();
+        let mut members: Vec<Member> = Vec::with_capacity(d.parts.len());
         for mut c in d.parts.drain(..) {
             budget.spend(1 + c.eqs.len() + c.ineqs.len())?;
             // the divisions first: their rewriting would make the rows
@@ -141,99 +145,175 @@ impl Disjunction {
                 c = with_divisions(c, budget)?;
             }
             c.remove_redundancies();
-            // an integer point of each disjunct (parameters and dimensions)
-            if let Some(p) = c.sample_full(budget)? {
-                points.push(p.iter().take(c.space.n_var()).cloned().collect());
-                parts.push(c);
+            if c.is_trivially_empty() {
+                continue;
             }
+            let mut m = Member::new(c, members.len());
+            // an integer point of each disjunct whose locals are divisions;
+            // one with plain existentials is sampled when first needed
+            if m.explicit() && m.point(budget)?.is_none() {
+                continue;
+            }
+            members.push(m);
         }
-        let space = d.space.clone();
         let single = |c: &Conjunction| Disjunction {
             space: space.clone(),
             parts: vec![c.clone()],
         };
         // every disjunct gets a fresh id when it is made; a pair of ids whose
         // test already failed is not tested again after a later change
-        let mut ids: Vec<usize> = (0..parts.len()).collect();
-        let mut next_id = parts.len();
+        let mut next_id = members.len();
         let mut not_inside: HashSet<(usize, usize)> = HashSet::new();
         let mut not_merged: HashSet<(usize, usize)> = HashSet::new();
         'outer: loop {
             budget.spend(1)?;
-            for i in 0..parts.len() {
-                for j in 0..parts.len() {
+            for i in 0..members.len() {
+                for j in 0..members.len() {
                     if i == j {
                         continue;
                     }
                     // drop i when it lies inside j
-                    if !not_inside.contains(&(ids[i], ids[j])) {
-                        // a point of i outside j says no at once
-                        let inside = contains_point(&parts[j], &points[i]) != Some(false)
-                            && budget
-                                .capped(INSIDE_STEPS, |b| {
-                                    single(&parts[i]).is_subset(&single(&parts[j]), b)
-                                })?
-                                .unwrap_or(false);
+                    if !not_inside.contains(&(members[i].id, members[j].id)) {
+                        let inside = match members[i].point(budget)? {
+                            // no integer point: inside anything
+                            None => true,
+                            Some(p) => {
+                                let p = p.clone();
+                                members[j].contains(&members[i].c, &p, &single, budget)?
+                            }
+                        };
                         if inside {
-                            parts.remove(i);
-                            ids.remove(i);
-                            points.remove(i);
+                            members.remove(i);
                             continue 'outer;
                         }
-                        not_inside.insert((ids[i], ids[j]));
+                        not_inside.insert((members[i].id, members[j].id));
                     }
-                    if i < j && !not_merged.contains(&(ids[i], ids[j])) {
+                    if i < j && !not_merged.contains(&(members[i].id, members[j].id)) {
+                        let (a, b) = (&members[i], &members[j]);
                         let merged = if full {
                             budget
-                                .capped(MERGE_STEPS, |b| {
+                                .capped(MERGE_STEPS, |bu| {
                                     try_merge(
-                                        (&parts[i], &points[i]),
-                                        (&parts[j], &points[j]),
+                                        (&a.c, a.known_point()),
+                                        (&b.c, b.known_point()),
                                         &space,
-                                        b,
+                                        bu,
                                     )
                                 })?
                                 .flatten()
                         } else {
                             budget
-                                .capped(MERGE_STEPS, |b| try_fuse(&parts[i], &parts[j], &space, b))?
+                                .capped(MERGE_STEPS, |bu| try_fuse(&a.c, &b.c, &space, bu))?
                                 .flatten()
                         };
                         if let Some(m) = merged {
-                            // m contains parts[i]: points[i] stays a point of it
-                            parts.remove(j);
-                            ids.remove(j);
-                            points.remove(j);
-                            parts[i] = m;
-                            ids[i] = next_id;
+                            // m contains members[i]: its point stays a point of m
+                            members.remove(j);
+                            members[i].replace(m, next_id);
                             next_id += 1;
                             continue 'outer;
                         }
-                        not_merged.insert((ids[i], ids[j]));
+                        not_merged.insert((members[i].id, members[j].id));
                     }
                 }
             }
             break;
         }
-        let mut out = Disjunction { space, parts };
+        let mut out = Disjunction {
+            space,
+            parts: members.into_iter().map(|m| m.c).collect(),
+        };
         out.simplify();
         Ok(out)
     }
 }
 
+/// A disjunct being coalesced, with what is learnt about it on the way.
+///
+/// Invariant: `point`, once sampled, is an integer point of `c` (values of the
+/// parameters and dimensions) or `None` when `c` has none.
+struct Member {
+    c: Conjunction,
+    /// A fresh number for every conjunction a member holds (see `not_inside`).
+    id: usize,
+    point: Option<Option<Vec<Int>>>,
+}
+
+impl Member {
+    fn new(c: Conjunction, id: usize) -> Member {
+        Member { c, id, point: None }
+    }
+
+    /// Whether every local of the disjunct is a division.
+    fn explicit(&self) -> bool {
+        self.c.divs.iter().all(Option::is_some)
+    }
+
+    /// An integer point of the disjunct (parameters and dimensions), sampled
+    /// on the first call; `None` when it has none.
+    fn point(&mut self, budget: &mut Budget) -> Result<Option<&Vec<Int>>> {
+        if self.point.is_none() {
+            let n = self.c.space.n_var();
+            let p = self.c.sample_full(budget)?;
+            self.point = Some(p.map(|p| p.into_iter().take(n).collect()));
+        }
+        Ok(self.point.as_ref().and_then(Option::as_ref))
+    }
+
+    /// The point, if already sampled.
+    fn known_point(&self) -> Option<&[Int]> {
+        self.point.as_ref().and_then(Option::as_deref)
+    }
+
+    /// Whether `other`, of which `p` is an integer point, lies inside this
+    /// disjunct: no when `p` is outside it (by evaluation when its locals are
+    /// divisions, else by an integer test on its existentials with `p`
+    /// fixed, each on a cap of [`INSIDE_STEPS`]), else the inclusion test on
+    /// that cap (past it: no).
+    fn contains(
+        &self,
+        other: &Conjunction,
+        p: &[Int],
+        single: &dyn Fn(&Conjunction) -> Disjunction,
+        budget: &mut Budget,
+    ) -> Result<bool> {
+        let p_inside = match contains_point(&self.c, p) {
+            Some(inside) => inside,
+            None => budget
+                .capped(INSIDE_STEPS, |b| contains_in(&self.c, p, b))?
+                .unwrap_or(true),
+        };
+        if !p_inside {
+            return Ok(false);
+        }
+        Ok(budget
+            .capped(INSIDE_STEPS, |b| {
+                single(other).is_subset(&single(&self.c), b)
+            })?
+            .unwrap_or(false))
+    }
+
+    /// Holds `c`, a new conjunction that contains the old one (a merge).
+    fn replace(&mut self, c: Conjunction, id: usize) {
+        self.c = c;
+        self.id = id;
+    }
+}
+
 /// `c` with its plain existentials rewritten as divisions when that gives one
-/// conjunction within [`EXPLICIT_STEPS`] (see [`explicit_locals_with`]);
-/// otherwise `c` itself. The steps used are spent from `budget` too.
+/// conjunction without a split into cases, within [`EXPLICIT_STEPS`] (see
+/// [`explicit_locals_single`]); otherwise `c` itself. The steps used are
+/// spent from `budget` too.
 fn with_divisions(c: Conjunction, budget: &mut Budget) -> Result<Conjunction> {
     if c.divs.iter().all(Option::is_some) {
         return Ok(c);
     }
     let mut own = Budget::new(EXPLICIT_STEPS);
-    let rewritten = explicit_locals_with(&c, &mut own);
+    let rewritten = explicit_locals_single(&c, &mut own);
     let used = EXPLICIT_STEPS.saturating_sub(own.remaining());
     budget.spend(usize::try_from(used).unwrap_or(usize::MAX))?;
     Ok(match rewritten {
-        Ok(mut v) if v.len() == 1 && v[0].divs.iter().all(Option::is_some) => v.remove(0),
+        Ok(Some(v)) if v.divs.iter().all(Option::is_some) => v,
         _ => c,
     })
 }
@@ -245,7 +325,7 @@ fn with_divisions(c: Conjunction, budget: &mut Budget) -> Result<Conjunction> {
 /// A point of one disjunct outside another proves that the first does not
 /// lie inside the second without any integer search.
 fn contains_point(c: &Conjunction, x: &[Int]) -> Option<bool> {
-    let vals = with_div_values(c, x)?;
+    let vals = c.with_div_values(x)?;
     Some(
         c.eqs
             .iter()
@@ -256,26 +336,10 @@ fn contains_point(c: &Conjunction, x: &[Int]) -> Option<bool> {
     )
 }
 
-/// The values at `x` (parameters and dimensions) of all the columns of `c`
-/// after the constant: `x`, then each local as its division evaluated at the
-/// columns before it. `None` as in [`contains_point`].
-fn with_div_values(c: &Conjunction, x: &[Int]) -> Option<Vec<Int>> {
-    let nv = c.space.n_var();
-    let mut vals: Vec<Int> = x.get(..nv)?.to_vec();
-    for (l, d) in c.divs.iter().enumerate() {
-        let d = d.as_ref()?;
-        if d.num.iter().skip(1 + nv + l).any(|v| !v.is_zero()) || !d.den.is_positive() {
-            return None;
-        }
-        vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
-    }
-    Some(vals)
-}
-
-/// `x` over all the columns of `c` ([`with_div_values`]) when it is a point
+/// `x` over all the columns of `c` ([`Conjunction::with_div_values`]) when it is a point
 /// of `c`, for the list of known points of [`classify`].
 fn point_of(c: &Conjunction, x: &[Int]) -> Option<Vec<Int>> {
-    let vals = with_div_values(c, x)?;
+    let vals = c.with_div_values(x)?;
     let inside = c
         .eqs
         .iter()
@@ -345,19 +409,16 @@ fn aligned_pair(a: &Conjunction, b: &Conjunction) -> Option<(Conjunction, Conjun
 /// its inequalities yet (the tableau of [`Region`] sees only rows).
 fn with_div_rows(c: &mut Conjunction) {
     let first_local = 1 + c.space.n_var();
-    let mut seen: HashSet<Row> = c.ineqs.iter().cloned().collect();
-    let mut new_rows = Vec::new();
-    for (l, d) in c.divs.iter().enumerate() {
-        if let Some(d) = d {
+    for l in 0..c.divs.len() {
+        if let Some(d) = &c.divs[l] {
             let (lo, hi) = div_constraints(d, first_local + l);
             for r in [lo, hi] {
-                if seen.insert(r.clone()) {
-                    new_rows.push(r);
+                if !c.ineqs.contains(&r) {
+                    c.ineqs.push(r);
                 }
             }
         }
     }
-    c.ineqs.extend(new_rows);
 }
 
 /// The constraints of `c` as inequalities: each equality as two, the
@@ -392,8 +453,11 @@ enum Class {
 
 /// Classifies `row >= 0` against the other disjunct, of `region`, given
 /// its rational minimum `m` over it and whether that is attained at an
-/// integer point (see the module doc): valid when `m >= 0` or when it holds at
-/// every integer point; otherwise relaxed by the least `k` for which
+/// integer point (see the module doc): valid when `m > -1` (the row takes
+/// integer values at integer points) or when it holds at every integer
+/// point; cut when `m` is unbounded (the other disjunct has an integer
+/// point, its sample, and integer points from it along an integral
+/// recession direction where the row decreases); otherwise relaxed by the least `k` for which
 /// `row + k >= 0` holds at every integer point (tried when the rational
 /// relaxation is at most [`MAX_TIGHTEN`]), else by the rational one, when `m`
 /// is finite. `known` holds integer points of the other disjunct found so far
@@ -407,7 +471,8 @@ fn classify(
     budget: &mut Budget,
 ) -> Result<Class> {
     if let LpValue::Optimum(m) = &m {
-        if m.signum() >= 0 {
+        // the row takes integer values at integer points: above -1 is >= 0
+        if *m > Rational::from(-1) {
             return Ok(Class::Valid);
         }
         if integral {
@@ -416,6 +481,14 @@ fn classify(
             r[0] -= m.ceil();
             return Ok(Class::Relaxed(r));
         }
+    }
+    match m {
+        // unbounded below: the other disjunct has an integer point (its
+        // sample) and, from it, integer points along an integral direction
+        // of its recession cone where the row decreases without bound
+        LpValue::Unbounded => return Ok(Class::Cut),
+        LpValue::Empty => return Ok(Class::Valid),
+        LpValue::Optimum(_) => {}
     }
     // does `r >= 0` hold at every integer point of the other disjunct?
     let mut holds = |r: &Row, budget: &mut Budget| -> Result<bool> {
@@ -459,7 +532,7 @@ fn classify(
 }
 
 /// Pushes `row` (normalised) to `out` unless it is already there or always holds.
-fn add_row(out: &mut Vec<Row>, seen: &mut HashSet<Row>, mut row: Row) {
+fn add_row(out: &mut Vec<Row>, seen: &mut HashSet<Row, BuildRowHasher>, mut row: Row) {
     if normalize_ineq(&mut row).is_some() {
         return;
     }
@@ -478,8 +551,8 @@ fn add_row(out: &mut Vec<Row>, seen: &mut HashSet<Row>, mut row: Row) {
 ///
 /// Source: Verdoolaege, IMPACT 2015 (fusion, extension, wrapping).
 fn try_merge(
-    (a, pa): (&Conjunction, &[Int]),
-    (b, pb): (&Conjunction, &[Int]),
+    (a, pa): (&Conjunction, Option<&[Int]>),
+    (b, pb): (&Conjunction, Option<&[Int]>),
     space: &Space,
     budget: &mut Budget,
 ) -> Result<Option<Conjunction>> {
@@ -520,13 +593,13 @@ fn try_merge(
     }
     let [mins_a, mins_b] = mins;
     let mut hull = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     // the rows of each side that do not hold on the other: (row, index in its side)
     let mut cut_a = Vec::new();
     let mut cut_b = Vec::new();
     // the known points of the other side start with its sample point
-    let seed_b: Vec<Vec<Int>> = point_of(&b, pb).into_iter().collect();
-    let seed_a: Vec<Vec<Int>> = point_of(&a, pa).into_iter().collect();
+    let seed_b: Vec<Vec<Int>> = pb.and_then(|p| point_of(&b, p)).into_iter().collect();
+    let seed_a: Vec<Vec<Int>> = pa.and_then(|p| point_of(&a, p)).into_iter().collect();
     for (rows, mins, region, cut, mut known) in [
         (&rows_a, mins_a, &mut on_b, &mut cut_a, seed_b),
         (&rows_b, mins_b, &mut on_a, &mut cut_b, seed_a),
@@ -560,7 +633,9 @@ fn try_merge(
         .is_subset(&both, budget)
     };
     let mut h = candidate(&hull);
-    if !exact(&h, budget)? {
+    let ex = exact(&h, budget)?;
+
+    if !ex {
         // (wrapping pays an LP per pair of a cut row and a ridge: on the
         // vs_isl coalesce families it merged little where both sides have
         // three or more cut rows (tiled and sdbm nothing), which cost most of

@@ -728,21 +728,27 @@ impl<'a> Region<'a> {
     }
 
     /// The rational minimum of `row` over the region (on its own tableau, no
-    /// second one for the linear programs of coalescing), and whether it is
-    /// attained at an integer point (then it is the integer minimum too).
+    /// second one for the linear programs of coalescing), and the point where
+    /// it is attained when that is an integer point (then the minimum is the
+    /// integer minimum too), with its values on the columns of `a`.
     /// The tableau keeps its set: only its basis changes.
     pub(super) fn rational_min(
         &mut self,
         row: &Row,
         budget: &mut Budget,
-    ) -> Result<(LpValue, bool)> {
+    ) -> Result<(LpValue, Option<Vec<Int>>)> {
         let r = self.tab.minimize(row);
         self.charge(budget)?;
-        let integral = match &r {
-            LpResult::Optimum { point, .. } => point.iter().all(Rational::is_integer),
-            _ => false,
+        let at = match &r {
+            LpResult::Optimum { point, .. } => point
+                .iter()
+                .take(self.a.n_col() - 1)
+                .map(|v| v.is_integer().then(|| v.floor()))
+                .collect::<Option<Vec<Int>>>()
+                .filter(|_| point.iter().all(Rational::is_integer)),
+            _ => None,
         };
-        Ok((LpValue::from(r), integral))
+        Ok((LpValue::from(r), at))
     }
 
     /// The rational minimum of `row` over the region (see [`Region::rational_min`]).

@@ -572,12 +572,24 @@ fn try_merge(
     // with equalities, a gap still makes wrapping pointless (see below)
     let mut separated = false;
     let mut mins = [Vec::new(), Vec::new()];
+    // integer points of b, then of a: their samples, then the optima of the
+    // linear programs found at integer points (at most [`KNOWN_POINTS`])
+    let mut points: [Vec<Vec<Int>>; 2] = [
+        pb.and_then(|p| point_of(&b, p)).into_iter().collect(),
+        pa.and_then(|p| point_of(&a, p)).into_iter().collect(),
+    ];
     for (side, (rows, lp)) in [(&rows_a, &mut on_b), (&rows_b, &mut on_a)]
         .into_iter()
         .enumerate()
     {
         for r in rows.iter() {
-            let (m, integral) = lp.rational_min(r, budget)?;
+            let (m, at) = lp.rational_min(r, budget)?;
+            let integral = at.is_some();
+            if let Some(p) = at {
+                if points[side].len() < KNOWN_POINTS && !points[side].contains(&p) {
+                    points[side].push(p);
+                }
+            }
             let valid = matches!(&m, LpValue::Optimum(m) if m.signum() >= 0);
             if !valid && !separated {
                 let minus: Row = r.iter().map(|v| -v).collect();
@@ -592,14 +604,27 @@ fn try_merge(
         }
     }
     let [mins_a, mins_b] = mins;
+    let gap = |in_a: &[Vec<Int>], in_b: &[Vec<Int>], skip: usize| {
+        in_a.iter().take(SEGMENT_ENDS).enumerate().any(|(i, p)| {
+            in_b.iter()
+                .take(SEGMENT_ENDS)
+                .enumerate()
+                .any(|(j, q)| i.max(j) >= skip && gap_between(&a, &b, p, q))
+        })
+    };
+    if gap(&points[1], &points[0], 0) {
+        return Ok(None);
+    }
+    let tested = points[0].len().min(points[1].len());
     let mut hull = Vec::new();
     let mut seen = HashSet::default();
     // the rows of each side that do not hold on the other: (row, index in its side)
     let mut cut_a = Vec::new();
     let mut cut_b = Vec::new();
-    // the known points of the other side start with its sample point
-    let seed_b: Vec<Vec<Int>> = pb.and_then(|p| point_of(&b, p)).into_iter().collect();
-    let seed_a: Vec<Vec<Int>> = pa.and_then(|p| point_of(&a, p)).into_iter().collect();
+    // the known points of the other side start with those found so far
+    let [seed_b, seed_a] = points;
+    // the integer points found on the way: of b, then of a
+    let mut found: Vec<Vec<Vec<Int>>> = Vec::with_capacity(2);
     for (rows, mins, region, cut, mut known) in [
         (&rows_a, mins_a, &mut on_b, &mut cut_a, seed_b),
         (&rows_b, mins_b, &mut on_a, &mut cut_b, seed_a),
@@ -613,6 +638,14 @@ fn try_merge(
                 }
                 Class::Cut => cut.push(k),
             }
+        }
+        found.push(known);
+    }
+    // the points found since (points of b outside a, and of a outside b)
+    // give more segments that every candidate contains
+    if let [in_b, in_a] = &found[..] {
+        if gap(in_a, in_b, tested) {
+            return Ok(None);
         }
     }
     let both = Disjunction {
@@ -633,9 +666,7 @@ fn try_merge(
         .is_subset(&both, budget)
     };
     let mut h = candidate(&hull);
-    let ex = exact(&h, budget)?;
-
-    if !ex {
+    if !exact(&h, budget)? {
         // (wrapping pays an LP per pair of a cut row and a ridge: on the
         // vs_isl coalesce families it merged little where both sides have
         // three or more cut rows (tiled and sdbm nothing), which cost most of
@@ -665,6 +696,53 @@ fn try_merge(
     h.remove_redundancies();
     h.simplify();
     Ok(Some(h))
+}
+
+/// Most integer points of the segment between two samples tested by
+/// [`gap_between`].
+const SEGMENT_POINTS: i64 = 16;
+
+/// Most points of each side whose segments [`try_merge`] tests.
+const SEGMENT_ENDS: usize = 4;
+
+/// Most integer points of each side that [`try_merge`] collects from the
+/// optima of its linear programs.
+const KNOWN_POINTS: usize = 6;
+
+/// True when an integer point of the segment from `pa` (an integer point of
+/// `a`) to `pb` (of `b`) lies in neither, by evaluation: then no candidate
+/// of [`try_merge`] has exactly the points of `a ∪ b`, and none needs to be
+/// built. `a` and `b` have the same divisions ([`aligned_pair`]) and the
+/// points are given on all their columns, divisions included. The argument
+/// is made in that lifted space, where every candidate is a polyhedron that
+/// contains both points and the defining inequalities of the divisions (they
+/// hold on both sides): the integer points of the segment, `pa + k·(pb -
+/// pa)/g` for `g` the gcd of the differences and `0 < k < g`, are in the
+/// candidate, and one whose division columns are the divisions of its
+/// variables is a point of the candidate's set. At most [`SEGMENT_POINTS`]
+/// of them are tested, spread over the segment. (Without the lifting the
+/// argument fails: a set with divisions need not be convex.)
+fn gap_between(a: &Conjunction, b: &Conjunction, pa: &[Int], pb: &[Int]) -> bool {
+    let nv = a.space.n_var();
+    let diff: Vec<Int> = pb.iter().zip(pa).map(|(y, x)| y - x).collect();
+    let g = diff.iter().fold(Int::ZERO, |g, d| g.gcd(d));
+    let Some(g) = g.to_i64() else {
+        return false;
+    };
+    if g <= 1 {
+        return false;
+    }
+    let step: Vec<Int> = diff.iter().map(|d| d.exact_div(&Int::from(g))).collect();
+    let tests = (g - 1).min(SEGMENT_POINTS);
+    (1..=tests).any(|t| {
+        // spread: k = t·g / (tests + 1), in 1..g
+        let k = (i128::from(t) * i128::from(g) / i128::from(tests + 1)).max(1);
+        let k = Int::from(i64::try_from(k).unwrap_or(1));
+        let x: Vec<Int> = pa.iter().zip(&step).map(|(p, s)| p + &(s * &k)).collect();
+        a.with_div_values(&x[..nv]).is_some_and(|vals| vals == x)
+            && contains_point(a, &x[..nv]) == Some(false)
+            && contains_point(b, &x[..nv]) == Some(false)
+    })
 }
 
 /// The fuse case alone (the coalescing of before issue 14, for
@@ -895,6 +973,31 @@ mod tests {
         let c =
             coalesced("{ [y, x] : (x - y) mod 3 = 2 and 2 <= y <= 200 and 0 <= x <= 2; [1, 0] }");
         assert_eq!(c.n_basic(), 1, "{c}");
+    }
+
+    /// The segment test works in the space lifted by the divisions: the
+    /// even numbers of `[0, 2]` and of `[4, 6]` make one conjunction although
+    /// the odd number 3 between their samples lies in neither.
+    #[test]
+    fn segments_between_points_with_divisions() {
+        let two = |text: &str| {
+            let s = set(text);
+            (s.0.parts[0].clone(), s.0.parts[1].clone())
+        };
+        let (a, b) =
+            two("{ [x] : (x mod 2 = 0 and 0 <= x <= 2) or (x mod 2 = 0 and 4 <= x <= 6) }");
+        let (a, b) = super::aligned_pair(&a, &b).unwrap();
+        let lift = |c: &crate::conjunction::Conjunction, x: i64| {
+            c.with_div_values(&[crate::Int::from(x)]).unwrap()
+        };
+        assert!(!super::gap_between(&a, &b, &lift(&a, 0), &lift(&b, 6)));
+        let c =
+            coalesced("{ [x] : (x mod 2 = 0 and 0 <= x <= 2) or (x mod 2 = 0 and 4 <= x <= 6) }");
+        assert_eq!(c.n_basic(), 1, "{c}");
+        // without divisions the odd point is a gap
+        let (a, b) = two("{ [x] : 0 <= x <= 2 or 4 <= x <= 6 }");
+        let (a, b) = super::aligned_pair(&a, &b).unwrap();
+        assert!(super::gap_between(&a, &b, &lift(&a, 0), &lift(&b, 6)));
     }
 
     /// Nothing is merged where the union is not one conjunction.

@@ -133,11 +133,14 @@ impl Disjunction {
     /// ([`try_fuse`]): every constraint of the result is one of the input, so
     /// a union of boxes stays a union of boxes, split as before issue 14.
     pub(crate) fn coalesce_with(&self, full: bool, budget: &mut Budget) -> Result<Disjunction> {
-        let mut d = self.clone();
-        d.simplify();
-        let space = d.space.clone();
-        let mut members: Vec<Member> = Vec::with_capacity(d.parts.len());
-        for mut c in d.parts.drain(..) {
+        // every conjunction is simplified once, by `remove_redundancies`
+        // (and a merged one by `tidy`): no pass over the whole union before
+        // or after (exact duplicates and parts inside a universal one go by
+        // the inside tests)
+        let space = self.space.clone();
+        let mut members: Vec<Member> = Vec::with_capacity(self.parts.len());
+        for c in &self.parts {
+            let mut c = c.clone();
             budget.spend(1 + c.eqs.len() + c.ineqs.len())?;
             // the divisions first: their rewriting would make the rows
             // redundant again, so the redundant rows go once, after it
@@ -219,12 +222,10 @@ impl Disjunction {
             }
             break;
         }
-        let mut out = Disjunction {
+        Ok(Disjunction {
             space,
             parts: members.into_iter().map(|m| m.c).collect(),
-        };
-        out.simplify();
-        Ok(out)
+        })
     }
 }
 

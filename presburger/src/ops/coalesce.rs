@@ -151,7 +151,13 @@ impl Disjunction {
                 c = with_divisions(c, budget)?;
             }
             c.remove_redundancies();
-            if c.is_trivially_empty() {
+            // an empty disjunct, or one written as an earlier one, goes at once
+            // (an inside test on a cap could keep a copy with large coefficients)
+            if c.is_trivially_empty()
+                || members
+                    .iter()
+                    .any(|m| m.c.divs == c.divs && m.c.eqs == c.eqs && m.c.ineqs == c.ineqs)
+            {
                 continue;
             }
             let mut m = Member::new(c, members.len());
@@ -220,10 +226,15 @@ impl Disjunction {
             }
             break;
         }
-        Ok(Disjunction {
-            space,
-            parts: members.into_iter().map(|m| m.c).collect(),
-        })
+        // a disjunct never sampled (alone from the start, or left alone) is
+        // dropped when it has no integer point, as the others were
+        let mut parts = Vec::with_capacity(members.len());
+        for mut m in members {
+            if m.point(budget)?.is_some() {
+                parts.push(m.c);
+            }
+        }
+        Ok(Disjunction { space, parts })
     }
 }
 
@@ -1019,6 +1030,23 @@ mod tests {
         let (a, b) = two("{ [x] : 0 <= x <= 2 or 4 <= x <= 6 }");
         let (a, b) = super::aligned_pair(&a, &b).unwrap();
         assert!(super::gap_between(&a, &b, &lift(&a, 0), &lift(&b, 6)));
+    }
+
+    /// A disjunct with plain existentials is sampled only when a test needs
+    /// its point; one left alone is still dropped when it has no integer
+    /// point (it has rational ones), here alone from the start.
+    #[test]
+    fn lone_empty_disjunct_goes() {
+        let s = set(concat!(
+            "{ [x0, x1, x2] : exists e0, e1 : 14 <= 5x0 + 4x1 + 2x2 + 2e0 <= 15 and ",
+            "-3 <= 3x0 - 5x1 - 5x2 - 5e0 - 5e1 <= -2 and -14 <= -5x0 + 2x1 + 4x2 + 2e0 + 5e1 <= -13 ",
+            "and -11 <= -x1 - x2 - 3e0 <= -10 and -16 <= 3x0 - 4x1 + x2 - 4e0 - 3e1 <= -13 and ",
+            "15 <= 5x0 + 2x1 + x2 + 5e0 + 3e1 <= 16 and 5x0 + 4x1 - 2x2 - 5e0 - 2e1 <= 4 and ",
+            "9 <= -x0 + 2x1 - x2 - e0 - 3e1 <= 10 }"
+        ));
+        assert_eq!(s.n_basic(), 1);
+        assert!(s.is_empty().unwrap());
+        assert_eq!(s.coalesce().unwrap().n_basic(), 0);
     }
 
     /// Nothing is merged where the union is not one conjunction.

@@ -107,9 +107,9 @@ pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<
 }
 
 /// `c` with every plain existential written as a division, when that needs
-/// no split into cases: one conjunction with the points of `c` (or `None`
-/// when `c` is found empty on the way, as `Some(empty)`). `Ok(None)` as soon
-/// as a split would leave two pieces or more (coalescing only uses a
+/// no split into cases: one conjunction with the points of `c` (the empty
+/// conjunction when the rewriting finds `c` empty). `Ok(None)` as soon as a
+/// split would leave two pieces or more (coalescing only uses a
 /// rewriting into one conjunction; building the cases of one it will not
 /// use cost it most of its time on vs_isl's random and bigcoef families:
 /// 89 rewritings tried there, 7 gave one conjunction).
@@ -805,9 +805,9 @@ impl<'a> Region<'a> {
     /// ([`Conjunction::with_div_values`]), the first that satisfies every row
     /// (values on the columns of `a`). No solver call; `None` when none does,
     /// when divisions were added, or when a local of `a` is not a division.
-    /// (In coalescing, most counterexamples in vs_isl's sdbm family are one
-    /// rounding away from the vertex, where the integer test from scratch
-    /// cost about 45 000 instructions each.)
+    /// (In coalescing on vs_isl's sdbm family it finds about a quarter of
+    /// the counterexamples, 1,038 of 4,440, which the integer test from
+    /// scratch found at about 45,000 instructions each.)
     fn rounded_vertex(&self) -> Option<Vec<Int>> {
         if !self.divs.is_empty() {
             return None;

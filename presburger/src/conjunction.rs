@@ -946,6 +946,18 @@ impl Conjunction {
         Some(vals)
     }
 
+    /// True when every equality is zero and every inequality non-negative at
+    /// `vals`, a full assignment of the columns after the constant.
+    pub(crate) fn satisfied_by(&self, vals: &[Int]) -> bool {
+        self.eqs
+            .iter()
+            .all(|e| Conjunction::eval_row(e, vals).is_zero())
+            && self
+                .ineqs
+                .iter()
+                .all(|r| !Conjunction::eval_row(r, vals).is_negative())
+    }
+
     /// Evaluates a row at a full assignment of the columns after the constant.
     pub fn eval_row(row: &Row, vals: &[Int]) -> Int {
         let mut s = row[0].clone();

@@ -570,7 +570,7 @@ fn negation(row: &Row) -> Row {
 }
 
 /// Equal rows up to trailing zeros.
-fn same_padded(a: &Row, b: &Row) -> bool {
+pub(super) fn same_padded(a: &Row, b: &Row) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     long[..short.len()] == short[..] && long[short.len()..].iter().all(Int::is_zero)
 }
@@ -825,14 +825,11 @@ impl<'a> Region<'a> {
                 })
                 .collect();
             let vals = self.a.with_div_values(&x)?;
-            let holds = |r: &Row| !Conjunction::eval_row(r, &vals).is_negative();
-            if self
-                .a
-                .eqs
-                .iter()
-                .all(|e| Conjunction::eval_row(e, &vals).is_zero())
-                && self.a_rows().all(|(_, r)| holds(r))
-                && self.rows.iter().all(|(r, _)| holds(r))
+            if self.a.satisfied_by(&vals)
+                && self
+                    .rows
+                    .iter()
+                    .all(|(r, _)| !Conjunction::eval_row(r, &vals).is_negative())
             {
                 return Some(vals);
             }
@@ -1185,19 +1182,9 @@ fn includes_all(
 /// integer test on its locals with the point fixed.
 fn point_in(d: &Disjunction, point: &[Int], budget: &mut Budget) -> Result<bool> {
     for c in &d.parts {
-        let inside = if c.divs.iter().all(Option::is_some) {
-            let mut vals = point.to_vec();
-            for d in c.divs.iter().flatten() {
-                vals.push(Conjunction::eval_row(&d.num, &vals).floor_div(&d.den));
-            }
-            c.eqs
-                .iter()
-                .all(|e| Conjunction::eval_row(e, &vals).is_zero())
-                && c.ineqs
-                    .iter()
-                    .all(|r| !Conjunction::eval_row(r, &vals).is_negative())
-        } else {
-            contains_in(c, point, budget)?
+        let inside = match c.with_div_values(point) {
+            Some(vals) => c.satisfied_by(&vals),
+            None => contains_in(c, point, budget)?,
         };
         if inside {
             return Ok(true);

@@ -69,7 +69,7 @@
 //! disjuncts with existentially quantified variables), and the ideas of isl's
 //! `isl_coalesce.c`.
 
-use super::algebra::{explicit_locals_single, Region};
+use super::algebra::{explicit_locals_single, same_padded, Region};
 use crate::api::Disjunction;
 use crate::conjunction::{div_constraints, normalize_ineq, BuildRowHasher, Conjunction, Div, Row};
 use crate::error::Result;
@@ -168,10 +168,6 @@ impl Disjunction {
             }
             members.push(m);
         }
-        let single = |c: &Conjunction| Disjunction {
-            space: space.clone(),
-            parts: vec![c.clone()],
-        };
         // every disjunct gets a fresh id when it is made; a pair of ids whose
         // test already failed is not tested again after a later change
         let mut next_id = members.len();
@@ -187,7 +183,7 @@ impl Disjunction {
                         None => true,
                         Some(p) => {
                             let p = p.clone();
-                            members[j].contains(&members[i].c, &p, &single, budget)?
+                            members[j].contains(&members[i].c, &p, budget)?
                         }
                     };
                     if inside {
@@ -302,13 +298,7 @@ impl Member {
     /// divisions, else by an integer test on its existentials with `p`
     /// fixed, each on a cap of [`INSIDE_STEPS`]), else the inclusion test on
     /// that cap (past it: no).
-    fn contains(
-        &self,
-        other: &Conjunction,
-        p: &[Int],
-        single: &dyn Fn(&Conjunction) -> Disjunction,
-        budget: &mut Budget,
-    ) -> Result<bool> {
+    fn contains(&self, other: &Conjunction, p: &[Int], budget: &mut Budget) -> Result<bool> {
         let p_inside = match contains_point(&self.c, p) {
             Some(inside) => inside,
             None => budget
@@ -319,9 +309,7 @@ impl Member {
             return Ok(false);
         }
         Ok(budget
-            .capped(INSIDE_STEPS, |b| {
-                single(other).is_subset(&single(&self.c), b)
-            })?
+            .capped(INSIDE_STEPS, |b| alone(other).is_subset(&alone(&self.c), b))?
             .unwrap_or(false))
     }
 
@@ -357,35 +345,21 @@ fn with_divisions(c: Conjunction, budget: &mut Budget) -> Result<Conjunction> {
 /// A point of one disjunct outside another proves that the first does not
 /// lie inside the second without any integer search.
 fn contains_point(c: &Conjunction, x: &[Int]) -> Option<bool> {
-    let vals = c.with_div_values(x)?;
-    Some(
-        c.eqs
-            .iter()
-            .all(|e| Conjunction::eval_row(e, &vals).is_zero())
-            && c.ineqs
-                .iter()
-                .all(|r| !Conjunction::eval_row(r, &vals).is_negative()),
-    )
+    Some(c.satisfied_by(&c.with_div_values(x)?))
 }
 
 /// `x` over all the columns of `c` ([`Conjunction::with_div_values`]) when it is a point
 /// of `c`, for the list of known points of [`classify`].
 fn point_of(c: &Conjunction, x: &[Int]) -> Option<Vec<Int>> {
-    let vals = c.with_div_values(x)?;
-    let inside = c
-        .eqs
-        .iter()
-        .all(|e| Conjunction::eval_row(e, &vals).is_zero())
-        && c.ineqs
-            .iter()
-            .all(|r| !Conjunction::eval_row(r, &vals).is_negative());
-    inside.then_some(vals)
+    c.with_div_values(x).filter(|vals| c.satisfied_by(vals))
 }
 
-/// Equal rows up to trailing zeros.
-fn same_padded(a: &Row, b: &Row) -> bool {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    long[..short.len()] == short[..] && long[short.len()..].iter().all(Int::is_zero)
+/// `c` alone as a union (not simplified).
+fn alone(c: &Conjunction) -> Disjunction {
+    Disjunction {
+        space: c.space.clone(),
+        parts: vec![c.clone()],
+    }
 }
 
 /// `a` and `b` over the same local variables: `a` with the divisions of `b`
@@ -690,13 +664,7 @@ fn try_merge(
         eqs: Vec::new(),
         ineqs: rows.to_vec(),
     };
-    let exact = |c: &Conjunction, budget: &mut Budget| -> Result<bool> {
-        Disjunction {
-            space: space.clone(),
-            parts: vec![c.clone()],
-        }
-        .is_subset(&both, budget)
-    };
+    let exact = |c: &Conjunction, budget: &mut Budget| alone(c).is_subset(&both, budget);
     let mut h = candidate(&hull);
     if !exact(&h, budget)? {
         // (wrapping pays an LP per pair of a cut row and a ridge: on the

@@ -249,14 +249,7 @@ impl Recognised {
         }
         // division locals of other kinds do not occur (every local is a congruence
         // local); check the point against every constraint all the same
-        let ok = c
-            .eqs
-            .iter()
-            .all(|r| Conjunction::eval_row(r, &full).is_zero())
-            && c.ineqs
-                .iter()
-                .all(|r| !Conjunction::eval_row(r, &full).is_negative());
-        if !ok {
+        if !c.satisfied_by(&full) {
             return Err(());
         }
         Ok(Some(full))

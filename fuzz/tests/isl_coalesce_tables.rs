@@ -14,6 +14,8 @@
 use presburger::Set;
 use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::{Rng, Source};
+use std::io::Write;
+use std::time::{Duration, Instant};
 
 /// `coalesce_unbounded_tests` of `isl_test.c` (isl runs them with bounded
 /// wrapping off; here both sides use their defaults): (one disjunct expected, set).
@@ -125,15 +127,19 @@ struct Outcome {
     isl: usize,
     /// Disjuncts of our reading of the input (before coalescing).
     input: usize,
+    /// Time of our coalescing call, and of isl's (parsing excluded).
+    times: (Duration, Duration),
 }
 
 /// Coalesces `text` with both libraries; an error when a side fails or our
 /// result is not equal to the input.
 fn compare(ctx: &Ctx, text: &str) -> Result<Outcome, String> {
     let set: Set = text.parse().map_err(|e| format!("we reject {text}: {e}"))?;
+    let clock = Instant::now();
     let ours = set
         .coalesce()
         .map_err(|e| format!("our coalesce of {text}: {e}"))?;
+    let our_time = clock.elapsed();
     match ours.is_equal(&set) {
         Ok(true) => {}
         Ok(false) => return Err(format!("{text}: our coalesced {ours} differs (ours)")),
@@ -149,14 +155,17 @@ fn compare(ctx: &Ctx, text: &str) -> Result<Outcome, String> {
     if back.is_equal(&input) != Some(true) {
         return Err(format!("{text}: our coalesced {printed} differs (isl)"));
     }
-    let theirs = input
-        .coalesce()
+    let clock = Instant::now();
+    let coalesced = input.coalesce();
+    let isl_time = clock.elapsed();
+    let theirs = coalesced
         .and_then(|c| c.n_basic_sets())
         .ok_or_else(|| format!("isl fails to coalesce {text}"))?;
     Ok(Outcome {
         ours: ours.n_basic(),
         isl: theirs,
         input: set.n_basic(),
+        times: (our_time, isl_time),
     })
 }
 
@@ -394,13 +403,24 @@ fn random_run(cases: u64, seed: u64) -> (usize, usize, usize) {
     let (mut ours, mut isl, mut input) = (0, 0, 0);
     let mut failures = Vec::new();
     let (mut worse, mut better) = (0, 0);
+    let (mut our_time, mut isl_time) = (Duration::ZERO, Duration::ZERO);
+    // COALESCE_DUMP=FILE: the unions, in the format of the `benches` crate's
+    // `replay` (to profile our side alone)
+    let mut dump = std::env::var("COALESCE_DUMP")
+        .ok()
+        .map(|f| std::fs::File::create(f).expect("creating the dump"));
     for case in 0..cases {
         let text = random_union(&mut rng, case % 2 == 1);
+        if let Some(out) = &mut dump {
+            writeln!(out, "unions\tcoalesce\t{text}\t").expect("writing the dump");
+        }
         match compare(&ctx, &text) {
             Ok(o) => {
                 ours += o.ours;
                 isl += o.isl;
                 input += o.input;
+                our_time += o.times.0;
+                isl_time += o.times.1;
                 if o.ours > o.isl {
                     worse += 1;
                     if worse <= 5 {
@@ -414,7 +434,10 @@ fn random_run(cases: u64, seed: u64) -> (usize, usize, usize) {
     }
     println!(
         "{cases} random unions (seed {seed}): disjuncts in {input}, left ours {ours} / isl {isl}; \
-         cases where we leave more {worse}, fewer {better}"
+         cases where we leave more {worse}, fewer {better}; coalescing time (one cold call each, \
+         parsing excluded) ours {:.1} ms / isl {:.1} ms",
+        our_time.as_secs_f64() * 1e3,
+        isl_time.as_secs_f64() * 1e3
     );
     assert!(
         failures.is_empty(),

@@ -61,7 +61,9 @@
 //! That search runs on a cap too ([`SAMPLE_STEPS`]): a disjunct whose point
 //! is not found within it (one near an integer gap) is kept as it is, never
 //! merged nor tested inside another (isl does not test integer emptiness
-//! in coalescing at all).
+//! in coalescing at all). A merge is not attempted when both disjuncts
+//! have more than a few constraints that do not hold on the other
+//! ([`MAX_CUT_TO_MERGE`]): such pairs hardly ever merge.
 //! A disjunct with plain existentials (no division found for them without a
 //! split into cases) is never merged; it is sampled only when an inside
 //! test first needs its point, and a point outside it is found by a small
@@ -109,6 +111,22 @@ const MAX_TIGHTEN: i64 = 8;
 /// 2.50 -> 1.85 G instructions, tiled -11%; the isl tables 106 -> 107
 /// disjuncts, still at most isl's on every entry).
 const MAX_CUT_TO_WRAP: usize = 2;
+
+/// A merge is tried only when one of the two disjuncts has at most this
+/// many constraints that do not hold rationally on the other. Attempts
+/// with more on both sides rarely merge: on vs_isl's sdbm family none of
+/// 270 did, and they took 41% of the time of all merge attempts there; on
+/// 2,000 of the random unions of `isl_coalesce_tables`, one of 63 did.
+/// 2 instead of 3 loses entry t57 of isl's tables (a merge with 3 and 6
+/// such constraints).
+const MAX_CUT_TO_MERGE: usize = 3;
+
+/// As [`MAX_CUT_TO_MERGE`] when a constraint of one side has the other
+/// entirely at `c <= -2` (a gap that only a lattice can bridge): with more
+/// than two on each side, one of 840 attempts merged on those unions (12%
+/// of the time), none of 134 on sdbm (16%). 1 instead of 2 loses entry t60
+/// of isl's tables.
+const MAX_CUT_TO_MERGE_SEPARATED: usize = 2;
 
 /// Most pairs (constraint to wrap, ridge) tried for one pair of disjuncts.
 const MAX_WRAPS: usize = 400;
@@ -679,6 +697,29 @@ fn try_merge(
         }
     }
     let [mins_a, mins_b] = mins;
+    // rows that do not hold rationally on the other side: with more than
+    // [`MAX_CUT_TO_MERGE`] of them on each side (with a gap,
+    // `separated`: [`MAX_CUT_TO_MERGE_SEPARATED`]) a merge is rare, and
+    // such attempts took much of the time of the failed ones
+    let not_valid = |ms: &[(LpValue, bool)]| {
+        ms.iter()
+            .filter(|(m, _)| match m {
+                LpValue::Optimum(m) => m.signum() < 0,
+                LpValue::Unbounded => true,
+                LpValue::Empty => false,
+            })
+            .count()
+    };
+    let fewest = not_valid(&mins_a).min(not_valid(&mins_b));
+    if fewest
+        > if separated {
+            MAX_CUT_TO_MERGE_SEPARATED
+        } else {
+            MAX_CUT_TO_MERGE
+        }
+    {
+        return Ok(None);
+    }
     if gap(&points[1], &points[0], sampled) {
         return Ok(None);
     }

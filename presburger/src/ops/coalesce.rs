@@ -84,7 +84,7 @@ use crate::omega::Budget;
 use crate::simplex::{LpValue, Rational, Simplex};
 use crate::solver::solve::contains_in;
 use crate::space::Space;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Most steps spent on rewriting the plain existentials of one disjunct into
 /// divisions before coalescing (past it the disjunct is left as it is).
@@ -516,6 +516,22 @@ fn inequalities(c: &Conjunction) -> Vec<Row> {
     rows
 }
 
+/// The smallest constant of the rows of `rows` with each linear part (a row
+/// `L + c >= 0` implies `L + c' >= 0` for every `c' >= c`).
+fn implied_by_parallel(rows: &[Row]) -> HashMap<&[Int], &Int> {
+    let mut m: HashMap<&[Int], &Int> = HashMap::with_capacity(rows.len());
+    for r in rows {
+        m.entry(&r[1..])
+            .and_modify(|c| {
+                if &r[0] < *c {
+                    *c = &r[0];
+                }
+            })
+            .or_insert(&r[0]);
+    }
+    m
+}
+
 /// How a constraint of one disjunct relates to the other.
 enum Class {
     /// It holds on the other.
@@ -668,11 +684,20 @@ fn try_merge(
     // with equalities, a gap still makes wrapping pointless (see below)
     let mut separated = false;
     let mut mins = [Vec::new(), Vec::new()];
-    for (side, (rows, lp)) in [(&rows_a, &mut on_b), (&rows_b, &mut on_a)]
+    for (side, (rows, lp, others)) in [(&rows_a, &mut on_b, &rows_b), (&rows_b, &mut on_a, &rows_a)]
         .into_iter()
         .enumerate()
     {
+        let implied = implied_by_parallel(others);
         for r in rows.iter() {
+            // a row of the other side with the same linear part and a
+            // constant no larger implies it there: valid without the LP
+            if let Some(c) = implied.get(&r[1..]) {
+                if *c <= &r[0] {
+                    mins[side].push((LpValue::Optimum(Rational::from_int(&r[0] - *c)), false));
+                    continue;
+                }
+            }
             let (m, at) = lp.rational_min(r, budget)?;
             let integral = at.is_some();
             if let Some(p) = at {

@@ -976,6 +976,11 @@ fn wrapped_rows(
     // rows on the variables only
     let nv = 1 + other.space.n_var();
     let plain = |r: &Row| r[nv.min(r.len())..].iter().all(Int::is_zero);
+    // the objectives `-f` of the cut rows, homogenised, made once
+    let minus_cut: Vec<Row> = cut
+        .iter()
+        .map(|&f_at| lift(&rows[f_at], Int::ZERO).iter().map(|v| -v).collect())
+        .collect();
     for (k, r) in rows.iter().enumerate() {
         if tries >= MAX_WRAPS {
             break;
@@ -987,14 +992,13 @@ fn wrapped_rows(
             hom.rollback(snap);
             continue;
         }
-        for &f_at in cut {
+        for (&f_at, minus_f) in cut.iter().zip(&minus_cut) {
             if f_at == k || tries >= MAX_WRAPS {
                 continue;
             }
             tries += 1;
             let f = &rows[f_at];
-            let minus_f: Row = lift(f, Int::ZERO).iter().map(|v| -v).collect();
-            let v = hom.max_value(&minus_f);
+            let v = hom.max_value(minus_f);
             let w = hom.work();
             budget.spend(1 + usize::try_from(w.saturating_sub(paid)).unwrap_or(usize::MAX))?;
             paid = w;

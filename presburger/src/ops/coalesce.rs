@@ -684,6 +684,7 @@ fn try_merge(
     // with equalities, a gap still makes wrapping pointless (see below)
     let mut separated = false;
     let mut mins = [Vec::new(), Vec::new()];
+    let mut not_valid = [0usize; 2];
     for (side, (rows, lp, others)) in [(&rows_a, &mut on_b, &rows_b), (&rows_b, &mut on_a, &rows_a)]
         .into_iter()
         .enumerate()
@@ -718,31 +719,31 @@ fn try_merge(
                     }
                 }
             }
+            // rows that do not hold rationally on the other side: with
+            // more than [`MAX_CUT_TO_MERGE`] of them on each side (with a
+            // gap, `separated`: [`MAX_CUT_TO_MERGE_SEPARATED`]) a merge is
+            // rare, and such attempts took much of the time of the failed
+            // ones; the count ends the attempt as soon as it is reached
+            // (`separated`, once set, stays set)
+            if matches!(&m, LpValue::Unbounded)
+                || matches!(&m, LpValue::Optimum(m) if m.signum() < 0)
+            {
+                not_valid[side] += 1;
+                let most = if separated {
+                    MAX_CUT_TO_MERGE_SEPARATED
+                } else {
+                    MAX_CUT_TO_MERGE
+                };
+                if side == 1 && not_valid[0].min(not_valid[1]) > most {
+                    return Ok(None);
+                }
+            }
             mins[side].push((m, integral));
         }
     }
     let [mins_a, mins_b] = mins;
-    // rows that do not hold rationally on the other side: with more than
-    // [`MAX_CUT_TO_MERGE`] of them on each side (with a gap,
-    // `separated`: [`MAX_CUT_TO_MERGE_SEPARATED`]) a merge is rare, and
-    // such attempts took much of the time of the failed ones
-    let not_valid = |ms: &[(LpValue, bool)]| {
-        ms.iter()
-            .filter(|(m, _)| match m {
-                LpValue::Optimum(m) => m.signum() < 0,
-                LpValue::Unbounded => true,
-                LpValue::Empty => false,
-            })
-            .count()
-    };
-    let fewest = not_valid(&mins_a).min(not_valid(&mins_b));
-    if fewest
-        > if separated {
-            MAX_CUT_TO_MERGE_SEPARATED
-        } else {
-            MAX_CUT_TO_MERGE
-        }
-    {
+    // (a gap found after the count passed the smaller limit)
+    if separated && not_valid[0].min(not_valid[1]) > MAX_CUT_TO_MERGE_SEPARATED {
         return Ok(None);
     }
     if gap(&points[1], &points[0], sampled) {

@@ -113,6 +113,20 @@ impl Conjunction {
             &mut s,
             ineqs.into_iter().enumerate().map(|(k, r)| (first + k, r)),
         );
+        if self.divs.is_empty() {
+            // without locals, dropping rows from a simplified conjunction
+            // leaves it simplified (the rows stay normalised and sorted, and
+            // no two of them merge that did not before)
+            debug_assert!(
+                {
+                    let mut again = self.clone();
+                    again.simplify();
+                    again.eqs == self.eqs && again.ineqs == self.ineqs
+                },
+                "remove_redundancies: a second simplification changed the rows"
+            );
+            return;
+        }
         // keep the defining inequalities of divisions (the printer relies on them)
         self.simplify();
     }

@@ -685,10 +685,8 @@ fn try_merge(
     let mut separated = false;
     let mut mins = [Vec::new(), Vec::new()];
     let mut not_valid = [0usize; 2];
-    for (side, (rows, lp, others)) in [(&rows_a, &mut on_b, &rows_b), (&rows_b, &mut on_a, &rows_a)]
-        .into_iter()
-        .enumerate()
-    {
+    let sides = [(&rows_a, &mut on_b, &rows_b), (&rows_b, &mut on_a, &rows_a)];
+    for (side, (rows, lp, others)) in sides.into_iter().enumerate() {
         let implied = implied_by_parallel(others);
         for r in rows.iter() {
             // a row of the other side with the same linear part and a
@@ -1045,6 +1043,7 @@ impl Disjunction {
 mod tests {
     use super::SAMPLE_STEPS;
     use crate::api::Set;
+    use crate::int::Int;
     use crate::testing::{set_points, Box as PBox};
     use crate::Budget;
     use proptest::prelude::*;
@@ -1148,6 +1147,25 @@ mod tests {
         assert_eq!(s.n_basic(), 1);
         assert!(s.is_empty().unwrap());
         assert_eq!(s.coalesce().unwrap().n_basic(), 0);
+    }
+
+    /// The tightest parallel row of a side, by linear part: `x + 3 >= 0`
+    /// and `x + 5 >= 0` give 3 for `x`, and a row is implied by it when its
+    /// constant is at least 3.
+    #[test]
+    fn tightest_parallel_rows() {
+        let row = |v: &[i64]| v.iter().map(|&x| Int::from(x)).collect::<Vec<Int>>();
+        let rows = vec![
+            row(&[5, 1, 0]),
+            row(&[3, 1, 0]),
+            row(&[2, 0, 1]),
+            row(&[-1, 1, 1]),
+        ];
+        let m = super::implied_by_parallel(&rows);
+        assert_eq!(m.len(), 3);
+        assert_eq!(m[&rows[0][1..]], &Int::from(3));
+        assert_eq!(m[&rows[2][1..]], &Int::from(2));
+        assert_eq!(m[&rows[3][1..]], &Int::from(-1));
     }
 
     /// A disjunct whose integer point takes more than [`SAMPLE_STEPS`] to

@@ -100,7 +100,8 @@ const MERGE_STEPS: u64 = 20_000;
 /// Most steps of the search for an integer point of one disjunct (past it
 /// the disjunct is kept, and tested without a point). A disjunct near an
 /// integer gap can need far more: on vs_isl's random family one took
-/// 148,520 steps to be found empty, 63% of the family's instructions.
+/// 148,520 steps to be found empty, and sampling was 63% of the family's
+/// instructions (614 -> 406 M with the cap).
 const SAMPLE_STEPS: u64 = 2_000;
 
 /// Largest relaxation tried over the integers below the rational one.

@@ -758,6 +758,48 @@ impl<'a> Region<'a> {
         Ok(v)
     }
 
+    /// An integer point of the region outside both `a` and `b`, given by all
+    /// their rows as inequalities (values on the columns of the region's
+    /// conjunction), or `None` when the region lies inside `a ∪ b`. The
+    /// region minus `a` is cut into the disjoint pieces where the `k`-th row
+    /// of `a` fails and the rows before it hold; in each piece that is not
+    /// rationally empty, a point outside `b` is one where some row of `b`
+    /// fails ([`Region::counterexample`]). For the exact test of a merge
+    /// candidate, which contains `a` and `b`: on the tableau of the
+    /// candidate, no second tableau per piece.
+    pub(super) fn point_outside_both(
+        &mut self,
+        a: &[Row],
+        b: &[Row],
+        budget: &mut Budget,
+    ) -> Result<Option<Vec<Int>>> {
+        let start = self.mark();
+        let mut found = None;
+        for r in a {
+            let m = self.mark();
+            self.push(negation(r));
+            if !self.tab.is_empty() {
+                for c in b {
+                    if let Some(p) = self.counterexample(c, budget)? {
+                        found = Some(p);
+                        break;
+                    }
+                }
+            }
+            self.reset(m);
+            if found.is_some() {
+                break;
+            }
+            self.push(r.clone());
+            if self.tab.is_empty() {
+                break;
+            }
+        }
+        self.reset(start);
+        self.charge(budget)?;
+        Ok(found)
+    }
+
     /// An integer point of the region where `row >= 0` fails (values on the
     /// columns of `a`, locals included), or `None` when `row >= 0` holds at
     /// every integer point: [`Region::holds`] for one inequality, keeping the
@@ -1813,6 +1855,52 @@ mod tests {
     /// integer test at the leaf of the search can decide the inclusion. `A` has the
     /// points with `x mod 3` in `{0, 2}` (for `x = 3k + 1` no integer `y` has
     /// `x <= 3y <= x + 1`); the leaf `x mod 3 = 1` has rational points.
+    /// `Region::point_outside_both` against enumeration: the box `H = [0, 5]^2`
+    /// lies inside `a ∪ b` exactly when no integer point of it escapes both,
+    /// including the case where the only escaping points are integer points
+    /// of a rationally larger gap (`x + y = 5` between `x + y <= 4` and
+    /// `x + y >= 6`, none when `b` is `x + y >= 5`).
+    #[test]
+    fn points_outside_both_sides() {
+        let h = set("{ [x, y] : 0 <= x <= 5 and 0 <= y <= 5 }");
+        let rows = |s: &str| -> Vec<Row> {
+            let c = set(s).0.parts[0].clone();
+            let mut out = Vec::new();
+            for e in &c.eqs {
+                out.push(e.clone());
+                out.push(e.iter().map(|v| -v).collect());
+            }
+            out.extend(c.ineqs.iter().cloned());
+            out
+        };
+        for (a, b, covered) in [
+            ("{ [x, y] : x + y <= 4 }", "{ [x, y] : x + y >= 5 }", true),
+            ("{ [x, y] : x + y <= 4 }", "{ [x, y] : x + y >= 6 }", false),
+            (
+                "{ [x, y] : x <= 2 }",
+                "{ [x, y] : x >= 3 and y <= 4 }",
+                false,
+            ),
+            ("{ [x, y] : 2x <= 5 }", "{ [x, y] : 2x >= 5 }", true),
+        ] {
+            let mut region = Region::new(&h.0.parts[0]).expect("non-empty");
+            let mut budget = algebra_budget();
+            let p = region
+                .point_outside_both(&rows(a), &rows(b), &mut budget)
+                .unwrap();
+            assert_eq!(p.is_none(), covered, "{a} {b}: {p:?}");
+            if let Some(p) = p {
+                let (sa, sb) = (set(a), set(b));
+                let pt: Vec<i64> = p.iter().map(|v| v.to_i64().unwrap()).collect();
+                let inside = |s: &Set| set_points(s, &PBox::new(vec![], -1, 6)).contains(&pt);
+                assert!(!inside(&sa) && !inside(&sb), "{pt:?}");
+            }
+            // the same answer as the general inclusion test
+            let both = set(a).union(&set(b)).unwrap();
+            assert_eq!(h.is_subset(&both).unwrap(), covered);
+        }
+    }
+
     #[test]
     fn inclusion_needs_the_leaf_integer_test() {
         let a = set("{ [x, y] : 0 <= x <= 10 and x <= 3y <= x + 1 }");

@@ -1851,15 +1851,11 @@ mod tests {
             .unwrap());
     }
 
-    /// A difference that is rationally non-empty but has no integer point: only the
-    /// integer test at the leaf of the search can decide the inclusion. `A` has the
-    /// points with `x mod 3` in `{0, 2}` (for `x = 3k + 1` no integer `y` has
-    /// `x <= 3y <= x + 1`); the leaf `x mod 3 = 1` has rational points.
-    /// `Region::point_outside_both` against enumeration: the box `H = [0, 5]^2`
-    /// lies inside `a ∪ b` exactly when no integer point of it escapes both,
-    /// including the case where the only escaping points are integer points
-    /// of a rationally larger gap (`x + y = 5` between `x + y <= 4` and
-    /// `x + y >= 6`, none when `b` is `x + y >= 5`).
+    /// `Region::point_outside_both` against enumeration and the general
+    /// inclusion test: the box `H = [0, 5]^2` lies inside `a ∪ b` exactly
+    /// when no integer point of it escapes both (`x + y <= 4` or
+    /// `x + y >= 5` covers it; with `x + y >= 6` the points of `x + y = 5`
+    /// escape; `2x <= 5` or `2x >= 5` covers it).
     #[test]
     fn points_outside_both_sides() {
         let h = set("{ [x, y] : 0 <= x <= 5 and 0 <= y <= 5 }");
@@ -1901,6 +1897,10 @@ mod tests {
         }
     }
 
+    /// A difference that is rationally non-empty but has no integer point: only the
+    /// integer test at the leaf of the search can decide the inclusion. `A` has the
+    /// points with `x mod 3` in `{0, 2}` (for `x = 3k + 1` no integer `y` has
+    /// `x <= 3y <= x + 1`); the leaf `x mod 3 = 1` has rational points.
     #[test]
     fn inclusion_needs_the_leaf_integer_test() {
         let a = set("{ [x, y] : 0 <= x <= 10 and x <= 3y <= x + 1 }");

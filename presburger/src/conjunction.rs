@@ -973,7 +973,7 @@ impl Conjunction {
 /// True when the inequality `t >= 0` implies `r >= 0` because they have the
 /// same coefficients and `t`'s constant is not larger (the same row, or a
 /// tighter parallel one).
-fn implies_row(t: &Row, r: &Row) -> bool {
+pub(crate) fn implies_row(t: &Row, r: &Row) -> bool {
     t.len() == r.len() && t[1..] == r[1..] && t[0] <= r[0]
 }
 

@@ -79,14 +79,16 @@
 
 use super::algebra::{explicit_locals_single, same_padded, Region};
 use crate::api::Disjunction;
-use crate::conjunction::{div_constraints, normalize_ineq, BuildRowHasher, Conjunction, Div, Row};
+use crate::conjunction::{
+    div_constraints, implies_row, normalize_ineq, BuildRowHasher, Conjunction, Div, Row,
+};
 use crate::error::Result;
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::simplex::{LpValue, Rational, Simplex};
 use crate::solver::solve::contains_in;
 use crate::space::Space;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Most steps spent on rewriting the plain existentials of one disjunct into
 /// divisions before coalescing (past it the disjunct is left as it is).
@@ -214,7 +216,7 @@ impl Disjunction {
                         Sampled::Empty => true,
                         Sampled::Point => {
                             let (mi, mj) = (&members[i], &members[j]);
-                            mj.contains(&mi.c, mi.known_point(), budget)?
+                            mj.contains(&mi.c, &mi.point, budget)?
                         }
                         Sampled::GaveUp => false,
                     };
@@ -357,25 +359,17 @@ impl Member {
         (self.sampled == Some(Sampled::Point)).then_some(&self.point[..])
     }
 
-    /// Whether `other`, of which `p` (when known) is an integer point, lies
-    /// inside this disjunct: no when `p` is outside it (by evaluation when
-    /// its locals are divisions, else by an integer test on its existentials
-    /// with `p` fixed, each on a cap of [`INSIDE_STEPS`]), else the
-    /// inclusion test on that cap (past it: no).
-    fn contains(
-        &self,
-        other: &Conjunction,
-        p: Option<&[Int]>,
-        budget: &mut Budget,
-    ) -> Result<bool> {
-        let p_inside = match p {
-            None => true,
-            Some(p) => match contains_point(&self.c, p) {
-                Some(inside) => inside,
-                None => budget
-                    .capped(INSIDE_STEPS, |b| contains_in(&self.c, p, b))?
-                    .unwrap_or(true),
-            },
+    /// Whether `other`, of which `p` is an integer point, lies inside this
+    /// disjunct: no when `p` is outside it (by evaluation when its locals are
+    /// divisions, else by an integer test on its existentials with `p`
+    /// fixed, each on a cap of [`INSIDE_STEPS`]), else the inclusion test on
+    /// that cap (past it: no).
+    fn contains(&self, other: &Conjunction, p: &[Int], budget: &mut Budget) -> Result<bool> {
+        let p_inside = match contains_point(&self.c, p) {
+            Some(inside) => inside,
+            None => budget
+                .capped(INSIDE_STEPS, |b| contains_in(&self.c, p, b))?
+                .unwrap_or(true),
         };
         if !p_inside {
             return Ok(false);
@@ -517,22 +511,6 @@ fn inequalities(c: &Conjunction) -> Vec<Row> {
         }
     }
     rows
-}
-
-/// The smallest constant of the rows of `rows` with each linear part (a row
-/// `L + c >= 0` implies `L + c' >= 0` for every `c' >= c`).
-fn implied_by_parallel(rows: &[Row]) -> HashMap<&[Int], &Int> {
-    let mut m: HashMap<&[Int], &Int> = HashMap::with_capacity(rows.len());
-    for r in rows {
-        m.entry(&r[1..])
-            .and_modify(|c| {
-                if &r[0] < *c {
-                    *c = &r[0];
-                }
-            })
-            .or_insert(&r[0]);
-    }
-    m
 }
 
 /// How a constraint of one disjunct relates to the other.
@@ -693,15 +671,13 @@ fn try_merge(
     let mut not_valid = [0usize; 2];
     let sides = [(&rows_a, &mut on_b, &rows_b), (&rows_b, &mut on_a, &rows_a)];
     for (side, (rows, lp, others)) in sides.into_iter().enumerate() {
-        let implied = implied_by_parallel(others);
         for r in rows.iter() {
             // a row of the other side with the same linear part and a
             // constant no larger implies it there: valid without the LP
-            if let Some(c) = implied.get(&r[1..]) {
-                if *c <= &r[0] {
-                    mins[side].push((LpValue::Optimum(Rational::from_int(&r[0] - *c)), false));
-                    continue;
-                }
+            // (any value `>= 0` classifies it so)
+            if others.iter().any(|t| implies_row(t, r)) {
+                mins[side].push((LpValue::Optimum(Rational::from_int(Int::ZERO)), false));
+                continue;
             }
             let (m, at) = lp.rational_min(r, budget)?;
             let integral = at.is_some();
@@ -1050,6 +1026,7 @@ impl Disjunction {
 mod tests {
     use super::SAMPLE_STEPS;
     use crate::api::Set;
+    use crate::conjunction::{implies_row, Row};
     use crate::int::Int;
     use crate::testing::{set_points, Box as PBox};
     use crate::Budget;
@@ -1156,23 +1133,26 @@ mod tests {
         assert_eq!(s.coalesce().unwrap().n_basic(), 0);
     }
 
-    /// The tightest parallel row of a side, by linear part: `x + 3 >= 0`
-    /// and `x + 5 >= 0` give 3 for `x`, and a row is implied by it when its
-    /// constant is at least 3.
+    /// A row is valid on the other side without its LP when a row there has
+    /// the same linear part and a constant no larger (`implies_row`): of
+    /// `x + 5 >= 0`, `x + 3 >= 0`, `y + 2 >= 0`, `x + y - 1 >= 0`, the row
+    /// `x + 3 >= 0` implies `x + 4 >= 0` and `x + 3 >= 0`, not `x + 2 >= 0`.
     #[test]
     fn tightest_parallel_rows() {
         let row = |v: &[i64]| v.iter().map(|&x| Int::from(x)).collect::<Vec<Int>>();
-        let rows = vec![
+        let rows = [
             row(&[5, 1, 0]),
             row(&[3, 1, 0]),
             row(&[2, 0, 1]),
             row(&[-1, 1, 1]),
         ];
-        let m = super::implied_by_parallel(&rows);
-        assert_eq!(m.len(), 3);
-        assert_eq!(m[&rows[0][1..]], &Int::from(3));
-        assert_eq!(m[&rows[2][1..]], &Int::from(2));
-        assert_eq!(m[&rows[3][1..]], &Int::from(-1));
+        let implied = |r: &Row| rows.iter().any(|t| implies_row(t, r));
+        assert!(implied(&row(&[4, 1, 0])));
+        assert!(implied(&row(&[3, 1, 0])));
+        assert!(!implied(&row(&[2, 1, 0])));
+        assert!(implied(&row(&[2, 0, 1])));
+        assert!(!implied(&row(&[-2, 1, 1])));
+        assert!(!implied(&row(&[9, 1, 1, 0])));
     }
 
     /// A disjunct whose integer point takes more than [`SAMPLE_STEPS`] to

@@ -768,14 +768,15 @@ fn try_merge(
         eqs: Vec::new(),
         ineqs: rows.to_vec(),
     };
-    let exact = |c: &Conjunction, budget: &mut Budget| -> Result<bool> {
+    // an integer point of `c` outside `a ∪ b`, if there is one
+    let outside = |c: &Conjunction, budget: &mut Budget| -> Result<Option<Vec<Int>>> {
         Ok(match Region::new(c) {
-            Some(mut on) => on.point_outside_both(&rows_a, &rows_b, budget)?.is_none(),
-            None => true,
+            Some(mut on) => on.point_outside_both(&rows_a, &rows_b, budget)?,
+            None => None,
         })
     };
     let mut h = candidate(&hull);
-    if !exact(&h, budget)? {
+    if let Some(x) = outside(&h, budget)? {
         // (wrapping pays an LP per pair of a cut row and a ridge: on the
         // vs_isl coalesce families it merged little where both sides have
         // three or more cut rows (tiled and sdbm nothing), which cost most of
@@ -793,11 +794,19 @@ fn try_merge(
         for r in wrapped_rows(&rows_b, &cut_b, &a, &mut on_a, budget)? {
             add_row(&mut hull, &mut seen, r);
         }
-        if hull.len() == before {
+        // the point outside both that refuted the first candidate refutes
+        // this one too unless a wrapped row cuts it off (on the first 2,000
+        // random unions of isl_coalesce_tables: 405 of 1,166 wrapped
+        // candidates, whose exact test is then not needed)
+        if hull.len() == before
+            || hull[before..]
+                .iter()
+                .all(|r| !Conjunction::eval_row(r, &x).is_negative())
+        {
             return Ok(None);
         }
         h = candidate(&hull);
-        if !exact(&h, budget)? {
+        if outside(&h, budget)?.is_some() {
             return Ok(None);
         }
     }

@@ -655,10 +655,28 @@ fn try_merge(
         return Ok(None);
     }
     let sampled = points[0].len().min(points[1].len());
+    let (rows_a, rows_b) = (inequalities(&a), inequalities(&b));
+    // a row failing at a known point of the other side does not hold there
+    // rationally either: when both sides have more such rows than
+    // [`MAX_CUT_TO_MERGE`], the count below would end the attempt, so it
+    // ends now, before any tableau is built (the same answer, sooner)
+    let failing = |rows: &[Row], pts: &[Vec<Int>]| {
+        rows.iter()
+            .filter(|r| {
+                pts.iter()
+                    .any(|p| Conjunction::eval_row(r, p).is_negative())
+            })
+            .take(MAX_CUT_TO_MERGE + 1)
+            .count()
+    };
+    if failing(&rows_a, &points[0]) > MAX_CUT_TO_MERGE
+        && failing(&rows_b, &points[1]) > MAX_CUT_TO_MERGE
+    {
+        return Ok(None);
+    }
     let (Some(mut on_a), Some(mut on_b)) = (Region::new(&a), Region::new(&b)) else {
         return Ok(None);
     };
-    let (rows_a, rows_b) = (inequalities(&a), inequalities(&b));
     // first the rational minimum of every row over the other side; a row
     // with the other side entirely beyond `r = -1` (a gap) ends the attempt,
     // unless a side has equalities: on a lattice such as `x = 3y` the gap

@@ -843,7 +843,7 @@ fn mul_add_mul_big(s: &Int, a: &Int, b: &Int, c: &Int) -> Int {
 /// (Stein; D. E. Knuth, *The Art of Computer Programming* vol. 2, 4.5.2 B),
 /// shifting out all trailing zeros at once.
 #[inline]
-fn word_gcd(a: u64, b: u64) -> u64 {
+pub(crate) fn word_gcd(a: u64, b: u64) -> u64 {
     let (mut u, mut v) = if a < b { (a, b) } else { (b, a) };
     if u == 0 {
         return v;

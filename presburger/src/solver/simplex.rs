@@ -93,7 +93,7 @@
 //! documentation). Nothing else panics; internal invariants are checked with
 //! `debug_assert!` only.
 
-use crate::int::{gcd_all, small_common_primes, ExactDivisor, Int};
+use crate::int::{gcd_all, small_common_primes, word_gcd, ExactDivisor, Int};
 use smallvec::SmallVec;
 use std::cmp::Ordering;
 use std::fmt;
@@ -938,6 +938,11 @@ impl Simplex {
 
     /// Expresses `coeffs·(1,x)` in terms of the current columns, as a
     /// normalised row. Panics on a wrong length.
+    ///
+    /// The idea: each variable that is a column adds its coefficient there;
+    /// each basic one adds its row, brought to a common denominator (their
+    /// least common multiple). On machine words first
+    /// ([`Simplex::express_small`]), on `Int`s when a value leaves them.
     fn express(&self, coeffs: &[Int]) -> Vec<Int> {
         assert!(
             coeffs.len() == 1 + self.vars.len(),
@@ -945,6 +950,70 @@ impl Simplex {
             1 + self.vars.len(),
             coeffs.len()
         );
+        if let Some(row) = self.express_small(coeffs) {
+            debug_assert!(row == self.express_general(coeffs));
+            return row;
+        }
+        self.express_general(coeffs)
+    }
+
+    /// [`Simplex::express`] in machine words, when every coefficient, every
+    /// entry of the rows it uses and every value on the way fits one;
+    /// `None` as soon as one does not (checked operations). The row is the
+    /// same: both are the primitive integer row with a positive denominator.
+    fn express_small(&self, coeffs: &[Int]) -> Option<Vec<Int>> {
+        let ncol = self.col_owner.len();
+        let mut out: SmallVec<[i64; 24]> = smallvec::smallvec![0; COL0 + ncol];
+        out[DEN] = 1;
+        out[CST] = coeffs[0].small()?;
+        for (x, c) in coeffs[1..].iter().enumerate() {
+            let c = c.small()?;
+            if c == 0 {
+                continue;
+            }
+            match self.vars[x] {
+                Pos::Col(j) => {
+                    out[COL0 + j] = out[COL0 + j].checked_add(c.checked_mul(out[DEN])?)?;
+                }
+                Pos::Row(r) => {
+                    let row = &self.rows[r];
+                    let d = row[DEN].small()?;
+                    // the common denominator lcm(den, d) = den · (d / g)
+                    let g = word_gcd(out[DEN].unsigned_abs(), d.unsigned_abs()) as i64;
+                    let (f_out, f_row) = (d / g, (out[DEN] / g).checked_mul(c)?);
+                    if f_out != 1 {
+                        for v in out.iter_mut() {
+                            *v = v.checked_mul(f_out)?;
+                        }
+                    }
+                    for (v, a) in out[CST..].iter_mut().zip(&row[CST..]) {
+                        let a = a.small()?;
+                        if a != 0 {
+                            *v = v.checked_add(f_row.checked_mul(a)?)?;
+                        }
+                    }
+                }
+            }
+        }
+        let mut g = 0u64;
+        for v in &out {
+            g = word_gcd(g, v.unsigned_abs());
+            if g == 1 {
+                break;
+            }
+        }
+        // (g = 2^63 would not fit: only when every entry is 0 or -2^63)
+        let g = i64::try_from(g).ok()?;
+        if g > 1 {
+            for v in out.iter_mut() {
+                *v /= g;
+            }
+        }
+        Some(out.into_iter().map(Int::from).collect())
+    }
+
+    /// [`Simplex::express`] on `Int`s.
+    fn express_general(&self, coeffs: &[Int]) -> Vec<Int> {
         let ncol = self.col_owner.len();
         let mut out = Vec::with_capacity(COL0 + ncol);
         out.push(Int::ONE);

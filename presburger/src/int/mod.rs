@@ -148,6 +148,22 @@ impl Int {
         Int(Repr::Big(Box::new(b)))
     }
 
+    /// Sets the value to the one of `(neg, mag)` ([`Int::from_parts`]),
+    /// in the allocation the value already has when both are big.
+    fn assign_parts(&mut self, neg: bool, mag: &[u64]) {
+        debug_assert!(nat::is_trimmed(mag));
+        match &mut self.0 {
+            Repr::Big(b) if mag.len() > 1 || (mag.len() == 1 && mag[0] > (1u64 << 63)) => {
+                crate::stats::count(crate::stats::Counter::BigValue);
+                b.neg = neg;
+                b.mag.clear();
+                b.mag.extend_from_slice(mag);
+                b.check_invariants();
+            }
+            _ => *self = Int::from_parts(neg, mag),
+        }
+    }
+
     /// The sign and magnitude.
     #[inline]
     fn parts(&self) -> Parts<'_> {
@@ -558,27 +574,41 @@ impl ExactDivisor {
         exact.then(|| Int::from_parts(pv.neg != pd.neg, &q))
     }
 
-    /// `Ok((s·a + b·c) / d)` when `d` divides `s·a + b·c`, else
-    /// `Err(s·a + b·c)`: a pivot's entry update and its exact division in one
-    /// step. On big values the sum (twice the size of the result) is formed
-    /// and divided in stack buffers, so only the result is allocated.
-    pub(crate) fn divide_mul_add_mul(
-        &self,
-        s: &Int,
-        a: &Int,
-        b: &Int,
-        c: &Int,
-    ) -> Result<Int, Int> {
-        if let (Some(s), Some(a), Some(b), Some(c)) = (s.wide(), a.wide(), b.wide(), c.wide()) {
+    /// `x = (x·a + b·c) / d` when `d` divides `x·a + b·c` (true), else
+    /// `x = x·a + b·c` (false): a pivot's entry update and its exact
+    /// division in one step. On big values the sum (twice the size of the
+    /// result) is formed and divided in stack buffers, and a big `x` keeps
+    /// its allocation when the result is big too, so a pivot's update of a
+    /// row of big entries allocates nothing.
+    pub(crate) fn divide_mul_add_mul_assign(&self, x: &mut Int, a: &Int, b: &Int, c: &Int) -> bool {
+        if let (Some(s), Some(a), Some(b), Some(c)) = (x.wide(), a.wide(), b.wide(), c.wide()) {
             if let Some(v) = s
                 .checked_mul(a)
                 .zip(b.checked_mul(c))
                 .and_then(|(x, y)| x.checked_add(y))
             {
                 let v = Int::from_wide(v);
-                return self.divide(&v).ok_or(v);
+                return match self.divide(&v) {
+                    Some(q) => {
+                        *x = q;
+                        true
+                    }
+                    None => {
+                        *x = v;
+                        false
+                    }
+                };
             }
         }
+        let (exact, neg, mag) = self.divide_mul_add_mul_limbs(x, a, b, c);
+        x.assign_parts(neg, &mag);
+        exact
+    }
+
+    /// The big path of [`ExactDivisor::divide_mul_add_mul_assign`]: whether
+    /// `d` divides `s·a + b·c`, and the sign and magnitude of the quotient
+    /// when it does, of the sum when it does not.
+    fn divide_mul_add_mul_limbs(&self, s: &Int, a: &Int, b: &Int, c: &Int) -> (bool, bool, Limbs) {
         let (ps, pa, pb, pc) = (s.parts(), a.parts(), b.parts(), c.parts());
         let (mut x, mut y, mut sum) = (Limbs::new(), Limbs::new(), Limbs::new());
         let form = |x: &mut Limbs, y: &mut Limbs, sum: &mut Limbs| {
@@ -600,10 +630,10 @@ impl ExactDivisor {
             }
         };
         if exact {
-            Ok(Int::from_parts(neg != pd.neg, &x))
+            (true, neg != pd.neg, x)
         } else {
             let neg = form(&mut x, &mut y, &mut sum);
-            Err(Int::from_parts(neg, &sum))
+            (false, neg, sum)
         }
     }
 }
@@ -1243,6 +1273,29 @@ mod tests {
                 &Int::from_big(b.clone()), &Int::from_big(c.clone()), &Int::from_big(d.clone()));
             check_canonical(&got);
             prop_assert_eq!(got.to_big(), a * b + c * d);
+        }
+
+        /// The in-place pivot update against `BigInt`, on divisible sums
+        /// (`d` times a value) and on others, with big and small `x` (a big
+        /// `x` keeps its allocation, whatever the size of the result).
+        #[test]
+        fn divide_mul_add_mul_assign_agrees(
+            x in edge_value(), a in edge_value(), b in edge_value(), c in edge_value(),
+            (d, _) in huge_pair(), divisible in any::<bool>(),
+        ) {
+            prop_assume!(!d.is_zero());
+            let sum = &x * &a + &b * &c;
+            // shift b·c so that d divides the sum
+            let b_c = if divisible { &b * &c - &sum % &d } else { &b * &c };
+            let want = &x * &a + &b_c;
+            let div = ExactDivisor::new(&Int::from_big(d.clone()));
+            let mut got = Int::from_big(x.clone());
+            let exact = div.divide_mul_add_mul_assign(
+                &mut got, &Int::from_big(a), &Int::from_big(b_c), &Int::ONE);
+            check_canonical(&got);
+            let divides = (&want % &d).is_zero();
+            prop_assert_eq!(exact, divides);
+            prop_assert_eq!(got.to_big(), if divides { want / &d } else { want });
         }
 
         #[test]

@@ -434,7 +434,7 @@ fn normalize(row: &mut [Int]) {
 /// A pivot's update of a row with big entries, normalised as
 /// [`normalize_pivoted`] does, with each entry's update and its division by
 /// the pivot row's denominator `d_r` (> 0, prepared as `div`) done in one step
-/// ([`ExactDivisor::divide_mul_add_mul`]): the undivided entry, twice the
+/// ([`ExactDivisor::divide_mul_add_mul_assign`]): the undivided entry, twice the
 /// size, is never stored. Entries are taken in index order, as
 /// [`finish_pivoted`] expects; at the first one `d_r` does not divide, the
 /// rest of the row is updated undivided and [`finish_pivoted`] takes over.
@@ -461,6 +461,12 @@ fn update_big_row(
         }
     };
     for k in CST..row.len() {
+        if k != cc && failed.is_none() {
+            if !div.divide_mul_add_mul_assign(&mut row[k], abs_p, &m, &prow[k]) {
+                failed = Some(k);
+            }
+            continue;
+        }
         let (x, y) = (&row[k], &prow[k]);
         row[k] = if k == cc {
             // a_ic·d_r, divided by d_r when the entries before were
@@ -473,14 +479,6 @@ fn update_big_row(
                 -t
             } else {
                 t
-            }
-        } else if failed.is_none() {
-            match div.divide_mul_add_mul(x, abs_p, &m, y) {
-                Ok(q) => q,
-                Err(v) => {
-                    failed = Some(k);
-                    v
-                }
             }
         } else {
             x.mul_add_mul(abs_p, &m, y)

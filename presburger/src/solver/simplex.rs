@@ -1559,6 +1559,36 @@ mod tests {
     }
 
     proptest! {
+        /// `express` on machine words agrees with the `Int` path (or leaves
+        /// the row to it), on tableaux with entries near the ends of `i64`
+        /// after a pivot or two.
+        #[test]
+        fn express_small_matches_the_general_one(
+            cons in proptest::collection::vec(proptest::collection::vec(small_value(), 4), 1..5),
+            row in proptest::collection::vec(small_value(), 4),
+            pivots in 0usize..3,
+        ) {
+            let mut s = Simplex::new(3);
+            for c in &cons {
+                let c: Vec<Int> = c.iter().map(|&v| Int::from(v)).collect();
+                s.add_ineq(&c);
+            }
+            for _ in 0..pivots {
+                let at = s.rows.iter().enumerate().find_map(|(i, r)| {
+                    r[COL0..].iter().position(|v| !v.is_zero()).map(|j| (i, j))
+                });
+                if let Some((i, j)) = at {
+                    s.pivot(i, j);
+                }
+            }
+            let row: Vec<Int> = row.into_iter().map(Int::from).collect();
+            let general = s.express_general(&row);
+            if let Some(small) = s.express_small(&row) {
+                prop_assert_eq!(&small, &general);
+            }
+            prop_assert_eq!(s.express(&row), general);
+        }
+
         /// The machine-word update agrees with the generic one, with a unit
         /// pivot and without, near the ends of `i64` too.
         #[test]

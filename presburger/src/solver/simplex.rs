@@ -1000,7 +1000,7 @@ impl Simplex {
                 break;
             }
         }
-        // (g = 2^63 would not fit: only when every entry is 0 or -2^63)
+        // (g divides the denominator, positive, so it fits)
         let g = i64::try_from(g).ok()?;
         if g > 1 {
             for v in out.iter_mut() {

@@ -935,7 +935,8 @@ impl Conjunction {
     /// a local at `x` is not fixed.
     pub(crate) fn with_div_values(&self, x: &[Int]) -> Option<Vec<Int>> {
         let nv = self.space.n_var();
-        let mut vals: Vec<Int> = x.get(..nv)?.to_vec();
+        let mut vals: Vec<Int> = Vec::with_capacity(nv + self.divs.len());
+        vals.extend_from_slice(x.get(..nv)?);
         for (l, d) in self.divs.iter().enumerate() {
             let d = d.as_ref()?;
             if d.num.iter().skip(1 + nv + l).any(|v| !v.is_zero()) || !d.den.is_positive() {

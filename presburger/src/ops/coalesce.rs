@@ -690,7 +690,10 @@ fn try_merge(
     let gaps_count = a.eqs.is_empty() && b.eqs.is_empty();
     // with equalities, a gap still makes wrapping pointless (see below)
     let mut separated = false;
-    let mut mins = [Vec::new(), Vec::new()];
+    let mut mins = [
+        Vec::with_capacity(rows_a.len()),
+        Vec::with_capacity(rows_b.len()),
+    ];
     let mut not_valid = [0usize; 2];
     let sides = [(&rows_a, &mut on_b, &rows_b), (&rows_b, &mut on_a, &rows_a)];
     for (side, (rows, lp, others)) in sides.into_iter().enumerate() {
@@ -753,7 +756,7 @@ fn try_merge(
         return Ok(None);
     }
     let tested = points[0].len().min(points[1].len());
-    let mut hull = Vec::new();
+    let mut hull = Vec::with_capacity(rows_a.len() + rows_b.len());
     // the rows of each side that do not hold on the other: (row, index in its side)
     let mut cut_a = Vec::new();
     let mut cut_b = Vec::new();
@@ -986,7 +989,9 @@ fn wrapped_rows(
         h.extend(r.iter().cloned());
         h
     };
-    let mut hom = Simplex::new(n);
+    let n_rows = other.eqs.len() + other.ineqs.len() + 2 * other.divs.len() + 1;
+    // (and a ridge at a time)
+    let mut hom = Simplex::with_capacity(n, n_rows + 1);
     for e in &other.eqs {
         hom.add_eq(&lift(e, Int::ZERO));
     }

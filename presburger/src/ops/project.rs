@@ -141,7 +141,8 @@ pub(crate) fn irredundant<R>(
     tab: &mut Simplex,
     rows: impl IntoIterator<Item = (usize, R)>,
 ) -> Vec<R> {
-    let mut keep = Vec::new();
+    let rows = rows.into_iter();
+    let mut keep = Vec::with_capacity(rows.size_hint().0);
     for (con, r) in rows {
         if tab.is_redundant(con) {
             tab.mark_redundant(con);

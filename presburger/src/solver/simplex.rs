@@ -596,14 +596,24 @@ fn cmp_ratio(b1: &Int, a1: &Int, b2: &Int, a2: &Int) -> Ordering {
 impl Simplex {
     /// A tableau over `n_var` free variables and no constraints (the whole space).
     pub fn new(n_var: usize) -> Simplex {
+        Simplex::with_capacity(n_var, 8)
+    }
+
+    /// [`Simplex::new`] with room for `n_con` constraints (and a few
+    /// temporary rows) before any of its vectors grows: a tableau built
+    /// from a conjunction of known size allocates each vector once (growing
+    /// them row by row cost 3.7% of the instructions of coalescing the
+    /// random unions of `isl_coalesce_tables`).
+    pub fn with_capacity(n_var: usize, n_con: usize) -> Simplex {
+        let rows = n_con + 2;
         Simplex {
-            rows: Vec::new(),
-            row_owner: Vec::new(),
+            rows: Vec::with_capacity(rows),
+            row_owner: Vec::with_capacity(rows),
             col_owner: (0..n_var).map(Owner::Var).collect(),
             vars: (0..n_var).map(Pos::Col).collect(),
-            cons: Vec::new(),
+            cons: Vec::with_capacity(n_con),
             empty: false,
-            undo: Vec::new(),
+            undo: Vec::with_capacity(2 * rows),
             n_pivots: 0,
             last_pivot: (0, 0),
             work: 0,

@@ -29,7 +29,7 @@ impl Conjunction {
     /// then the inequalities, added in order; also the index of the first
     /// inequality. `None` when the conjunction is rationally empty.
     pub(crate) fn rational_tableau(&self) -> Option<(Simplex, usize)> {
-        let mut s = Simplex::new(self.n_col() - 1);
+        let mut s = Simplex::with_capacity(self.n_col() - 1, self.eqs.len() + self.ineqs.len());
         for e in &self.eqs {
             s.add_eq(e);
         }

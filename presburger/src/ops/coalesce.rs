@@ -1023,7 +1023,10 @@ fn wrapped_rows(
         if tries >= MAX_WRAPS {
             break;
         }
-
+        // (a ridge needs a cut row besides itself)
+        if cut.iter().all(|&f_at| f_at == k) {
+            continue;
+        }
         let snap = hom.snapshot();
         hom.add_eq(&lift(r, -Int::ONE));
         if hom.is_empty() {

@@ -1,6 +1,6 @@
 //! Side-by-side timing of our library and isl on the same generated problems:
 //!
-//!     cargo run --release --bin vs_isl -- [FAMILY...] [--op OP] [--count N] [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained]
+//!     cargo run --release --bin vs_isl -- [FAMILY...] [--op OP] [--count N] [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained] [--isl-read]
 //!
 //! Families: see `presburger_fuzz::families` (default: all). OP: `is_empty`
 //! (default), `is_subset`, `is_equal`, `subtract`, `coalesce`, `lexmin`,
@@ -909,11 +909,48 @@ fn problems(
     out
 }
 
+/// Most rounds of [`isl_reading`].
+const READ_ROUNDS: usize = 8;
+
+/// isl's reading of `a ∪ b` (`--isl-read`), in our notation: read by isl
+/// with chains split ([`unchain`]), united, printed by isl, read by our
+/// parser and printed by ours (the notation [`unchain`] knows); then read
+/// by isl again the same way until the text no longer changes, or comes
+/// back to a text seen before (at most [`READ_ROUNDS`] rounds, each within
+/// isl's operation quota). isl's reader does work of its own (exact
+/// integer emptiness tests of intersections, elimination of existentials:
+/// on the tiled family it turns two disjuncts with existentials into
+/// `{ [t0 = 0, o0] : 16 <= o0 <= 23 }`); at the fixed point it has
+/// nothing left to do, so both sides get the same sets and only the timed
+/// operation differs. `None` when isl or our parser fails, or the text
+/// does not settle.
+fn isl_reading(a: &str, b: &str) -> Option<String> {
+    let ctx = Ctx::new();
+    ctx.set_max_operations(ISL_MAX_OPERATIONS);
+    ctx.reset_operations();
+    let ours = |isl_text: String| -> Option<String> {
+        Some(isl_text.parse::<UnionSet>().ok()?.to_string())
+    };
+    let ua = ctx.union_set(&unchain(a))?;
+    let ub = ctx.union_set(&unchain(b))?;
+    let mut text = ours(ua.union(&ub)?.to_text())?;
+    let mut seen = Vec::new();
+    for _ in 0..READ_ROUNDS {
+        ctx.reset_operations();
+        let again = ours(ctx.union_set(&unchain(&text))?.to_text())?;
+        if again == text || seen.contains(&again) {
+            return Some(text);
+        }
+        seen.push(std::mem::replace(&mut text, again));
+    }
+    None
+}
+
 fn usage() -> ! {
     let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
     eprintln!(
         "usage: vs_isl [FAMILY...] [--op is_empty|is_subset|is_equal|subtract|coalesce|lexmin|lexmax] [--count N] \
-         [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained]\nfamilies: {}",
+         [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained] [--isl-read]\nfamilies: {}",
         names.join(" ")
     );
     std::process::exit(2)
@@ -933,6 +970,7 @@ fn main() {
     let mut cap_ms = DEFAULT_CAP_MS;
     let mut verbose = false;
     let mut dump = false;
+    let mut isl_read = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -952,6 +990,7 @@ fn main() {
             "-v" | "--verbose" => verbose = true,
             "--dump" => dump = true,
             "--isl-chained" => ISL_CHAINED.store(true, std::sync::atomic::Ordering::Relaxed),
+            "--isl-read" => isl_read = true,
             "-h" | "--help" => usage(),
             f => families.push(Family::from_name(f).unwrap_or_else(|| usage())),
         }
@@ -959,7 +998,30 @@ fn main() {
     if families.is_empty() {
         families = Family::ALL.to_vec();
     }
-    let problems = problems(&families, op, seed, count);
+    let mut problems = problems(&families, op, seed, count);
+    if isl_read {
+        if op != Op::Coalesce {
+            eprintln!("vs_isl: --isl-read is for --op coalesce");
+            std::process::exit(2);
+        }
+        let mut kept = 0usize;
+        for (_, a, b) in &mut problems {
+            if let Some(read) = isl_reading(a, b.as_deref().unwrap_or("{ }")) {
+                *a = read;
+                *b = Some("{ }".to_string());
+            } else {
+                kept += 1;
+            }
+        }
+        println!(
+            "--isl-read: every problem replaced by isl's reading of A ∪ B (B empty){}",
+            if kept > 0 {
+                format!("; {kept} kept as generated (isl's reading did not settle)")
+            } else {
+                String::new()
+            }
+        );
+    }
     if dump {
         // the problems only, one per line (`FAMILY \t OP \t A \t B`), for
         // `cargo run --release -p benches --bin replay` under a profiler

@@ -41,8 +41,9 @@
 //! then hardly ever gives an exact candidate, and skipping it halves the time
 //! of the many pairs that do not merge (six separate slabs: 0.86 -> 0.39 ms;
 //! 10^4 random unions: 26404 -> 26723 disjuncts left, isl 28639). Nor are
-//! the cut constraints of a side with a constraint unbounded below over the
-//! other (measured: one merge lost on the 10^4 random unions). A wrapped
+//! the cut constraints of a side with more than [`MAX_CUT_TO_WRAP`] of them,
+//! or with a constraint unbounded below over the other (measured: one merge
+//! lost on the 10^4 random unions). A wrapped
 //! candidate that still contains the point refuting the unwrapped one fails
 //! without a second exact test.
 //!
@@ -113,10 +114,12 @@ const SAMPLE_STEPS: u64 = 2_000;
 /// Largest relaxation tried over the integers below the rational one.
 const MAX_TIGHTEN: i64 = 8;
 
-/// Wrapping is tried only when one of the two disjuncts has at most this many
-/// constraints that do not hold on the other (4 -> 2: sdbm's coalesce replay
-/// 2.50 -> 1.85 G instructions, tiled -11%; the isl tables 106 -> 107
-/// disjuncts, still at most isl's on every entry).
+/// Only a disjunct with at most this many constraints that do not hold on the
+/// other has them wrapped (4 -> 2, then for one of the two disjuncts: sdbm's
+/// coalesce replay 2.50 -> 1.85 G instructions, tiled -11%; the isl tables
+/// 106 -> 107 disjuncts; since 2026-11-27 for each disjunct on its own:
+/// random unions -7%, tiled -10%, sdbm -7%, the isl tables 107 -> 108;
+/// still at most isl's on every entry).
 const MAX_CUT_TO_WRAP: usize = 2;
 
 /// A merge is tried only when one of the two disjuncts has at most this
@@ -811,21 +814,24 @@ fn try_merge(
     let mut h = candidate(&hull);
     if let Some(x) = outside(&h, budget)? {
         // (wrapping pays an LP per pair of a cut row and a ridge: on the
-        // vs_isl coalesce families it merged little where both sides have
-        // three or more cut rows (tiled and sdbm nothing), which cost most of
-        // its time; the isl tables lose one merge, u2, to this gate)
-        // (nor are the cut rows of a side with a row unbounded below over
-        // the other side: wrapping them gave one merge on the 10^4 random
-        // unions of isl_coalesce_tables (27,224 -> 27,225 disjuncts left)
-        // and none on isl's tables or vs_isl's families, and skipping it
-        // saves 9 to 12% of the instructions of the random unions, sdbm
-        // and dependence)
-        let wrap = [!unbounded[0], !unbounded[1]];
-        if separated
-            || (cut_a.is_empty() && cut_b.is_empty())
-            || cut_a.len().min(cut_b.len()) > MAX_CUT_TO_WRAP
-            || wrap == [false, false]
-        {
+        // vs_isl coalesce families it merged little where a side has three
+        // or more cut rows, which cost most of its time, so only a side with
+        // at most [`MAX_CUT_TO_WRAP`] of them is wrapped (until 2026-11-27
+        // both sides were once one of them had so few: on the first 2,000
+        // random unions of isl_coalesce_tables that merged 15 pairs more,
+        // 5,462 disjuncts left against 5,477, for 7% more instructions;
+        // tiled 10%, sdbm 7%; one table entry, u0, keeps two disjuncts as
+        // isl does); nor are the cut rows of a side with a row unbounded
+        // below over the other side: wrapping them gave one merge on the
+        // 10^4 random unions of isl_coalesce_tables (27,224 -> 27,225
+        // disjuncts left) and none on isl's tables or vs_isl's families,
+        // and skipping it saves 9 to 12% of the instructions of the random
+        // unions, sdbm and dependence)
+        let wraps = |cut: &[usize], unbounded: bool| {
+            !cut.is_empty() && cut.len() <= MAX_CUT_TO_WRAP && !unbounded
+        };
+        let wrap = [wraps(&cut_a, unbounded[0]), wraps(&cut_b, unbounded[1])];
+        if separated || wrap == [false, false] {
             return Ok(None);
         }
         let before = hull.len();

@@ -861,9 +861,8 @@ fn try_merge(
             return Ok(None);
         }
     }
-    h.simplify();
+    // (simplified first and last by the redundancy removal itself)
     h.remove_redundancies();
-    h.simplify();
     Ok(Some(h))
 }
 

@@ -81,7 +81,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
 use crate::project::irredundant;
-use crate::simplex::{LpResult, LpValue, Rational, Simplex, Snapshot};
+use crate::simplex::{LpValue, Rational, Simplex, Snapshot};
 use crate::solver::solve::contains_in;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -737,18 +737,17 @@ impl<'a> Region<'a> {
         row: &Row,
         budget: &mut Budget,
     ) -> Result<(LpValue, Option<Vec<Int>>)> {
-        let r = self.tab.minimize(row);
+        let v = self.tab.min_value(row);
         self.charge(budget)?;
-        let at = match &r {
-            LpResult::Optimum { point, .. } => point
-                .iter()
-                .take(self.a.n_col() - 1)
-                .map(|v| v.is_integer().then(|| v.floor()))
-                .collect::<Option<Vec<Int>>>()
-                .filter(|_| point.iter().all(Rational::is_integer)),
+        // (the tableau stays at the optimal vertex)
+        let at = match &v {
+            LpValue::Optimum(_) => self.tab.integer_sample_point().map(|mut p| {
+                p.truncate(self.a.n_col() - 1);
+                p
+            }),
             _ => None,
         };
-        Ok((LpValue::from(r), at))
+        Ok((v, at))
     }
 
     /// The rational minimum of `row` over the region (see [`Region::rational_min`]).

@@ -772,6 +772,32 @@ impl Simplex {
         )
     }
 
+    /// The current point when it is integral (every variable's value an
+    /// integer), else `None` (also for an empty tableau): [`Simplex::sample_point`]
+    /// without building a rational per variable (after an LP, whether the
+    /// optimum it reached is an integer point).
+    pub(crate) fn integer_sample_point(&self) -> Option<Vec<Int>> {
+        if self.empty {
+            return None;
+        }
+        self.vars
+            .iter()
+            .map(|p| match *p {
+                Pos::Col(_) => Some(Int::ZERO),
+                Pos::Row(r) => {
+                    let (den, cst) = (&self.rows[r][DEN], &self.rows[r][CST]);
+                    if den.is_one() {
+                        Some(cst.clone())
+                    } else if cst.is_divisible_by(den) {
+                        Some(cst.exact_div(den))
+                    } else {
+                        None
+                    }
+                }
+            })
+            .collect()
+    }
+
     /// True when inequality `con` is implied (over the rationals) by the other
     /// constraints that are not marked redundant, i.e. its minimum subject to
     /// them is `>= 0`. Also true for an empty tableau (vacuously) and for a
@@ -1642,6 +1668,34 @@ mod tests {
 
     fn row(v: &[i64]) -> Vec<Int> {
         v.iter().map(|&x| Int::from(x)).collect()
+    }
+
+    /// The integer point after an LP: `None` at a fractional vertex, the
+    /// point at an integral one (as `sample_point` gives it).
+    #[test]
+    fn integer_sample_point_at_optima() {
+        // 2x >= 1, x <= 3, y = 2x - 1
+        let mut s = Simplex::new(2);
+        s.add_ineq(&row(&[-1, 2, 0]));
+        s.add_ineq(&row(&[3, -1, 0]));
+        s.add_eq(&row(&[-1, 2, -1]));
+        assert_eq!(
+            s.min_value(&row(&[0, 1, 0])),
+            LpValue::Optimum(Rational::new(Int::ONE, Int::from(2)))
+        );
+        assert_eq!(s.integer_sample_point(), None);
+        assert_eq!(
+            s.min_value(&row(&[0, -1, 0])),
+            LpValue::Optimum(Rational::from_int(Int::from(-3)))
+        );
+        assert_eq!(s.integer_sample_point(), Some(row(&[3, 5])));
+        let want: Vec<Int> = s
+            .sample_point()
+            .unwrap()
+            .iter()
+            .map(Rational::floor)
+            .collect();
+        assert_eq!(s.integer_sample_point(), Some(want));
     }
 
     fn q(n: i64, d: i64) -> Rational {

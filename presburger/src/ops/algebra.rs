@@ -837,11 +837,7 @@ impl<'a> Region<'a> {
     /// are integers exactly at their floors), given by its values on the columns of
     /// `a` (locals included). No solver call.
     fn integer_vertex(&self) -> Option<Vec<Int>> {
-        let point = self.tab.sample_point()?;
-        let mut all: Vec<Int> = point
-            .iter()
-            .map(|v| v.is_integer().then(|| v.floor()))
-            .collect::<Option<_>>()?;
+        let mut all = self.tab.integer_sample_point()?;
         all.truncate(self.a.n_col() - 1);
         Some(all)
     }

@@ -70,7 +70,7 @@ use crate::solver::lattice::{
     basis_with_first, column_echelon, compress_equalities, mat_vec, times, Compression,
 };
 use crate::solver::propagate::Propagator;
-use crate::solver::simplex::{LpResult, LpValue, Rational, Simplex};
+use crate::solver::simplex::{LpResult, LpValue, Simplex};
 use crate::stats::{self, Counter};
 
 /// An integer point of `{ x in Z^n : eqs·(1,x) = 0, ineqs·(1,x) >= 0 }`, or
@@ -332,10 +332,10 @@ fn satisfies(x: &[Int], eqs: &[Row], ineqs: &[Row]) -> bool {
 /// The tableau's vertex if it is integral, else its rounding to the nearest
 /// integers if that satisfies the rows.
 fn probe(tab: &Simplex, eqs: &[Row], ineqs: &[Row]) -> Option<Vec<Int>> {
-    let pt = tab.sample_point()?;
-    if pt.iter().all(Rational::is_integer) {
-        return Some(pt.into_iter().map(|q| q.num).collect());
+    if let Some(p) = tab.integer_sample_point() {
+        return Some(p);
     }
+    let pt = tab.sample_point()?;
     let two = Int::from(2);
     let rounded: Vec<Int> = pt
         .iter()

@@ -698,57 +698,63 @@ fn try_merge(
         Vec::with_capacity(rows_b.len()),
     ];
     let mut not_valid = [0usize; 2];
-    let sides = [(&rows_a, &mut on_b, &rows_b), (&rows_b, &mut on_a, &rows_a)];
-    for (side, (rows, lp, others)) in sides.into_iter().enumerate() {
-        for r in rows.iter() {
-            // a row of the other side with the same linear part and a
-            // constant no larger implies it there: valid without the LP
-            // (any value `>= 0` classifies it so)
-            if others.iter().any(|t| implies_row(t, r)) {
-                mins[side].push((LpValue::Optimum(Rational::from_int(Int::ZERO)), false));
-                continue;
+    // the rows of the two sides in turn, so that the count below ends an
+    // attempt after a few rows of each side
+    let longest = rows_a.len().max(rows_b.len());
+    let order = (0..longest).flat_map(|k| [(0, k), (1, k)]);
+    for (side, k) in order {
+        let (rows, lp, others) = match side {
+            0 => (&rows_a, &mut on_b, &rows_b),
+            _ => (&rows_b, &mut on_a, &rows_a),
+        };
+        let Some(r) = rows.get(k) else {
+            continue;
+        };
+        // a row of the other side with the same linear part and a
+        // constant no larger implies it there: valid without the LP
+        // (any value `>= 0` classifies it so)
+        if others.iter().any(|t| implies_row(t, r)) {
+            mins[side].push((LpValue::Optimum(Rational::from_int(Int::ZERO)), false));
+            continue;
+        }
+        let (m, at) = lp.rational_min(r, budget)?;
+        let integral = at.is_some();
+        if let Some(p) = at {
+            if points[side].len() < KNOWN_POINTS && !points[side].contains(&p) {
+                points[side].push(p);
             }
-            let (m, at) = lp.rational_min(r, budget)?;
-            let integral = at.is_some();
-            if let Some(p) = at {
-                if points[side].len() < KNOWN_POINTS && !points[side].contains(&p) {
-                    points[side].push(p);
-                }
-            }
-            let valid = matches!(&m, LpValue::Optimum(m) if m.signum() >= 0);
-            // a known point of the other side where `r >= -1` shows that
-            // side is not beyond `r = -1`, without the linear program
-            let reached = |p: &Vec<Int>| Conjunction::eval_row(r, p) >= Int::from(-1);
-            if !valid && !separated && !points[side].iter().any(reached) {
-                let minus: Row = r.iter().map(|v| -v).collect();
-                if let LpValue::Optimum(x) = lp.rational_min_value(&minus, budget)? {
-                    separated = x > Rational::from_int(Int::ONE);
-                    if separated && gaps_count {
-                        return Ok(None);
-                    }
-                }
-            }
-            // rows that do not hold rationally on the other side: with
-            // more than [`MAX_CUT_TO_MERGE`] of them on each side (with a
-            // gap, `separated`: [`MAX_CUT_TO_MERGE_SEPARATED`]) a merge is
-            // rare, and such attempts took much of the time of the failed
-            // ones; the count ends the attempt as soon as it is reached
-            // (`separated`, once set, stays set)
-            if matches!(&m, LpValue::Unbounded)
-                || matches!(&m, LpValue::Optimum(m) if m.signum() < 0)
-            {
-                not_valid[side] += 1;
-                let most = if separated {
-                    MAX_CUT_TO_MERGE_SEPARATED
-                } else {
-                    MAX_CUT_TO_MERGE
-                };
-                if side == 1 && not_valid[0].min(not_valid[1]) > most {
+        }
+        let valid = matches!(&m, LpValue::Optimum(m) if m.signum() >= 0);
+        // a known point of the other side where `r >= -1` shows that
+        // side is not beyond `r = -1`, without the linear program
+        let reached = |p: &Vec<Int>| Conjunction::eval_row(r, p) >= Int::from(-1);
+        if !valid && !separated && !points[side].iter().any(reached) {
+            let minus: Row = r.iter().map(|v| -v).collect();
+            if let LpValue::Optimum(x) = lp.rational_min_value(&minus, budget)? {
+                separated = x > Rational::from_int(Int::ONE);
+                if separated && gaps_count {
                     return Ok(None);
                 }
             }
-            mins[side].push((m, integral));
         }
+        // rows that do not hold rationally on the other side: with
+        // more than [`MAX_CUT_TO_MERGE`] of them on each side (with a
+        // gap, `separated`: [`MAX_CUT_TO_MERGE_SEPARATED`]) a merge is
+        // rare, and such attempts took much of the time of the failed
+        // ones; the count ends the attempt as soon as it is reached
+        // (`separated`, once set, stays set)
+        if matches!(&m, LpValue::Unbounded) || matches!(&m, LpValue::Optimum(m) if m.signum() < 0) {
+            not_valid[side] += 1;
+            let most = if separated {
+                MAX_CUT_TO_MERGE_SEPARATED
+            } else {
+                MAX_CUT_TO_MERGE
+            };
+            if not_valid[0].min(not_valid[1]) > most {
+                return Ok(None);
+            }
+        }
+        mins[side].push((m, integral));
     }
     let [mins_a, mins_b] = mins;
     // (a gap found after the count passed the smaller limit)

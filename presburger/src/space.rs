@@ -374,7 +374,8 @@ impl Space {
     /// True when the two spaces have the same parameters (in the same order), tuple
     /// names and shapes; dimension names are ignored.
     pub fn is_same(&self, other: &Space) -> bool {
-        self.data.params == other.data.params && self.same_tuples(other)
+        Arc::ptr_eq(&self.data, &other.data)
+            || (self.data.params == other.data.params && self.same_tuples(other))
     }
 
     /// True when the tuples agree (parameters ignored).
@@ -424,5 +425,41 @@ impl Space {
             self.data.range.clone(),
             self.data.domain.clone()?,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Space, Tuple};
+
+    /// A copy shares the names until it is changed; changing it leaves the
+    /// original as it was.
+    #[test]
+    fn copies_share_names_until_changed() {
+        let a = Space::map(
+            vec!["N".into()],
+            Tuple::new(Some("S"), &["i"]),
+            Tuple::new(None, &["x", "y"]),
+        );
+        let mut b = a.clone();
+        assert!(std::sync::Arc::ptr_eq(&a.data, &b.data));
+        assert!(a.is_same(&b));
+        b.range_tuple_mut().set_dim_name(0, Some("z".into()));
+        if let Some(d) = b.domain_tuple_mut() {
+            d.set_dim_name(0, Some("j".into()));
+        }
+        assert!(!std::sync::Arc::ptr_eq(&a.data, &b.data));
+        assert_eq!(a.range_tuple().dim_names()[0].as_deref(), Some("x"));
+        assert_eq!(b.range_tuple().dim_names()[0].as_deref(), Some("z"));
+        assert_eq!(
+            a.domain_tuple().map(|t| t.dim_names()[0].clone()),
+            Some(Some("i".into()))
+        );
+        assert_eq!(
+            b.domain_tuple().map(|t| t.dim_names()[0].clone()),
+            Some(Some("j".into()))
+        );
+        // dimension names do not count for sameness
+        assert!(a.is_same(&b));
     }
 }

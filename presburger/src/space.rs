@@ -222,8 +222,8 @@ pub struct Space {
     data: Arc<SpaceData>,
 }
 
-/// What a [`Space`] holds.
-#[derive(Debug, Clone)]
+/// What a [`Space`] holds (printed by `Space`'s `Debug`, field by field).
+#[derive(Clone)]
 struct SpaceData {
     params: Vec<String>,
     domain: Option<Tuple>,

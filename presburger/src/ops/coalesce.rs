@@ -684,21 +684,23 @@ fn try_merge(
     }
     let sampled = points[0].len().min(points[1].len());
     let (rows_a, rows_b) = (inequalities(&a), inequalities(&b));
-    // a row failing at a known point of the other side does not hold there
-    // rationally either: when both sides have more such rows than
-    // [`MAX_CUT_TO_MERGE`], the count below would end the attempt, so it
-    // ends now, before any tableau is built (the same answer, sooner)
+    // a row failing at a known integer point of the other side is cut
+    // there over the integers (it ends among the cut rows below): when both
+    // sides have more such rows than [`MAX_CUT_TO_TEST`], the count before
+    // the exact test would end the attempt, so it ends now, before any
+    // tableau is built (the same answer, sooner)
+    let fails = |r: &Row, pts: &[Vec<Int>]| {
+        pts.iter()
+            .any(|p| Conjunction::eval_row(r, p).is_negative())
+    };
     let failing = |rows: &[Row], pts: &[Vec<Int>]| {
         rows.iter()
-            .filter(|r| {
-                pts.iter()
-                    .any(|p| Conjunction::eval_row(r, p).is_negative())
-            })
-            .take(MAX_CUT_TO_MERGE + 1)
+            .filter(|r| fails(r, pts))
+            .take(MAX_CUT_TO_TEST + 1)
             .count()
     };
-    if failing(&rows_a, &points[0]) > MAX_CUT_TO_MERGE
-        && failing(&rows_b, &points[1]) > MAX_CUT_TO_MERGE
+    if failing(&rows_a, &points[0]) > MAX_CUT_TO_TEST
+        && failing(&rows_b, &points[1]) > MAX_CUT_TO_TEST
     {
         return Ok(None);
     }
@@ -718,6 +720,9 @@ fn try_merge(
         Vec::with_capacity(rows_b.len()),
     ];
     let mut not_valid = [0usize; 2];
+    // rows that fail at a known integer point of the other side (see
+    // `failing`): cut over the integers for certain
+    let mut cut_for_sure = [0usize; 2];
     // the rows of the two sides in turn, so that the count below ends an
     // attempt after a few rows of each side
     let longest = rows_a.len().max(rows_b.len());
@@ -772,6 +777,19 @@ fn try_merge(
             };
             if not_valid[0].min(not_valid[1]) > most {
                 return Ok(None);
+            }
+            // the same end as the count before the exact test, before the
+            // integer tests of the classification (known points only grow)
+            if fails(r, &points[side]) {
+                cut_for_sure[side] += 1;
+                let most = if separated {
+                    MAX_CUT_SEPARATED
+                } else {
+                    MAX_CUT_TO_TEST
+                };
+                if cut_for_sure[0].min(cut_for_sure[1]) > most {
+                    return Ok(None);
+                }
             }
         }
         mins[side].push((m, integral));

@@ -248,7 +248,7 @@ impl Disjunction {
                         Sampled::Empty => true,
                         Sampled::Point => {
                             let (mi, mj) = (&members[i], &members[j]);
-                            mj.contains(&mi.c, &mi.point, budget)?
+                            mj.contains(&mi.c, &mi.points, budget)?
                         }
                         Sampled::GaveUp => false,
                     };
@@ -264,13 +264,16 @@ impl Disjunction {
                     && !not_merged.contains(&(members[i].id, members[j].id))
                 {
                     let (a, b) = (&members[i], &members[j]);
+                    // integer points of a and b found by the attempt
+                    let mut learned = [Vec::new(), Vec::new()];
                     let merged = if full {
                         budget
                             .capped(MERGE_STEPS, |bu| {
                                 try_merge(
-                                    (&a.c, a.known_point()),
-                                    (&b.c, b.known_point()),
+                                    (&a.c, a.known_points()),
+                                    (&b.c, b.known_points()),
                                     &space,
+                                    &mut learned,
                                     bu,
                                 )
                             })?
@@ -280,10 +283,20 @@ impl Disjunction {
                             .capped(MERGE_STEPS, |bu| try_fuse(&a.c, &b.c, &space, bu))?
                             .flatten()
                     };
+                    let [in_a, in_b] = learned;
+                    for p in in_a {
+                        members[i].learn(p);
+                    }
+                    for p in in_b {
+                        members[j].learn(p);
+                    }
                     if let Some(m) = merged {
-                        // m contains members[i]: its point stays a point of m
-                        members.remove(j);
+                        // m contains both: their points are points of m
+                        let gone = members.remove(j);
                         members[i].replace(m, next_id);
+                        for p in gone.points {
+                            members[i].learn(p);
+                        }
                         next_id += 1;
                         continue 'outer;
                     }
@@ -340,16 +353,24 @@ enum Sampled {
 
 /// A disjunct being coalesced, with what is learnt about it on the way.
 ///
-/// Invariant: `point` is an integer point of `c` (values of the parameters
-/// and dimensions) when `sampled` is `Some(Sampled::Point)`, else empty;
-/// `sampled` is `None` until the first search.
+/// Invariant: `points` holds integer points of `c` (values of the
+/// parameters and dimensions), at most [`MEMBER_POINTS`] of them and none
+/// twice, its sample first, when `sampled` is `Some(Sampled::Point)`; else
+/// it is empty. `sampled` is `None` until the first search.
 struct Member {
     c: Conjunction,
     /// A fresh number for every conjunction a member holds (see `not_inside`).
     id: usize,
     sampled: Option<Sampled>,
-    point: Vec<Int>,
+    /// The sample, then points found by merge attempts ([`Member::learn`]).
+    points: Vec<Vec<Int>>,
 }
+
+/// Most integer points a member keeps. Each merge attempt finds points of
+/// the two disjuncts (optima of its linear programs at integer points,
+/// counterexamples); kept, they refute rows and inclusions in later
+/// attempts and tests without a linear program or a search.
+const MEMBER_POINTS: usize = 6;
 
 impl Member {
     fn new(c: Conjunction, id: usize) -> Member {
@@ -357,8 +378,35 @@ impl Member {
             c,
             id,
             sampled: None,
-            point: Vec::new(),
+            points: Vec::new(),
         }
+    }
+
+    /// Checks the invariant (see the type's doc).
+    fn check_invariants(&self) {
+        debug_assert!(
+            (self.sampled == Some(Sampled::Point)) == !self.points.is_empty(),
+            "a member's points without a sample, or a sample without points"
+        );
+        debug_assert!(self.points.len() <= MEMBER_POINTS);
+        debug_assert!(
+            self.points
+                .iter()
+                .all(|p| contains_point(&self.c, p) != Some(false)),
+            "a member's point outside it"
+        );
+    }
+
+    /// Keeps `p`, an integer point of the disjunct (values of the parameters
+    /// and dimensions), when there is room and it is new.
+    fn learn(&mut self, p: Vec<Int>) {
+        if self.sampled == Some(Sampled::Point)
+            && self.points.len() < MEMBER_POINTS
+            && !self.points.contains(&p)
+        {
+            self.points.push(p);
+        }
+        self.check_invariants();
     }
 
     /// Whether every local of the disjunct is a division.
@@ -376,7 +424,7 @@ impl Member {
         let s = match budget.capped(SAMPLE_STEPS, |b| self.c.sample_full(b))? {
             Some(Some(p)) => {
                 let n = self.c.space.n_var();
-                self.point = p.into_iter().take(n).collect();
+                self.points = vec![p.into_iter().take(n).collect()];
                 Sampled::Point
             }
             Some(None) => Sampled::Empty,
@@ -386,25 +434,29 @@ impl Member {
         Ok(s)
     }
 
-    /// The point, if one was found.
-    fn known_point(&self) -> Option<&[Int]> {
-        (self.sampled == Some(Sampled::Point)).then_some(&self.point[..])
+    /// The points known (none before the sample is found).
+    fn known_points(&self) -> &[Vec<Int>] {
+        &self.points
     }
 
-    /// Whether `other`, of which `p` is an integer point, lies inside this
-    /// disjunct: no when `p` is outside it (by evaluation when its locals are
-    /// divisions, else by an integer test on its existentials with `p`
-    /// fixed, each on a cap of [`INSIDE_STEPS`]), else the inclusion test on
-    /// that cap (past it: no).
-    fn contains(&self, other: &Conjunction, p: &[Int], budget: &mut Budget) -> Result<bool> {
-        let p_inside = match contains_point(&self.c, p) {
-            Some(inside) => inside,
-            None => budget
-                .capped(INSIDE_STEPS, |b| contains_in(&self.c, p, b))?
-                .unwrap_or(true),
-        };
-        if !p_inside {
-            return Ok(false);
+    /// Whether `other`, of which `ps` are integer points (at least one),
+    /// lies inside this disjunct: no when one of them is outside it (by
+    /// evaluation when its locals are divisions, else, for the first point,
+    /// by an integer test on its existentials with the point fixed, on a
+    /// cap of [`INSIDE_STEPS`]), else the inclusion test on that cap (past
+    /// it: no).
+    fn contains(&self, other: &Conjunction, ps: &[Vec<Int>], budget: &mut Budget) -> Result<bool> {
+        for (k, p) in ps.iter().enumerate() {
+            let p_inside = match contains_point(&self.c, p) {
+                Some(inside) => inside,
+                None if k == 0 => budget
+                    .capped(INSIDE_STEPS, |b| contains_in(&self.c, p, b))?
+                    .unwrap_or(true),
+                None => true,
+            };
+            if !p_inside {
+                return Ok(false);
+            }
         }
         Ok(budget
             .capped(INSIDE_STEPS, |b| alone(other).is_subset(&alone(&self.c), b))?
@@ -661,19 +713,22 @@ fn add_row(out: &mut Vec<Row>, mut row: Row) {
 ///
 /// Source: Verdoolaege, IMPACT 2015 (fusion, extension, wrapping).
 fn try_merge(
-    (a, pa): (&Conjunction, Option<&[Int]>),
-    (b, pb): (&Conjunction, Option<&[Int]>),
+    (a, pa): (&Conjunction, &[Vec<Int>]),
+    (b, pb): (&Conjunction, &[Vec<Int>]),
     space: &Space,
+    learned: &mut [Vec<Vec<Int>>; 2],
     budget: &mut Budget,
 ) -> Result<Option<Conjunction>> {
     let Some((a, b)) = aligned_pair(a, b) else {
         return Ok(None);
     };
-    // integer points of b, then of a: their samples, then the optima of the
-    // linear programs found at integer points (at most [`KNOWN_POINTS`])
+    let nv = space.n_var();
+    // integer points of b, then of a: those known (the samples first),
+    // then the optima of the linear programs found at integer points (at
+    // most [`KNOWN_POINTS`])
     let mut points: [Vec<Vec<Int>>; 2] = [
-        pb.and_then(|p| point_of(&b, p)).into_iter().collect(),
-        pa.and_then(|p| point_of(&a, p)).into_iter().collect(),
+        pb.iter().filter_map(|p| point_of(&b, p)).collect(),
+        pa.iter().filter_map(|p| point_of(&a, p)).collect(),
     ];
     let gap = |in_a: &[Vec<Int>], in_b: &[Vec<Int>], skip: usize| {
         in_a.iter().take(SEGMENT_ENDS).enumerate().any(|(i, p)| {
@@ -755,6 +810,8 @@ fn try_merge(
         let integral = at.is_some();
         if let Some(p) = at {
             if points[side].len() < KNOWN_POINTS && !points[side].contains(&p) {
+                // (a point of the other side: b for side 0)
+                learned[1 - side].push(p[..nv].to_vec());
                 points[side].push(p);
             }
         }
@@ -851,6 +908,9 @@ fn try_merge(
     // the points found since (points of b outside a, and of a outside b)
     // give more segments that every candidate contains
     if let [in_b, in_a] = &found[..] {
+        for (side, pts) in [(1, in_b), (0, in_a)] {
+            learned[side].extend(pts.iter().map(|p| p[..nv].to_vec()));
+        }
         if gap(in_a, in_b, tested) {
             return Ok(None);
         }
@@ -1171,7 +1231,7 @@ impl Disjunction {
 
 #[cfg(test)]
 mod tests {
-    use super::SAMPLE_STEPS;
+    use super::{contains_point, Member, Sampled, MEMBER_POINTS, SAMPLE_STEPS};
     use crate::api::Set;
     use crate::conjunction::{implies_row, Row};
     use crate::int::Int;
@@ -1343,6 +1403,42 @@ mod tests {
         let c = s.coalesce().unwrap();
         assert_eq!(c.n_basic(), 2, "{c}");
         assert!(c.is_equal(&s).unwrap());
+    }
+
+    /// A member keeps the points it learns (new ones only, at most
+    /// [`MEMBER_POINTS`]), and a learnt point outside another disjunct
+    /// refutes its inclusion there without an inclusion test.
+    #[test]
+    fn member_points_refute_inclusion() {
+        let c = set("{ [x, y] : 0 <= x <= 9 and 0 <= y <= 9 }").0.parts[0].clone();
+        let mut m = Member::new(c, 0);
+        let mut b = Budget::new(1_000_000);
+        // nothing is learnt before the sample
+        m.learn(vec![Int::from(9), Int::from(9)]);
+        assert!(m.known_points().is_empty());
+        assert_eq!(m.point(&mut b).unwrap(), Sampled::Point);
+        assert_eq!(m.known_points().len(), 1);
+        let far = vec![Int::from(9), Int::from(9)];
+        m.learn(far.clone());
+        m.learn(far.clone());
+        assert_eq!(m.known_points().len(), 2);
+        for k in 0..20 {
+            m.learn(vec![Int::from(k % 10), Int::from(k / 10)]);
+        }
+        assert_eq!(m.known_points().len(), MEMBER_POINTS);
+        // a disjunct holding the sample but not the learnt corner
+        let corner = set("{ [x, y] : 0 <= x <= 9 and 0 <= y <= 9 and x + y <= 17 }")
+            .0
+            .parts[0]
+            .clone();
+        let other = Member::new(corner, 1);
+        let sample = &m.known_points()[0];
+        assert_eq!(contains_point(&other.c, sample), Some(true));
+        assert!(!other.contains(&m.c, m.known_points(), &mut b).unwrap());
+        assert!(!other
+            .contains(&m.c, &m.known_points()[..1], &mut b)
+            .unwrap());
+        m.check_invariants();
     }
 
     /// Nothing is merged where the union is not one conjunction.

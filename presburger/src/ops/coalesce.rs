@@ -385,7 +385,7 @@ impl Member {
     /// Checks the invariant (see the type's doc).
     fn check_invariants(&self) {
         debug_assert!(
-            (self.sampled == Some(Sampled::Point)) == !self.points.is_empty(),
+            (self.sampled == Some(Sampled::Point)) != self.points.is_empty(),
             "a member's points without a sample, or a sample without points"
         );
         debug_assert!(self.points.len() <= MEMBER_POINTS);

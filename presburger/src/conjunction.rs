@@ -994,6 +994,21 @@ impl Conjunction {
 
     /// Evaluates a row at a full assignment of the columns after the constant.
     pub fn eval_row(row: &Row, vals: &[Int]) -> Int {
+        // in machine words while every entry is small and the sum fits
+        // (a product of two `i64` fits an `i128`)
+        let small = || -> Option<i128> {
+            let mut s = i128::from(row[0].small()?);
+            for (c, v) in row[1..].iter().zip(vals) {
+                let c = c.small()?;
+                if c != 0 {
+                    s = s.checked_add(i128::from(c) * i128::from(v.small()?))?;
+                }
+            }
+            Some(s)
+        };
+        if let Some(s) = small() {
+            return Int::from_wide(s);
+        }
         let mut s = row[0].clone();
         for (c, v) in row[1..].iter().zip(vals) {
             if !c.is_zero() {
@@ -1308,6 +1323,23 @@ mod tests {
 
     fn row(v: &[i64]) -> Row {
         v.iter().map(|&x| Int::from(x)).collect()
+    }
+
+    proptest! {
+        /// `eval_row` in machine words agrees with the sum on `Int`s, also
+        /// where products and sums leave `i64` (and `i128` for the sum).
+        #[test]
+        fn eval_row_matches_int_arithmetic(
+            r in proptest::collection::vec(prop_oneof![-3i64..3, Just(i64::MAX), Just(i64::MIN)], 4),
+            x in proptest::collection::vec(prop_oneof![-3i64..3, Just(i64::MAX), Just(i64::MIN)], 3),
+        ) {
+            let (r, x) = (row(&r), row(&x));
+            let mut want = r[0].clone();
+            for (c, v) in r[1..].iter().zip(&x) {
+                want += c * v;
+            }
+            prop_assert_eq!(Conjunction::eval_row(&r, &x), want);
+        }
     }
 
     #[test]

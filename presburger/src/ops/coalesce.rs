@@ -460,7 +460,10 @@ impl Member {
             }
         }
         Ok(budget
-            .capped(INSIDE_STEPS, |b| alone(other).is_subset(&alone(&self.c), b))?
+            .capped(INSIDE_STEPS, |b| match inside(other, &self.c, b)? {
+                Some(inside) => Ok(inside),
+                None => alone(other).is_subset(&alone(&self.c), b),
+            })?
             .unwrap_or(false))
     }
 
@@ -503,6 +506,33 @@ fn contains_point(c: &Conjunction, x: &[Int]) -> Option<bool> {
 /// of `c`, for the list of known points of [`classify`].
 fn point_of(c: &Conjunction, x: &[Int]) -> Option<Vec<Int>> {
     c.with_div_values(x).filter(|vals| c.satisfied_by(vals))
+}
+
+/// Whether `inner` lies inside `outer`, when every local of both is a
+/// division (else `None`): over their common locals ([`aligned_pair`]),
+/// every row of `outer` holds at every integer point of `inner`, a
+/// search on the tableau of `inner` for each row ([`Region::counterexample`];
+/// none for a row that a row of `inner` implies). For two disjuncts this
+/// costs less than the inclusion test of unions (on the random unions of
+/// isl_coalesce_tables, 44,000 instructions a test).
+fn inside(inner: &Conjunction, outer: &Conjunction, budget: &mut Budget) -> Result<Option<bool>> {
+    let Some((i2, o2)) = aligned_pair(inner, outer) else {
+        return Ok(None);
+    };
+    // (rationally empty: inside anything)
+    let Some(mut region) = Region::new(&i2) else {
+        return Ok(Some(true));
+    };
+    let own = inequalities(&i2);
+    for r in inequalities(&o2) {
+        if own.iter().any(|t| implies_row(t, &r)) {
+            continue;
+        }
+        if region.counterexample(&r, budget)?.is_some() {
+            return Ok(Some(false));
+        }
+    }
+    Ok(Some(true))
 }
 
 /// `c` alone as a union (not simplified).
@@ -1244,7 +1274,7 @@ impl Disjunction {
 
 #[cfg(test)]
 mod tests {
-    use super::{contains_point, Member, Sampled, MEMBER_POINTS, SAMPLE_STEPS};
+    use super::{contains_point, inside, Member, Sampled, MEMBER_POINTS, SAMPLE_STEPS};
     use crate::api::Set;
     use crate::conjunction::{implies_row, Row};
     use crate::int::Int;
@@ -1452,6 +1482,32 @@ mod tests {
             .contains(&m.c, &m.known_points()[..1], &mut b)
             .unwrap());
         m.check_invariants();
+    }
+
+    /// The inclusion test of two disjuncts with divisions: over the
+    /// integers, and `None` for a plain existential.
+    #[test]
+    fn inside_over_the_integers() {
+        let part = |t: &str| set(t).0.parts[0].clone();
+        let mut b = Budget::new(1_000_000);
+        let even = part("{ [x] : 0 <= x <= 10 and x mod 2 = 0 }");
+        let evens_to_ten = part("{ [x] : exists (e : x = 2e and 0 <= x <= 10) }");
+        let to_nine = part("{ [x] : 0 <= x <= 9 }");
+        let odd_to_eleven = part("{ [x] : 1 <= x <= 11 and x mod 2 = 1 }");
+        assert_eq!(inside(&even, &to_nine, &mut b).unwrap(), Some(false));
+        assert_eq!(
+            inside(&even, &part("{ [x] : -1 <= x <= 10 }"), &mut b).unwrap(),
+            Some(true)
+        );
+        // an even number is never odd, though rationally the two overlap
+        assert_eq!(inside(&even, &odd_to_eleven, &mut b).unwrap(), Some(false));
+        // a division or a plain existential, as the reader leaves it
+        let r = inside(&evens_to_ten, &even, &mut b).unwrap();
+        if evens_to_ten.divs.iter().all(Option::is_some) {
+            assert_eq!(r, Some(true));
+        } else {
+            assert_eq!(r, None);
+        }
     }
 
     /// Nothing is merged where the union is not one conjunction.

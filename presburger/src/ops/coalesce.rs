@@ -42,8 +42,10 @@
 //! of the many pairs that do not merge (six separate slabs: 0.86 -> 0.39 ms;
 //! 10^4 random unions: 26404 -> 26723 disjuncts left, isl 28639). Nor are
 //! the cut constraints of a side with more than [`MAX_CUT_TO_WRAP`] of them,
-//! or with a constraint unbounded below over the other (measured: one merge
-//! lost on the 10^4 random unions). A wrapped
+//! or with a constraint unbounded below over the other; when either side has
+//! such a constraint, only a side with one cut constraint is wrapped, and
+//! only when the point refuting the candidate satisfies the unbounded
+//! constraints ([`MAX_CUT_UNBOUNDED`]). A wrapped
 //! candidate that still contains the point refuting the unwrapped one fails
 //! without a second exact test.
 //!
@@ -64,7 +66,9 @@
 //! random and bigcoef families timed out on it). An integer point of each
 //! disjunct, found by the emptiness test that drops empty ones, answers
 //! most "is this disjunct inside that one" questions by evaluation (a point
-//! outside says no) and is the first known point of the classification.
+//! outside says no) and is the first known point of the classification;
+//! the integer points of a disjunct found by later merge attempts join it
+//! (at most [`MEMBER_POINTS`]).
 //! That search runs on a cap too ([`SAMPLE_STEPS`]): a disjunct whose point
 //! is not found within it (one near an integer gap) is kept as it is, never
 //! merged nor tested inside another (isl does not test integer emptiness

@@ -172,6 +172,20 @@ const MAX_CUT_SEPARATED: usize = 1;
 /// on each side found the candidate exact (2026-11-27).
 const MAX_CUT_UNBOUNDED: usize = 1;
 
+/// The most rows cut over the integers that both disjuncts of a merge
+/// candidate may have for its exact test: [`MAX_CUT_SEPARATED`] across a
+/// gap, [`MAX_CUT_UNBOUNDED`] with a row unbounded below over the other
+/// side, else [`MAX_CUT_TO_TEST`].
+fn most_cut_to_test(separated: bool, unbounded: bool) -> usize {
+    if separated {
+        MAX_CUT_SEPARATED
+    } else if unbounded {
+        MAX_CUT_UNBOUNDED
+    } else {
+        MAX_CUT_TO_TEST
+    }
+}
+
 /// Most pairs (constraint to wrap, ridge) tried for one pair of disjuncts.
 const MAX_WRAPS: usize = 400;
 
@@ -897,13 +911,7 @@ fn try_merge(
             unbounded_any |= unbounded_row;
             if unbounded_row || fails(r, &points[side]) {
                 cut_for_sure[side] += 1;
-                let most = if separated {
-                    MAX_CUT_SEPARATED
-                } else if unbounded_any {
-                    MAX_CUT_UNBOUNDED
-                } else {
-                    MAX_CUT_TO_TEST
-                };
+                let most = most_cut_to_test(separated, unbounded_any);
                 if cut_for_sure[0].min(cut_for_sure[1]) > most {
                     return Ok(None);
                 }
@@ -976,14 +984,7 @@ fn try_merge(
     };
     // too many rows of each side cut over the integers for a merge (see
     // [`MAX_CUT_TO_TEST`]): no exact test
-    let most = if separated {
-        MAX_CUT_SEPARATED
-    } else if unbounded_any {
-        MAX_CUT_UNBOUNDED
-    } else {
-        MAX_CUT_TO_TEST
-    };
-    if cut_a.len().min(cut_b.len()) > most {
+    if cut_a.len().min(cut_b.len()) > most_cut_to_test(separated, unbounded_any) {
         return Ok(None);
     }
     let mut h = candidate(&hull);

@@ -292,8 +292,8 @@ impl Disjunction {
                         budget
                             .capped(MERGE_STEPS, |bu| {
                                 try_merge(
-                                    (&a.c, a.known_points()),
-                                    (&b.c, b.known_points()),
+                                    (&a.c, &a.points),
+                                    (&b.c, &b.points),
                                     &space,
                                     &mut learned,
                                     bu,
@@ -454,11 +454,6 @@ impl Member {
         };
         self.sampled = Some(s);
         Ok(s)
-    }
-
-    /// The points known (none before the sample is found).
-    fn known_points(&self) -> &[Vec<Int>] {
-        &self.points
     }
 
     /// Whether `other`, of which `ps` are integer points (at least one),
@@ -1233,7 +1228,7 @@ fn wrapped_rows(
             continue;
         }
         for (&f_at, minus_f) in cut.iter().zip(&minus_cut) {
-            if f_at == k || tries >= MAX_WRAPS {
+            if tries >= MAX_WRAPS {
                 continue;
             }
             tries += 1;
@@ -1466,29 +1461,27 @@ mod tests {
         let mut b = Budget::new(1_000_000);
         // nothing is learnt before the sample
         m.learn(vec![Int::from(9), Int::from(9)]);
-        assert!(m.known_points().is_empty());
+        assert!(m.points.is_empty());
         assert_eq!(m.point(&mut b).unwrap(), Sampled::Point);
-        assert_eq!(m.known_points().len(), 1);
+        assert_eq!(m.points.len(), 1);
         let far = vec![Int::from(9), Int::from(9)];
         m.learn(far.clone());
         m.learn(far.clone());
-        assert_eq!(m.known_points().len(), 2);
+        assert_eq!(m.points.len(), 2);
         for k in 0..20 {
             m.learn(vec![Int::from(k % 10), Int::from(k / 10)]);
         }
-        assert_eq!(m.known_points().len(), MEMBER_POINTS);
+        assert_eq!(m.points.len(), MEMBER_POINTS);
         // a disjunct holding the sample but not the learnt corner
         let corner = set("{ [x, y] : 0 <= x <= 9 and 0 <= y <= 9 and x + y <= 17 }")
             .0
             .parts[0]
             .clone();
         let other = Member::new(corner, 1);
-        let sample = &m.known_points()[0];
+        let sample = &m.points[0];
         assert_eq!(contains_point(&other.c, sample), Some(true));
-        assert!(!other.contains(&m.c, m.known_points(), &mut b).unwrap());
-        assert!(!other
-            .contains(&m.c, &m.known_points()[..1], &mut b)
-            .unwrap());
+        assert!(!other.contains(&m.c, &m.points, &mut b).unwrap());
+        assert!(!other.contains(&m.c, &m.points[..1], &mut b).unwrap());
         m.check_invariants();
     }
 

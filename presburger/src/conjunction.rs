@@ -980,6 +980,26 @@ impl Conjunction {
         Some(vals)
     }
 
+    /// True when `vals`, values of all the columns after the constant, gives
+    /// each local the value of its division at the columns before it: then
+    /// `vals` is [`Conjunction::with_div_values`] of its first values (the
+    /// same test, without building the vector). False when a local has no
+    /// such definition, or `vals` has not one value per column.
+    pub(crate) fn has_div_values(&self, vals: &[Int]) -> bool {
+        let nv = self.space.n_var();
+        if vals.len() != nv + self.divs.len() {
+            return false;
+        }
+        self.divs.iter().enumerate().all(|(l, d)| {
+            d.as_ref().is_some_and(|d| {
+                d.num.iter().skip(1 + nv + l).all(Int::is_zero)
+                    && d.den.is_positive()
+                    && Conjunction::eval_row(&d.num, &vals[..nv + l]).floor_div(&d.den)
+                        == vals[nv + l]
+            })
+        })
+    }
+
     /// True when every equality is zero and every inequality non-negative at
     /// `vals`, a full assignment of the columns after the constant.
     pub(crate) fn satisfied_by(&self, vals: &[Int]) -> bool {
@@ -1339,6 +1359,22 @@ mod tests {
                 want += c * v;
             }
             prop_assert_eq!(Conjunction::eval_row(&r, &x), want);
+        }
+
+        /// `has_div_values` says whether the values are those that
+        /// `with_div_values` builds: at the division values, and with a
+        /// division column moved by one.
+        #[test]
+        fn has_div_values_matches_with_div_values(i in -20i64..20, l in 0usize..2, delta in -1i64..=1) {
+            let mut c = Conjunction::universe(space1());
+            // d0 = floor(i / 3), d1 = floor((i + 2·d0 + 1) / 2)
+            c.add_local(Some(Div { num: row(&[0, 1, 0]), den: Int::from(3) })).unwrap();
+            c.add_local(Some(Div { num: row(&[1, 1, 2, 0]), den: Int::from(2) })).unwrap();
+            let mut vals = c.with_div_values(&row(&[i])).unwrap();
+            prop_assert!(c.has_div_values(&vals));
+            vals[1 + l] += Int::from(delta);
+            prop_assert_eq!(c.has_div_values(&vals), delta == 0);
+            prop_assert!(!c.has_div_values(&vals[..2]));
         }
     }
 

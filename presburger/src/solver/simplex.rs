@@ -345,10 +345,13 @@ enum Outcome {
 }
 
 /// An exact, incremental rational simplex tableau; see the module documentation.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Simplex {
     /// Row `i`: `[den, const, a_0, .., a_{n_col-1}]`.
     rows: Vec<Vec<Int>>,
+    /// Empty row buffers (of removed rows), for the next rows: see
+    /// [`Shell`]. Not part of the tableau's state.
+    spare: Vec<Vec<Int>>,
     row_owner: Vec<Owner>,
     col_owner: Vec<Owner>,
     vars: Vec<Pos>,
@@ -360,6 +363,120 @@ pub struct Simplex {
     last_pivot: (usize, usize),
     /// The work of the pivots so far, in budget steps (see [`Simplex::work`]).
     work: u64,
+}
+
+impl Clone for Simplex {
+    fn clone(&self) -> Simplex {
+        Simplex {
+            rows: self.rows.clone(),
+            spare: Vec::new(),
+            row_owner: self.row_owner.clone(),
+            col_owner: self.col_owner.clone(),
+            vars: self.vars.clone(),
+            cons: self.cons.clone(),
+            empty: self.empty,
+            undo: self.undo.clone(),
+            n_pivots: self.n_pivots,
+            last_pivot: self.last_pivot,
+            work: self.work,
+        }
+    }
+}
+
+/// The vectors of a dropped tableau, empty with their capacity, kept on its
+/// thread for the next tableau ([`Simplex::with_capacity`]), its row
+/// buffers in `spare`. Coalescing builds and drops a tableau per disjunct,
+/// per candidate and per integer test, each with a dozen rows: their
+/// allocations and frees were a sixth of the instructions on the random
+/// unions of `isl_coalesce_tables`, glibc's free list of each size holding
+/// fewer blocks than a tableau frees at once.
+///
+/// Invariant: every vector is empty, and every buffer in `spare` too.
+#[derive(Default)]
+struct Shell {
+    rows: Vec<Vec<Int>>,
+    spare: Vec<Vec<Int>>,
+    row_owner: Vec<Owner>,
+    col_owner: Vec<Owner>,
+    vars: Vec<Pos>,
+    cons: Vec<Con>,
+    undo: Vec<Undo>,
+}
+
+/// Most shells kept per thread (tableaux alive at once in coalescing: the
+/// two disjuncts', a candidate's, an integer test's, the wrapping one's).
+const SHELLS: usize = 8;
+
+/// Most row buffers a shell keeps, and the largest buffer kept (in
+/// entries): a large tableau's memory is not held after it is dropped.
+const SPARE_ROWS: usize = 64;
+const SPARE_ROW_LEN: usize = 64;
+
+std::thread_local! {
+    static KEPT: std::cell::RefCell<Vec<Shell>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Shell {
+    /// A kept shell, or a new one.
+    fn take() -> Shell {
+        KEPT.try_with(|k| k.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Keeps the vectors of `s` (emptied) for a later tableau, unless
+    /// [`SHELLS`] are kept already.
+    fn keep(s: &mut Simplex) {
+        let mut shell = Shell {
+            rows: std::mem::take(&mut s.rows),
+            spare: std::mem::take(&mut s.spare),
+            row_owner: std::mem::take(&mut s.row_owner),
+            col_owner: std::mem::take(&mut s.col_owner),
+            vars: std::mem::take(&mut s.vars),
+            cons: std::mem::take(&mut s.cons),
+            undo: std::mem::take(&mut s.undo),
+        };
+        for mut row in shell.rows.drain(..) {
+            if shell.spare.len() < SPARE_ROWS && row.capacity() <= SPARE_ROW_LEN {
+                row.clear();
+                shell.spare.push(row);
+            }
+        }
+        shell.row_owner.clear();
+        shell.col_owner.clear();
+        shell.vars.clear();
+        shell.cons.clear();
+        shell.undo.clear();
+        shell.check_invariants();
+        // (a thread being torn down keeps nothing)
+        let _ = KEPT.try_with(|k| {
+            if let Ok(mut k) = k.try_borrow_mut() {
+                if k.len() < SHELLS {
+                    k.push(shell);
+                }
+            }
+        });
+    }
+
+    fn check_invariants(&self) {
+        debug_assert!(
+            self.rows.is_empty()
+                && self.row_owner.is_empty()
+                && self.col_owner.is_empty()
+                && self.vars.is_empty()
+                && self.cons.is_empty()
+                && self.undo.is_empty()
+                && self.spare.iter().all(Vec::is_empty),
+            "a kept tableau shell that is not empty"
+        );
+    }
+}
+
+impl Drop for Simplex {
+    fn drop(&mut self) {
+        Shell::keep(self);
+    }
 }
 
 /// The non-zero entries of a pivot row of small values, with their columns.
@@ -604,16 +721,27 @@ impl Simplex {
     /// from a conjunction of known size allocates each vector once (growing
     /// them row by row cost 3.7% of the instructions of coalescing the
     /// random unions of `isl_coalesce_tables`).
+    /// The vectors (and row buffers) of a tableau dropped earlier on the
+    /// thread are used again when there is one ([`Shell`]).
     pub fn with_capacity(n_var: usize, n_con: usize) -> Simplex {
         let rows = n_con + 2;
+        let mut shell = Shell::take();
+        shell.check_invariants();
+        shell.rows.reserve(rows);
+        shell.row_owner.reserve(rows);
+        shell.col_owner.extend((0..n_var).map(Owner::Var));
+        shell.vars.extend((0..n_var).map(Pos::Col));
+        shell.cons.reserve(n_con);
+        shell.undo.reserve(2 * rows);
         Simplex {
-            rows: Vec::with_capacity(rows),
-            row_owner: Vec::with_capacity(rows),
-            col_owner: (0..n_var).map(Owner::Var).collect(),
-            vars: (0..n_var).map(Pos::Col).collect(),
-            cons: Vec::with_capacity(n_con),
+            rows: shell.rows,
+            spare: shell.spare,
+            row_owner: shell.row_owner,
+            col_owner: shell.col_owner,
+            vars: shell.vars,
+            cons: shell.cons,
             empty: false,
-            undo: Vec::with_capacity(2 * rows),
+            undo: shell.undo,
             n_pivots: 0,
             last_pivot: (0, 0),
             work: 0,
@@ -977,25 +1105,56 @@ impl Simplex {
     /// each basic one adds its row, brought to a common denominator (their
     /// least common multiple). On machine words first
     /// ([`Simplex::express_small`]), on `Int`s when a value leaves them.
-    fn express(&self, coeffs: &[Int]) -> Vec<Int> {
+    ///
+    /// The row is written in a spare buffer when there is one ([`Shell`]).
+    fn express(&mut self, coeffs: &[Int]) -> Vec<Int> {
         assert!(
             coeffs.len() == 1 + self.vars.len(),
             "Simplex: a row must have 1 + n_var = {} entries, got {}",
             1 + self.vars.len(),
             coeffs.len()
         );
-        if let Some(row) = self.express_small(coeffs) {
-            debug_assert!(row == self.express_general(coeffs));
-            return row;
+        let mut out = self.spare.pop().unwrap_or_default();
+        debug_assert!(out.is_empty());
+        if self.express_small(coeffs, &mut out) {
+            debug_assert!(
+                out == {
+                    let mut general = Vec::new();
+                    self.express_general(coeffs, &mut general);
+                    general
+                }
+            );
+        } else {
+            self.express_general(coeffs, &mut out);
         }
-        self.express_general(coeffs)
+        out
+    }
+
+    /// Keeps the buffer of a removed row for a later one (see [`Shell`]).
+    fn recycle(&mut self, mut row: Vec<Int>) {
+        if self.spare.len() < SPARE_ROWS && row.capacity() <= SPARE_ROW_LEN {
+            row.clear();
+            self.spare.push(row);
+        }
     }
 
     /// [`Simplex::express`] in machine words, when every coefficient, every
     /// entry of the rows it uses and every value on the way fits one;
-    /// `None` as soon as one does not (checked operations). The row is the
-    /// same: both are the primitive integer row with a positive denominator.
-    fn express_small(&self, coeffs: &[Int]) -> Option<Vec<Int>> {
+    /// false as soon as one does not (checked operations), with `out` left
+    /// empty. The row is the same: both are the primitive integer row with a
+    /// positive denominator, written to `out` (empty).
+    fn express_small(&self, coeffs: &[Int], out: &mut Vec<Int>) -> bool {
+        match self.express_words(coeffs) {
+            Some(words) => {
+                out.extend(words.into_iter().map(Int::from));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The row of [`Simplex::express_small`] in machine words.
+    fn express_words(&self, coeffs: &[Int]) -> Option<SmallVec<[i64; 24]>> {
         let ncol = self.col_owner.len();
         let mut out: SmallVec<[i64; 24]> = smallvec::smallvec![0; COL0 + ncol];
         out[DEN] = 1;
@@ -1043,13 +1202,14 @@ impl Simplex {
                 *v /= g;
             }
         }
-        Some(out.into_iter().map(Int::from).collect())
+        Some(out)
     }
 
-    /// [`Simplex::express`] on `Int`s.
-    fn express_general(&self, coeffs: &[Int]) -> Vec<Int> {
+    /// [`Simplex::express`] on `Int`s, written to `out` (empty).
+    fn express_general(&self, coeffs: &[Int], out: &mut Vec<Int>) {
+        debug_assert!(out.is_empty());
         let ncol = self.col_owner.len();
-        let mut out = Vec::with_capacity(COL0 + ncol);
+        out.reserve(COL0 + ncol);
         out.push(Int::ONE);
         out.push(coeffs[0].clone());
         out.resize(COL0 + ncol, Int::ZERO);
@@ -1081,8 +1241,7 @@ impl Simplex {
                 }
             }
         }
-        normalize(&mut out);
-        out
+        normalize(out);
     }
 
     fn push_temp(&mut self, row: Vec<Int>) -> usize {
@@ -1093,7 +1252,9 @@ impl Simplex {
 
     fn pop_temp(&mut self) {
         debug_assert_eq!(self.row_owner.last(), Some(&Owner::Temp));
-        self.rows.pop();
+        if let Some(row) = self.rows.pop() {
+            self.recycle(row);
+        }
         self.row_owner.pop();
     }
 
@@ -1485,7 +1646,8 @@ impl Simplex {
     }
 
     fn remove_row(&mut self, r: usize) {
-        self.rows.swap_remove(r);
+        let row = self.rows.swap_remove(r);
+        self.recycle(row);
         self.row_owner.swap_remove(r);
         if r < self.rows.len() {
             let o = self.row_owner[r];
@@ -1618,9 +1780,13 @@ mod tests {
                 }
             }
             let row: Vec<Int> = row.into_iter().map(Int::from).collect();
-            let general = s.express_general(&row);
-            if let Some(small) = s.express_small(&row) {
+            let mut general = Vec::new();
+            s.express_general(&row, &mut general);
+            let mut small = Vec::new();
+            if s.express_small(&row, &mut small) {
                 prop_assert_eq!(&small, &general);
+            } else {
+                prop_assert!(small.is_empty());
             }
             prop_assert_eq!(s.express(&row), general);
         }
@@ -1991,6 +2157,35 @@ mod tests {
         let p = s.sample_point().unwrap();
         assert_eq!(p.len(), 2);
         assert!(s.pivots() > 0);
+    }
+
+    /// A tableau built after one is dropped on the same thread takes its
+    /// vectors and row buffers ([`Shell`]), and answers as a new one does
+    /// (with a different number of variables, and a temporary row taken
+    /// from the spare buffers).
+    #[test]
+    fn dropped_tableau_vectors_are_reused() {
+        let mut a = Simplex::new(3);
+        a.add_ineq(&row(&[0, 1, 0, 0]));
+        a.add_ineq(&row(&[0, 0, 1, 0]));
+        a.add_ineq(&row(&[9, -1, -1, -1]));
+        assert_eq!(value_of(a.maximize(&row(&[0, 1, 1, 1]))), q(9, 1));
+        drop(a);
+        let mut b = Simplex::new(2);
+        assert!(b.spare.len() >= 3, "{} spare rows", b.spare.len());
+        assert!(b.rows.is_empty() && b.cons.is_empty() && b.undo.is_empty());
+        assert_eq!((b.n_var(), b.n_con()), (2, 0));
+        b.add_ineq(&row(&[0, 1, 0]));
+        b.add_ineq(&row(&[0, 0, 1]));
+        b.add_ineq(&row(&[4, -1, -2]));
+        b.add_ineq(&row(&[6, -3, -1]));
+        assert_eq!(optimum(b.maximize(&row(&[0, 1, 1]))).0, q(14, 5));
+        let snap = b.snapshot();
+        b.add_ineq(&row(&[-5, 1, 0]));
+        assert!(b.is_empty());
+        b.rollback(snap);
+        assert_eq!(optimum(b.maximize(&row(&[0, 1, 1]))).0, q(14, 5));
+        assert!(b.spare.iter().all(Vec::is_empty));
     }
 
     #[test]

@@ -546,11 +546,11 @@ fn inside(inner: &Conjunction, outer: &Conjunction, budget: &mut Budget) -> Resu
         return Ok(Some(true));
     };
     let own = inequalities(&i2);
-    for r in inequalities(&o2) {
-        if own.iter().any(|t| implies_row(t, &r)) {
+    for r in inequalities(&o2).iter() {
+        if own.iter().any(|t| implies_row(t, r)) {
             continue;
         }
-        if region.counterexample(&r, budget)?.is_some() {
+        if region.counterexample(r, budget)?.is_some() {
             return Ok(Some(false));
         }
     }
@@ -640,7 +640,12 @@ fn with_div_rows(c: &mut Conjunction) {
 
 /// The constraints of `c` as inequalities: each equality as two, the
 /// inequalities, and the two defining inequalities of every division.
-fn inequalities(c: &Conjunction) -> Vec<Row> {
+/// Borrowed when `c` has only inequalities (most disjuncts: the copies were
+/// 2% of the instructions on the random unions of `isl_coalesce_tables`).
+fn inequalities(c: &Conjunction) -> Cow<'_, [Row]> {
+    if c.eqs.is_empty() && c.divs.is_empty() {
+        return Cow::Borrowed(&c.ineqs);
+    }
     let mut rows = Vec::with_capacity(2 * c.eqs.len() + c.ineqs.len() + 2 * c.divs.len());
     for e in &c.eqs {
         rows.push(e.clone());
@@ -655,7 +660,7 @@ fn inequalities(c: &Conjunction) -> Vec<Row> {
             rows.push(hi);
         }
     }
-    rows
+    Cow::Owned(rows)
 }
 
 /// How a constraint of one disjunct relates to the other.

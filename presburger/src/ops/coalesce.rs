@@ -1031,13 +1031,47 @@ fn try_merge(
             return Ok(None);
         }
         let before = hull.len();
-        if wrap[0] {
-            for r in wrapped_rows(&rows_a, &cut_a, &b, &mut on_b, budget)? {
-                add_row(&mut hull, r);
+        let [in_b, in_a] = &found[..] else {
+            return Ok(None);
+        };
+        // each side's wrapping ends early when none of its rows that may cut
+        // off `x` does (see [`wrapped_rows`]); a side that ended so is
+        // wrapped again in full when the other side's rows cut it off
+        let mut cuts_x = false;
+        let mut stopped = [false; 2];
+        for (side, stop_early) in [(0, true), (1, true), (0, false), (1, false)] {
+            let todo = if stop_early {
+                wrap[side]
+            } else {
+                cuts_x && stopped[side]
+            };
+            if !todo {
+                continue;
             }
-        }
-        if wrap[1] {
-            for r in wrapped_rows(&rows_b, &cut_b, &a, &mut on_a, budget)? {
+            let stop_early = stop_early && !cuts_x;
+            let (rs, st) = match side {
+                0 => wrapped_rows(
+                    &rows_a,
+                    &cut_a,
+                    &b,
+                    &mut on_b,
+                    (&x, in_b),
+                    stop_early,
+                    budget,
+                )?,
+                _ => wrapped_rows(
+                    &rows_b,
+                    &cut_b,
+                    &a,
+                    &mut on_a,
+                    (&x, in_a),
+                    stop_early,
+                    budget,
+                )?,
+            };
+            stopped[side] = st;
+            for r in rs {
+                cuts_x |= Conjunction::eval_row(&r, &x).is_negative();
                 add_row(&mut hull, r);
             }
         }
@@ -1169,6 +1203,57 @@ fn try_fuse(
     }
 }
 
+/// Whether the row `q·f + p·r` that [`wrapped_rows`] makes of the cut row
+/// `f` and the ridge `r` may be negative at `x`, given `known`, integer
+/// points of the other disjunct. With `λ = p/q > 0`, the row is relaxed
+/// to `w + s` with `w = f + λ·r` (up to the factor `q`) and `s >= 0`,
+/// `s >= -w(y)` at every point `y` of the other disjunct; so it is
+/// negative at `x` only if `f(x) + λ·r(x) < 0` and `w(x) < w(y)` at each
+/// known `y`. And `λ >= -f(y)/r(y)` at each known `y` with `r(y) > 0` (`λ`
+/// is the largest such ratio over the other disjunct). Each condition
+/// bounds `λ` on one side; false when no `λ` meets them all.
+fn may_cut_off(f: &Row, r: &Row, x: &[Int], known: &[Vec<Int>]) -> bool {
+    // the λ with `a + λ·b < 0` (strict) and `λ >= lo`: below `hi`, above `lo`
+    let mut lo = Rational::from_int(Int::ZERO);
+    let mut hi: Option<Rational> = None;
+    let mut below = |a: Int, b: Int, lo: &mut Rational| -> bool {
+        match b.signum() {
+            0 => a.is_negative(),
+            s if s > 0 => {
+                let h = Rational::new(-a, b);
+                if hi.as_ref().is_none_or(|old| h < *old) {
+                    hi = Some(h);
+                }
+                true
+            }
+            _ => {
+                let l = Rational::new(a, -b);
+                if l > *lo {
+                    *lo = l;
+                }
+                true
+            }
+        }
+    };
+    let (fx, rx) = (Conjunction::eval_row(f, x), Conjunction::eval_row(r, x));
+    if !below(fx.clone(), rx.clone(), &mut lo) {
+        return false;
+    }
+    for y in known {
+        let (fy, ry) = (Conjunction::eval_row(f, y), Conjunction::eval_row(r, y));
+        if ry.is_positive() {
+            let l = Rational::new(-&fy, ry.clone());
+            if l > lo {
+                lo = l;
+            }
+        }
+        if !below(&fx - &fy, &rx - &ry, &mut lo) {
+            return false;
+        }
+    }
+    hi.is_none_or(|h| lo < h)
+}
+
 /// Wrapping (see the module doc): for each row `f` of `rows` (the constraints
 /// of one disjunct) listed in `cut` (those that do not hold on the other
 /// disjunct `other`) and each row `r` of `rows` not listed there (a ridge
@@ -1187,11 +1272,13 @@ fn wrapped_rows(
     cut: &[usize],
     other: &Conjunction,
     lp_other: &mut Region,
+    (x, known): (&[Int], &[Vec<Int>]),
+    stop_early: bool,
     budget: &mut Budget,
-) -> Result<Vec<Row>> {
+) -> Result<(Vec<Row>, bool)> {
     let mut out = Vec::new();
     if cut.is_empty() {
-        return Ok(out);
+        return Ok((out, false));
     }
     let n = other.n_col();
     // homogenised: columns (1, t, t·x); a row `c` of `other` becomes `(0, c)`
@@ -1231,17 +1318,30 @@ fn wrapped_rows(
         .iter()
         .map(|&f_at| lift(&rows[f_at], Int::ZERO).iter().map(|v| -v).collect())
         .collect();
-    for (k, r) in rows.iter().enumerate() {
+    // (a ridge holds on the other disjunct: wrapping around a cut row
+    // as well merged one pair more on the 10^4 random unions of
+    // isl_coalesce_tables, for 1% of their instructions)
+    let ridges = (0..rows.len()).filter(|k| !cut.contains(k));
+    // the ridges whose wrapped rows may cut off `x` first: when none of
+    // theirs does, no row returned does, and the others are not wrapped
+    let (first, rest): (Vec<usize>, Vec<usize>) = ridges.partition(|&k| {
+        cut.iter()
+            .any(|&f_at| may_cut_off(&rows[f_at], &rows[k], x, known))
+    });
+    let n_first = first.len();
+    for (at, k) in first.into_iter().chain(rest).enumerate() {
         if tries >= MAX_WRAPS {
             break;
         }
-        // (a ridge needs a cut row besides itself)
-        // (a ridge holds on the other disjunct: wrapping around a cut row
-        // as well merged one pair more on the 10^4 random unions of
-        // isl_coalesce_tables, for 1% of their instructions)
-        if cut.contains(&k) {
-            continue;
+        if stop_early
+            && at == n_first
+            && out
+                .iter()
+                .all(|w| !Conjunction::eval_row(w, x).is_negative())
+        {
+            return Ok((out, true));
         }
+        let r = &rows[k];
         let snap = hom.snapshot();
         hom.add_eq(&lift(r, -Int::ONE));
         if hom.is_empty() {
@@ -1279,7 +1379,7 @@ fn wrapped_rows(
         }
         hom.rollback(snap);
     }
-    Ok(out)
+    Ok((out, false))
 }
 
 impl Disjunction {
@@ -1305,6 +1405,37 @@ mod tests {
     use crate::testing::{set_points, Box as PBox};
     use crate::Budget;
     use proptest::prelude::*;
+
+    proptest! {
+        /// `may_cut_off` never rules out a `λ > 0` that is at least
+        /// `-f(y)/r(y)` at the known points with `r(y) > 0` and whose row
+        /// `f + λ·r`, raised to hold at every known point, is negative at
+        /// `x` (the rows `wrapped_rows` can make are among those).
+        #[test]
+        fn may_cut_off_keeps_every_cutting_lambda(
+            f in proptest::collection::vec(-4i64..5, 3),
+            r in proptest::collection::vec(-4i64..5, 3),
+            x in proptest::collection::vec(-4i64..5, 2),
+            known in proptest::collection::vec(proptest::collection::vec(-4i64..5, 2), 0..4),
+            (p, q) in (1i64..12, 1i64..6),
+        ) {
+            let ints = |v: &[i64]| -> Vec<Int> { v.iter().map(|&a| Int::from(a)).collect() };
+            let (f, r, x) = (ints(&f), ints(&r), ints(&x));
+            let known: Vec<Vec<Int>> = known.iter().map(|y| ints(y)).collect();
+            let eval = |row: &Row, y: &[Int]| crate::conjunction::Conjunction::eval_row(row, y);
+            // λ = p/q is a possible wrapping factor for these points
+            let possible = known.iter().all(|y| {
+                let ry = eval(&r, y);
+                !ry.is_positive() || -eval(&f, y) * Int::from(q) <= Int::from(p) * &ry
+            });
+            let w: Row = f.iter().zip(&r).map(|(a, b)| a * &Int::from(q) + b * &Int::from(p)).collect();
+            let raise = known.iter().map(|y| -eval(&w, y)).fold(Int::ZERO, |m, v| m.max(v));
+            let cuts = (eval(&w, &x) + raise).is_negative();
+            if possible && cuts {
+                prop_assert!(super::may_cut_off(&f, &r, &x, &known));
+            }
+        }
+    }
 
     fn set(s: &str) -> Set {
         s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))

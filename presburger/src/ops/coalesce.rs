@@ -351,10 +351,10 @@ fn pair_order(members: &[Member]) -> Vec<(usize, usize)> {
     };
     let mut pairs: Vec<(usize, usize, usize)> = Vec::with_capacity(n * n);
     for i in 0..n {
-        for j in 0..n {
-            if i != j {
-                pairs.push((shared(&members[i.min(j)].c, &members[i.max(j)].c), i, j));
-            }
+        for j in i + 1..n {
+            let s = shared(&members[i].c, &members[j].c);
+            pairs.push((s, i, j));
+            pairs.push((s, j, i));
         }
     }
     pairs.sort_by(|x, y| y.0.cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));

@@ -646,11 +646,22 @@ fn with_div_rows(c: &mut Conjunction) {
 }
 
 /// The constraints of `c` as inequalities: each equality as two, the
-/// inequalities, and the two defining inequalities of every division.
-/// Borrowed when `c` has only inequalities (most disjuncts: the copies were
-/// 2% of the instructions on the random unions of `isl_coalesce_tables`).
+/// inequalities, and the two defining inequalities of every division (once:
+/// a simplified conjunction, and one aligned by [`aligned_pair`], has them
+/// among its inequalities already; twice, each was a ridge of its own in
+/// [`wrapped_rows`]). Borrowed when `c` has only inequalities (most
+/// disjuncts: the copies were 2% of the instructions on the random unions
+/// of `isl_coalesce_tables`).
 fn inequalities(c: &Conjunction) -> Cow<'_, [Row]> {
-    if c.eqs.is_empty() && c.divs.is_empty() {
+    let first_local = 1 + c.space.n_var();
+    let div_rows = || {
+        c.divs
+            .iter()
+            .enumerate()
+            .filter_map(move |(l, d)| d.as_ref().map(|d| div_constraints(d, first_local + l)))
+    };
+    let missing = |r: &Row| !c.ineqs.contains(r);
+    if c.eqs.is_empty() && div_rows().all(|(lo, hi)| !missing(&lo) && !missing(&hi)) {
         return Cow::Borrowed(&c.ineqs);
     }
     let mut rows = Vec::with_capacity(2 * c.eqs.len() + c.ineqs.len() + 2 * c.divs.len());
@@ -659,12 +670,11 @@ fn inequalities(c: &Conjunction) -> Cow<'_, [Row]> {
         rows.push(e.iter().map(|v| -v).collect());
     }
     rows.extend(c.ineqs.iter().cloned());
-    let first_local = 1 + c.space.n_var();
-    for (l, d) in c.divs.iter().enumerate() {
-        if let Some(d) = d {
-            let (lo, hi) = div_constraints(d, first_local + l);
-            rows.push(lo);
-            rows.push(hi);
+    for (lo, hi) in div_rows() {
+        for r in [lo, hi] {
+            if missing(&r) {
+                rows.push(r);
+            }
         }
     }
     Cow::Owned(rows)

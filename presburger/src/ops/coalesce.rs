@@ -992,11 +992,12 @@ fn try_merge(
             return Ok(None);
         }
     }
-    let candidate = |rows: &[Row]| Conjunction {
+    // (the rows move into the candidate and back: no copies)
+    let candidate = |rows: Vec<Row>| Conjunction {
         space: space.clone(),
         divs: a.divs.clone(),
         eqs: Vec::new(),
-        ineqs: rows.to_vec(),
+        ineqs: rows,
     };
     // an integer point of `c` outside `a ∪ b`, if there is one
     let outside = |c: &Conjunction, budget: &mut Budget| -> Result<Option<Vec<Int>>> {
@@ -1010,7 +1011,7 @@ fn try_merge(
     if cut_a.len().min(cut_b.len()) > most_cut_to_test(separated, unbounded_any) {
         return Ok(None);
     }
-    let mut h = candidate(&hull);
+    let mut h = candidate(hull);
     if let Some(x) = outside(&h, budget)? {
         // (wrapping pays an LP per pair of a cut row and a ridge: on the
         // vs_isl coalesce families it merged little where a side has three
@@ -1047,6 +1048,7 @@ fn try_merge(
         if separated || wrap == [false, false] {
             return Ok(None);
         }
+        let mut hull = std::mem::take(&mut h.ineqs);
         let before = hull.len();
         let [in_b, in_a] = &found[..] else {
             return Ok(None);
@@ -1103,7 +1105,7 @@ fn try_merge(
         {
             return Ok(None);
         }
-        h = candidate(&hull);
+        h = candidate(hull);
         if outside(&h, budget)?.is_some() {
             return Ok(None);
         }

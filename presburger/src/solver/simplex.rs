@@ -1144,19 +1144,30 @@ impl Simplex {
     /// empty. The row is the same: both are the primitive integer row with a
     /// positive denominator, written to `out` (empty).
     fn express_small(&self, coeffs: &[Int], out: &mut Vec<Int>) -> bool {
-        match self.express_words(coeffs) {
-            Some(words) => {
-                out.extend(words.into_iter().map(Int::from));
-                true
-            }
-            None => false,
+        // (on the stack for the usual tableau: a `SmallVec` returned by value
+        // and extended into `out` element by element cost 2% of the
+        // instructions of coalescing the random unions)
+        const STACK: usize = 32;
+        let len = COL0 + self.col_owner.len();
+        let mut stack = [0i64; STACK];
+        let mut heap = Vec::new();
+        let words = if len <= STACK {
+            &mut stack[..len]
+        } else {
+            heap.resize(len, 0);
+            &mut heap[..]
+        };
+        if self.express_words(coeffs, words).is_none() {
+            return false;
         }
+        out.extend(words.iter().map(|&w| Int::from(w)));
+        true
     }
 
-    /// The row of [`Simplex::express_small`] in machine words.
-    fn express_words(&self, coeffs: &[Int]) -> Option<SmallVec<[i64; 24]>> {
-        let ncol = self.col_owner.len();
-        let mut out: SmallVec<[i64; 24]> = smallvec::smallvec![0; COL0 + ncol];
+    /// The row of [`Simplex::express_small`] in machine words, in `out`
+    /// (zeros, one per entry of a row).
+    fn express_words(&self, coeffs: &[Int], out: &mut [i64]) -> Option<()> {
+        debug_assert!(out.len() == COL0 + self.col_owner.len() && out.iter().all(|&w| w == 0));
         out[DEN] = 1;
         out[CST] = coeffs[0].small()?;
         for (x, c) in coeffs[1..].iter().enumerate() {
@@ -1189,7 +1200,7 @@ impl Simplex {
             }
         }
         let mut g = 0u64;
-        for v in &out {
+        for v in out.iter() {
             g = word_gcd(g, v.unsigned_abs());
             if g == 1 {
                 break;
@@ -1202,7 +1213,7 @@ impl Simplex {
                 *v /= g;
             }
         }
-        Some(out)
+        Some(())
     }
 
     /// [`Simplex::express`] on `Int`s, written to `out` (empty).

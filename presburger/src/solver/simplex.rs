@@ -1586,14 +1586,19 @@ impl Simplex {
         // its non-zero entries (besides the pivot), and the pivot's magnitude;
         // rows of small entries are then updated in `i128` arithmetic, and
         // with a unit pivot only at those entries (the others are unchanged).
-        let small_pivot: Option<(i64, SmallEntries)> = abs_p.small().and_then(|ap| {
-            let mut nz = SmallVec::new();
+        // (the list is built in place: returned inside an `Option` it was
+        // copied once more per pivot)
+        let mut nz = SmallEntries::new();
+        let small_pivot: Option<i64> = abs_p.small().filter(|_| {
             for (k, y) in prow.iter().enumerate().skip(CST) {
                 if k != cc && !y.is_zero() {
-                    nz.push((k, y.small()?));
+                    match y.small() {
+                        Some(y) => nz.push((k, y)),
+                        None => return false,
+                    }
                 }
             }
-            Some((ap, nz))
+            true
         });
         // the pivot row's denominator prepared as a divisor, once a row needs it
         let mut div_r: Option<ExactDivisor> = None;
@@ -1602,10 +1607,10 @@ impl Simplex {
                 continue;
             }
             updated += row.len() as u64;
-            if let Some((ap, nz)) = &small_pivot {
+            if let Some(ap) = small_pivot {
                 if let Some(a_ic) = row[cc].small() {
                     if row.iter().all(Int::is_small) {
-                        let (b, wide) = update_small_row(row, cc, *ap, nz, a_ic, neg, &d_r);
+                        let (b, wide) = update_small_row(row, cc, ap, &nz, a_ic, neg, &d_r);
                         big += b;
                         if wide {
                             normalize(row);

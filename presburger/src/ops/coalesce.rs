@@ -47,7 +47,9 @@
 //! only when the point refuting the candidate satisfies the unbounded
 //! constraints ([`MAX_CUT_UNBOUNDED`]). A wrapped
 //! candidate that still contains the point refuting the unwrapped one fails
-//! without a second exact test.
+//! without a second exact test; the ridges whose rows may cut that point
+//! off are wrapped first, and when none of their rows does, wrapping stops
+//! there ([`wrapped_rows`]).
 //!
 //! Divisions: the two disjuncts are first given the same local variables, the
 //! union of their division definitions (a division is a function of the
@@ -1284,6 +1286,14 @@ fn may_cut_off(f: &Row, r: &Row, x: &[Int], known: &[Vec<Int>]) -> bool {
 /// mixing divisions with large coefficients makes guards such as
 /// `10c >= 29 floor(c/3) + 10` in generated code, which no reader (nor gcc's
 /// `-Warray-bounds`, which then reports a subscript out of bounds) follows.
+///
+/// The ridges come in two groups: first those whose wrapped rows may cut
+/// off `x`, the integer point that refuted the candidate without wrapping
+/// ([`may_cut_off`], given `known`, integer points of `other`), then the
+/// others. With `stop_early`, when no row of the first group is negative
+/// at `x`, no row returned would be, and the rows so far are returned with
+/// `true` (stopped) without wrapping the others; otherwise all the rows,
+/// with `false`.
 ///
 /// Source: Verdoolaege, IMPACT 2015 (wrapping, unbounded wrapping).
 fn wrapped_rows(

@@ -419,7 +419,7 @@ std::thread_local! {
 impl Shell {
     /// A kept shell, or a new one.
     fn take() -> Shell {
-        KEPT.try_with(|k| k.borrow_mut().pop())
+        KEPT.try_with(|k| k.try_borrow_mut().ok().and_then(|mut k| k.pop()))
             .ok()
             .flatten()
             .unwrap_or_default()

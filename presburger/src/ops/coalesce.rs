@@ -963,16 +963,16 @@ fn try_merge(
     // the rows of each side that do not hold on the other: (row, index in its side)
     let mut cut_a = Vec::new();
     let mut cut_b = Vec::new();
-    // the known points of the other side start with those found so far
-    let [seed_b, seed_a] = points;
-    // the integer points found on the way: of b, then of a
-    let mut found: Vec<Vec<Vec<Int>>> = Vec::with_capacity(2);
-    for (rows, mins, region, cut, mut known) in [
+    // the known integer points of b, then of a: those found so far, then
+    // those the classification finds
+    let mut found = points;
+    let [seed_b, seed_a] = &mut found;
+    for (rows, mins, region, cut, known) in [
         (&rows_a, mins_a, &mut on_b, &mut cut_a, seed_b),
         (&rows_b, mins_b, &mut on_a, &mut cut_b, seed_a),
     ] {
         for (k, (r, m)) in rows.iter().zip(mins).enumerate() {
-            match classify(r, m, region, &mut known, budget)? {
+            match classify(r, m, region, known, budget)? {
                 Class::Valid => add_row(&mut hull, r.clone()),
                 Class::Relaxed(x) => {
                     add_row(&mut hull, x);
@@ -982,17 +982,15 @@ fn try_merge(
                 Class::Cut => cut.push(k),
             }
         }
-        found.push(known);
     }
     // the points found since (points of b outside a, and of a outside b)
     // give more segments that every candidate contains
-    if let [in_b, in_a] = &found[..] {
-        for (side, pts) in [(1, in_b), (0, in_a)] {
-            learned[side].extend(pts.iter().map(|p| p[..nv].to_vec()));
-        }
-        if gap(in_a, in_b, tested) {
-            return Ok(None);
-        }
+    let [in_b, in_a] = &found;
+    for (side, pts) in [(1, in_b), (0, in_a)] {
+        learned[side].extend(pts.iter().map(|p| p[..nv].to_vec()));
+    }
+    if gap(in_a, in_b, tested) {
+        return Ok(None);
     }
     // (the rows move into the candidate and back: no copies)
     let candidate = |rows: Vec<Row>| Conjunction {
@@ -1051,60 +1049,61 @@ fn try_merge(
             return Ok(None);
         }
         let mut hull = std::mem::take(&mut h.ineqs);
-        let before = hull.len();
-        let [in_b, in_a] = &found[..] else {
-            return Ok(None);
+        let mut wrap_side = |side: usize, stop_early: bool, budget: &mut Budget| match side {
+            0 => wrapped_rows(
+                &rows_a,
+                &cut_a,
+                &b,
+                &mut on_b,
+                (&x, in_b),
+                stop_early,
+                budget,
+            ),
+            _ => wrapped_rows(
+                &rows_b,
+                &cut_b,
+                &a,
+                &mut on_a,
+                (&x, in_a),
+                stop_early,
+                budget,
+            ),
         };
+        // whether a wrapped row cuts off `x` (`add_row` keeps that: it
+        // drops only rows that hold at `x`, and normalising an inequality
+        // keeps its sign at integer points)
+        let mut add_wrapped = |rows: Vec<Row>| {
+            let mut cuts = false;
+            for r in rows {
+                cuts |= Conjunction::eval_row(&r, &x).is_negative();
+                add_row(&mut hull, r);
+            }
+            cuts
+        };
+        let mut cuts_x = false;
         // each side's wrapping ends early when none of its rows that may cut
         // off `x` does (see [`wrapped_rows`]); a side that ended so is
         // wrapped again in full when the other side's rows cut it off
-        let mut cuts_x = false;
         let mut stopped = [false; 2];
-        for (side, stop_early) in [(0, true), (1, true), (0, false), (1, false)] {
-            let todo = if stop_early {
-                wrap[side]
-            } else {
-                cuts_x && stopped[side]
-            };
-            if !todo {
-                continue;
+        for side in 0..2 {
+            if wrap[side] {
+                let (rows, st) = wrap_side(side, !cuts_x, budget)?;
+                stopped[side] = st;
+                cuts_x |= add_wrapped(rows);
             }
-            let stop_early = stop_early && !cuts_x;
-            let (rs, st) = match side {
-                0 => wrapped_rows(
-                    &rows_a,
-                    &cut_a,
-                    &b,
-                    &mut on_b,
-                    (&x, in_b),
-                    stop_early,
-                    budget,
-                )?,
-                _ => wrapped_rows(
-                    &rows_b,
-                    &cut_b,
-                    &a,
-                    &mut on_a,
-                    (&x, in_a),
-                    stop_early,
-                    budget,
-                )?,
-            };
-            stopped[side] = st;
-            for r in rs {
-                cuts_x |= Conjunction::eval_row(&r, &x).is_negative();
-                add_row(&mut hull, r);
+        }
+        if cuts_x {
+            for (side, stopped) in stopped.into_iter().enumerate() {
+                if stopped {
+                    add_wrapped(wrap_side(side, false, budget)?.0);
+                }
             }
         }
         // the point outside both that refuted the first candidate refutes
         // this one too unless a wrapped row cuts it off (on the first 2,000
         // random unions of isl_coalesce_tables: 405 of 1,166 wrapped
         // candidates, whose exact test is then not needed)
-        if hull.len() == before
-            || hull[before..]
-                .iter()
-                .all(|r| !Conjunction::eval_row(r, &x).is_negative())
-        {
+        if !cuts_x {
             return Ok(None);
         }
         h = candidate(hull);
@@ -1234,41 +1233,36 @@ fn try_fuse(
 /// is the largest such ratio over the other disjunct). Each condition
 /// bounds `λ` on one side; false when no `λ` meets them all.
 fn may_cut_off(f: &Row, r: &Row, x: &[Int], known: &[Vec<Int>]) -> bool {
-    // the λ with `a + λ·b < 0` (strict) and `λ >= lo`: below `hi`, above `lo`
-    let mut lo = Rational::from_int(Int::ZERO);
-    let mut hi: Option<Rational> = None;
-    let mut below = |a: Int, b: Int, lo: &mut Rational| -> bool {
+    /// Narrows `[lo, hi)` to the `λ` with `a + λ·b < 0`; false when no
+    /// `λ` has it (`b = 0`, `a >= 0`).
+    fn narrow(a: Int, b: Int, lo: &mut Rational, hi: &mut Option<Rational>) -> bool {
         match b.signum() {
-            0 => a.is_negative(),
+            0 => return a.is_negative(),
             s if s > 0 => {
                 let h = Rational::new(-a, b);
-                if hi.as_ref().is_none_or(|old| h < *old) {
-                    hi = Some(h);
-                }
-                true
+                *hi = Some(hi.take().map_or(h.clone(), |old| old.min(h)));
             }
             _ => {
                 let l = Rational::new(a, -b);
                 if l > *lo {
                     *lo = l;
                 }
-                true
             }
         }
-    };
+        true
+    }
+    let mut lo = Rational::zero();
+    let mut hi = None;
     let (fx, rx) = (Conjunction::eval_row(f, x), Conjunction::eval_row(r, x));
-    if !below(fx.clone(), rx.clone(), &mut lo) {
+    if !narrow(fx.clone(), rx.clone(), &mut lo, &mut hi) {
         return false;
     }
     for y in known {
         let (fy, ry) = (Conjunction::eval_row(f, y), Conjunction::eval_row(r, y));
         if ry.is_positive() {
-            let l = Rational::new(-&fy, ry.clone());
-            if l > lo {
-                lo = l;
-            }
+            lo = lo.max(Rational::new(-&fy, ry.clone()));
         }
-        if !below(&fx - &fy, &rx - &ry, &mut lo) {
+        if !narrow(&fx - &fy, &rx - &ry, &mut lo, &mut hi) {
             return false;
         }
     }

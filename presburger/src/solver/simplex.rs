@@ -412,6 +412,15 @@ const SHELLS: usize = 8;
 const SPARE_ROWS: usize = 64;
 const SPARE_ROW_LEN: usize = 64;
 
+/// Empties `row` into `spare` for a later row, within [`SPARE_ROWS`] and
+/// [`SPARE_ROW_LEN`] (else it is dropped).
+fn keep_row(spare: &mut Vec<Vec<Int>>, mut row: Vec<Int>) {
+    if spare.len() < SPARE_ROWS && row.capacity() <= SPARE_ROW_LEN {
+        row.clear();
+        spare.push(row);
+    }
+}
+
 std::thread_local! {
     static KEPT: std::cell::RefCell<Vec<Shell>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -437,11 +446,8 @@ impl Shell {
             cons: std::mem::take(&mut s.cons),
             undo: std::mem::take(&mut s.undo),
         };
-        for mut row in shell.rows.drain(..) {
-            if shell.spare.len() < SPARE_ROWS && row.capacity() <= SPARE_ROW_LEN {
-                row.clear();
-                shell.spare.push(row);
-            }
+        for row in shell.rows.drain(..) {
+            keep_row(&mut shell.spare, row);
         }
         shell.row_owner.clear();
         shell.col_owner.clear();
@@ -1131,11 +1137,8 @@ impl Simplex {
     }
 
     /// Keeps the buffer of a removed row for a later one (see [`Shell`]).
-    fn recycle(&mut self, mut row: Vec<Int>) {
-        if self.spare.len() < SPARE_ROWS && row.capacity() <= SPARE_ROW_LEN {
-            row.clear();
-            self.spare.push(row);
-        }
+    fn recycle(&mut self, row: Vec<Int>) {
+        keep_row(&mut self.spare, row);
     }
 
     /// [`Simplex::express`] in machine words, when every coefficient, every

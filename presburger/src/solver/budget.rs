@@ -82,12 +82,15 @@ impl Budget {
                 Some(p) => p.store(0, Ordering::Relaxed),
                 None => self.remaining = 0,
             }
-            return Err(Error::Budget(
-                "the integer solver exceeded its work budget; raise it with Budget::new".into(),
-            ));
+            return Err(exhausted());
         }
         Ok(())
     }
+}
+
+/// The error of a budget that ran out.
+fn exhausted() -> Error {
+    Error::Budget("the integer solver exceeded its work budget; raise it with Budget::new".into())
 }
 
 impl Budget {
@@ -130,8 +133,96 @@ impl Budget {
     }
 }
 
+/// One exact method of a [`Budget::portfolio`].
+pub(crate) type Method<'m, T> = dyn FnMut(&mut Budget) -> Result<T> + 'm;
+
+impl Budget {
+    /// The first exact method of `methods` to answer, run as a portfolio:
+    /// in rounds, each method in turn on a cap that starts at `first_cap`
+    /// steps and grows fourfold per round, until one answers within its cap
+    /// or the budget runs out (then [`Error::Budget`]). Every method must
+    /// give the same (exact) answer; they differ only in how long they take
+    /// on a given input.
+    ///
+    /// The idea is that of restart portfolios in constraint solvers (Gomes
+    /// and Selman, "Algorithm portfolios", 2001): when one search stalls on
+    /// an input that another decides at once, the total is at most a small
+    /// constant times the cheapest method's cost (the caps grow
+    /// geometrically, so the runs given up cost at most about a third more
+    /// than the last round per method), instead of the stalled method's.
+    ///
+    /// Invariants: the steps of every run are charged to `self`; other
+    /// errors of a method pass through at once.
+    pub(crate) fn portfolio<T>(
+        &mut self,
+        first_cap: u64,
+        methods: &mut [&mut Method<'_, T>],
+    ) -> Result<T> {
+        let mut cap = first_cap.max(1);
+        loop {
+            for m in methods.iter_mut() {
+                if self.remaining() == 0 {
+                    return Err(exhausted());
+                }
+                if let Some(answer) = self.capped(cap, |b| m(b))? {
+                    return Ok(answer);
+                }
+            }
+            cap = cap.saturating_mul(4);
+        }
+    }
+}
+
 impl Default for Budget {
     fn default() -> Self {
         Budget::new(Budget::DEFAULT_STEPS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A method that answers after `cost` steps (spending one at a time).
+    fn costs(cost: u64, answer: u32) -> impl FnMut(&mut Budget) -> Result<u32> {
+        move |b: &mut Budget| {
+            for _ in 0..cost {
+                b.spend(1)?;
+            }
+            Ok(answer)
+        }
+    }
+
+    #[test]
+    fn portfolio_takes_the_cheap_method_at_bounded_extra_cost() {
+        let mut slow = costs(1_000_000, 1);
+        let mut fast = costs(5_000, 2);
+        let mut b = Budget::new(10_000_000);
+        let r = b.portfolio(100, &mut [&mut slow, &mut fast]);
+        assert_eq!(r.unwrap(), 2);
+        let spent = 10_000_000 - b.remaining();
+        // rounds of 100, 400, 1600, 6400: the fast method answers in the
+        // fourth, after at most 2 * (100 + 400 + 1600) + 6400 + 5000 steps
+        assert!(spent <= 2 * 2_100 + 6_400 + 5_000, "spent {spent}");
+        assert!(spent >= 5_000);
+    }
+
+    #[test]
+    fn portfolio_runs_out_cleanly() {
+        let mut a = costs(u64::MAX, 1);
+        let mut c = costs(u64::MAX, 1);
+        let mut b = Budget::new(50_000);
+        let r = b.portfolio(10, &mut [&mut a, &mut c]);
+        assert!(matches!(r, Err(Error::Budget(_))));
+        assert_eq!(b.remaining(), 0);
+    }
+
+    #[test]
+    fn portfolio_passes_other_errors_through() {
+        let mut bad = |_: &mut Budget| -> Result<u32> { Err(Error::Invalid("x".into())) };
+        let mut good = costs(1, 3);
+        let mut b = Budget::new(1000);
+        let r = b.portfolio(10, &mut [&mut bad, &mut good]);
+        assert!(matches!(r, Err(Error::Invalid(_))));
     }
 }

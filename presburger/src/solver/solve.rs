@@ -24,6 +24,11 @@ use crate::simplex::Simplex;
 use crate::solver::budget::Budget;
 use crate::solver::sample::Propagation;
 
+/// The first cap of the sampler's portfolio ([`Budget::portfolio`]), in
+/// budget steps: most emptiness tests of loop nests and set differences end
+/// in fewer.
+const PORTFOLIO_FIRST_CAP: u64 = 1_000;
+
 impl Conjunction {
     /// The exact simplex over all columns (locals included) with the equalities,
     /// then the inequalities, added in order; also the index of the first
@@ -122,10 +127,26 @@ impl Conjunction {
         }
         let eqs: Vec<Row> = self.eqs.iter().map(permute).collect();
         let ineqs: Vec<Row> = self.ineqs.iter().map(permute).collect();
-        Ok(
-            sample_with_divs_steps(n, &eqs, &ineqs, &divs, budget, prop)?
-                .map(|p| pos.iter().map(|&q| p[q].clone()).collect()),
-        )
+        // Both searches are exact. The one on the non-division columns stays
+        // in the set's dimension, but it does not see the lattice that
+        // equalities on the divisions make (`x = 32 e` with `e` the division
+        // `floor(x / 32)`), where the plain search, which compresses those
+        // equalities first, may answer in one node: a portfolio of the two.
+        let mut with_divs = |b: &mut Budget| {
+            Ok(sample_with_divs_steps(n, &eqs, &ineqs, &divs, b, prop)?
+                .map(|p| pos.iter().map(|&q| p[q].clone()).collect()))
+        };
+        let mut plain = |b: &mut Budget| sample_steps(n, &self.eqs, &self.ineqs, b, prop);
+        // the plain search goes first where an equality involves a division
+        let lattice = self
+            .eqs
+            .iter()
+            .any(|e| e[1 + first..].iter().any(|v| !v.is_zero()));
+        if lattice {
+            budget.portfolio(PORTFOLIO_FIRST_CAP, &mut [&mut plain, &mut with_divs])
+        } else {
+            budget.portfolio(PORTFOLIO_FIRST_CAP, &mut [&mut with_divs, &mut plain])
+        }
     }
 
     /// As [`Conjunction::sample_general`] with the Omega test ([`crate::omega`]), the
@@ -437,6 +458,35 @@ mod tests {
 
     fn ints(v: &[i64]) -> Vec<Int> {
         v.iter().map(|&x| Int::from(x)).collect()
+    }
+
+    /// A partial tile of a triangular domain: empty, and the search on the
+    /// non-division columns enumerates about 10^6 nodes before it knows,
+    /// where the search that compresses the tile equalities first needs one.
+    /// The portfolio answers on a small budget.
+    #[test]
+    fn tile_lattice_answers_through_the_portfolio() {
+        let c = bs(
+            "{ [x0, x1, x2] : exists (e0, e1, e2, e3, e4, e5 : x0 - 32*e0 = 0 and \
+                    x1 - 8*e1 = 0 and x2 - 8*e2 = 0 and -x0 + e3 >= 0 and x0 - e3 + 31 >= 0 and \
+                    -x1 + e4 >= 0 and x1 - e4 + 7 >= 0 and -x2 + e5 >= 0 and x2 - e5 + 7 >= 0 and \
+                    e5 >= 0 and e4 - e5 >= 0 and e3 - e4 >= 0 and -e3 + 31 >= 0 and \
+                    -x1 + x2 - 1 >= 0) }",
+        );
+        let c = c.conjunction();
+        assert!(c.divs.iter().any(Option::is_some), "{c:?}");
+        assert!(c.is_empty_with(&mut Budget::new(20_000)).unwrap());
+        // the same with one tile wider: points, found as quickly
+        let d = bs(
+            "{ [x0, x1, x2] : exists (e3, e4, e5 : x0 = 0 and x1 = 0 and x2 = 8 and \
+                    -x1 + e4 >= 0 and x1 - e4 + 15 >= 0 and -x2 + e5 >= 0 and \
+                    x2 - e5 + 7 >= 0 and e5 >= 0 and e4 - e5 >= 0 and e3 - e4 >= 0 and \
+                    -e3 + 31 >= 0 and -x1 + x2 - 1 >= 0) }",
+        );
+        assert!(!d
+            .conjunction()
+            .is_empty_with(&mut Budget::new(20_000))
+            .unwrap());
     }
 
     #[test]

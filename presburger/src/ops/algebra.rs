@@ -1522,12 +1522,7 @@ impl Disjunction {
     }
 
     pub(crate) fn is_empty_with(&self, budget: &mut Budget) -> Result<bool> {
-        for c in &self.parts {
-            if !c.is_empty_with(budget)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        crate::solver::solve::empty_parts(self.parts.iter(), budget)
     }
 
     /// `self ⊆ other`: the conjunctions of `self` plainly inside one of `other`

@@ -289,24 +289,51 @@ pub(crate) fn lex_of_parts<'a>(
     Ok(Some(out))
 }
 
+/// An integer point (parameters, then dimensions) of one of `parts`, or
+/// `None` when none has one.
 pub(crate) fn sample_of_parts<'a>(
     parts: impl Iterator<Item = &'a Conjunction>,
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
-    for c in parts {
-        if let Some(mut p) = c.sample_full(budget)? {
-            p.truncate(c.space().n_var());
-            return Ok(Some(p));
+    // In rounds, as a portfolio over the conjunctions (see
+    // [`Budget::portfolio`]): each open one on a cap that grows fourfold per
+    // round, so that a union with one easy non-empty conjunction is answered
+    // at about that conjunction's cost times their number, whatever the
+    // empty ones before it cost; the last open conjunction gets the rest.
+    let mut open: Vec<&Conjunction> = parts.filter(|c| !c.is_trivially_empty()).collect();
+    let mut cap = PORTFOLIO_FIRST_CAP;
+    while open.len() > 1 {
+        let mut left = Vec::with_capacity(open.len());
+        for c in open {
+            match budget.capped(cap, |b| c.sample_full(b))? {
+                Some(Some(mut p)) => {
+                    p.truncate(c.space().n_var());
+                    return Ok(Some(p));
+                }
+                Some(None) => {}
+                None => left.push(c),
+            }
         }
+        // (one step per round: an error once the budget is spent)
+        budget.spend(1)?;
+        open = left;
+        cap = cap.saturating_mul(4);
     }
-    Ok(None)
+    match open.pop() {
+        Some(c) => Ok(c.sample_full(budget)?.map(|mut p| {
+            p.truncate(c.space().n_var());
+            p
+        })),
+        None => Ok(None),
+    }
 }
 
+/// True when none of `parts` has an integer point ([`sample_of_parts`]).
 pub(crate) fn empty_parts<'a>(
-    mut parts: impl Iterator<Item = &'a Conjunction>,
+    parts: impl Iterator<Item = &'a Conjunction>,
     budget: &mut Budget,
 ) -> Result<bool> {
-    parts.try_fold(true, |acc, c| Ok(acc && c.is_empty_with(budget)?))
+    Ok(sample_of_parts(parts, budget)?.is_none())
 }
 
 pub(crate) fn contains_in(c: &Conjunction, point: &[Int], budget: &mut Budget) -> Result<bool> {

@@ -500,7 +500,17 @@ struct Subtrahend {
 }
 
 impl Subtrahend {
+    #[cfg(test)]
     fn new(b: &Disjunction, budget: &mut Budget) -> Result<Subtrahend> {
+        Subtrahend::meeting(b, &mut [], budget)
+    }
+
+    /// The subtrahend `b` for searches from `roots` (all of `b` when there
+    /// are none): a conjunction of `b` whose existentials must be rewritten
+    /// is left out when no root meets it rationally, a cheap test first (one
+    /// linear program per root), where the rewriting may split it into many
+    /// pieces that the searches would each find disjoint from the region.
+    fn meeting(b: &Disjunction, roots: &mut [Region], budget: &mut Budget) -> Result<Subtrahend> {
         let mut pieces = Vec::with_capacity(b.parts.len());
         for c in &b.parts {
             if c.divs.iter().all(Option::is_some) {
@@ -509,6 +519,18 @@ impl Subtrahend {
                     pieces.push(Piece::new(c)?);
                 }
                 continue;
+            }
+            if !roots.is_empty() {
+                let mut met = false;
+                for r in roots.iter_mut() {
+                    if r.meets(c, budget)?.0 {
+                        met = true;
+                        break;
+                    }
+                }
+                if !met {
+                    continue;
+                }
             }
             for e in explicit_locals_with(c, budget)? {
                 pieces.push(Piece::new(&e)?);
@@ -1044,6 +1066,41 @@ impl<'a> Region<'a> {
         }
     }
 
+    /// Whether the region and the conjunction `y` of the same space (its
+    /// locals as columns of their own) have a common rational point, and
+    /// whether the tableau's vertex is then integral (a common integer
+    /// point); the region is left as it was.
+    fn meets(&mut self, y: &Conjunction, budget: &mut Budget) -> Result<(bool, bool)> {
+        budget.spend(1 + y.eqs.len() + y.ineqs.len())?;
+        let nv = 1 + self.a.space.n_var();
+        let mark = self.mark();
+        let first = self.n_col;
+        for _ in 0..y.n_local() {
+            self.tab.add_var();
+        }
+        let map = |r: &Row| -> Row {
+            let mut out = vec![Int::ZERO; first + y.n_local()];
+            for (k, v) in r.iter().enumerate() {
+                out[if k < nv { k } else { first + k - nv }] = v.clone();
+            }
+            out
+        };
+        for e in &y.eqs {
+            self.tab.add_eq(&map(e));
+        }
+        for r in &y.ineqs {
+            if self.tab.is_empty() {
+                break;
+            }
+            self.tab.add_ineq(&map(r));
+        }
+        let meets = !self.tab.is_empty();
+        let witness = meets && self.integer_vertex().is_some();
+        self.reset(mark);
+        self.charge(budget)?;
+        Ok((meets, witness))
+    }
+
     /// The first conjunction of `subs` that the region meets rationally: how many
     /// were passed over (rationally disjoint from the region), the mark to reset to
     /// when done with it, and its constraints as inequalities over the region's
@@ -1223,8 +1280,9 @@ fn includes_all(
         sampled.push((roots, rest, other));
     }
     for (roots, rest, other) in sampled {
-        let subs = Subtrahend::new(&some_parts(other, rest), budget)?;
-        if !inside(roots.into_iter().map(|(r, _)| r).collect(), &subs, budget)? {
+        let mut roots: Vec<Region> = roots.into_iter().map(|(r, _)| r).collect();
+        let subs = Subtrahend::meeting(&some_parts(other, rest), &mut roots, budget)?;
+        if !inside(roots, &subs, budget)? {
             return Ok(false);
         }
     }
@@ -1502,7 +1560,7 @@ impl Disjunction {
             // then the conjunctions of `a` without integer points are dropped
             // first (a sample each). Otherwise the leaves' integer tests suffice.
             let rewrites = b.parts.iter().any(|c| c.divs.iter().any(Option::is_none));
-            let ra: Vec<Region> = if rewrites {
+            let mut ra: Vec<Region> = if rewrites {
                 sampled_roots(&a, budget)?
                     .into_iter()
                     .map(|(r, _)| r)
@@ -1511,7 +1569,7 @@ impl Disjunction {
                 roots(&a)
             };
             if !ra.is_empty() {
-                let subs = Subtrahend::new(&b, budget)?;
+                let subs = Subtrahend::meeting(&b, &mut ra, budget)?;
                 parts.extend(difference(ra, &subs, budget)?);
             }
         }
@@ -1569,41 +1627,14 @@ impl Disjunction {
     /// vertex of that tableau is one, otherwise the integer test decides).
     pub(crate) fn is_disjoint(&self, other: &Disjunction, budget: &mut Budget) -> Result<bool> {
         let (a, b) = aligned(self, other, "disjointness test")?;
-        let nv = 1 + a.space.n_var();
         let parts: Vec<&Conjunction> = a.parts.iter().collect();
         all_tasks(parts, budget, |x, budget| {
             let Some(mut region) = Region::new(x) else {
                 return Ok(true);
             };
             for y in &b.parts {
-                budget.spend(1 + y.eqs.len() + y.ineqs.len())?;
-                let mark = region.mark();
-                let first = region.n_col;
-                for _ in 0..y.n_local() {
-                    region.tab.add_var();
-                }
-                let map = |r: &Row| -> Row {
-                    let mut out = vec![Int::ZERO; first + y.n_local()];
-                    for (k, v) in r.iter().enumerate() {
-                        out[if k < nv { k } else { first + k - nv }] = v.clone();
-                    }
-                    out
-                };
-                for e in &y.eqs {
-                    region.tab.add_eq(&map(e));
-                }
-                for r in &y.ineqs {
-                    if region.tab.is_empty() {
-                        break;
-                    }
-                    region.tab.add_ineq(&map(r));
-                }
-                let empty = region.tab.is_empty();
-                // an integral vertex is a common integer point
-                let witness = !empty && region.integer_vertex().is_some();
-                region.reset(mark);
-                region.charge(budget)?;
-                if witness || (!empty && !x.intersect(y)?.is_empty_with(budget)?) {
+                let (meets, witness) = region.meets(y, budget)?;
+                if witness || (meets && !x.intersect(y)?.is_empty_with(budget)?) {
                     return Ok(false);
                 }
             }

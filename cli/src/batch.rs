@@ -14,6 +14,7 @@
 //! Operations are entries of [`OPS`]: a name, the kinds of its arguments (parsed
 //! before timing starts) and the function to time.
 
+use crate::output::{Failure, Out};
 use presburger::{parse_object, Error, Int, Object, Set, UnionMap, UnionSet};
 use std::fmt;
 use std::hint::black_box;
@@ -432,29 +433,36 @@ fn timed(
 }
 
 /// `poly batch ARGS`: reads the input (a file or standard input), answers to
-/// standard output. `Err` carries the message for `poly: ...` on stderr.
-pub fn main(args: &[String]) -> Result<(), String> {
+/// standard output. `Err` carries the message for `poly: ...` on stderr, or
+/// the failure to write the output.
+pub fn main(args: &[String]) -> Result<(), Failure> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}\n\n{}", HELP.trim_end());
-        return Ok(());
+        return crate::output::print("batch", &format!("{USAGE}\n\n{}\n", HELP.trim_end()));
     }
     let opts = parse_args(args).map_err(|m| format!("batch: {m}\n{USAGE}"))?;
-    let stdout = std::io::stdout();
+    let mut out = Out::new();
     let stats = match opts.input.as_deref() {
-        None | Some("-") => run(&opts, std::io::stdin().lock(), stdout.lock())?,
+        None | Some("-") => run(&opts, std::io::stdin().lock(), &mut out),
         Some(path) => {
             let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            run(&opts, std::io::BufReader::new(f), stdout.lock())?
+            run(&opts, std::io::BufReader::new(f), &mut out)
         }
     };
+    // a failed write is the reason the batch stopped, if there was one
+    if let Some(f) = out.failure("batch") {
+        return Err(f);
+    }
+    let stats = stats?;
+    out.finish("batch")?;
     if opts.stats {
-        eprintln!("{}", stats.summary());
+        crate::output::warn(&stats.summary());
     }
     if stats.errors > 0 {
         return Err(format!(
             "batch: {} of {} line(s) failed",
             stats.errors, stats.operations
-        ));
+        )
+        .into());
     }
     Ok(())
 }

@@ -20,16 +20,21 @@
 //!   back (see `opt.rs`).
 //!
 //! Errors go to stderr as `poly: line L, column C: message` with a non-zero exit.
+//! A write to standard output that fails ends `poly` as `output` describes:
+//! quietly with status 141 on a broken pipe, with `poly: COMMAND: cannot write
+//! the output: ...` and status 1 otherwise.
 
 mod batch;
 mod calc;
 mod codegen;
 mod opt;
+mod output;
 mod schedule;
 mod scop;
 mod volume;
 
-use std::io::{Read, Write};
+use output::{print, Failure, Out};
+use std::io::Read;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -120,87 +125,67 @@ fn read_input(arg: Option<&String>) -> Result<String, String> {
     }
 }
 
-fn run(args: &[String]) -> Result<(), String> {
+fn run(args: &[String]) -> Result<(), Failure> {
     let Some(cmd) = args.first() else {
-        return Err(USAGE.to_string());
+        return Err(USAGE.into());
     };
-    if cmd == "batch" {
-        return batch::main(&args[1..]);
-    }
-    if cmd == "volume" {
-        print!("{}", volume::run(&args[1..])?);
-        return Ok(());
-    }
-    if cmd == "scop" {
-        print!("{}", scop::run(&args[1..])?);
-        return Ok(());
-    }
-    if cmd == "deps" {
-        print!("{}", scop::run_deps(&args[1..])?);
-        return Ok(());
-    }
-    if cmd == "opt" {
-        print!("{}", opt::run(&args[1..])?);
-        return Ok(());
-    }
-    if cmd == "codegen" {
-        print!("{}", codegen::run(&args[1..])?);
-        return Ok(());
-    }
-    if cmd == "schedule" {
-        let (out, ok) = schedule::run(&args[1..])?;
-        print!("{out}");
-        return if ok {
-            Ok(())
-        } else {
-            Err("the schedule is invalid".into())
-        };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "batch" => return batch::main(rest),
+        "volume" => return print("volume", &volume::run(rest)?),
+        "scop" => return print("scop", &scop::run(rest)?),
+        "deps" => return print("deps", &scop::run_deps(rest)?),
+        "opt" => return print("opt", &opt::run(rest)?),
+        "codegen" => return print("codegen", &codegen::run(rest)?),
+        "schedule" => {
+            let (out, ok) = schedule::run(rest)?;
+            print("schedule", &out)?;
+            return if ok {
+                Ok(())
+            } else {
+                Err("the schedule is invalid".into())
+            };
+        }
+        _ => {}
     }
     if args.len() > 2 {
-        return Err(format!("too many arguments\n{USAGE}"));
+        return Err(format!("too many arguments\n{USAGE}").into());
     }
     match cmd.as_str() {
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
-        }
+        "help" | "--help" | "-h" => print("help", &format!("{USAGE}\n")),
         "calc"
             if matches!(
                 args.get(1).map(String::as_str),
                 Some("--help" | "-h" | "help")
             ) =>
         {
-            print!("{}", calc::help());
-            Ok(())
+            print("calc", &calc::help())
         }
         "calc" => {
             let text = read_input(args.get(1))?;
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
+            let mut out = Out::new();
             let r = calc::run(&text, &mut out);
-            let _ = out.flush();
-            r.map_err(|e| e.to_string())
+            // a failed write is the reason calc stopped, if there was one
+            if let Some(f) = out.failure("calc") {
+                return Err(f);
+            }
+            r.map_err(|e| e.to_string())?;
+            out.finish("calc")
         }
         "parse" => {
             let text = read_input(args.get(1))?;
             let obj = presburger::parse_object(&text).map_err(|e| e.to_string())?;
-            match obj {
-                presburger::Object::Set(s) => println!("{s}"),
-                presburger::Object::Map(m) => println!("{m}"),
-            }
-            Ok(())
+            let text = match obj {
+                presburger::Object::Set(s) => format!("{s}\n"),
+                presburger::Object::Map(m) => format!("{m}\n"),
+            };
+            print("parse", &text)
         }
-        other => Err(format!("unknown command '{other}'\n{USAGE}")),
+        other => Err(format!("unknown command '{other}'\n{USAGE}").into()),
     }
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("poly: {msg}");
-            ExitCode::FAILURE
-        }
-    }
+    output::exit_code(run(&args))
 }

@@ -217,13 +217,19 @@ pub fn run(args: &[String]) -> Result<String, String> {
     }
     let result = optimize(&scop, &deps, &sched, &a.opt).map_err(|e| e.to_string())?;
     for note in &result.notes {
-        eprintln!("poly opt: warning: {note}");
+        crate::output::warn(&format!("poly opt: warning: {note}"));
     }
     if a.verbose {
-        eprintln!("poly opt: dependences {:.3} s", t_deps.as_secs_f64());
-        eprintln!("poly opt: schedule {:.3} s", t_sched.as_secs_f64());
+        crate::output::warn(&format!(
+            "poly opt: dependences {:.3} s",
+            t_deps.as_secs_f64()
+        ));
+        crate::output::warn(&format!(
+            "poly opt: schedule {:.3} s",
+            t_sched.as_secs_f64()
+        ));
         for (name, t) in &result.timings {
-            eprintln!("poly opt: {name} {:.3} s", t.as_secs_f64());
+            crate::output::warn(&format!("poly opt: {name} {:.3} s", t.as_secs_f64()));
         }
     }
     let out = emit_c(

@@ -11,6 +11,11 @@
 //! separation. `--run N=4,M=2` prints, instead of the code, the statement
 //! instances the code executes for those parameter values, one per line
 //! (`S(0, 1)`), by running the AST.
+//!
+//! The parameters of the printed code are 64-bit integers (to be declared
+//! `long long`); the loop counters are `int` where the loop bounds and the
+//! context's bounds on the parameters prove every value fits in 32 bits,
+//! `long long` elsewhere.
 
 use crate::read_input;
 
@@ -45,7 +50,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     }
     let ast = input.generate().map_err(|e| e.to_string())?;
     let Some(values) = run_with else {
-        return Ok(ast.to_c());
+        return Ok(ast.to_c_with(&input.param_types()));
     };
     let params = input.schedule.params();
     for (name, _) in &values {

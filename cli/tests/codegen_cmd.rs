@@ -17,7 +17,7 @@ fn prints_c_in_isl_style() {
         "\
 if (N >= 1) {
   S(0);
-  for (int c0 = 1; c0 <= N - 1; c0 += 1) {
+  for (long long c0 = 1; c0 <= N - 1; c0 += 1) {
     S(c0);
     T(c0 - 1);
   }
@@ -25,14 +25,48 @@ if (N >= 1) {
 }
 "
     );
-    // from standard input, with a label and a context
+    // from standard input, with a label and a context; N is a 64-bit
+    // integer, so may the counters be
     let o = poly(
         &["codegen", "-"],
         "schedule: [N] -> { S[i, j] -> [i, j] : 0 <= j <= i < N }\ncontext: [N] -> { : N >= 1 }\n",
     );
     assert_eq!(
         stdout(&o),
+        "for (long long c0 = 0; c0 <= N - 1; c0 += 1)\n  for (long long c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
+    );
+    // a context that bounds N proves int enough
+    let o = poly(
+        &["codegen", "-"],
+        "schedule: [N] -> { S[i, j] -> [i, j] : 0 <= j <= i < N }\ncontext: [N] -> { : 1 <= N <= 100000 }\n",
+    );
+    assert_eq!(
+        stdout(&o),
         "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  for (int c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
+    );
+}
+
+#[test]
+fn counters_past_2_to_the_31_are_long_long() {
+    // issue 45's skew: the second counter reaches 2.4e9
+    let o = poly(
+        &["codegen", "-"],
+        "{ S[i, j] -> [i, 799999999 i + j] : 0 <= i < 3 and 0 <= j < 800000000 }",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "for (long long c0 = 0; c0 <= 2; c0 += 1)\n  for (long long c1 = 799999999 * c0; c1 <= 799999999 * c0 + 799999999; c1 += 1)\n    S(c0, -799999999 * c0 + c1);\n"
+    );
+    // without the large values: int
+    let o = poly(
+        &["codegen", "-"],
+        "{ S[i, j] -> [i, 799 i + j] : 0 <= i < 3 and 0 <= j < 800 }",
+    );
+    assert!(
+        stdout(&o).starts_with("for (int c0 = 0; c0 <= 2; c0 += 1)"),
+        "{}",
+        stdout(&o)
     );
 }
 

@@ -103,6 +103,99 @@ int main(void)
 }
 "#;
 
+/// Issue 45's reproducer: skewed by 799999999, the loop counters reach
+/// 2.4e9, past an `int`.
+const BIG_COUNTERS: &str = r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+int main(void)
+{
+  int i, j;
+  long long s = 0;
+#pragma scop
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 800000000; j++)
+      s += 1;
+#pragma endscop
+  printf("%lld\n", s);
+  return 0;
+}
+"#;
+
+#[test]
+fn counters_that_pass_2_to_the_31_are_long_long_and_the_result_is_the_originals() {
+    for args in [
+        &[][..],
+        &["--no-tile"][..],
+        &["--tile", "64", "--parallel"][..],
+    ] {
+        let got = same_output("big_counters", BIG_COUNTERS, args);
+        assert!(
+            got.contains("799999999"),
+            "{args:?}: not skewed as expected\n{got}"
+        );
+        assert!(got.contains("for (long long c"), "{args:?}:\n{got}");
+        assert!(!got.contains("for (int c"), "{args:?}:\n{got}");
+    }
+    if let Some(original) = build_and_run(&dir().join("big_counters.c")) {
+        assert_eq!(original, "2400000000\n");
+    }
+    // the same loops without the skew's large values stay int
+    let small = BIG_COUNTERS.replace("800000000", "800");
+    let got = same_output("small_counters", &small, &["--no-tile"]);
+    assert!(got.contains("for (int c"), "{got}");
+    assert!(!got.contains("long long c"), "{got}");
+}
+
+/// A size `n` of type TYPE, set at run time, in a loop that is not
+/// transformed.
+fn sized(ty: &str) -> String {
+    format!(
+        r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+static double A[100];
+static void f({ty} n)
+{{
+  {ty} i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = 2.0 * i;
+#pragma endscop
+}}
+int main(void)
+{{
+  double s = 0;
+  f(37);
+  for (int k = 0; k < 100; k++)
+    s += A[k];
+  printf("%.1f\n", s);
+  return 0;
+}}
+"#
+    )
+}
+
+#[test]
+fn the_parameters_declared_types_decide_the_counters_type() {
+    // an int n of any value: c0 fits in an int, n - 1 may not (n = INT_MIN)
+    let got = same_output("sized_int", &sized("int"), &[]);
+    assert!(
+        got.contains("for (int c0 = 0; c0 <= (long long)n - 1; c0 += 1)"),
+        "{got}"
+    );
+    // a long n: so may the counter be
+    let got = same_output("sized_long", &sized("long"), &[]);
+    assert!(
+        got.contains("for (long long c0 = 0; c0 <= n - 1; c0 += 1)"),
+        "{got}"
+    );
+    // an unsigned n: 64-bit values, and n - 1 must not wrap around
+    let got = same_output("sized_unsigned", &sized("unsigned"), &[]);
+    assert!(
+        got.contains("for (long long c0 = 0; c0 <= (long long)n - 1; c0 += 1)"),
+        "{got}"
+    );
+}
+
 #[test]
 fn generated_names_avoid_the_files_names() {
     for args in [

@@ -120,7 +120,7 @@ fn calc_codegen_prints_the_loops_of_a_schedule() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.contains("for (int c0 = 0; c0 <= N - 1; c0 += 1)"),
+        out.contains("for (long long c0 = 0; c0 <= N - 1; c0 += 1)"),
         "{out}"
     );
     assert!(out.contains("A(c0);") && out.contains("B(c0);"), "{out}");

@@ -11,7 +11,7 @@
 //! use codegen::{Ast, Bound, Cond, Expr};
 //! let n = Expr::var("N");
 //! let i = Expr::var("c0");
-//! // for (int c0 = 0; c0 <= N - 1; c0 += 1) if (c0 % 2 == 0) S(c0);
+//! // for (c0 = 0; c0 <= N - 1; c0 += 1) if (c0 % 2 == 0) S(c0);
 //! let ast = Ast::For {
 //!     var: "c0".into(),
 //!     lower: Bound(vec![Expr::int(0)]),
@@ -23,9 +23,10 @@
 //!         otherwise: None,
 //!     }),
 //! };
+//! // N is a 64-bit integer of any value: so may c0 be
 //! assert_eq!(
 //!     ast.to_c(),
-//!     "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  if (c0 % 2 == 0)\n    S(c0);\n"
+//!     "for (long long c0 = 0; c0 <= N - 1; c0 += 1)\n  if (c0 % 2 == 0)\n    S(c0);\n"
 //! );
 //! let trace = ast.trace(&[("N", 5)], 1000)?;
 //! let visited: Vec<i64> = trace.iter().map(|(_, args)| args[0]).collect();

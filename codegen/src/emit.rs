@@ -15,7 +15,7 @@
 //!   {
 //!     double acc = 0;                 (scalars declared in the region)
 //!     #pragma omp parallel for
-//!     for (int c0 = 0; ...)
+//!     for (int c0 = 0; ...)           (long long where int may overflow)
 //!       ...
 //!         S0(c0, c1);
 //!     (void) i;                       (iterators declared outside)
@@ -37,7 +37,10 @@
 //!   outside the loop it was declared in. Its memory-based dependences keep
 //!   the order of its uses, and no loop that writes it is parallel.
 //! - The loop iterators are declared in their `for` (`for (int c1 = ...)`),
-//!   hence private to each thread of an enclosing `omp parallel for`.
+//!   hence private to each thread of an enclosing `omp parallel for`. They
+//!   are `int` only when every value the loops compute is proven to fit
+//!   (from the bounds, the SCoP's context and the parameters' declared
+//!   types, see [`crate::Ast::to_c_with`]), `long long` otherwise.
 //! - The original loop iterators that the region assigns without declaring
 //!   them (`for (i = 0; ...)` with `int i` declared before) get a
 //!   `(void) i;` so that a compiler does not warn about an unused variable;
@@ -48,6 +51,7 @@
 
 use crate::ast::Ast;
 use crate::error::{Error, Result};
+use crate::print::{ParamCType, ParamTypes};
 use schedule::c::lexer::{lex, Tok, Token};
 use schedule::c::parser::TYPE_WORDS;
 use schedule::Scop;
@@ -239,6 +243,77 @@ fn integer_text(text: &str) -> Option<i64> {
     Some(if neg { -v } else { v })
 }
 
+/// The C type of a parameter from its declarations in `toks` (`int n`,
+/// `long n`, ...: an identifier right after type words; a pointer or an
+/// array is no declaration of an integer). `int` and the narrower signed
+/// types are [`ParamCType::Int`], `long`, `long long`, `int64_t`,
+/// `ptrdiff_t` and `ssize_t` [`ParamCType::Wide`]; an unsigned type (whose
+/// arithmetic wraps), another type, declarations that disagree or none
+/// found are [`ParamCType::Unknown`].
+fn declared_type(toks: &[Token], name: &str) -> ParamCType {
+    const QUALIFIERS: &[&str] = &["const", "static", "register", "volatile", "extern"];
+    const NARROW: &[&str] = &[
+        "int", "short", "char", "signed", "_Bool", "bool", "int8_t", "int16_t", "int32_t",
+    ];
+    const WIDE: &[&str] = &["long", "int64_t", "ptrdiff_t", "ssize_t", "intptr_t"];
+    let mut found: Option<ParamCType> = None;
+    for (i, t) in toks.iter().enumerate() {
+        if t.ident() != Some(name) {
+            continue;
+        }
+        let mut words: Vec<&str> = Vec::new();
+        for p in toks[..i].iter().rev() {
+            match p.ident() {
+                Some(w) if TYPE_WORDS.contains(&w) || WIDE.contains(&w) || w == "extern" => {
+                    words.push(w)
+                }
+                _ => break,
+            }
+        }
+        words.retain(|w| !QUALIFIERS.contains(w));
+        if words.is_empty() {
+            continue;
+        }
+        let next_is_bracket = toks.get(i + 1).is_some_and(|n| n.is("[") || n.is("("));
+        if next_is_bracket {
+            continue;
+        }
+        let ty = if words.iter().any(|w| WIDE.contains(w)) && !words.contains(&"unsigned") {
+            ParamCType::Wide
+        } else if words.iter().all(|w| NARROW.contains(w)) {
+            ParamCType::Int
+        } else {
+            ParamCType::Unknown
+        };
+        found = Some(match found {
+            Some(f) if f != ty => ParamCType::Unknown,
+            _ => ty,
+        });
+    }
+    found.unwrap_or(ParamCType::Unknown)
+}
+
+/// What the generated loops may assume of the SCoP's parameters: the
+/// bounds of its context and each one's declared C type; an integer
+/// constant macro (`#define N 2000`, kept symbolic by `--parametric`) is an
+/// `int`, of any value (the definition may change).
+fn param_types(source: &str, toks: &[Token], scop: &Scop) -> ParamTypes {
+    let mut out = ParamTypes::default();
+    let macros = constant_macros(source, scop.span.0);
+    let mut names: Vec<&String> = scop.params.iter().collect();
+    names.extend(scop.context.space().params());
+    for name in names {
+        let ty = match macros.iter().find(|(n, _)| n == name) {
+            Some((_, v)) if i32::try_from(*v).is_ok() => ParamCType::Int,
+            Some(_) => ParamCType::Wide,
+            None => declared_type(toks, name),
+        };
+        out.set_type(name, ty);
+    }
+    out.add_context(&scop.context);
+    out
+}
+
 /// The source `source` with the SCoP region of `scop` (extracted from it)
 /// replaced by `ast` (see the module doc). `ast` calls the statements of
 /// `scop` by name with their iterators' values; its loop iterators may be
@@ -349,7 +424,8 @@ pub fn emit_c(source: &str, scop: &Scop, ast: &Ast, options: &EmitOptions) -> Re
     for (ty, name) in &decls {
         let _ = writeln!(out, "{pad}  {ty} {name} = 0;");
     }
-    for line in ast.to_c().lines() {
+    let params = param_types(source, &toks, scop);
+    for line in ast.to_c_with(&params).lines() {
         let _ = writeln!(out, "{pad}  {line}");
     }
     for v in &outer_iters {

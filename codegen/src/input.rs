@@ -29,7 +29,11 @@
 //! assert_eq!(input.schedule.members().len(), 1);
 //! assert!(input.context.is_some() && !input.options.atomic);
 //! let ast = input.generate()?;
-//! assert_eq!(ast.to_c(), "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  S(c0);\n");
+//! assert_eq!(ast.to_c(), "for (long long c0 = 0; c0 <= N - 1; c0 += 1)\n  S(c0);\n");
+//! // with the parameters bounded by a context, int counters where they fit
+//! let input = parse_input("[N] -> { S[i] -> [i] : 0 <= i < N }\ncontext: [N] -> { : 1 <= N <= 99 }")?;
+//! let ast = input.generate()?;
+//! assert_eq!(ast.to_c_with(&input.param_types()), "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  S(c0);\n");
 //! # Ok::<(), codegen::Error>(())
 //! ```
 
@@ -60,6 +64,17 @@ impl Input {
             self.context.as_ref(),
             &self.options,
         )
+    }
+
+    /// What the printed code may assume of the parameters
+    /// ([`crate::Ast::to_c_with`]): 64-bit integers, within the bounds the
+    /// context gives them.
+    pub fn param_types(&self) -> crate::ParamTypes {
+        let mut p = crate::ParamTypes::default();
+        if let Some(c) = &self.context {
+            p.add_context(c);
+        }
+        p
     }
 }
 

@@ -3,7 +3,8 @@
 //! - [`ast`]: the loop AST ([`Ast`]: `for` loops with `max`/`min` bounds and
 //!   strides, `if`, blocks and statement calls over quasi-affine [`Expr`]s),
 //!   its evaluation ([`Ast::trace`]) and, in [`mod@print`], C printing in isl's
-//!   style ([`Ast::to_c`]).
+//!   style ([`Ast::to_c`]), with `int` loop counters only where the bounds
+//!   prove every value fits, `long long` elsewhere ([`Ast::to_c_with`]).
 //! - [`scan`]: [`generate`], the AST that scans a schedule (a union map from
 //!   statement instances to times) in lexicographic order: separation,
 //!   bounds, strides, fixed dimensions, guards simplified against the
@@ -28,8 +29,12 @@
 //! let ast = generate(&sched, None, Some(&ctx), &Options::default())?;
 //! assert_eq!(
 //!     ast.to_c(),
-//!     "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  for (int c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
+//!     "for (long long c0 = 0; c0 <= N - 1; c0 += 1)\n  for (long long c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
 //! );
+//! // `int` counters where the parameters' bounds prove them enough
+//! let mut params = codegen::ParamTypes::default();
+//! params.add_context(&"[N] -> { : 1 <= N <= 1000 }".parse()?);
+//! assert!(ast.to_c_with(&params).starts_with("for (int c0 = 0; c0 <= N - 1; c0 += 1)"));
 //! # Ok::<(), codegen::Error>(())
 //! ```
 #![forbid(unsafe_code)]
@@ -50,6 +55,6 @@ pub use ast::{Ast, Atom, Bound, Cond, Expr, Mark, Visit};
 pub use emit::{emit_c, EmitOptions};
 pub use error::{Error, Result};
 pub use opt::{optimize, OptOptions, Optimized};
-pub use print::Macro;
+pub use print::{CType, Macro, ParamCType, ParamType, ParamTypes};
 pub use scan::{generate, Options};
 pub use tile::{Layout, TileOptions};

@@ -2,11 +2,16 @@
 //! macros of `Macro::definition` and statement macros that print their
 //! arguments) and, run for several parameter values, prints exactly the
 //! scheduled instances in time order (enumerated by `presburger`). All cases
-//! go into one C file, compiled once. Skipped (with a message) when no `cc`
-//! is installed.
+//! go into one C file, compiled once, with gcc's signed overflow checks
+//! (`-fsanitize=signed-integer-overflow`, an overflow stops the program)
+//! when the compiler has them. Some cases have values past 2^31 (large
+//! coefficients, parameters near the limits of their type) with few
+//! instances: the counters must be `long long` there, and an `int`
+//! parameter's arithmetic done in 64 bits. Skipped (with a message) when no
+//! `cc` is installed.
 
 mod common;
-use codegen::{generate, Macro, Options};
+use codegen::{generate, Macro, Options, ParamCType, ParamTypes};
 use common::{combinations, expected, random_schedule, Rng};
 use std::fmt::Write as _;
 use std::process::Command;
@@ -30,6 +35,13 @@ fn cases() -> Vec<Case> {
         ("[N] -> { S[i, j] -> [i + j, i - j] : 0 <= i, j < N }", &[0..=4]),
         ("[N, M] -> { S[i, j] -> [i, j] : 0 <= i < N and 0 <= j < M; T[i, j] -> [i, j] : 0 <= j <= i < N }", &[0..=3, -1..=3]),
         ("{ S[] -> [0]; T[i] -> [i] : 1 <= i <= 3; U[] -> [2] }", &[]),
+        // values past 2^31 (the counters end past the upper bound by the stride)
+        ("{ S[i] -> [1000000000 i] : 0 <= i <= 3 }", &[]),
+        ("{ S[i, j] -> [i, 799999999 i + j] : 0 <= i < 3 and 799999997 <= j < 800000000 }", &[]),
+        ("{ S[i, j] -> [i, -1500000000 i + j] : 0 <= i <= 2 and 0 <= j <= 1 }", &[]),
+        ("{ S[i] -> [i] : 2147483645 <= i <= 2147483647 }", &[]),
+        ("[N] -> { S[i] -> [N + i] : 0 <= i < 2 }", &[2147483646..=2147483648]),
+        ("[N] -> { S[i] -> [i] : N - 1 <= i <= N }", &[-2147483649..=-2147483647]),
     ];
     let mut out: Vec<Case> = fixed
         .iter()
@@ -51,13 +63,19 @@ fn cases() -> Vec<Case> {
     out
 }
 
-#[test]
-fn printed_c_compiles_and_runs_in_order() {
+/// `ast.to_c_with(params)` for each case as a C function whose parameters
+/// are `ptype`, called for each of the case's parameter values; its output
+/// is checked against the enumeration of the instances.
+fn compile_and_check(
+    name: &str,
+    cases: &[Case],
+    ptype: &str,
+    params: &dyn Fn(&[String]) -> ParamTypes,
+) {
     if Command::new("cc").arg("--version").output().is_err() {
         eprintln!("no cc: the C test is skipped");
         return;
     }
-    let cases = cases();
     let mut src = String::from("#include <stdio.h>\n");
     for m in [Macro::Floord, Macro::Ceild, Macro::Min, Macro::Max] {
         src.push_str(m.definition());
@@ -84,8 +102,8 @@ fn printed_c_compiles_and_runs_in_order() {
                 let name = m.space().domain_tuple().unwrap().name.clone().unwrap();
                 let n = m.space().n_in();
                 let args: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
-                let fmt: Vec<&str> = (0..n).map(|_| "%ld").collect();
-                let vals: String = args.iter().map(|a| format!(", (long)({a})")).collect();
+                let fmt: Vec<&str> = (0..n).map(|_| "%lld").collect();
+                let vals: String = args.iter().map(|a| format!(", (long long)({a})")).collect();
                 writeln!(
                     src,
                     "#define {name}({}) printf(\"{name}({})\\n\"{vals})",
@@ -95,14 +113,18 @@ fn printed_c_compiles_and_runs_in_order() {
                 .unwrap();
                 macros.push(name);
             }
-            let params: Vec<String> = sched.params().iter().map(|p| format!("long {p}")).collect();
-            let params = if params.is_empty() {
+            let params_c: Vec<String> = sched
+                .params()
+                .iter()
+                .map(|p| format!("{ptype} {p}"))
+                .collect();
+            let params_c = if params_c.is_empty() {
                 "void".to_string()
             } else {
-                params.join(", ")
+                params_c.join(", ")
             };
-            writeln!(src, "static void {fname}({params}) {{").unwrap();
-            for line in ast.to_c().lines() {
+            writeln!(src, "static void {fname}({params_c}) {{").unwrap();
+            for line in ast.to_c_with(&params(sched.params())).lines() {
                 writeln!(src, "  {line}").unwrap();
             }
             src.push_str("}\n");
@@ -110,7 +132,7 @@ fn printed_c_compiles_and_runs_in_order() {
                 writeln!(src, "#undef {m}").unwrap();
             }
             for pv in &case.values {
-                let args: Vec<String> = pv.iter().map(|v| v.to_string()).collect();
+                let args: Vec<String> = pv.iter().map(|v| format!("{v}LL")).collect();
                 writeln!(calls, "  printf(\"== {fname} {pv:?}\\n\");").unwrap();
                 writeln!(calls, "  {fname}({});", args.join(", ")).unwrap();
                 writeln!(want, "== {fname} {pv:?}").unwrap();
@@ -122,13 +144,24 @@ fn printed_c_compiles_and_runs_in_order() {
         }
     }
     writeln!(src, "int main(void) {{\n{calls}  return 0;\n}}").unwrap();
-    let dir = std::env::temp_dir().join(format!("codegen_c_{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("codegen_c_{name}_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let c = dir.join("cases.c");
     let exe = dir.join("cases");
     std::fs::write(&c, &src).unwrap();
+    let mut flags = vec!["-std=c99", "-Wall", "-Werror", "-O0"];
+    let ubsan = [
+        "-fsanitize=signed-integer-overflow",
+        "-fno-sanitize-recover=all",
+    ];
+    if sanitizer_works(&dir) {
+        flags.extend(ubsan);
+    } else {
+        eprintln!("no -fsanitize=signed-integer-overflow: overflow is not checked");
+    }
     let cc = Command::new("cc")
-        .args(["-std=c99", "-Wall", "-Werror", "-O0", "-o"])
+        .args(&flags)
+        .arg("-o")
         .arg(&exe)
         .arg(&c)
         .output()
@@ -140,7 +173,12 @@ fn printed_c_compiles_and_runs_in_order() {
         c.display()
     );
     let run = Command::new(&exe).output().unwrap();
-    assert!(run.status.success());
+    assert!(
+        run.status.success(),
+        "the program failed: {}\n(source in {})",
+        String::from_utf8_lossy(&run.stderr),
+        c.display()
+    );
     let got = String::from_utf8_lossy(&run.stdout).into_owned();
     if got != want {
         // the first differing case
@@ -164,4 +202,70 @@ fn printed_c_compiles_and_runs_in_order() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether `cc` builds and runs a program with gcc's signed overflow check.
+fn sanitizer_works(dir: &std::path::Path) -> bool {
+    let c = dir.join("probe.c");
+    let exe = dir.join("probe");
+    std::fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    let ok = Command::new("cc")
+        .args(["-fsanitize=signed-integer-overflow", "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok && Command::new(&exe).status().is_ok_and(|s| s.success())
+}
+
+#[test]
+fn printed_c_compiles_and_runs_in_order() {
+    // the parameters are `long long`, as `to_c` assumes by default
+    compile_and_check("long", &cases(), "long long", &|_| ParamTypes::default());
+}
+
+#[test]
+fn int_parameters_near_their_limits_are_computed_in_64_bits() {
+    let max = i64::from(i32::MAX);
+    let min = i64::from(i32::MIN);
+    let cases = [
+        (
+            "[N] -> { S[i] -> [N + i] : 0 <= i < 2 }",
+            vec![vec![max - 1], vec![max]],
+        ),
+        (
+            "[N, M] -> { S[i] -> [i] : N + M - 2 <= i < N + M }",
+            vec![vec![max, max], vec![max, min], vec![min, min]],
+        ),
+        (
+            "[N] -> { S[i] -> [i] : 0 <= i < N and i >= N - 2 }",
+            vec![vec![min], vec![max], vec![3]],
+        ),
+        (
+            "[N] -> { S[i] -> [2i] : N - 2 <= i < N }",
+            vec![vec![max], vec![min]],
+        ),
+        (
+            "[N] -> { S[i, j] -> [i, 3N - i + j] : N - 2 <= i < N and 0 <= j < 2 }",
+            vec![vec![max], vec![min + 2]],
+        ),
+        (
+            "[N] -> { S[i] -> [floor(i / 3), i] : N - 4 <= i < N }",
+            vec![vec![max], vec![min + 4]],
+        ),
+    ];
+    let cases: Vec<Case> = cases
+        .into_iter()
+        .map(|(t, v)| Case {
+            text: t.to_string(),
+            values: v,
+        })
+        .collect();
+    compile_and_check("int", &cases, "int", &|names| {
+        let mut p = ParamTypes::default();
+        for n in names {
+            p.set_type(n, ParamCType::Int);
+        }
+        p
+    });
 }

@@ -2,7 +2,9 @@
 //! several parameter values, visits exactly the scheduled instances in
 //! lexicographic order of their times (enumerated by `presburger`), in the
 //! separated and the atomic mode; some outputs are compared with the text
-//! isl's AST printer style gives.
+//! isl's AST printer style gives (with `long long` counters where the
+//! parameters, 64-bit integers of any value by default, may take them past
+//! 2^31; `int` where the bounds prove it enough).
 
 mod common;
 use codegen::{generate, Options};
@@ -11,7 +13,10 @@ use common::check;
 #[test]
 fn one_and_two_dimensional_loops() {
     let c = check("[N] -> { S[i] -> [i] : 0 <= i < N }", &[-1..=4]);
-    assert_eq!(c, "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  S(c0);\n");
+    assert_eq!(
+        c,
+        "for (long long c0 = 0; c0 <= N - 1; c0 += 1)\n  S(c0);\n"
+    );
     check(
         "[N, M] -> { S[i, j] -> [i, j] : 0 <= i < N and 0 <= j < M }",
         &[-1..=3, -1..=3],
@@ -26,7 +31,7 @@ fn triangles() {
     let c = check("[N] -> { S[i, j] -> [i, j] : 0 <= j <= i < N }", &[-1..=5]);
     assert_eq!(
         c,
-        "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  for (int c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
+        "for (long long c0 = 0; c0 <= N - 1; c0 += 1)\n  for (long long c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
     );
     check(
         "[N] -> { S[i, j] -> [i, j] : 0 <= i < N and i <= j < N }",
@@ -54,7 +59,7 @@ fn two_statements() {
         "\
 if (N >= 1) {
   S(0);
-  for (int c0 = 1; c0 <= N - 1; c0 += 1) {
+  for (long long c0 = 1; c0 <= N - 1; c0 += 1) {
     S(c0);
     T(c0 - 1);
   }
@@ -102,7 +107,7 @@ fn fused_and_skewed() {
     );
     assert_eq!(
         c,
-        "for (int c0 = 0; c0 <= T - 1; c0 += 1)\n  for (int c1 = c0; c1 <= N + c0 - 1; c1 += 1)\n    S(c0, -c0 + c1);\n"
+        "for (long long c0 = 0; c0 <= T - 1; c0 += 1)\n  for (long long c1 = c0; c1 <= N + c0 - 1; c1 += 1)\n    S(c0, -c0 + c1);\n"
     );
     check(
         "[T, N] -> { S[t, i] -> [t, 2t + i] : 0 <= t < T and 1 <= i < N - 1; U[t, i] -> [t, 2t + i + 1] : 0 <= t < T and 1 <= i < N - 1 }",
@@ -161,7 +166,7 @@ fn fixed_dimensions() {
     );
     assert_eq!(
         c,
-        "for (int c0 = 0; c0 <= N - 1; c0 += 1) {\n  S(c0);\n  T(c0);\n}\n"
+        "for (long long c0 = 0; c0 <= N - 1; c0 += 1) {\n  S(c0);\n  T(c0);\n}\n"
     );
     check("[N] -> { S[i] -> [0, i] : 0 <= i < N }", &[0..=3]);
     check("[N] -> { S[i] -> [i, 2i] : 0 <= i < N }", &[0..=3]);
@@ -214,8 +219,8 @@ fn context_and_domain() {
     let ctx: presburger::Set = "[N] -> { : N >= 2 }".parse().unwrap();
     let ast = generate(&sched, Some(&dom), Some(&ctx), &Options::default()).unwrap();
     let want = "\
-for (int c0 = 0; c0 <= N - 1; c0 += 1) {
-  for (int c1 = 0; c1 <= N - 1; c1 += 1)
+for (long long c0 = 0; c0 <= N - 1; c0 += 1) {
+  for (long long c1 = 0; c1 <= N - 1; c1 += 1)
     S(c0, c1);
   T(c0);
 }

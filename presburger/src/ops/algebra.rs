@@ -40,7 +40,16 @@
 //! subtracted from `m` as `E` is, without step 1 on its existentials
 //! (`peel_extensions`). Both are what a union split along a bound, or one
 //! compared with itself rewritten, looks like; step 1 on such existentials can
-//! multiply the pieces into the thousands.
+//! multiply the pieces into the thousands. A conjunction of `B` that is `m`
+//! plus rows on `m`'s locals too (a split along such a row, a row tightened)
+//! is subtracted from `m` in the space of `m`'s variables and locals
+//! together (a *lifted* extension): nothing is left there when `m ⊆ B`
+//! through the same witnesses, which answers at once, and otherwise what is
+//! left, projected, still holds every point of `m − B`, so the search goes
+//! on from it against all of `B`, and its samples are the first candidates
+//! for a point of `m` outside `B`. Before step 1, a conjunction of `B` that
+//! no conjunction of `A` meets rationally is dropped (one linear program
+//! each, where its rewriting could split it into many pieces).
 //!
 //! - `subtract`, `complement`: the leaves with integer points, without the
 //!   inequalities the tableau finds implied at the leaf.

@@ -9,6 +9,13 @@
 //! the Omega test ([`crate::omega`]) stays as an independent oracle
 //! ([`Conjunction::sample_omega`]).
 //!
+//! Where two exact methods suit a conjunction and either can stall where
+//! the other answers at once (the search on the non-division columns and the
+//! search on all columns, see [`Conjunction::sample_general`]), they run as a
+//! portfolio on caps that grow fourfold ([`Budget::portfolio`]); the
+//! conjunctions of a union are tested the same way, in rounds, so that one
+//! hard empty conjunction does not delay the answer of an easy non-empty one.
+//!
 //! Optima (`lexmin`, `min` of an affine expression) combine three exact steps: the
 //! rational simplex gives a bound (`ceil` of the rational minimum; an unbounded LP on
 //! a set with integer points means no integer minimum either, since the integer hull
@@ -65,7 +72,9 @@ impl Conjunction {
     ///
     /// Locals with a division definition go last and the search branches on the
     /// other columns only ([`crate::solver::sample::sample_with_divs_steps`]),
-    /// when every definition uses only columns that come before it in that order.
+    /// when every definition uses only columns that come before it in that order;
+    /// that search and the plain one on all columns run as a portfolio
+    /// ([`Budget::portfolio`]), the plain one first when an equality uses a local.
     pub(crate) fn sample_general(&self, budget: &mut Budget) -> Result<Option<Vec<Int>>> {
         self.sample_general_steps(budget, Propagation::ToRun)
     }

@@ -27,8 +27,11 @@
 //! non-empty, a constraint implied where the search stands gives no piece at all,
 //! a region rationally disjoint from `B_j` is not cut by it, and what is left inside
 //! `B_j` is pruned. All of this is rational, on one tableau with snapshots and
-//! rollbacks; the integer test ([`Conjunction::is_empty_with`]) runs only at the
-//! leaves (the pieces of `A_i - B`), and only the leaves become conjunctions. On
+//! rollbacks; the integer test ([`Conjunction::is_empty_with`]) runs at the
+//! leaves (the pieces of `A_i - B`), and, once a search has made a few cuts, on
+//! each part it is about to cut off (a part without integer points is pruned
+//! whole, where its subtree could hold thousands of integer-empty leaves);
+//! only the leaves become conjunctions. On
 //! dependence relations and tiled domains almost every constraint of `B` is implied
 //! where the search stands, so almost no piece is ever built.
 //!
@@ -1005,6 +1008,7 @@ impl<'a> Region<'a> {
         // thread's stack. `next` is the index in `subs` where the search goes on.
         let mut stack: Vec<Cut> = Vec::new();
         let mut next = 0;
+        let mut cuts = 0usize;
         loop {
             // go down: pass over the conjunctions rationally disjoint from the
             // region; a leaf, or a frame for the first one that meets it
@@ -1055,9 +1059,25 @@ impl<'a> Region<'a> {
                         }
                         LpValue::Empty => top.k = top.sides.len(),
                         _ => {
-                            top.child = Some(self.mark());
+                            let mark = self.mark();
                             let n = negation(c);
                             self.push(n);
+                            // past a few cuts, a part without integer
+                            // points is pruned whole (its subtree could
+                            // hold thousands of leaves, each tested)
+                            cuts += 1;
+                            let pruned = cuts > PRUNE_AFTER_CUTS
+                                && budget
+                                    .capped(PRUNE_STEPS, |b| self.conjunction().is_empty_with(b))?
+                                    == Some(true);
+                            if pruned {
+                                let c = top.sides[top.k].clone();
+                                self.reset(mark);
+                                self.push(c);
+                                top.k += 1;
+                                continue;
+                            }
+                            top.child = Some(mark);
                             cut = true;
                             break;
                         }
@@ -1169,6 +1189,16 @@ struct Cut {
     /// While the part with `not sides[k]` is searched: where to come back to.
     child: Option<Mark>,
 }
+
+/// After this many cuts of one search ([`Region::search`]), the part cut off
+/// by a constraint is tested for integer points before the search goes into
+/// it: on small searches the test would cost more than the leaves it
+/// spares, on large ones a part without integer points can hold thousands
+/// of leaves (each of which is tested).
+const PRUNE_AFTER_CUTS: usize = 16;
+
+/// The cap of that test, in budget steps: past it the part is searched.
+const PRUNE_STEPS: u64 = 20_000;
 
 /// Below this many independent tasks (the conjunctions of a minuend), work stays
 /// on the calling thread.
@@ -2242,6 +2272,26 @@ mod tests {
             ),
         );
         assert!(a.is_equal_with_budget(&b, &mut small()).unwrap());
+    }
+
+    /// A union of six conjunctions minus a union whose existentials are
+    /// rewritten into 36 pieces: the search cuts off thousands of parts, and
+    /// all but one of its leaves have no integer point. Pruning the parts
+    /// without integer points answers on a small budget (the leaves alone
+    /// took about two million steps).
+    #[test]
+    fn parts_without_integer_points_are_pruned() {
+        let a = set(
+            r#"[N] -> { [x0, x1] : (exists e0, e1 : -x0 + 2x1 + 5N - 3e0 - 5e1 <= -10 and 8 <= -x0 - 3x1 - 2N + e0 + 5e1 <= 15 and 5x0 + 3x1 - 4N + 2e0 + 5e1 <= 2 and 4x0 + 2x1 - 5N + 3e0 <= 0 and -3x0 + x1 - 3N + e0 + 2e1 >= 6 and 14 <= -3x0 + x1 + 3N + 4e0 + e1 <= 15 and 5x0 + 2x1 - 3N + 3e0 - 4e1 >= -6) or (exists e0 : -x0 + 4x1 - 3N + 2e0 <= 17 and -5x0 - 2N - e0 <= -7 and -3x0 - 2x1 - N - 5e0 <= -13 and 1 <= 5x0 - 2x1 + N <= 2 and -10 <= 5x0 - 5x1 + 3N + 4e0 <= -9 and 5x1 - N - 2e0 <= 18 and 5x0 + 5x1 - 5N + 3e0 >= 33) or (-4x0 + N = -4 and 0 <= -3x1 + 3N <= 0 and -22 <= 4x0 + 4x1 + 3N <= -17 and -7 <= -x0 + 2x1 <= -6) or (4x0 - x1 + 4N <= -1 and 1 <= -x0 - 2x1 <= 2 and 5 <= -x0 + 2x1 + 4N <= 6 and 4x0 - 5x1 + 2N <= -2 and -4 <= -2x0 - 3x1 - 5N <= -1 and 1 <= -x0 + 3x1 <= 1) or (exists e0, e1 : 2 <= -4x0 - x1 + N + 2e1 <= 3 and -19 <= 4x0 - 4x1 - 2N - 5e0 - e1 <= -14 and -2x0 - 3x1 + e0 - e1 >= -16 and -9 <= 2x0 - 5x1 - 4N + 4e0 + 4e1 <= -9 and x0 + x1 - 2e0 - 4e1 >= -12 and 7 <= 5N + 3e0 - 2e1 <= 8) or (exists e0, e1 : 3 <= 4x0 + 3N - 3e0 - 4e1 <= 4 and 8 <= -3x0 + 3x1 - 4N - e0 <= 9 and 8 <= -3x0 + x1 - N - 2e0 + e1 <= 9 and 3x0 + x1 + N - e0 - e1 <= 4 and 2 <= 4x0 + 5x1 - 5N + e0 - 4e1 <= 3 and -2 <= -5x0 + 3x1 - 3N + 2e0 - e1 <= 1) }"#,
+        );
+        let b = set(
+            r#"[N] -> { [x0, x1] : (exists e0, e1 : -x0 + 2x1 + 5N - 3e0 - 5e1 <= -10 and 8 <= -x0 - 3x1 - 2N + e0 + 5e1 <= 15 and 5x0 + 3x1 - 4N + 2e0 + 5e1 <= 2 and 4x0 + 2x1 - 5N + 3e0 <= 0 and -3x0 + x1 - 3N + e0 + 2e1 >= 6 and 14 <= -3x0 + x1 + 3N + 4e0 + e1 <= 15 and 5x0 + 2x1 - 3N + 3e0 - 4e1 >= -6) or (exists e0, e1 : 3 <= 4x0 + 3N - 3e0 - 4e1 <= 4 and 8 <= -3x0 + 3x1 - 4N - e0 <= 9 and 8 <= -3x0 + x1 - N - 2e0 + e1 <= 9 and 3x0 + x1 + N - e0 - e1 <= 4 and 2 <= 4x0 + 5x1 - 5N + e0 - 4e1 <= 3 and -2 <= -5x0 + 3x1 - 3N + 2e0 - e1 <= 1) or (4x0 - x1 + 4N <= -1 and 1 <= -x0 - 2x1 <= 2 and 5 <= -x0 + 2x1 + 4N <= 6 and 4x0 - 5x1 + 2N <= -2 and -4 <= -2x0 - 3x1 - 5N <= -1 and 1 <= -x0 + 3x1 <= 1) or (-4x0 + N = -4 and 0 <= -3x1 + 3N <= 0 and -22 <= 4x0 + 4x1 + 3N <= -17 and -7 <= -x0 + 2x1 <= -6) }"#,
+        );
+        let d = a
+            .subtract_with_budget(&b, &mut Budget::new(600_000))
+            .unwrap();
+        assert!(!d.is_empty().unwrap());
+        assert!(d.is_subset(&a).unwrap() && d.is_disjoint(&b).unwrap());
     }
 
     fn arb_set() -> impl Strategy<Value = String> {

@@ -138,18 +138,21 @@ pub(crate) type Method<'m, T> = dyn FnMut(&mut Budget) -> Result<T> + 'm;
 
 impl Budget {
     /// The first exact method of `methods` to answer, run as a portfolio:
-    /// in rounds, each method in turn on a cap that starts at `first_cap`
-    /// steps and grows fourfold per round, until one answers within its cap
-    /// or the budget runs out (then [`Error::Budget`]). Every method must
-    /// give the same (exact) answer; they differ only in how long they take
-    /// on a given input.
+    /// in rounds, each method in turn on a cap, until one answers within its
+    /// cap or the budget runs out (then [`Error::Budget`]). The first
+    /// method's cap starts at `first_cap` steps, each later method's is a
+    /// quarter of the one before it (the likely winner goes first), and all
+    /// grow fourfold per round. Every method must give the same (exact)
+    /// answer; they differ only in how long they take on a given input.
     ///
     /// The idea is that of restart portfolios in constraint solvers (Gomes
     /// and Selman, "Algorithm portfolios", 2001): when one search stalls on
     /// an input that another decides at once, the total is at most a small
-    /// constant times the cheapest method's cost (the caps grow
-    /// geometrically, so the runs given up cost at most about a third more
-    /// than the last round per method), instead of the stalled method's.
+    /// constant times the cheapest method's cost, instead of the stalled
+    /// method's. With two methods and caps growing geometrically, a first
+    /// method that answers after `x` steps costs at most about `x` plus a
+    /// third for its restarts plus a third for the second method; a second
+    /// method that answers after `y` steps costs at most about seven `y`.
     ///
     /// Invariants: the steps of every run are charged to `self`; other
     /// errors of a method pass through at once.
@@ -160,11 +163,12 @@ impl Budget {
     ) -> Result<T> {
         let mut cap = first_cap.max(1);
         loop {
-            for m in methods.iter_mut() {
+            for (i, m) in methods.iter_mut().enumerate() {
                 if self.remaining() == 0 {
                     return Err(exhausted());
                 }
-                if let Some(answer) = self.capped(cap, |b| m(b))? {
+                let share = (cap >> (2 * i.min(31))).max(1);
+                if let Some(answer) = self.capped(share, |b| m(b))? {
                     return Ok(answer);
                 }
             }
@@ -198,13 +202,25 @@ mod tests {
         let mut slow = costs(1_000_000, 1);
         let mut fast = costs(5_000, 2);
         let mut b = Budget::new(10_000_000);
-        let r = b.portfolio(100, &mut [&mut slow, &mut fast]);
+        let r = b.portfolio(400, &mut [&mut slow, &mut fast]);
         assert_eq!(r.unwrap(), 2);
         let spent = 10_000_000 - b.remaining();
-        // rounds of 100, 400, 1600, 6400: the fast method answers in the
-        // fourth, after at most 2 * (100 + 400 + 1600) + 6400 + 5000 steps
-        assert!(spent <= 2 * 2_100 + 6_400 + 5_000, "spent {spent}");
+        // caps 400/100, 1600/400, 6400/1600, 25600/6400: the fast (second)
+        // method answers in the fourth round
+        let bound = (400 + 1600 + 6400 + 25600) + (100 + 400 + 1600) + 5000;
+        assert!(spent <= bound, "spent {spent}");
         assert!(spent >= 5_000);
+        // the other way round: the first method answers, the second costs
+        // a third of it at most
+        let mut slow = costs(1_000_000, 1);
+        let mut fast = costs(5_000, 2);
+        let mut b = Budget::new(10_000_000);
+        assert_eq!(b.portfolio(400, &mut [&mut fast, &mut slow]).unwrap(), 2);
+        let spent = 10_000_000 - b.remaining();
+        assert!(
+            spent <= (400 + 1600) + (100 + 400 + 1600) + 5000,
+            "spent {spent}"
+        );
     }
 
     #[test]

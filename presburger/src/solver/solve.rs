@@ -34,7 +34,7 @@ use crate::solver::sample::Propagation;
 /// The first cap of the sampler's portfolio ([`Budget::portfolio`]), in
 /// budget steps: most emptiness tests of loop nests and set differences end
 /// in fewer.
-const PORTFOLIO_FIRST_CAP: u64 = 1_000;
+const PORTFOLIO_FIRST_CAP: u64 = 10_000;
 
 impl Conjunction {
     /// The exact simplex over all columns (locals included) with the equalities,

@@ -254,7 +254,7 @@ impl Family {
     }
 }
 
-fn shuffle<T>(rng: &mut Rng, v: &mut [T]) {
+pub(crate) fn shuffle<T>(rng: &mut Rng, v: &mut [T]) {
     for i in (1..v.len()).rev() {
         let j = rng.range(0, i as i64) as usize;
         v.swap(i, j);
@@ -266,7 +266,7 @@ fn pow10(k: u32) -> i128 {
 }
 
 /// An affine expression `c1 v1 + c2 v2 + ... + k` as text (zero terms left out).
-fn affine(terms: &[(i128, &str)], constant: i128) -> String {
+pub(crate) fn affine(terms: &[(i128, &str)], constant: i128) -> String {
     let mut t = String::new();
     for &(c, v) in terms {
         if c == 0 {
@@ -291,7 +291,7 @@ fn affine(terms: &[(i128, &str)], constant: i128) -> String {
     t
 }
 
-fn div_floor(a: i128, b: i128) -> i128 {
+pub(crate) fn div_floor(a: i128, b: i128) -> i128 {
     let q = a / b;
     if (a % b != 0) && ((a < 0) != (b < 0)) {
         q - 1
@@ -300,7 +300,7 @@ fn div_floor(a: i128, b: i128) -> i128 {
     }
 }
 
-fn div_ceil(a: i128, b: i128) -> i128 {
+pub(crate) fn div_ceil(a: i128, b: i128) -> i128 {
     -div_floor(-a, b)
 }
 

@@ -2,7 +2,8 @@
 //! deterministic generator of isl-notation sets, and a differential checker that
 //! compares our answers with isl's (through the system library, see [`isl`]); and
 //! the problem families of the benchmark against isl ([`families`], used by
-//! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`]); the
+//! `src/bin/vs_isl.rs`, which gives isl its problems through [`unchain`], and
+//! their widened versions for its tail hunter, [`hunt`]); the
 //! dependences ([`deps_isl`]) and the schedules ([`schedule_isl`]) of the
 //! `schedule` crate against isl's, with the random SCoPs of [`scops`]; and
 //! code generation against isl's AST generator ([`ast_isl`]).
@@ -10,6 +11,7 @@
 pub mod ast_isl;
 pub mod deps_isl;
 pub mod families;
+pub mod hunt;
 pub mod isl;
 pub mod roundtrip;
 pub mod schedule_isl;

@@ -26,6 +26,35 @@
 //! out of the parser already decided and its timed operation is a flag read.
 //! `--isl-chained` gives isl the text as written (the parse+op table is the
 //! fair comparison then).
+//!
+//! The tail hunter:
+//!
+//!     cargo run --release --bin vs_isl -- --hunt [FAMILY...] [--seconds S] [--seed N] [--op OP ...] [--cap-ms MS] [--verbose]
+//!
+//! generates problems of every family (or of those named) with the widened
+//! generators of `presburger_fuzz::hunt` (more disjuncts, 2–6 locals,
+//! near-parallel rows, perturbation pairs, unions of 8–64 tiles), cycling
+//! through the operations (`--op`, repeated or comma-separated; by default
+//! `is_empty`, `is_subset`, `is_equal`, `subtract` twice per round,
+//! `coalesce` of `A ∪ B` and `lexmin` once) and the families, and times each
+//! problem alone on both sides with the same workers, cap and quota (but isl
+//! is stopped at half our time and 50 ms once ours answered: it could not
+//! make a tail any more). Each side's time there is its parsing and the
+//! operation (isl's reader decides part of a problem with `exists` while
+//! reading). A problem where ours took more than 10 times isl's time and
+//! more than 1 ms (a tail), where we failed (error, budget, cap, crash) and
+//! isl answered, or where the answers differ, is printed at once as one
+//! `poly batch` line (`OP \t A [\t B]`, a subtraction as `subtract_is_empty`;
+//! the hunt's `lexmin` is `poly batch`'s: the point of a set without
+//! parameters, the parametric optimum otherwise) and a comment line
+//! `# family=... shape=... ours=...ms isl=...ms ratio=...`. After `--seconds`
+//! (default 60; no problem is started later) it prints the problems, tails
+//! and failures per family and operation and the 20 worst ratios (with the
+//! reproducers of those not reported yet). Everything else is printed as `#`
+//! comments, so the whole output is `poly batch` input. Problem `K` of seed
+//! `N` is the same in every run (`--hunt --dump --count C` prints the first
+//! `C` without timing them). The reproducers worth keeping go to
+//! `fuzz/tails/regressions.batch`, replayed by `tests/tails.rs`.
 
 use presburger::UnionSet;
 use presburger_fuzz::families::Family;
@@ -64,6 +93,11 @@ enum Op {
     Lexmin,
     /// The parametric lexicographic maximum of one set.
     Lexmax,
+    /// `poly batch`'s lexicographic minimum (the hunt's `lexmin`): the point
+    /// (`Set::lexmin`) of a set without parameters, else as [`Op::Lexmin`].
+    BatchLexmin,
+    /// As [`Op::BatchLexmin`], the maximum.
+    BatchLexmax,
 }
 
 impl Op {
@@ -76,6 +110,8 @@ impl Op {
             "coalesce" => Op::Coalesce,
             "lexmin" => Op::Lexmin,
             "lexmax" => Op::Lexmax,
+            "batch_lexmin" => Op::BatchLexmin,
+            "batch_lexmax" => Op::BatchLexmax,
             _ => return None,
         })
     }
@@ -89,22 +125,51 @@ impl Op {
             Op::Coalesce => "coalesce",
             Op::Lexmin => "lexmin",
             Op::Lexmax => "lexmax",
+            Op::BatchLexmin => "batch_lexmin",
+            Op::BatchLexmax => "batch_lexmax",
         }
+    }
+
+    /// The name of the operation in `poly batch` (and in the hunt's output).
+    fn batch_name(self) -> &'static str {
+        match self {
+            Op::Subtract => "subtract_is_empty",
+            Op::BatchLexmin => "lexmin",
+            Op::BatchLexmax => "lexmax",
+            _ => self.name(),
+        }
+    }
+
+    /// The name in the hunt's output (the hunt's `lexmin` is `poly batch`'s).
+    fn hunt_name(self) -> &'static str {
+        match self {
+            Op::BatchLexmin => "lexmin",
+            Op::BatchLexmax => "lexmax",
+            _ => self.name(),
+        }
+    }
+
+    /// The maxima.
+    fn maximize(self) -> bool {
+        matches!(self, Op::Lexmax | Op::BatchLexmax)
     }
 
     /// The operations on one problem (no second argument).
     fn one_arg(self) -> bool {
-        matches!(self, Op::IsEmpty | Op::Lexmin | Op::Lexmax)
+        self == Op::IsEmpty || self.lexopt()
     }
 
-    /// The parametric lexicographic optima.
+    /// The lexicographic optima.
     fn lexopt(self) -> bool {
-        matches!(self, Op::Lexmin | Op::Lexmax)
+        matches!(
+            self,
+            Op::Lexmin | Op::Lexmax | Op::BatchLexmin | Op::BatchLexmax
+        )
     }
 
     /// The operations whose answer is a set (checked against isl's).
     fn gives_set(self) -> bool {
-        matches!(self, Op::Subtract | Op::Coalesce | Op::Lexmin | Op::Lexmax)
+        matches!(self, Op::Subtract | Op::Coalesce) || self.lexopt()
     }
 }
 
@@ -272,20 +337,30 @@ fn ours_worker() {
                     Err(e) => (t, parse, failed(e), String::new()),
                 }
             }
-            Op::Lexmin | Op::Lexmax => {
+            Op::Lexmin | Op::Lexmax | Op::BatchLexmin | Op::BatchLexmax => {
                 // a family problem is a set of one space
                 let prep = || {
                     a.parse::<presburger::Set>().unwrap_or_else(|e| {
                         panic!("our parser rejects a generated problem ({e}): {a}")
                     })
                 };
-                let (t, parse, r) = timed(prep, |s| {
-                    if op == Op::Lexmax {
-                        s.lexmax_set()
-                    } else {
-                        s.lexmin_set()
-                    }
-                });
+                let max = op.maximize();
+                let point = matches!(op, Op::BatchLexmin | Op::BatchLexmax)
+                    && prep().space().n_param() == 0;
+                let (t, parse, r) = if point {
+                    // `poly batch`'s optimum, the point, made a set outside the clock
+                    let (t, parse, r) = timed(prep, |s| if max { s.lexmax() } else { s.lexmin() });
+                    let r = r.and_then(|p| {
+                        let s = prep();
+                        match p {
+                            Some(p) => presburger::Set::from_point(s.space(), &p),
+                            None => presburger::Set::empty(s.space().clone()),
+                        }
+                    });
+                    (t, parse, r)
+                } else {
+                    timed(prep, |s| if max { s.lexmax_set() } else { s.lexmin_set() })
+                };
                 match r {
                     Ok(m) => {
                         let printed = m.to_string().replace(['\n', '\t'], " ");
@@ -364,7 +439,7 @@ fn isl_worker() {
             continue;
         }
         if op.lexopt() {
-            isl_lexopt(&ctx, &mut out, op == Op::Lexmax, &a, &ours);
+            isl_lexopt(&ctx, &mut out, op.maximize(), &a, &ours);
             continue;
         }
         // the result of the first call is kept for the check
@@ -597,9 +672,14 @@ impl Drop for Worker {
 // ---- one problem ----
 
 /// Times `op` on `a` (and `b`, for the two-argument operations): ours, then isl.
+/// isl's cap is `isl_cap` of our reply (`cap` itself in the default mode), and
+/// its check of a result (a set) against ours is stopped after `check_cap`.
+#[allow(clippy::too_many_arguments)]
 fn run_one(
     workers: &mut (Worker, Worker),
     cap: Option<Duration>,
+    isl_cap: &dyn Fn(&Reply) -> Option<Duration>,
+    check_cap: Option<Duration>,
     op: Op,
     family: Family,
     a: &str,
@@ -609,7 +689,7 @@ fn run_one(
         None => a.to_string(),
         Some(b) => format!("A = {a}\nB = {b}"),
     };
-    let timeout = |side: fn(String) -> Answer| Reply {
+    let timeout = |side: fn(String) -> Answer, cap: Option<Duration>| Reply {
         time: cap.unwrap_or_default(),
         parse: Duration::ZERO,
         answer: side("timeout".into()),
@@ -618,10 +698,11 @@ fn run_one(
     };
     let ours = workers.0.ask(op, a, b, "", cap);
     let ours_parse = ours.as_ref().map(|r| r.parse);
-    let ours = ours.unwrap_or_else(|| timeout(Answer::Error));
-    let isl = workers.1.ask(op, a, b, &ours.printed, cap);
+    let ours = ours.unwrap_or_else(|| timeout(Answer::Error, cap));
+    let isl_cap = isl_cap(&ours);
+    let isl = workers.1.ask(op, a, b, &ours.printed, isl_cap);
     let isl_parse = isl.as_ref().map(|r| r.parse);
-    let isl = isl.unwrap_or_else(|| timeout(Answer::Limit));
+    let isl = isl.unwrap_or_else(|| timeout(Answer::Limit, isl_cap));
     let mut pieces = None;
     let (disagree, unchecked, yes) = if !op.gives_set() {
         let differ = matches!((&ours.answer, &isl.answer),
@@ -632,7 +713,7 @@ fn run_one(
         // isl timed out: no check line
         (false, ours.answer == Answer::Set, false)
     } else {
-        match workers.1.line(cap.map(|c| c * CHECK_CAPS)) {
+        match workers.1.line(check_cap) {
             None => (false, ours.answer == Answer::Set, false),
             Some(line) => {
                 let f: Vec<&str> = line.splitn(3, '\t').collect();
@@ -846,6 +927,15 @@ fn family_rows(
 }
 
 fn print_table(head: &[&str], rows: &[Vec<String>]) {
+    for line in table_lines(head, rows, true) {
+        println!("{line}");
+    }
+}
+
+/// The lines of a table: the header, a rule, the rows (columns aligned, the
+/// first to the left), and with `total` a rule before the last row.
+fn table_lines(head: &[&str], rows: &[Vec<String>], total: bool) -> Vec<String> {
+    let mut out = Vec::new();
     let head: Vec<String> = head.iter().map(|s| s.to_string()).collect();
     let all: Vec<&Vec<String>> = std::iter::once(&head).chain(rows).collect();
     let widths: Vec<usize> = (0..head.len())
@@ -863,14 +953,12 @@ fn print_table(head: &[&str], rows: &[Vec<String>]) {
                 }
             })
             .collect();
-        println!("{}", line.join("  ").trim_end());
-        if k == 0 || k == all.len() - 2 {
-            println!(
-                "{}",
-                "-".repeat(widths.iter().sum::<usize>() + 2 * (widths.len() - 1))
-            );
+        out.push(line.join("  ").trim_end().to_string());
+        if k == 0 || (total && k == all.len() - 2) {
+            out.push("-".repeat(widths.iter().sum::<usize>() + 2 * (widths.len() - 1)));
         }
     }
+    out
 }
 
 fn print_problem(r: &Record) {
@@ -946,11 +1034,470 @@ fn isl_reading(a: &str, b: &str) -> Option<String> {
     None
 }
 
+// ---- the tail hunter (`--hunt`) ----
+
+/// The operations `--hunt` cycles through by default: the four of the issue
+/// twice per round, the parametric optimum and coalescing once.
+const HUNT_OPS: [Op; 10] = [
+    Op::IsEmpty,
+    Op::IsSubset,
+    Op::IsEqual,
+    Op::Subtract,
+    Op::IsEmpty,
+    Op::IsSubset,
+    Op::IsEqual,
+    Op::Subtract,
+    Op::Coalesce,
+    Op::BatchLexmin,
+];
+/// A tail: ours took more than this many times isl's time...
+const TAIL_RATIO: f64 = 10.0;
+/// ... and more than this.
+const TAIL_MIN: Duration = Duration::from_millis(1);
+/// Problems shown in the table of the worst ratios.
+const HUNT_WORST: usize = 20;
+/// isl's cap past our answer is half our time and this (see [`hunt`]).
+const HUNT_ISL_SLACK: Duration = Duration::from_millis(50);
+/// A progress line (a comment) this often.
+const HUNT_PROGRESS: Duration = Duration::from_secs(60);
+
+/// What the hunter found on one problem.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Found {
+    /// Nothing to report.
+    Fine,
+    /// Ours took more than [`TAIL_RATIO`] times isl's time and [`TAIL_MIN`].
+    Tail,
+    /// We failed (an error, the budget, the cap, a crash) where isl answered.
+    Failure,
+    /// The two answers differ.
+    Disagree,
+}
+
+/// One problem of the hunt, as the summary needs it.
+struct Hunted {
+    index: u64,
+    family: Family,
+    op: Op,
+    shape: String,
+    /// Parsing and the operation.
+    ours: Duration,
+    isl: Duration,
+    /// The operation alone.
+    op_ours: Duration,
+    op_isl: Duration,
+    ours_answer: Answer,
+    isl_answer: Answer,
+    found: Found,
+    /// isl's check of our result set did not finish.
+    unchecked: bool,
+    /// The `poly batch` line, kept where ours took more than [`TAIL_MIN`].
+    batch: Option<String>,
+}
+
+impl Hunted {
+    fn ratio(&self) -> f64 {
+        self.ours.as_secs_f64() / self.isl.as_secs_f64().max(1e-9)
+    }
+
+    /// isl answered (an unbounded optimum is isl's error).
+    fn isl_answered(&self) -> bool {
+        matches!(self.isl_answer, Answer::Bool(_) | Answer::Set)
+            || (self.op.lexopt() && self.isl_answer == Answer::IslError)
+    }
+
+    fn op_ratio(&self) -> f64 {
+        self.op_ours.as_secs_f64() / self.op_isl.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The problem of index `k` of a hunt: the family and the operation cycle
+/// (every pair of them once in `families × ops` problems), the generator is
+/// seeded by `seed` and `k` alone, so a problem can be made again from its
+/// index.
+fn hunt_problem(
+    families: &[Family],
+    ops: &[Op],
+    seed: u64,
+    k: u64,
+) -> (Family, Op, presburger_fuzz::hunt::Problem) {
+    use presburger_fuzz::hunt;
+    let family = families[(k % families.len() as u64) as usize];
+    let op = ops[((k / families.len() as u64) % ops.len() as u64) as usize];
+    let mut rng = Rng::new(
+        seed.wrapping_mul(0x2545_F491_4F6C_DD1D)
+            .wrapping_add(k)
+            .wrapping_add(0x4855_4E54),
+    );
+    for _ in 0..4 {
+        rng.next_u64();
+    }
+    let p = match op {
+        Op::IsEmpty | Op::Lexmin | Op::Lexmax | Op::BatchLexmin | Op::BatchLexmax => {
+            hunt::single(family, &mut rng)
+        }
+        Op::Coalesce => hunt::union_of_pair(family, &mut rng),
+        _ => hunt::pair(family, &mut rng),
+    };
+    (family, op, p)
+}
+
+/// The `poly batch` line of a problem: `OP \t A [\t B]` (a subtraction as
+/// `subtract_is_empty`).
+fn batch_line(op: Op, a: &str, b: Option<&str>) -> String {
+    let name = op.batch_name();
+    match b {
+        Some(b) if !op.one_arg() && op != Op::Coalesce => format!("{name}\t{a}\t{b}"),
+        _ => format!("{name}\t{a}"),
+    }
+}
+
+/// A time in ms with 3 decimals.
+fn ms(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64() * 1e3)
+}
+
+/// `--hunt`: see the module documentation and `fuzz/README.md`. Everything
+/// but the reproducers is printed as `#` comments, so the whole output is
+/// `poly batch` input. Returns the exit status (1 after a disagreement).
+fn hunt(
+    families: &[Family],
+    ops: &[Op],
+    seed: u64,
+    seconds: u64,
+    cap: Option<Duration>,
+    verbose: bool,
+) -> i32 {
+    let op_names: Vec<&str> = ops.iter().map(|o| o.hunt_name()).collect();
+    let family_names: Vec<&str> = families.iter().map(|f| f.name()).collect();
+    println!(
+        "# vs_isl --hunt: seed {seed}, {seconds} s, families {}, ops {}; cap per call {}, \
+         isl quota {ISL_MAX_OPERATIONS} operations, RAYON_NUM_THREADS={}",
+        family_names.join(" "),
+        op_names.join(" "),
+        cap.map_or("none".to_string(), |c| format!("{} ms", c.as_millis())),
+        std::env::var("RAYON_NUM_THREADS").unwrap_or_default(),
+    );
+    println!(
+        "# reported: ours > {TAIL_RATIO}x isl and > {} ms (tail), or our failure where isl \
+         answered (failure; the ratio of a timeout is a lower bound), or different answers \
+         (disagree); each as a `poly batch` line and a comment; times are parsing and the \
+         operation (op_only: the operation alone)",
+        TAIL_MIN.as_millis()
+    );
+    let start = Instant::now();
+    let deadline = Duration::from_secs(seconds);
+    let mut last_progress = Instant::now();
+    let mut workers = (Worker::start("ours"), Worker::start("isl"));
+    let mut found: Vec<Hunted> = Vec::new();
+    let mut k = 0u64;
+    while start.elapsed() < deadline {
+        let (family, op, p) = hunt_problem(families, ops, seed, k);
+        // coalescing takes its one union as `A ∪ { }`
+        let b = if op == Op::Coalesce {
+            Some("{ }".to_string())
+        } else {
+            p.b.clone()
+        };
+        // isl can only make a tail of a problem where it is 10 times faster
+        // than ours, so once ours answered, isl is stopped at half our time
+        // (its call may be repeated 5 times, see `timed`) and 50 ms more for
+        // the processes; past a failure of ours it has the whole cap
+        let stopped_early = std::cell::Cell::new(false);
+        let isl_cap = |ours: &Reply| -> Option<Duration> {
+            if matches!(ours.answer, Answer::Error(_)) {
+                return cap;
+            }
+            let short = (ours.time + ours.parse) / 2 + HUNT_ISL_SLACK;
+            match cap {
+                Some(c) if c <= short => cap,
+                _ => {
+                    stopped_early.set(true);
+                    Some(short)
+                }
+            }
+        };
+        let wall = Instant::now();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // isl's check of a result set against ours: one cap (not `CHECK_CAPS`)
+            run_one(
+                &mut workers,
+                cap,
+                &isl_cap,
+                cap,
+                op,
+                family,
+                &p.a,
+                b.as_deref(),
+            )
+        }));
+        // each side's time is its parsing and the operation: isl's reader
+        // does part of the work (it intersects an `exists` block whole, with
+        // an integer emptiness test), so its operation alone can be a flag read
+        let (ours, isl, op_times, ours_answer, mut isl_answer, disagree, unchecked) = match run {
+            Ok(r) => (
+                r.ours + r.ours_parse.unwrap_or_default(),
+                r.isl + r.isl_parse.unwrap_or_default(),
+                (r.ours, r.isl),
+                r.ours_answer,
+                r.isl_answer,
+                r.disagree,
+                r.unchecked,
+            ),
+            Err(_) => {
+                // a worker died (a panic or an abort in it): start both again
+                workers = (Worker::start("ours"), Worker::start("isl"));
+                let none = Duration::ZERO;
+                let crash = Answer::Error("crash".into());
+                let unknown = Answer::Limit("unknown".into());
+                (none, none, (none, none), crash, unknown, false, false)
+            }
+        };
+        if stopped_early.get() && isl_answer == Answer::Limit("timeout".into()) {
+            isl_answer = Answer::Limit("past-half-ours".into());
+        }
+        let isl_answered = matches!(isl_answer, Answer::Bool(_) | Answer::Set)
+            || (op.lexopt() && isl_answer == Answer::IslError);
+        let ours_failed = matches!(ours_answer, Answer::Error(_));
+        let crashed = ours_answer == Answer::Error("crash".into());
+        let what = if disagree {
+            Found::Disagree
+        } else if ours_failed && (isl_answered || crashed) {
+            Found::Failure
+        } else if !ours_failed
+            && isl_answered
+            && ours > TAIL_MIN
+            && ours.as_secs_f64() > TAIL_RATIO * isl.as_secs_f64()
+        {
+            Found::Tail
+        } else {
+            Found::Fine
+        };
+        let h = Hunted {
+            index: k,
+            family,
+            op,
+            shape: p.shape.replace(' ', ","),
+            ours,
+            isl,
+            op_ours: op_times.0,
+            op_isl: op_times.1,
+            ours_answer,
+            isl_answer,
+            found: what,
+            unchecked,
+            batch: (ours > TAIL_MIN || what != Found::Fine)
+                .then(|| batch_line(op, &p.a, p.b.as_deref())),
+        };
+        if what != Found::Fine {
+            let kind = match what {
+                Found::Tail => "tail".to_string(),
+                Found::Failure => match &h.ours_answer {
+                    Answer::Error(e) => format!("failure({})", e.replace(' ', "-")),
+                    a => format!("failure({a})"),
+                },
+                _ => "disagree".to_string(),
+            };
+            println!("{}", h.batch.as_deref().unwrap_or_default());
+            println!(
+                "# family={} shape={} ours={}ms isl={}ms ratio={} op={} kind={kind} ours_answer={} \
+                 isl_answer={} op_only_ours={}ms op_only_isl={}ms problem={k} seed={seed}",
+                family.name(),
+                h.shape,
+                ms(ours),
+                ms(isl),
+                fmt_num(h.ratio()),
+                op.hunt_name(),
+                h.ours_answer.to_string().replace(' ', ""),
+                h.isl_answer.to_string().replace(' ', ""),
+                ms(op_times.0),
+                ms(op_times.1),
+            );
+        }
+        if verbose {
+            eprintln!(
+                "#{k} {} {} {}: ours {} ms ({}), isl {} ms ({}); the operation alone: \
+                 ours {} ms, isl {} ms; {} ms in all",
+                family.name(),
+                op.hunt_name(),
+                h.shape,
+                ms(ours),
+                h.ours_answer,
+                ms(isl),
+                h.isl_answer,
+                ms(op_times.0),
+                ms(op_times.1),
+                ms(wall.elapsed()),
+            );
+        }
+        found.push(h);
+        k += 1;
+        if last_progress.elapsed() >= HUNT_PROGRESS {
+            last_progress = Instant::now();
+            let count = |f: Found| found.iter().filter(|h| h.found == f).count();
+            println!(
+                "# progress: {} problems in {:.0} s: {} tails, {} failures where isl answered, \
+                 {} disagreements",
+                found.len(),
+                start.elapsed().as_secs_f64(),
+                count(Found::Tail),
+                count(Found::Failure),
+                count(Found::Disagree)
+            );
+        }
+    }
+    drop(workers);
+    hunt_summary(families, ops, &found, start.elapsed());
+    i32::from(found.iter().any(|h| h.found == Found::Disagree))
+}
+
+/// The end of a hunt: the counts per family and operation, the failures by
+/// kind, and the worst ratios.
+fn hunt_summary(families: &[Family], ops: &[Op], found: &[Hunted], elapsed: Duration) {
+    let count = |f: Found| found.iter().filter(|h| h.found == f).count();
+    println!(
+        "#\n# ---- {} problems in {:.1} s: {} tails, {} failures where isl answered, {} \
+         disagreements ----",
+        found.len(),
+        elapsed.as_secs_f64(),
+        count(Found::Tail),
+        count(Found::Failure),
+        count(Found::Disagree)
+    );
+    let mut distinct: Vec<Op> = Vec::new();
+    for &op in ops {
+        if !distinct.contains(&op) {
+            distinct.push(op);
+        }
+    }
+    println!("# problems / tails / failures where isl answered, per family and operation:");
+    let cell = |hs: &[&Hunted]| {
+        let c = |f: Found| hs.iter().filter(|h| h.found == f).count();
+        format!("{}/{}/{}", hs.len(), c(Found::Tail), c(Found::Failure))
+    };
+    let mut rows = Vec::new();
+    let mut head = vec!["family"];
+    head.extend(distinct.iter().map(|o| o.hunt_name()));
+    head.push("all");
+    let mut groups: Vec<(String, Vec<&Hunted>)> = families
+        .iter()
+        .map(|&f| {
+            let hs = found.iter().filter(|h| h.family == f).collect();
+            (f.name().to_string(), hs)
+        })
+        .collect();
+    groups.push(("all".to_string(), found.iter().collect()));
+    for (name, hs) in &groups {
+        let mut row = vec![name.clone()];
+        for &op in &distinct {
+            let of_op: Vec<&Hunted> = hs.iter().copied().filter(|h| h.op == op).collect();
+            row.push(cell(&of_op));
+        }
+        row.push(cell(hs));
+        rows.push(row);
+    }
+    for line in table_lines(&head, &rows, true) {
+        println!("# {line}");
+    }
+    let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
+    for h in found {
+        if let Answer::Error(e) = &h.ours_answer {
+            *kinds.entry(format!("ours {e}")).or_default() += 1;
+        }
+        if let Answer::Limit(e) = &h.isl_answer {
+            *kinds.entry(format!("isl {e}")).or_default() += 1;
+        }
+    }
+    if !kinds.is_empty() {
+        let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        println!(
+            "# stopped (all problems, whatever the other side did): {}",
+            list.join(", ")
+        );
+    }
+    let unchecked = found.iter().filter(|h| h.unchecked).count();
+    if unchecked > 0 {
+        println!("# result sets isl could not compare with ours within the cap: {unchecked}");
+    }
+    // the worst ratios among the problems where ours took more than TAIL_MIN
+    let mut worst: Vec<&Hunted> = found
+        .iter()
+        .filter(|h| h.found != Found::Fine || (h.ours > TAIL_MIN && h.isl_answered()))
+        .collect();
+    worst.sort_by(|a, b| b.ratio().total_cmp(&a.ratio()));
+    worst.truncate(HUNT_WORST);
+    println!(
+        "#\n# the {} worst ratios ours/isl among the problems where ours took more than {} ms \
+         and isl answered (parsing and the operation; `problem` is the index of the \
+         reproducer above, when reported):",
+        worst.len(),
+        TAIL_MIN.as_millis()
+    );
+    let head = [
+        "ratio", "op x", "family", "op", "ours ms", "isl ms", "ours", "isl", "kind", "problem",
+        "shape",
+    ];
+    let rows: Vec<Vec<String>> = worst
+        .iter()
+        .map(|h| {
+            vec![
+                fmt_num(h.ratio()),
+                fmt_num(h.op_ratio()),
+                h.family.name().to_string(),
+                h.op.hunt_name().to_string(),
+                ms(h.ours),
+                ms(h.isl),
+                h.ours_answer.to_string(),
+                h.isl_answer.to_string(),
+                match h.found {
+                    Found::Fine => "-",
+                    Found::Tail => "tail",
+                    Found::Failure => "failure",
+                    Found::Disagree => "disagree",
+                }
+                .to_string(),
+                h.index.to_string(),
+                h.shape.clone(),
+            ]
+        })
+        .collect();
+    for line in table_lines(&head, &rows, false) {
+        println!("# {line}");
+    }
+    println!(
+        "# (`op x`: the ratio of the operations alone, parsing excluded; well above `ratio` \
+         where isl's reader did the work)"
+    );
+    let unreported: Vec<&&Hunted> = worst.iter().filter(|h| h.found == Found::Fine).collect();
+    if !unreported.is_empty() {
+        println!("#\n# the problems of that table not reported above:");
+        for h in unreported {
+            println!("{}", h.batch.as_deref().unwrap_or_default());
+            println!(
+                "# family={} shape={} ours={}ms isl={}ms ratio={} op={} kind=worst \
+                 ours_answer={} isl_answer={} op_only_ours={}ms op_only_isl={}ms problem={}",
+                h.family.name(),
+                h.shape,
+                ms(h.ours),
+                ms(h.isl),
+                fmt_num(h.ratio()),
+                h.op.hunt_name(),
+                h.ours_answer.to_string().replace(' ', ""),
+                h.isl_answer.to_string().replace(' ', ""),
+                ms(h.op_ours),
+                ms(h.op_isl),
+                h.index
+            );
+        }
+    }
+}
+
 fn usage() -> ! {
     let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
     eprintln!(
         "usage: vs_isl [FAMILY...] [--op is_empty|is_subset|is_equal|subtract|coalesce|lexmin|lexmax] [--count N] \
-         [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained] [--isl-read]\nfamilies: {}",
+         [--seed S] [--worst K] [--cap-ms MS] [--verbose] [--dump] [--isl-chained] [--isl-read]\n       \
+         vs_isl --hunt [FAMILY...] [--seconds S] [--seed N] [--op OP ...] [--cap-ms MS]\nfamilies: {}",
         names.join(" ")
     );
     std::process::exit(2)
@@ -971,6 +1518,10 @@ fn main() {
     let mut verbose = false;
     let mut dump = false;
     let mut isl_read = false;
+    let mut hunting = false;
+    let mut seconds = 60u64;
+    // `--hunt` cycles through every `--op` given (`--op a --op b` or `--op a,b`)
+    let mut ops: Vec<Op> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -982,7 +1533,14 @@ fn main() {
                     _ => usage(),
                 }
             }
-            "--op" => op = Op::parse(&value()).unwrap_or_else(|| usage()),
+            "--op" => {
+                for name in value().split(',') {
+                    op = Op::parse(name).unwrap_or_else(|| usage());
+                    ops.push(op);
+                }
+            }
+            "--hunt" => hunting = true,
+            "--seconds" => seconds = value().parse().unwrap_or_else(|_| usage()),
             "--count" => count = Some(value().parse().unwrap_or_else(|_| usage())),
             "--seed" => seed = value().parse().unwrap_or_else(|_| usage()),
             "--worst" => worst = value().parse().unwrap_or_else(|_| usage()),
@@ -997,6 +1555,34 @@ fn main() {
     }
     if families.is_empty() {
         families = Family::ALL.to_vec();
+    }
+    if hunting {
+        if ops.is_empty() {
+            ops = HUNT_OPS.to_vec();
+        }
+        // the hunt's optima are `poly batch`'s, so that its reproducers replay as timed
+        for op in &mut ops {
+            *op = match *op {
+                Op::Lexmin => Op::BatchLexmin,
+                Op::Lexmax => Op::BatchLexmax,
+                o => o,
+            };
+        }
+        if dump {
+            // the first problems of the hunt as `poly batch` lines (`--count`, default 60)
+            for k in 0..count.unwrap_or(60) as u64 {
+                let (family, op, p) = hunt_problem(&families, &ops, seed, k);
+                println!("{}", batch_line(op, &p.a, p.b.as_deref()));
+                println!(
+                    "# family={} shape={} problem={k}",
+                    family.name(),
+                    p.shape.replace(' ', ",")
+                );
+            }
+            return;
+        }
+        let cap = (cap_ms > 0).then(|| Duration::from_millis(cap_ms));
+        std::process::exit(hunt(&families, &ops, seed, seconds, cap, verbose));
     }
     let mut problems = problems(&families, op, seed, count);
     if isl_read {
@@ -1053,7 +1639,17 @@ fn main() {
     let mut records = Vec::new();
     for (k, (family, a, b)) in problems.iter().enumerate() {
         let family = *family;
-        let r = run_one(&mut workers, cap, op, family, a, b.as_deref());
+        let check_cap = cap.map(|c| c * CHECK_CAPS);
+        let r = run_one(
+            &mut workers,
+            cap,
+            &|_| cap,
+            check_cap,
+            op,
+            family,
+            a,
+            b.as_deref(),
+        );
         if verbose {
             eprintln!(
                 "{} #{k}: ours {} µs ({}), isl {} µs ({})",

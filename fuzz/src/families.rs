@@ -304,8 +304,27 @@ pub(crate) fn div_ceil(a: i128, b: i128) -> i128 {
     -div_floor(-a, b)
 }
 
-fn names(prefix: &str, n: usize) -> Vec<String> {
+pub(crate) fn names(prefix: &str, n: usize) -> Vec<String> {
     (0..n).map(|k| format!("{prefix}{k}")).collect()
+}
+
+/// A coefficient: -5..=5, or (big) zero a quarter of the time and otherwise of
+/// magnitude 2^40..2^70.
+pub(crate) fn coef(rng: &mut Rng, big: bool) -> i128 {
+    if big {
+        if rng.chance(25) {
+            0
+        } else {
+            let m = (1i128 << rng.range(40, 69)) + (rng.next_u64() as i128 >> 24);
+            if rng.chance(50) {
+                -m
+            } else {
+                m
+            }
+        }
+    } else {
+        rng.range(-5, 5) as i128
+    }
 }
 
 fn random_space(rng: &mut Rng) -> Space {
@@ -348,28 +367,12 @@ fn near_gap(rng: &mut Rng, space: &Space, big: bool) -> Disjunct {
         .iter()
         .map(|_| rng.range(-3, 3) as i128 * q + rng.range(0, q as i64 - 1) as i128)
         .collect();
-    let coef = |rng: &mut Rng| -> i128 {
-        if big {
-            if rng.chance(25) {
-                0
-            } else {
-                let m = (1i128 << rng.range(40, 69)) + (rng.next_u64() as i128 >> 24);
-                if rng.chance(50) {
-                    -m
-                } else {
-                    m
-                }
-            }
-        } else {
-            rng.range(-5, 5) as i128
-        }
-    };
     let m = all.len() + 1 + rng.range(0, 2) as usize;
     // the percentage of thin slabs among the constraints
     let slabs = [20, 50, 80][rng.range(0, 2) as usize];
     let mut cons = Vec::new();
     for k in 0..m {
-        let mut a: Vec<i128> = all.iter().map(|_| coef(rng)).collect();
+        let mut a: Vec<i128> = all.iter().map(|_| coef(rng, big)).collect();
         if a.iter().all(|&c| c == 0) {
             a[k % all.len()] = if big { 1i128 << 41 } else { 1 };
         }

@@ -20,7 +20,7 @@
 //! comparison with zero (`... >= 0`, `... = 0`): the text is what isl prints,
 //! and what `poly batch` reads.
 
-use crate::families::{affine, div_ceil, div_floor, shuffle, Family};
+use crate::families::{affine, coef, div_ceil, div_floor, names, shuffle, Family};
 use crate::{Rng, Source};
 
 /// One constraint `a · columns + c >= 0` (or `= 0`). The columns are the set
@@ -405,29 +405,6 @@ fn split(rng: &mut Rng, p: &mut Poly) -> &'static str {
 
 // ---- random and bigcoef ----
 
-fn var_names(prefix: &str, n: usize) -> Vec<String> {
-    (0..n).map(|k| format!("{prefix}{k}")).collect()
-}
-
-/// A coefficient: -5..=5, or (big) zero a quarter of the time and otherwise of
-/// magnitude 2^40..2^70.
-fn coef(rng: &mut Rng, big: bool) -> i128 {
-    if big {
-        if rng.chance(25) {
-            0
-        } else {
-            let m = (1i128 << rng.range(40, 69)) + (rng.next_u64() as i128 >> 24);
-            if rng.chance(50) {
-                -m
-            } else {
-                m
-            }
-        }
-    } else {
-        rng.range(-5, 5) as i128
-    }
-}
-
 /// `random` and `bigcoef`, widened: 2–5 variables (a parameter `N` 30% of the
 /// time) and 2–6 existential locals per disjunct (2–4 for `bigcoef`), rows
 /// built as the family's around a rational centre (thin slabs written as two
@@ -444,7 +421,7 @@ fn random_w(rng: &mut Rng, pair: bool, big: bool) -> Gen {
     } else {
         vec![]
     };
-    let mut poly = Poly::new(var_names("x", nv), params);
+    let mut poly = Poly::new(names("x", nv), params);
     let k = if pair {
         rng.range(1, 4)
     } else {
@@ -838,7 +815,7 @@ fn tiled_w(rng: &mut Rng, pair: bool) -> Gen {
 
 fn tile_origins(rng: &mut Rng, t: &[i128], pair: bool, sizes: &str) -> Gen {
     let d = t.len();
-    let mut poly = Poly::new(var_names("x", d), vec![]);
+    let mut poly = Poly::new(names("x", d), vec![]);
     let m = if rng.chance(50) {
         t[0] - 1
     } else {
@@ -912,7 +889,7 @@ fn partial_tiles(rng: &mut Rng, t: &[i128], pair: bool, sizes: &str) -> Gen {
     let (tri, mut tiles) = triangle_with_tiles(rng, t);
     let param = rng.chance(25);
     let params = if param { vec!["N".to_string()] } else { vec![] };
-    let mut poly = Poly::new(var_names("y", d), params);
+    let mut poly = Poly::new(names("y", d), params);
     let fixed = poly.fixed();
     let all = tiles.len() <= 64 && (pair || rng.chance(40));
     shuffle(rng, &mut tiles);
@@ -983,8 +960,8 @@ fn partial_tiles(rng: &mut Rng, t: &[i128], pair: bool, sizes: &str) -> Gen {
 fn tiled_space(rng: &mut Rng, t: &[i128], pair: bool, sizes: &str) -> Gen {
     let d = t.len();
     let (tri, mut tiles) = triangle_with_tiles(rng, t);
-    let mut vars = var_names("t", d);
-    vars.extend(var_names("y", d));
+    let mut vars = names("t", d);
+    vars.extend(names("y", d));
     let width = 2 * d;
     // the one-conjunction form
     let mut one = Poly::new(vars.clone(), vec![]);
@@ -1081,8 +1058,8 @@ fn dependence_w(rng: &mut Rng, pair: bool) -> Gen {
     } else {
         vec!["N".to_string()]
     };
-    let mut vars = var_names("s", d);
-    vars.extend(var_names("t", d));
+    let mut vars = names("s", d);
+    vars.extend(names("t", d));
     let mut poly = Poly::new(vars, params);
     let np = poly.params.len();
     let fixed = poly.fixed();
@@ -1200,7 +1177,7 @@ fn sdbm_w(rng: &mut Rng, pair: bool) -> Gen {
     } else {
         vec![]
     };
-    let mut poly = Poly::new(var_names("x", n), params);
+    let mut poly = Poly::new(names("x", n), params);
     let fixed = poly.fixed();
     let k = if pair {
         rng.range(2, 4)

@@ -12,6 +12,16 @@ use std::fs::OpenOptions;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard};
+
+/// The tests of this file run one at a time: a child forked by another test's
+/// spawn holds a copy of every open pipe end until it execs, so the reading
+/// end of [`closed_pipe`] could still be open in it while `poly` writes.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn alone() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -89,6 +99,7 @@ fn no_panic(what: &str, o: &Output) {
 
 #[test]
 fn a_full_disk_is_an_error_with_a_message() {
+    let _alone = alone();
     if !Path::new("/dev/full").exists() {
         eprintln!("no /dev/full: skipped");
         return;
@@ -122,6 +133,7 @@ fn closed_pipe() -> Stdio {
 
 #[test]
 fn a_pipe_closed_before_any_output_ends_quietly_with_141() {
+    let _alone = alone();
     for (_, args) in commands() {
         let o = poly_to(&args, closed_pipe());
         no_panic(&format!("{args:?} | (closed)"), &o);
@@ -149,6 +161,7 @@ fn big_scop(n: usize) -> PathBuf {
 
 #[test]
 fn head_c1_on_an_output_larger_than_a_pipe_ends_quietly_with_141() {
+    let _alone = alone();
     let f = big_scop(1500);
     let args = ["scop".to_string(), f.to_str().unwrap().to_string()];
     // the whole output first: larger than the 64 KiB a pipe holds
@@ -180,6 +193,7 @@ fn head_c1_on_an_output_larger_than_a_pipe_ends_quietly_with_141() {
 
 #[test]
 fn errors_are_still_reported_when_the_output_cannot_be_written() {
+    let _alone = alone();
     if !Path::new("/dev/full").exists() {
         return;
     }

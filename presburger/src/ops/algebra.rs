@@ -2277,8 +2277,8 @@ mod tests {
     /// A union of six conjunctions minus a union whose existentials are
     /// rewritten into 36 pieces: the search cuts off thousands of parts, and
     /// all but one of its leaves have no integer point. Pruning the parts
-    /// without integer points answers on a small budget (the leaves alone
-    /// took about two million steps).
+    /// without integer points answers on a budget that testing each of
+    /// those leaves exceeds.
     #[test]
     fn parts_without_integer_points_are_pruned() {
         let a = set(

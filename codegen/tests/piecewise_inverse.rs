@@ -132,3 +132,16 @@ fn isl_disjuncts() {
         &[-1..=3],
     );
 }
+
+/// isl's `omega/dagstuhl1-0`: the iterators are bounded by inequalities
+/// only (`t = i + 10j`, `0 <= i <= 9`), so the inverse comes from parametric
+/// integer programming (`i = t mod 10`, `j = floor(t/10)`, as other
+/// quasi-affine expressions).
+#[test]
+fn isl_dagstuhl1_0() {
+    let c = check(
+        "{ s0[i, j] -> [i + 10j] : i >= 0 and i <= 9 and j >= 0 and j <= 9 }",
+        &[],
+    );
+    assert!(c.starts_with("for (int c0 = 0; c0 <= 99; c0 += 1)"), "{c}");
+}

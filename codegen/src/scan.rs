@@ -97,8 +97,10 @@ pub struct Options {
     pub approximate: Vec<bool>,
 }
 
-/// One statement: its name, its scheduled times, and its iterators as
-/// expressions of the parameters and the time variables.
+/// One statement, or one piece of a statement whose inverse schedule is
+/// piecewise (the pieces of one statement have disjoint times): its name,
+/// its scheduled times, and its iterators as expressions of the parameters
+/// and the time variables.
 struct Stmt {
     name: String,
     time: Set,

@@ -96,12 +96,55 @@ fn atomic_keeps_one_loop() {
     assert_eq!(stdout(&o), "S(0)\nS(1)\nT(0)\nS(2)\nT(1)\nT(2)\n");
 }
 
+/// Issue 45, item 3: a domain with a disjunct that fixes an iterator (the
+/// inverse schedule is piecewise) generates code; each instance runs once.
+#[test]
+fn fixed_iterator_disjuncts_generate_code() {
+    let o = poly(&["codegen", "-"], "{ S[i] -> [i] : i = 0 or i = 3 }");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "S(0);\nS(3);\n");
+    // the border of an N x N grid
+    let border = "[N] -> { S[i, j] -> [i, j] : 0 <= i, j < N and \
+                  (i = 0 or i = N - 1 or j = 0 or j = N - 1) }";
+    let o = poly(&["codegen", "--run", "N=3", "-"], border);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "S(0, 0)\nS(0, 1)\nS(0, 2)\nS(1, 0)\nS(1, 2)\nS(2, 0)\nS(2, 1)\nS(2, 2)\n"
+    );
+    for args in [&["codegen", "-"][..], &["codegen", "--atomic", "-"][..]] {
+        let o = poly(args, border);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).contains("S(c0, N - 1)"), "{}", stdout(&o));
+    }
+    let o = poly(&["codegen", "--atomic", "--run", "N=1", "-"], border);
+    assert_eq!(stdout(&o), "S(0, 0)\n");
+    // overlapping disjuncts: 0..=8 once each
+    let o = poly(
+        &["codegen", "--run", "N=0", "-"],
+        "[N] -> { S[i] -> [i] : 0 <= i <= 5 or 3 <= i <= 8 }",
+    );
+    let want: String = (0..=8).map(|i| format!("S({i})\n")).collect();
+    assert_eq!(stdout(&o), want);
+    // overlapping disjuncts with different inverses: the corner runs once
+    let o = poly(
+        &["codegen", "--run", "N=2", "-"],
+        "[N] -> { S[i, j] -> [i, j] : (i = 0 and 0 <= j <= N) or (j = 0 and 0 <= i <= N) }",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "S(0, 0)\nS(0, 1)\nS(0, 2)\nS(1, 0)\nS(2, 0)\n");
+}
+
 #[test]
 fn errors_exit_non_zero_with_a_message() {
     let o = poly(
         &["codegen", "-"],
         "[N] -> { S[i, j] -> [i] : 0 <= i, j < N }",
     );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not injective"), "{}", stderr(&o));
+    // injective on each disjunct but not on the union
+    let o = poly(&["codegen", "-"], "{ S[i] -> [0] : i = 0 or i = 1 }");
     assert!(!o.status.success());
     assert!(stderr(&o).contains("not injective"), "{}", stderr(&o));
     let o = poly(&["codegen", "-"], "\n{ S[i] -> [i] : i <= }");

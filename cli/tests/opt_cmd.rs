@@ -254,6 +254,69 @@ fn iterators_declared_in_the_loops() {
     );
 }
 
+/// Issue 45, item 3: grid-border code, a guard whose disjuncts each fix an
+/// iterator, in a function called for N = 0 .. 70 (tiles of 32 and 4 are
+/// partly full, empty and single), the guarded statement `stmt`. `main`
+/// prints a checksum of `A` and `s` for each N.
+fn border(stmt: &str) -> String {
+    format!(
+        r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+static long long A[80][80];
+static long long s;
+static void border(int N)
+{{
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
+        {stmt};
+#pragma endscop
+}}
+static volatile int last = 70;
+int main(void)
+{{
+  for (int N = 0; N <= last; N++) {{
+    long long sum = 0;
+    for (int i = 0; i < 80; i++)
+      for (int j = 0; j < 80; j++)
+        A[i][j] = 1;
+    s = 0;
+    border(N);
+    for (int i = 0; i < 80; i++)
+      for (int j = 0; j < 80; j++)
+        sum = (sum * 31 + A[i][j]) % 1000000007;
+    printf("%d %lld %lld\n", N, sum, s);
+  }}
+  return 0;
+}}
+"#
+    )
+}
+
+#[test]
+fn grid_border_code_is_optimised_and_gives_the_originals_result() {
+    let stmts = [
+        // the issue's statement
+        "A[i][j] = 0",
+        // every instance once: a second run of an instance changes the sum
+        "A[i][j] = A[i][j] + i + 2 * j + 1",
+        // in the original order: the scalar chains all instances
+        "s = (s * 7 + i * 100 + j) % 1000003",
+    ];
+    for (k, stmt) in stmts.iter().enumerate() {
+        for args in [
+            &[][..],
+            &["--no-tile"][..],
+            &["--tile", "4", "--parallel"][..],
+        ] {
+            let got = same_output(&format!("border_{k}"), &border(stmt), args);
+            assert!(got.contains("S0(0, c"), "{args:?}:\n{got}");
+        }
+    }
+}
+
 #[test]
 fn bad_command_lines_are_errors() {
     let d = dir();

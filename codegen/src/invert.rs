@@ -8,25 +8,50 @@
 //! the parameters and `t`), the call's arguments are those expressions with
 //! `t` replaced by the loop iterators.
 //!
-//! The idea: the equalities of each conjunction of the inverse relation
-//! `{ t -> x }` are brought to reduced echelon form over the unknowns (the
-//! iterators and the existential variables that are not divisions of known
-//! values), eliminating the existentials first; an iterator whose row has no
-//! other unknown is `x_k = -(rest) / c`, exact on the domain. The candidate
-//! function is then checked exactly: the inverse relation must lie inside the
-//! graph `{ t -> x : x = g(t) }` (inclusion by the `presburger` crate). A
-//! schedule that is not injective, or whose inverse is not such a function,
-//! is an error that says which.
+//! The idea, in two steps.
+//!
+//! 1. *One function for all times.* The equalities of each conjunction of
+//!    the inverse relation `{ t -> x }` are brought to reduced echelon form
+//!    over the unknowns (the iterators and the existential variables that
+//!    are not divisions of known values), eliminating the existentials
+//!    first; an iterator whose row has no other unknown is `x_k = -(rest) /
+//!    c`, exact on the domain. The candidate function is then checked
+//!    exactly: the inverse relation must lie inside the graph `{ t -> x : x
+//!    = g(t) }` (inclusion by the `presburger` crate). The first candidate
+//!    that passes is the statement's one piece.
+//! 2. *A piecewise inverse* when no candidate covers every time (a domain
+//!    with a disjunct that fixes an iterator: `{ S[i] -> [i] : i = 0 or i =
+//!    3 }` has the inverses `x = 0` on `t = 0` and `x = 3` on `t = 3`; the
+//!    border of a grid has one per side). The injective schedule's inverse
+//!    is a single-valued map, whose piecewise quasi-affine form
+//!    ([`PwMultiAff::from_map`], isl's `isl_pw_multi_aff_from_map`: one
+//!    piece per disjunct, each domain minus the ones before it, pieces with
+//!    equal functions merged, parametric integer programming where the
+//!    equalities do not fix the iterators) has pairwise disjoint pieces
+//!    covering all scheduled times. Each piece is checked as in step 1 on
+//!    its own times and becomes a piece of the statement: the scanner treats
+//!    the pieces as statements of their own (with the statement's name and
+//!    its place in the statement order), so their loops are merged or
+//!    separated per level as for any statements, and since the pieces'
+//!    times are disjoint, every instance runs exactly once, even where the
+//!    disjuncts of the input overlap.
+//!
+//! A schedule that is not injective, or whose inverse has a piece that is
+//! not such a function, is an error that says which.
 //!
 //! This is the step that isl performs when it builds a call's arguments from
 //! the inverse schedule as a piecewise multi-affine function (Grosser,
-//! Verdoolaege, Cohen, TOPLAS 2015, §5); here only one piece is supported.
+//! Verdoolaege, Cohen, TOPLAS 2015, §5); where isl prints a piecewise
+//! argument as a conditional expression (`c0 == 0 ? 0 : c0`, its test
+//! `dwt`), the pieces here are scanned apart, as isl's generator does with
+//! the basic maps of one statement's schedule (each basic map's domain
+//! treated separately, the loops merged per level).
 
 use crate::ast::{Atom, Expr};
 use crate::error::{Error, Result};
-use crate::poly::Env;
+use crate::poly::{try_coalesce, Env};
 use presburger::build::Expr as PExpr;
-use presburger::{Conjunction, DimKind, Int, Map, Space};
+use presburger::{Aff, Conjunction, DimKind, Div, Int, Map, PwMultiAff, Set, Space};
 
 /// The name standing for time dimension `j` in the argument expressions
 /// before the iterators replace it (not a C identifier, so no parameter can
@@ -35,20 +60,35 @@ pub(crate) fn time_var(j: usize) -> String {
     format!("#t{j}")
 }
 
+/// One piece of a statement's inverse schedule: the scheduled times where
+/// it holds (`None`: all of them) and the iterators there, as expressions
+/// of the parameters and the time variables [`time_var`].
+#[derive(Debug)]
+pub(crate) struct Piece {
+    pub(crate) time: Option<Set>,
+    pub(crate) args: Vec<Expr>,
+}
+
 /// The iterators of a statement as expressions of the parameters and the
-/// time variables [`time_var`]. `inverse` is the statement's schedule
-/// reversed, `{ [t] -> [x] }` in the space `[params] -> { [n] -> [k] }`,
-/// restricted to the domain; `name` is for messages.
+/// time variables [`time_var`], piece by piece (see the module doc): one
+/// piece with `time: None` when one function serves every time, else
+/// pieces whose times are pairwise disjoint and cover the domain of
+/// `inverse`. `inverse` is the statement's schedule reversed, `{ [t] -> [x]
+/// }` in the space `[params] -> { [n] -> [k] }`, restricted to the domain;
+/// `name` is for messages.
 pub(crate) fn invert(
     inverse: &Map,
     params: &[String],
     n: usize,
     name: &str,
     schedule_text: &dyn Fn() -> String,
-) -> Result<Vec<Expr>> {
+) -> Result<Vec<Piece>> {
     let k = inverse.space().n_out();
     if k == 0 {
-        return Ok(Vec::new());
+        return Ok(vec![Piece {
+            time: None,
+            args: Vec::new(),
+        }]);
     }
     let simplified = inverse.detect_equalities().coalesce()?;
     let mut tried: Vec<Vec<Expr>> = Vec::new();
@@ -60,11 +100,13 @@ pub(crate) fn invert(
             continue;
         }
         if graph_contains(inverse, params, n, &cand)? {
-            return Ok(cand);
+            return Ok(vec![Piece {
+                time: None,
+                args: cand,
+            }]);
         }
         tried.push(cand);
     }
-    // explain the failure
     let forward = inverse.reverse();
     if !forward.is_injective()? {
         return Err(Error::Unsupported(format!(
@@ -73,11 +115,65 @@ pub(crate) fn invert(
             schedule_text()
         )));
     }
-    Err(Error::Unsupported(format!(
-        "the iterators of {name} are not one quasi-affine function of the schedule's \
-         time dimensions: {}",
-        schedule_text()
-    )))
+    let not_function = |why: &str| {
+        Error::Unsupported(format!(
+            "the iterators of {name} are not a piecewise quasi-affine function of the \
+             schedule's time dimensions ({why}): {}",
+            schedule_text()
+        ))
+    };
+    let pw = match PwMultiAff::from_map(&inverse.detect_equalities()) {
+        Ok(pw) => pw,
+        Err(presburger::Error::Budget(m)) => return Err(presburger::Error::Budget(m).into()),
+        Err(e) => return Err(not_function(&e.to_string())),
+    };
+    let mut pieces = Vec::with_capacity(pw.n_piece());
+    for (dom, f) in pw.pieces() {
+        let mut args = Vec::with_capacity(k);
+        for a in f.affs() {
+            match aff_expr(a, params, n)? {
+                Some(e) => args.push(e),
+                None => {
+                    return Err(not_function(
+                        "an iterator's expression does not fit in 64 bits",
+                    ))
+                }
+            }
+        }
+        let part = inverse.intersect_domain(dom)?;
+        if !graph_contains(&part, params, n, &args)? {
+            return Err(not_function(
+                "a piece's expression does not match its relation",
+            ));
+        }
+        pieces.push(Piece {
+            time: Some(try_coalesce(dom.clone())?),
+            args,
+        });
+    }
+    Ok(pieces)
+}
+
+/// The expression of a quasi-affine function `num / den` of the time
+/// dimensions (the columns of `a`: constant, parameters, time, divisions),
+/// with the division by `den` written as a floor division, exact where the
+/// function is integral; `None` when it cannot be written (a denominator
+/// beyond 64 bits, an overflow); an error for a coefficient beyond 64 bits.
+fn aff_expr(a: &Aff, params: &[String], n: usize) -> Result<Option<Expr>> {
+    let dims: Vec<Expr> = (0..n).map(|j| Expr::var(time_var(j))).collect();
+    let env = Env {
+        params,
+        dims: &dims,
+    };
+    let divs: Vec<Option<Div>> = a.divs().iter().cloned().map(Some).collect();
+    let Some(num) = env.row_over(&divs, a.numerator())? else {
+        return Ok(None);
+    };
+    let den = a.denominator();
+    if den.is_one() {
+        return Ok(Some(num));
+    }
+    Ok(den.to_i64().and_then(|d| num.floor_div(d)))
 }
 
 fn map_conjs(m: &Map) -> Vec<Conjunction> {
@@ -227,12 +323,70 @@ fn graph_contains(inverse: &Map, params: &[String], n: usize, g: &[Expr]) -> Res
 mod tests {
     use super::*;
 
-    fn inv(text: &str) -> Result<Vec<String>> {
+    fn pieces(text: &str) -> Result<Vec<Piece>> {
         let m: Map = text.parse().unwrap();
         let params = m.space().params().to_vec();
         let n = m.space().n_out();
-        let r = invert(&m.reverse(), &params, n, "S", &|| text.to_string())?;
-        Ok(r.iter().map(|e| e.to_string()).collect())
+        invert(&m.reverse(), &params, n, "S", &|| text.to_string())
+    }
+
+    /// The one function that inverts the schedule `text`.
+    fn inv(text: &str) -> Result<Vec<String>> {
+        let r = pieces(text)?;
+        assert_eq!(r.len(), 1, "{text}: {r:?}");
+        assert!(r[0].time.is_none(), "{text}: {r:?}");
+        Ok(r[0].args.iter().map(|e| e.to_string()).collect())
+    }
+
+    /// The pieces of the inverse of the schedule `text` (no parameters),
+    /// checked point by point: every scheduled time lies in exactly one
+    /// piece, no piece has a time that is not scheduled, and the piece's
+    /// expressions give the instance scheduled at that time. Returns the
+    /// pieces' expressions.
+    fn checked_pieces(text: &str) -> Vec<Vec<String>> {
+        let m: Map = text.parse().unwrap();
+        let k = m.space().n_in();
+        let r = pieces(text).unwrap();
+        let graph = m.wrap().points(100_000).unwrap();
+        let times: Vec<Vec<Int>> = graph.iter().map(|p| p[k..].to_vec()).collect();
+        for p in &r {
+            if let Some(s) = &p.time {
+                for t in s.points(100_000).unwrap() {
+                    assert!(
+                        times.contains(&t),
+                        "{text}: {t:?} is in a piece, not scheduled"
+                    );
+                }
+            }
+        }
+        for point in &graph {
+            let (x, t) = point.split_at(k);
+            let holders: Vec<&Piece> = r
+                .iter()
+                .filter(|p| p.time.as_ref().is_none_or(|s| s.contains(t).unwrap()))
+                .collect();
+            assert_eq!(
+                holders.len(),
+                1,
+                "{text}: time {t:?} in {} pieces",
+                holders.len()
+            );
+            let env = |v: &str| {
+                (0..t.len())
+                    .find(|&j| time_var(j) == v)
+                    .and_then(|j| t[j].to_i64())
+            };
+            let got: Vec<i64> = holders[0]
+                .args
+                .iter()
+                .map(|e| e.eval(&env).unwrap())
+                .collect();
+            let want: Vec<i64> = x.iter().map(|v| v.to_i64().unwrap()).collect();
+            assert_eq!(got, want, "{text}: at time {t:?}");
+        }
+        r.iter()
+            .map(|p| p.args.iter().map(|e| e.to_string()).collect())
+            .collect()
     }
 
     #[test]
@@ -267,5 +421,86 @@ mod tests {
         assert!(e.to_string().contains("not injective"), "{e}");
         let e = inv("{ S[i] -> [floor(i/2)] : 0 <= i < 8 }").unwrap_err();
         assert!(e.to_string().contains("not injective"), "{e}");
+        // injective on each disjunct, not on their union: no piecewise escape
+        let e = pieces("{ S[i] -> [0] : i = 0 or i = 1 }").unwrap_err();
+        assert!(e.to_string().contains("not injective"), "{e}");
+    }
+
+    /// Issue 45, item 3: a disjunct that fixes an iterator. Each disjunct
+    /// inverts to a constant; no one function serves both.
+    #[test]
+    fn fixed_iterator_disjuncts_invert_piecewise() {
+        let mut r = checked_pieces("{ S[i] -> [i] : i = 0 or i = 3 }");
+        r.sort();
+        assert_eq!(r, [["0"], ["3"]]);
+        // the iterator also fixed by the time of another dimension
+        let r = checked_pieces("{ S[i, j] -> [j, i] : (i = 0 or i = 4) and 0 <= j <= 3 }");
+        assert_eq!(r.len(), 2);
+    }
+
+    /// The border of a 5 x 5 grid: one piece per side, the corners (in two
+    /// disjuncts each) in exactly one piece.
+    #[test]
+    fn grid_border_inverts_piecewise() {
+        let r = checked_pieces(
+            "{ S[i, j] -> [i, j] : 0 <= i, j <= 4 and (i = 0 or i = 4 or j = 0 or j = 4) }",
+        );
+        assert!((2..=4).contains(&r.len()), "{r:?}");
+        // with the parameter: the pieces are the sides, whatever N is
+        let text = "[N] -> { S[i, j] -> [i, j] : 0 <= i, j < N and \
+                    (i = 0 or i = N - 1 or j = 0 or j = N - 1) }";
+        let r = pieces(text).unwrap();
+        assert!((2..=4).contains(&r.len()), "{r:?}");
+        let mut args: Vec<String> = r
+            .iter()
+            .map(|p| {
+                p.args
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .collect();
+        args.sort();
+        for a in &args {
+            assert!(a.contains("#t"), "{a}: each side has one varying iterator");
+        }
+        // and the pieces' times are disjoint
+        for (a, p) in r.iter().enumerate() {
+            for q in &r[a + 1..] {
+                let (Some(s), Some(t)) = (&p.time, &q.time) else {
+                    panic!("a piece without its times: {r:?}");
+                };
+                assert!(s.is_disjoint(t).unwrap(), "{s} and {t}");
+            }
+        }
+    }
+
+    /// Overlapping disjuncts with different inverses: the instance in both
+    /// belongs to one piece.
+    #[test]
+    fn overlapping_disjuncts_are_made_disjoint() {
+        let r = checked_pieces(
+            "{ S[i, j] -> [i, j] : (i = 0 and 0 <= j <= 5) or (j = 0 and 0 <= i <= 5) or \
+             (i = 2 and 0 <= j <= 3) }",
+        );
+        assert!(r.len() >= 2, "{r:?}");
+        // the same disjuncts as one function where they coalesce
+        assert_eq!(
+            inv("{ S[i] -> [i] : 0 <= i <= 5 or 3 <= i <= 8 }").unwrap(),
+            ["#t0"]
+        );
+        checked_pieces("{ S[i] -> [i] : 0 <= i <= 5 or 3 <= i <= 8 }");
+    }
+
+    /// Issue 38's `dwt` (isl's test_inputs/codegen/dwt.in): three disjuncts
+    /// with different constant second iterators, one time dimension.
+    #[test]
+    fn isl_dwt_inverts_piecewise() {
+        let r =
+            checked_pieces("{ S[j, 28] -> [j] : 1 <= j <= 8; S[0, 26] -> [0]; S[9, 27] -> [9] }");
+        let mut r: Vec<String> = r.iter().map(|a| a.join(", ")).collect();
+        r.sort();
+        assert_eq!(r, ["#t0, 28", "0, 26", "9, 27"]);
     }
 }

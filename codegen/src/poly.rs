@@ -485,13 +485,13 @@ fn int64(v: &Int) -> Result<i64> {
 }
 
 impl Env<'_> {
-    /// The expression of local `l` of `c`: `floor(num / den)` of its
+    /// The expression of local `l` of `divs`: `floor(num / den)` of its
     /// division; `None` for a local without one.
-    fn local(&self, c: &Conjunction, l: usize) -> Result<Option<Expr>> {
-        let Some(d) = &c.divs()[l] else {
+    fn local(&self, divs: &[Option<Div>], l: usize) -> Result<Option<Expr>> {
+        let Some(d) = &divs[l] else {
             return Ok(None);
         };
-        let Some(num) = self.row(c, &d.num)? else {
+        let Some(num) = self.row_over(divs, &d.num)? else {
             return Ok(None);
         };
         let den = int64(&d.den)?;
@@ -504,16 +504,23 @@ impl Env<'_> {
     /// hidden in the row is written `k · (num mod den)` when that leaves
     /// fewer terms.
     pub(crate) fn row(&self, c: &Conjunction, row: &[Int]) -> Result<Option<Expr>> {
+        self.row_over(c.divs(), row)
+    }
+
+    /// As [`Env::row`], over the columns `(1, params, dims)` followed by one
+    /// local per entry of `divs` (a conjunction's divisions, or those of a
+    /// quasi-affine expression).
+    pub(crate) fn row_over(&self, divs: &[Option<Div>], row: &[Int]) -> Result<Option<Expr>> {
         let np = self.params.len();
         let nd = self.dims.len();
         let first_local = 1 + np + nd;
         let mut row = row.to_vec();
-        row.resize(c.n_col(), Int::ZERO);
+        row.resize(first_local + divs.len(), Int::ZERO);
         let mut extra = Expr::int(0);
         // remainders
-        for l in 0..c.n_local() {
+        for (l, d) in divs.iter().enumerate() {
             let col = first_local + l;
-            let Some(d) = &c.divs()[l] else { continue };
+            let Some(d) = d else { continue };
             if row[col].is_zero() || !row[col].is_divisible_by(&d.den) {
                 continue;
             }
@@ -528,7 +535,7 @@ impl Env<'_> {
             rest[col] = Int::ZERO;
             let count = |r: &[Int]| r[1..].iter().filter(|v| !v.is_zero()).count();
             if count(&rest) < count(&row) - 1 {
-                let Some(num) = self.row(c, &d.num)? else {
+                let Some(num) = self.row_over(divs, &d.num)? else {
                     continue;
                 };
                 let m = num
@@ -552,7 +559,7 @@ impl Env<'_> {
             } else if j < first_local {
                 self.dims[j - 1 - np].clone()
             } else {
-                match self.local(c, j - first_local)? {
+                match self.local(divs, j - first_local)? {
                     Some(x) => x,
                     None => return Ok(None),
                 }

@@ -65,7 +65,10 @@
 //!
 //! After the last dimension, each statement instance is called, guarded by
 //! what is left of its set, with its iterators computed by the inverse of its
-//! schedule (the `invert` module).
+//! schedule (the `invert` module). A statement whose inverse is piecewise
+//! (a disjunct of its domain fixes an iterator, as on the border of a grid)
+//! enters the scan as one statement per piece, the pieces disjoint in time,
+//! so each instance is called once, with the expression of its piece.
 
 use crate::ast::{Ast, Bound, Cond, Expr};
 use crate::error::{Error, Result};
@@ -94,8 +97,10 @@ pub struct Options {
     pub approximate: Vec<bool>,
 }
 
-/// One statement: its name, its scheduled times, and its iterators as
-/// expressions of the parameters and the time variables.
+/// One statement, or one piece of a statement whose inverse schedule is
+/// piecewise (the pieces of one statement have disjoint times): its name,
+/// its scheduled times, and its iterators as expressions of the parameters
+/// and the time variables.
 struct Stmt {
     name: String,
     time: Set,
@@ -250,8 +255,14 @@ pub fn generate(
         }
         let (time, inverse) = canonical(&m, &params, n)?;
         let text = m.to_string();
-        let args = invert(&inverse, &params, n, &name, &|| text.clone())?;
-        stmts.push(Stmt { name, time, args });
+        // a piecewise inverse: one statement per piece, disjoint in time
+        for piece in invert(&inverse, &params, n, &name, &|| text.clone())? {
+            stmts.push(Stmt {
+                name: name.clone(),
+                time: piece.time.unwrap_or_else(|| time.clone()),
+                args: piece.args,
+            });
+        }
     }
     let names = iterator_names(&params, n);
     let dims = names.iter().map(|v| Expr::var(v.clone())).collect();

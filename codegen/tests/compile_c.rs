@@ -224,6 +224,52 @@ fn printed_c_compiles_and_runs_in_order() {
     compile_and_check("long", &cases(), "long long", &|_| ParamTypes::default());
 }
 
+/// Issue 45, item 3: statements whose inverse schedule is piecewise (a
+/// disjunct of the domain fixes an iterator, as on the border of a grid;
+/// overlapping disjuncts), compiled and run for several parameter values:
+/// each instance printed once, in time order.
+#[test]
+fn piecewise_inverses_compile_and_run_in_order() {
+    let border = "0 <= i, j < N and (i = 0 or i = N - 1 or j = 0 or j = N - 1)";
+    let cases: Vec<(String, Vec<std::ops::RangeInclusive<i64>>)> = vec![
+        ("{ S[i] -> [i] : i = 0 or i = 3 }".into(), vec![]),
+        (format!("[N] -> {{ S[i, j] -> [i, j] : {border} }}"), vec![-1..=9]),
+        (format!("[N] -> {{ S[i, j] -> [j, i] : {border} }}"), vec![-1..=6]),
+        (
+            format!("[N] -> {{ S[i, j] -> [i, j, 0] : {border}; T[i, j] -> [i, j, 1] : 0 < i, j < N - 1 }}"),
+            vec![0..=6],
+        ),
+        ("{ S[i] -> [i] : 0 <= i <= 5 or 3 <= i <= 8 }".into(), vec![]),
+        (
+            "[N] -> { S[i, j] -> [i, j] : (i = 0 and 0 <= j <= N) or (j = 0 and 0 <= i <= N) or \
+             (0 <= i <= 1 and 0 <= j <= 1) }"
+                .into(),
+            vec![-1..=5],
+        ),
+        (
+            "[Ncl] -> { S[j, 28] -> [j] : 1 <= j <= Ncl - 2 and 40 <= Ncl <= 256; \
+             S[0, 26] -> [0] : 40 <= Ncl <= 256; S[Ncl - 1, 27] -> [Ncl - 1] : 40 <= Ncl <= 256 }"
+                .into(),
+            vec![39..=42],
+        ),
+        (
+            "[n] -> { a[i, j, k, l] -> [i, j, 0, k, l] : 0 <= i, j, k, l <= n and \
+             (i = 0 or j = 0 or i = n or j = n); b[i, j, k, l] -> [i, j, 1, k, l] : \
+             0 <= i, j, k, l <= n and (i = 0 or j = 0 or i = n or j = n) }"
+                .into(),
+            vec![-1..=3],
+        ),
+    ];
+    let cases: Vec<Case> = cases
+        .into_iter()
+        .map(|(text, r)| Case {
+            values: combinations(&r),
+            text,
+        })
+        .collect();
+    compile_and_check("piecewise", &cases, "long long", &|_| ParamTypes::default());
+}
+
 #[test]
 fn int_parameters_near_their_limits_are_computed_in_64_bits() {
     let max = i64::from(i32::MAX);

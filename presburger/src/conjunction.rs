@@ -287,6 +287,43 @@ impl Conjunction {
         self.divs.iter_mut().flatten().for_each(|d| del(&mut d.num));
     }
 
+    /// The local that may be dropped together with its inequalities without
+    /// changing whether the conjunction has an integer point: it has no
+    /// division definition, occurs in no equality and in no definition, and
+    /// every inequality that uses it bounds it from the same side (or none
+    /// does). Any values of the other columns then leave it a value
+    /// ([`crate::elimination::one_sided_value`]). The last such local, if any.
+    pub(crate) fn one_sided_local(&self) -> Option<usize> {
+        let first = 1 + self.space.n_var();
+        (0..self.n_local()).rev().find(|&l| {
+            let col = first + l;
+            self.divs[l].is_none()
+                && self.eqs.iter().all(|r| r[col].is_zero())
+                && self.divs.iter().flatten().all(|d| d.num[col].is_zero())
+                && {
+                    let mut signs = self
+                        .ineqs
+                        .iter()
+                        .map(|r| r[col].signum())
+                        .filter(|&s| s != 0);
+                    signs.next().is_none_or(|s| signs.all(|t| t == s))
+                }
+        })
+    }
+
+    /// Removes local `l` and the inequalities that use it, and returns those
+    /// (over the columns before the removal). For [`Conjunction::one_sided_local`].
+    pub(crate) fn drop_local_with_rows(&mut self, l: usize) -> Vec<Row> {
+        let col = 1 + self.space.n_var() + l;
+        let (with, without): (Vec<Row>, Vec<Row>) = std::mem::take(&mut self.ineqs)
+            .into_iter()
+            .partition(|r| !r[col].is_zero());
+        self.ineqs = without;
+        self.remove_cols(col, 1);
+        self.divs.remove(l);
+        with
+    }
+
     /// Rebuilds the conjunction in another space: source column `c` goes to target
     /// column `colmap[c]` (`colmap[0]` must be 0, targets distinct), the target has
     /// `n_local` locals, and a source local that lands on a target local keeps its

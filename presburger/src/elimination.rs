@@ -2,12 +2,14 @@
 //! of Gaussian and Fourier–Motzkin elimination, the substitution of a variable
 //! fixed by an equality with a unit coefficient, the Euclid step on an
 //! equality, the Fourier–Motzkin pair of a lower and an upper bound (real and
-//! dark shadow), and the splinters of the Omega test. Rows are `(constant, coefficients..)`; an inequality means
+//! dark shadow), the splinters of the Omega test, and the value of a variable
+//! bounded on one side only. Rows are `(constant, coefficients..)`; an inequality means
 //! `row >= 0`, an equality `row = 0`.
 //!
 //! Users: [`crate::conjunction`] (Gaussian elimination, unit locals), the
 //! printer (dimensions written as expressions), [`crate::project`] (exact
-//! Fourier–Motzkin), [`crate::omega`] (the Omega test) and the rewriting of
+//! Fourier–Motzkin), [`crate::omega`] (the Omega test), the integer queries
+//! of [`crate::solver::solve`] (one-sided locals) and the rewriting of
 //! existentials in [`crate::algebra`].
 
 use crate::conjunction::Row;
@@ -108,6 +110,45 @@ pub(crate) fn splinters<'a>(
             Some(e)
         })
     })
+}
+
+/// The value that rows bounding variable `v` (column `v + 1`) allow at `p` (a point
+/// of all variables, `p[v]` ignored): the smallest integer above every lower bound,
+/// else the largest below every upper bound, else 0. When `v` is bounded on one
+/// side only by `rows` (the elimination of a one-sided variable: dropping it
+/// with its rows is exact over the integers), that value satisfies all of them.
+pub(crate) fn one_sided_value(rows: &[Row], v: usize, p: &[Int]) -> Int {
+    let col = v + 1;
+    let mut lo: Option<Int> = None;
+    let mut hi: Option<Int> = None;
+    for r in rows {
+        let a = &r[col];
+        if a.is_zero() {
+            continue;
+        }
+        let mut s = r[0].clone();
+        for (k, c) in r[1..].iter().enumerate() {
+            if k != v && !c.is_zero() {
+                s += c * &p[k];
+            }
+        }
+        if a.is_positive() {
+            // a x + s >= 0  =>  x >= ceil(-s / a)
+            let b = (-s).ceil_div(a);
+            lo = Some(match lo {
+                Some(l) => l.max_of(b),
+                None => b,
+            });
+        } else {
+            // -|a| x + s >= 0  =>  x <= floor(s / |a|)
+            let b = s.floor_div(&a.abs());
+            hi = Some(match hi {
+                Some(h) => h.min_of(b),
+                None => b,
+            });
+        }
+    }
+    lo.or(hi).unwrap_or(Int::ZERO)
 }
 
 #[cfg(test)]

@@ -28,7 +28,11 @@
 //!
 //! The reduction stops early once `F_level(b_level) < 1`: the sampler then has at
 //! most one value to try for that direction, and on very thin bodies the full
-//! reduction would go on shrinking sub-unit widths one swap at a time.
+//! reduction would go on shrinking sub-unit widths one swap at a time. For the
+//! same reason a later direction of width below 1 is never swapped (condition
+//! 2 is taken as met): a reduced basis in the sense above is then not always
+//! reached, but every direction the search branches on over more than one
+//! value is.
 //!
 //! The integer sampler ([`crate::solver::sample`]) branches on the values of
 //! `b_1·x`; after reduction that direction spans few integer values, which is
@@ -154,10 +158,16 @@ pub(crate) fn reduce(
                 *a += &mu * b;
             }
         }
-        // condition 2: F_i(b_{i+1}) >= 1/2 F_i(b_i), else swap and step back
+        // condition 2: F_i(b_{i+1}) >= 1/2 F_i(b_i), else swap and step back.
+        // A direction of width below 1 already spans at most one integer value
+        // at every node of the search below the earlier directions, so making
+        // it narrower cannot shrink the search: condition 2 counts as met there.
+        // (Without this, on thin bodies with big coefficients the reduction
+        // went on halving sub-unit widths for dozens of rounds while the
+        // doubled tableau's entries grew to thousands of bits.)
         let lhs = Rational::new(&f_i1.num * &Int::from(2), f_i1.den.clone());
         let rhs = Rational::new(f_i.num.clone(), f_i.den.clone());
-        if lhs < rhs {
+        if lhs < rhs && rhs >= Rational::from(Int::ONE) {
             basis.swap(i, i + 1);
             if i > level {
                 i -= 1;

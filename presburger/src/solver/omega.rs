@@ -37,7 +37,7 @@
 //! upper bounds allow when it has no lower bound, 0 when it has neither).
 
 use crate::conjunction::{merge_parallel, normalize_eq, normalize_ineq, Row};
-use crate::elimination::{fm_pair, shift_column, splinters, substitute_unit};
+use crate::elimination::{fm_pair, one_sided_value, shift_column, splinters, substitute_unit};
 use crate::error::Result;
 use crate::int::Int;
 use crate::simplex::Simplex;
@@ -83,43 +83,6 @@ fn remove_col(rows: &mut [Row], col: usize) {
     for r in rows {
         r.remove(col);
     }
-}
-
-/// The value that rows bounding variable `v` (column `v + 1`) allow at `p` (a point
-/// of all variables, `p[v]` ignored): the smallest integer above every lower bound,
-/// else the largest below every upper bound, else 0.
-fn pick_value(rows: &[Row], v: usize, p: &[Int]) -> Int {
-    let col = v + 1;
-    let mut lo: Option<Int> = None;
-    let mut hi: Option<Int> = None;
-    for r in rows {
-        let a = &r[col];
-        if a.is_zero() {
-            continue;
-        }
-        let mut s = r[0].clone();
-        for (k, c) in r[1..].iter().enumerate() {
-            if k != v && !c.is_zero() {
-                s += c * &p[k];
-            }
-        }
-        if a.is_positive() {
-            // a x + s >= 0  =>  x >= ceil(-s / a)
-            let b = (-s).ceil_div(a);
-            lo = Some(match lo {
-                Some(l) => l.max_of(b),
-                None => b,
-            });
-        } else {
-            // -|a| x + s >= 0  =>  x <= floor(s / |a|)
-            let b = s.floor_div(&a.abs());
-            hi = Some(match hi {
-                Some(h) => h.min_of(b),
-                None => b,
-            });
-        }
-    }
-    lo.or(hi).unwrap_or(Int::ZERO)
 }
 
 fn solve(n: usize, eqs: Vec<Row>, ineqs: Vec<Row>, b: &mut Budget) -> Result<Option<Vec<Int>>> {
@@ -185,7 +148,7 @@ fn solve(n: usize, eqs: Vec<Row>, ineqs: Vec<Row>, b: &mut Budget) -> Result<Opt
         return Ok(solve(n - 1, Vec::new(), without, b)?.map(|p| {
             let mut full = p;
             full.insert(v, Int::ZERO);
-            full[v] = pick_value(&with, v, &full);
+            full[v] = one_sided_value(&with, v, &full);
             full
         }));
     }
@@ -230,7 +193,7 @@ fn solve(n: usize, eqs: Vec<Row>, ineqs: Vec<Row>, b: &mut Budget) -> Result<Opt
     let lift = |p: Vec<Int>| {
         let mut full = p;
         full.insert(v, Int::ZERO);
-        full[v] = pick_value(&ineqs, v, &full);
+        full[v] = one_sided_value(&ineqs, v, &full);
         full
     };
     if exact {

@@ -25,6 +25,7 @@
 
 use crate::api::{BasicSet, Set};
 use crate::conjunction::{Conjunction, Row};
+use crate::elimination::one_sided_value;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::simplex::Simplex;
@@ -92,6 +93,9 @@ impl Conjunction {
         if self.is_trivially_universe() {
             return Ok(Some(vec![Int::ZERO; n]));
         }
+        if self.one_sided_local().is_some() {
+            return self.sample_without_one_sided_locals(budget, prop);
+        }
         let first = self.space.n_var();
         let defined = |l: usize| self.divs[l].is_some();
         if !(0..self.n_local()).any(defined) {
@@ -156,6 +160,42 @@ impl Conjunction {
         } else {
             budget.portfolio(PORTFOLIO_FIRST_CAP, &mut [&mut with_divs, &mut plain])
         }
+    }
+
+    /// [`Conjunction::sample_general_steps`] after dropping the locals bounded
+    /// on one side only, with their inequalities, one after another (a drop can
+    /// make another local one-sided); each dropped local then gets the value its
+    /// rows allow at the sample of the rest, in the reverse order of the drops.
+    ///
+    /// Exact: with the other columns fixed, a local that only has lower bounds
+    /// (or only upper bounds) is satisfied by any large (small) enough integer
+    /// (the Omega test's first rule, W. Pugh, "The Omega test", CACM 35(8),
+    /// 1992). Such a local widens the search for nothing: the basis reduction
+    /// sees a direction of huge width and runs dozens of rounds on big numbers
+    /// before the search can start.
+    fn sample_without_one_sided_locals(
+        &self,
+        budget: &mut Budget,
+        prop: Propagation,
+    ) -> Result<Option<Vec<Int>>> {
+        let mut rest = self.clone();
+        let mut dropped = Vec::new();
+        while let Some(l) = rest.one_sided_local() {
+            let v = rest.space.n_var() + l;
+            dropped.push((v, rest.drop_local_with_rows(l)));
+        }
+        let Some(mut p) = rest.sample_general_steps(budget, prop)? else {
+            return Ok(None);
+        };
+        for (v, rows) in dropped.iter().rev() {
+            p.insert(*v, Int::ZERO);
+            p[*v] = one_sided_value(rows, *v, &p);
+        }
+        debug_assert!(
+            self.satisfied_by(&p),
+            "a lifted one-sided local violates a row"
+        );
+        Ok(Some(p))
     }
 
     /// As [`Conjunction::sample_general`] with the Omega test ([`crate::omega`]), the
@@ -524,6 +564,60 @@ mod tests {
             .is_empty_with(&mut Budget::new(20_000))
             .unwrap());
     }
+
+    /// Locals bounded on one side only are dropped with their rows before the
+    /// search and get their values back after it.
+    #[test]
+    fn one_sided_locals_are_dropped_and_lifted() {
+        // e only has upper bounds (and f only lower ones once e is gone)
+        let c = bs(
+            "{ [x] : exists (e, f : x - 3e >= 1 and x - 5e - f >= 2 and 0 <= x <= 10 and \
+                    f - x >= 4) }",
+        );
+        let c = c.conjunction();
+        assert!(c.one_sided_local().is_some(), "{c:?}");
+        let p = c
+            .sample_full(&mut Budget::default())
+            .unwrap()
+            .expect("non-empty");
+        assert!(c.satisfied_by(&p), "{p:?}");
+        // empty for another reason than the dropped local
+        let c = bs("{ [x, y] : exists (e : 2e >= x + y + 1 and 2x + 2y = 7) }");
+        assert!(c
+            .conjunction()
+            .is_empty_with(&mut Budget::default())
+            .unwrap());
+        // a local that also bounds the other side is kept
+        let c = bs("{ [x] : exists (e : x - 3e >= 0 and 3e - x + 2 >= 0 and 0 <= x <= 10) }");
+        assert!(c.conjunction().one_sided_local().is_none());
+    }
+
+    /// A set of the hunt's `bigcoef` family whose last local has one upper
+    /// bound. Kept in the search, that local gives the basis reduction a
+    /// direction of huge width, and it runs out of this budget (in dozens of
+    /// rounds on big numbers) before the search starts; dropped, the search
+    /// answers well within it.
+    #[test]
+    fn one_sided_big_local_does_not_stall_the_reduction() {
+        let c = bs(
+            "{ [x0, x1] : exists (e0, e1, e2, e3 : -18446744633411851450x0 + 281704546705342x1 - 71377763189806e0 + 1868316410763e1 - 18662194326989e2 + 37181401773647834659 >= 0 \
+            and 18446744633411851450x0 - 281704546705342x1 + 71377763189806e0 - 1868316410763e1 + 18662194326989e2 - 36604941021344411170 >= 0 \
+            and 147573952636725659328x0 + 18014474314167559x1 - 282320377459370e0 + 141450038439400e1 - 36893488971427336134e2 - 376321945415293605508 >= 0 \
+            and -36029048403248770x0 - 144116192305803466x1 + 18446745072717629844e0 - 1152922143478282025e1 + 9745213240182e2 + 45093669318394204679 >= 0 \
+            and 36029048403248770x0 + 144116192305803466x1 - 18446745072717629844e0 + 1152922143478282025e1 - 9745213240183e2 - 45093669318394204680 >= 0 \
+            and 147573952636725659328x0 + 18014474314167559x1 - 282320377459370e0 + 141450038439400e1 - 36893488971427336135e2 - 376321945415293605510 >= 0 \
+            and -55340233900235554350x0 + 845113640116026x1 - 214133289569419e0 + 5604949232289e1 - 55986582980967e2 + 110679514192488368743 >= 0 \
+            and 2252433128884478x0 - 18014996339023782x1 - 36000088913050e0 - 147573953218783898323e1 - 140903040624769e3 + 560783136912514796306 >= 0 \
+            and 147573952636725659328x0 + 18014474314167559x1 - 282320377459370e0 + 141450038439399e1 - 36893488971427336134e2 - 376321945415293605504 >= 0 \
+            and x0 + 1 >= 0 and -x0 + 5 >= 0 and x1 + 2 >= 0 and -x1 + 3 >= 0) }",
+        );
+        let c = c.conjunction();
+        assert!(c.one_sided_local().is_some(), "{c:?}");
+        let p = c.sample_full(&mut Budget::new(BIG_LOCAL_BUDGET)).unwrap();
+        assert!(p.is_some_and(|p| c.satisfied_by(&p)));
+    }
+
+    const BIG_LOCAL_BUDGET: u64 = 100_000;
 
     #[test]
     fn issue_cases_unbounded_and_parametric() {

@@ -3,7 +3,8 @@
 //!
 //! The region is the text between `#pragma scop` and `#pragma endscop` (the
 //! first such pair), or with [`Options::function`] the body of the named
-//! function (the first definition found). Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
+//! function (the first definition found) after the declarations that open it
+//! (`int i, j, k;`, `double *p = malloc(...)`: see [`after_declarations`]). Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
 //! statements), [`affine`] (bounds and conditions as constraints),
 //! [`decls`] (macros and declarations around the region), [`extract`] (the
 //! model).
@@ -121,7 +122,9 @@ fn function_body(toks: &[Token], name: &str) -> Result<Region> {
                     } else if t.is("}") {
                         depth -= 1;
                         if depth == 0 {
-                            return Ok(((open + 1, c), (toks[open].end, t.start), pos_of(t)));
+                            let first = after_declarations(toks, open + 1, c);
+                            let from = toks[first - 1].end;
+                            return Ok(((first, c), (from, t.start), pos_of(t)));
                         }
                     }
                 }
@@ -140,6 +143,39 @@ fn function_body(toks: &[Token], name: &str) -> Result<Region> {
         1,
         format!("no definition of the function '{name}' in the file"),
     ))
+}
+
+/// The index of the first token in `toks[from..to]` after the declarations
+/// that open a function body (`int i, j, k;`, `double *p = malloc(n), q[10];`,
+/// `static const int m = 4;`): each starts with a type word and ends at the
+/// first `;` outside brackets. They run before anything else of the body in
+/// the original as in the optimised program, so they stay outside the
+/// region: the SCoP is the rest of the body, and the code that replaces it
+/// still sees the variables declared there (as with a `#pragma scop` after
+/// the declarations).
+fn after_declarations(toks: &[Token], from: usize, to: usize) -> usize {
+    let mut k = from;
+    while k < to && parser::is_type_word(&toks[k]) {
+        let mut depth = 0usize;
+        let mut j = k;
+        while j < to {
+            let t = &toks[j];
+            if t.is("(") || t.is("[") || t.is("{") {
+                depth += 1;
+            } else if t.is(")") || t.is("]") || t.is("}") {
+                depth = depth.saturating_sub(1);
+            } else if depth == 0 && t.is(";") {
+                break;
+            }
+            j += 1;
+        }
+        if j >= to {
+            // no `;`: the parser reports it
+            return k;
+        }
+        k = j + 1;
+    }
+    k
 }
 
 #[cfg(test)]

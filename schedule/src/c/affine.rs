@@ -700,4 +700,122 @@ mod tests {
             assert_eq!(e.column, col, "{c}: {e}");
         }
     }
+
+    #[test]
+    fn conditional_bounds_are_min_max_when_they_compare_their_branches() {
+        // each is a min or max: the set is one conjunction
+        for (c, isl) in [
+            (
+                "j < (i < n ? i : n)",
+                "[n] -> { S[i, j] : j < i and j < n }",
+            ),
+            (
+                "j < (i <= n ? i : n)",
+                "[n] -> { S[i, j] : j < i and j < n }",
+            ),
+            (
+                "j < (n > i ? i : n)",
+                "[n] -> { S[i, j] : j < i and j < n }",
+            ),
+            (
+                "j <= (i < n + 1 ? i : n)",
+                "[n] -> { S[i, j] : j <= i and j <= n }",
+            ),
+            (
+                "j >= (i > n ? i : n)",
+                "[n] -> { S[i, j] : j >= i and j >= n }",
+            ),
+            (
+                "j >= (i < n ? n : i)",
+                "[n] -> { S[i, j] : j >= i and j >= n }",
+            ),
+            (
+                "j > (i - 1 >= 0 ? i - 1 : 0)",
+                "[n] -> { S[i, j] : j > i - 1 and j > 0 }",
+            ),
+        ] {
+            let want: Set = isl.parse().unwrap();
+            let got = set_of(c).unwrap();
+            assert!(got.is_equal(&want).unwrap(), "{c}: {got}");
+            assert_eq!(got.n_basic(), 1, "{c}: {got}");
+        }
+    }
+
+    #[test]
+    fn other_conditional_expressions_split_by_their_condition() {
+        for (c, isl) in [
+            (
+                "j < (i > 0 ? n : 2)",
+                "[n] -> { S[i, j] : (i > 0 and j < n) or (i <= 0 and j < 2) }",
+            ),
+            (
+                "j == (i == n - 1 ? 0 : i + 1)",
+                "[n] -> { S[i, j] : (i = n - 1 and j = 0) or (i != n - 1 and j = i + 1) }",
+            ),
+            (
+                "(i > 3 ? 5 : 0) + 2 * (j < 1 ? 1 : -1) <= n",
+                "[n] -> { S[i, j] : (i > 3 and j < 1 and n >= 7) or (i > 3 and j >= 1 and n >= 3) \
+                 or (i <= 3 and j < 1 and n >= 2) or (i <= 3 and j >= 1 and n >= -2) }",
+            ),
+            (
+                "(i < 0 ? -i : i) % 2 == 0",
+                "[n] -> { S[i, j] : (-i) mod 2 = 0 }",
+            ),
+        ] {
+            let want: Set = isl.parse().unwrap();
+            let got = set_of(c).unwrap();
+            assert!(got.is_equal(&want).unwrap(), "{c}: {got}");
+        }
+        // a condition that is not affine names the ?: at its own place
+        let e = set_of("j < (i * j > 0 ? i : n)").unwrap_err();
+        assert_eq!(e.column, 10, "{e}");
+        assert!(e.message.contains("(?:)"), "{e}");
+        // min/max under a modulo is still refused
+        assert!(set_of("min(i, j) % 2 == 0").is_err());
+    }
+
+    #[test]
+    fn pieces_of_min_max_and_select() {
+        let space = Space::set(vec!["n".into()], Tuple::new(Some("S"), &["i", "j"]));
+        let src = "x = min(i, n) + (j > 0 ? 1 : 0);";
+        let s = parse_stmts(&lex(src).unwrap(), Pos::default()).unwrap();
+        let StmtKind::Assign { rhs, .. } = &s[0].kind else {
+            unreachable!()
+        };
+        let mut res = |name: &str, pos: Pos| match name {
+            "n" => Ok(Aff::param(0)),
+            "i" => Ok(Aff::dim(DimKind::SET, 0)),
+            "j" => Ok(Aff::dim(DimKind::SET, 1)),
+            _ => Err(err(pos, "unknown")),
+        };
+        let b = bound(rhs, &mut res).unwrap();
+        let pieces = b.pieces(Pos::default()).unwrap();
+        assert_eq!(pieces.len(), 4);
+        // the pieces cover every point, and where two overlap they agree
+        let mut all = Set::empty(space.clone()).unwrap();
+        for (c, _) in &pieces {
+            all = all
+                .union(&to_set(c, &space, Pos::default()).unwrap())
+                .unwrap();
+        }
+        assert!(all
+            .is_equal(&Set::universe(space.clone()).unwrap())
+            .unwrap());
+        // the graph of the pieces is the graph of the function
+        let graph_space = Space::set(vec!["n".into()], Tuple::new(Some("S"), &["i", "j", "v"]));
+        let v = Aff::dim(DimKind::SET, 2);
+        let mut graph = Set::empty(graph_space.clone()).unwrap();
+        for (c, e) in &pieces {
+            let piece = Cond::And(vec![c.clone(), Cond::Atom(v.clone().eq(e.clone()))]);
+            graph = graph
+                .union(&to_set(&piece, &graph_space, Pos::default()).unwrap())
+                .unwrap();
+        }
+        let want: Set = "[n] -> { S[i, j, v] : (i <= n and j > 0 and v = i + 1) \
+             or (i <= n and j <= 0 and v = i) or (i > n and j > 0 and v = n + 1) \
+             or (i > n and j <= 0 and v = n) }"
+            .parse()
+            .unwrap();
+        assert!(graph.is_equal(&want).unwrap(), "{graph}");
+    }
 }

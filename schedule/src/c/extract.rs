@@ -759,4 +759,78 @@ mod tests {
         let span = &s.statements[0].text;
         assert_eq!(span, "double t = x[i] * alpha;");
     }
+
+    #[test]
+    fn piecewise_subscripts_are_relations_with_one_piece_per_case() {
+        let s = scop(
+            "for (int i = 0; i < N; i++)\n  x[i] = x[i == 0 ? N - 1 : i - 1] + x[i > 0 ? i - 1 : 0] + A[i][min(i, 3)];",
+        );
+        let st = &s.statements[0];
+        let on_domain = |k: usize| st.reads[k].relation.intersect_domain(&st.domain).unwrap();
+        same_map(
+            &on_domain(0),
+            "[N] -> { S0[i] -> x[N - 1] : i = 0 < N; S0[i] -> x[i - 1] : 0 < i < N }",
+        );
+        // `i > 0 ? i - 1 : 0` is max(i - 1, 0)
+        same_map(
+            &on_domain(1),
+            "[N] -> { S0[i] -> x[o] : 0 <= i < N and o = max(i - 1, 0) }",
+        );
+        same_map(
+            &on_domain(2),
+            "[N] -> { S0[i] -> A[i, o] : 0 <= i < N and o = min(i, 3) }",
+        );
+        // the case i < 0 of `i != 0` reaches no instance: left out
+        assert_eq!(st.reads[0].relation.n_basic(), 2);
+        // the write is an ordinary relation
+        same_map(&st.writes[0].relation, "{ S0[i] -> x[i] }");
+    }
+
+    #[test]
+    fn conditional_loop_bounds() {
+        let s = scop(
+            "for (int i = 0; i < N; i++)\n  for (int j = 0; j < (i < N - 2 ? i : N - 2); j++)\n    A[i][j] = 0;\nfor (int i = 0; i < N; i++)\n  for (int j = (i > 3 ? 5 : 0); j < N; j += 2)\n    A[i][j] = 1;",
+        );
+        same_set(
+            &s.statements[0].domain,
+            "[N] -> { S0[i, j] : 0 <= i < N and 0 <= j < i and j < N - 2 }",
+        );
+        assert_eq!(s.statements[0].domain.n_basic(), 1);
+        // split by the condition, the stride counted from the start it takes
+        same_set(
+            &s.statements[1].domain,
+            "[N] -> { S1[i, j] : 0 <= i < N and j < N and \
+             ((i > 3 and j >= 5 and (j - 5) mod 2 = 0) or (i <= 3 and j >= 0 and j mod 2 = 0)) }",
+        );
+        let e = crate::c::extract_scop(
+            "#pragma scop\nfor (int i = 0; i < n; i++)\n  x[i] = x[x[0] > 0 ? i : 0];\n#pragma endscop\n",
+            &Options::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.column), (3, 12), "{e}");
+        assert!(e.message.contains("data-dependent"), "{e}");
+        let e = crate::c::extract_scop(
+            "#pragma scop\nfor (int i = 0; i < n; i++)\n  for (int j = 0; j < (i * i < n ? i : n); j++)\n    x[i] = 0;\n#pragma endscop\n",
+            &Options::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.column), (3, 24), "{e}");
+        assert!(e.message.contains("(?:)"), "{e}");
+    }
+
+    #[test]
+    fn declarators_of_one_declaration_are_statements_of_their_own() {
+        let s =
+            scop("for (int i = 0; i < N; i++) {\n  double a = x[i], b, c = a * 2;\n  x[i] = c;\n}");
+        let texts: Vec<&str> = s.statements.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["double a = x[i];", "double c = a * 2;", "x[i] = c;"]
+        );
+        same_map(&s.statements[1].schedule, "{ S1[i] -> [0, i, 1] }");
+        same_map(&s.statements[1].reads[0].relation, "{ S1[i] -> a[] }");
+        assert_eq!(s.array("b"), None);
+        let c = s.array("c").unwrap();
+        assert_eq!(c.element_type.as_deref(), Some("double"));
+    }
 }

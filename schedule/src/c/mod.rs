@@ -208,4 +208,36 @@ mod tests {
         assert!(scop.statements.is_empty() && scop.params.is_empty());
         assert!(scop.domains().unwrap().members().is_empty());
     }
+
+    #[test]
+    fn a_function_region_starts_after_its_declarations() {
+        let src = "void f(int n, double *x) {\n  int i, j, *p, q[10];\n  double s = 0.0, t;\n  for (i = 0; i < n; i++) {\n    double a = x[i], b;\n    x[i] = a + s;\n  }\n}\n";
+        let scop = extract_scop(
+            src,
+            &Options {
+                function: Some("f".into()),
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            &src[scop.span.0..scop.span.1],
+            "\n  for (i = 0; i < n; i++) {\n    double a = x[i], b;\n    x[i] = a + s;\n  }\n"
+        );
+        let texts: Vec<&str> = scop.statements.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["double a = x[i];", "x[i] = a + s;"]);
+        // `s` is declared before the region: a scalar read there
+        assert_eq!(
+            scop.array("s").unwrap().element_type.as_deref(),
+            Some("double")
+        );
+        // a body of declarations only is an empty region
+        let scop = extract_scop(
+            "int g(void) { int i, j; }",
+            &Options {
+                function: Some("g".into()),
+            },
+        )
+        .unwrap();
+        assert!(scop.statements.is_empty());
+    }
 }

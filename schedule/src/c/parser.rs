@@ -755,4 +755,85 @@ mod tests {
         let deep = "x = ".to_string() + &"(".repeat(10000);
         assert!(parse(&deep).is_err());
     }
+
+    #[test]
+    fn a_flat_chain_costs_no_depth_but_parentheses_do() {
+        // the old parser counted every '+' as a level: 250 terms were refused
+        for n in [250, 10_000] {
+            let terms: Vec<String> = (0..n).map(|k| format!("a[{k}]")).collect();
+            let s = parse(&format!("s = {};", terms.join(" + "))).unwrap();
+            let StmtKind::Assign { rhs, .. } = &s[0].kind else {
+                panic!()
+            };
+            let ExprKind::Binary(first, rest) = &rhs.kind else {
+                panic!()
+            };
+            assert!(matches!(first.kind, ExprKind::Index(..)));
+            assert_eq!(rest.len(), n - 1);
+        }
+        // mixed levels stay one chain per level: a - b * c * d + e
+        let s = parse("x = a - b * c * d + e;").unwrap();
+        let StmtKind::Assign { rhs, .. } = &s[0].kind else {
+            panic!()
+        };
+        let ExprKind::Binary(_, rest) = &rhs.kind else {
+            panic!()
+        };
+        assert_eq!(rest.len(), 2);
+        assert!(matches!(&rest[0].1.kind, ExprKind::Binary(_, r) if r.len() == 2));
+        // real nesting is still refused, at the place it passes the limit
+        for deep in [
+            format!("x = {}a{};", "(".repeat(10_000), ")".repeat(10_000)),
+            format!("x = {}a;", "-".repeat(10_000)),
+            format!("x = {}a{};", "(b + ".repeat(10_000), ")".repeat(10_000)),
+        ] {
+            let e = parse(&deep).unwrap_err();
+            assert!(e.message.contains("nesting deeper than 256"), "{e}");
+            assert_eq!(e.line, 1);
+        }
+    }
+
+    #[test]
+    fn several_declarators_in_one_declaration() {
+        let s = parse("int i, j = 2 * n, k;").unwrap();
+        let StmtKind::Decls(d) = &s[0].kind else {
+            panic!("{s:?}")
+        };
+        let names: Vec<(&str, bool)> = d
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Decl {
+                    name,
+                    init,
+                    shares_type: true,
+                    ..
+                } => (name.as_str(), init.is_some()),
+                k => panic!("{k:?}"),
+            })
+            .collect();
+        assert_eq!(names, [("i", false), ("j", true), ("k", false)]);
+        // a declarator's place is its own: `j = 2 * n`
+        assert_eq!((d[1].pos.col, d[1].pos.end - d[1].pos.start), (8, 9));
+        // one declarator is a plain declaration over the whole text
+        let s = parse("double a = 1.0;").unwrap();
+        assert!(matches!(
+            &s[0].kind,
+            StmtKind::Decl {
+                shares_type: false,
+                ..
+            }
+        ));
+        assert_eq!(s[0].pos.end, 15);
+        // pointers and arrays are refused at the declarator
+        for (src, col) in [
+            ("int *p, q[10];", 1),
+            ("int p, *q;", 8),
+            ("int a, q[10];", 9),
+            ("double a = 1.0, b", 9),
+            ("int a, ;", 8),
+        ] {
+            let e = parse(src).unwrap_err();
+            assert_eq!(e.column, col, "{src}: {e}");
+        }
+    }
 }

@@ -343,9 +343,13 @@ impl<'a> Parser<'a> {
             }
             let (name, name_pos) = self.ident("a variable name")?;
             if self.peek_is("[") {
-                return Err(self.err_here(format!(
-                    "the array declaration of '{name}' is not supported inside the region; declare it before"
-                )));
+                return Err(Error::new(
+                    name_pos.line,
+                    name_pos.col,
+                    format!(
+                        "the array declaration of '{name}' is not supported inside the region; declare it before"
+                    ),
+                ));
             }
             let init = if self.peek_is("=") {
                 self.k += 1;
@@ -828,7 +832,7 @@ mod tests {
         for (src, col) in [
             ("int *p, q[10];", 1),
             ("int p, *q;", 8),
-            ("int a, q[10];", 9),
+            ("int a, q[10];", 8),
             ("double a = 1.0, b", 9),
             ("int a, ;", 8),
         ] {

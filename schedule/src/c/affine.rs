@@ -8,7 +8,15 @@
 //! each leaf (they are monotone). A comparison between two bounds becomes a
 //! [`Cond`]: `x <= min(a, b)` is `x <= a && x <= b`, `x <= max(a, b)` is
 //! `x <= a || x <= b`, and so on; `&&`, `||` and `!` (pushed to the
-//! comparisons by De Morgan's laws) combine them. Names are turned into
+//! comparisons by De Morgan's laws) combine them. A conditional expression
+//! `c ? a : b` with an affine condition is a `min` or `max` when `c`
+//! compares its branches (`i < N ? i : N`), which keeps a bound a
+//! conjunction, and otherwise a [`Bound::Select`]: sums and factors apply
+//! to both branches, and a comparison with it holds in the two cases
+//! `(c and .. a ..) or (not c and .. b ..)`, so a loop bound splits the
+//! domain by `c`. [`Bound::pieces`] turns a tree into a piecewise affine
+//! function (for subscripts, whose access relation gets one piece per
+//! case). Names are turned into
 //! variables by a caller-supplied resolver, so the same walk serves to find
 //! the parameters and to build the sets.
 //!

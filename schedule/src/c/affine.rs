@@ -47,6 +47,11 @@ pub const MAX_DISJUNCTS: usize = 4096;
 /// [`MAX_DISJUNCTS`] as it is built.
 pub const MAX_EXPANSION: usize = 1 << 16;
 
+/// The most nodes of the tree of one `?:` (its conditions included): a
+/// condition that holds another `?:` holds its conditions twice (as they
+/// are and negated), so nesting could double the size at every level.
+pub const MAX_NODES: usize = 4096;
+
 /// A `min`/`max` tree over affine expressions.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Bound {
@@ -145,6 +150,22 @@ impl Bound {
                 v.extend(b.leaf_list());
                 v
             }
+        }
+    }
+
+    /// The number of nodes, those of the conditions of `Select`s included
+    /// (saturating).
+    pub fn size(&self) -> usize {
+        match self {
+            Bound::Leaf(_) => 1,
+            Bound::Min(v) | Bound::Max(v) => {
+                v.iter().fold(1usize, |n, b| n.saturating_add(b.size()))
+            }
+            Bound::Select(c, n, a, b) => 1usize
+                .saturating_add(c.size())
+                .saturating_add(n.size())
+                .saturating_add(a.size())
+                .saturating_add(b.size()),
         }
     }
 
@@ -369,11 +390,6 @@ fn binary(x: Bound, op: &str, rhs: &Expr, pos: Pos, res: &mut Resolver) -> Resul
 /// `?:`.
 fn ternary(c: &Expr, a: &Expr, b: &Expr, res: &mut Resolver) -> Result<Bound> {
     let (x, y) = (bound(a, res)?, bound(b, res)?);
-    if let (Bound::Leaf(p), Bound::Leaf(q)) = (&x, &y) {
-        if let Some(m) = min_max_form(c, p, q, res) {
-            return Ok(m);
-        }
-    }
     let explain = |e: Error| {
         Error::new(
             e.line,
@@ -384,8 +400,34 @@ fn ternary(c: &Expr, a: &Expr, b: &Expr, res: &mut Resolver) -> Result<Bound> {
             ),
         )
     };
-    let yes = cond(c, false, res).map_err(explain)?;
-    let no = cond(c, true, res).map_err(explain)?;
+    let (yes, no) = match comparison(c) {
+        Some((op, l, r)) => {
+            let l = bound(l, res).map_err(explain)?;
+            let r = bound(r, res).map_err(explain)?;
+            if let (Bound::Leaf(p), Bound::Leaf(q), Bound::Leaf(l), Bound::Leaf(r)) =
+                (&x, &y, &l, &r)
+            {
+                if let Some(m) = min_max_form(op, l, r, p, q) {
+                    return Ok(m);
+                }
+            }
+            compare_both(&l, op, &r)
+        }
+        None => cond_both(c, res).map_err(explain)?,
+    };
+    let size = yes
+        .size()
+        .saturating_add(no.size())
+        .saturating_add(x.size())
+        .saturating_add(y.size());
+    if size > MAX_NODES {
+        return Err(err(
+            c.pos,
+            format!(
+                "this conditional expression (?:) is too large (more than {MAX_NODES} nodes with its nested conditions)"
+            ),
+        ));
+    }
     if x.leaves().saturating_add(y.leaves()) > MAX_LEAVES {
         return Err(err(
             c.pos,
@@ -402,25 +444,19 @@ fn ternary(c: &Expr, a: &Expr, b: &Expr, res: &mut Resolver) -> Result<Bound> {
 
 /// `min(p, q)` or `max(p, q)` when the condition `c` of `c ? p : q` is,
 /// up to the integer shift between `<` and `<=`, `p <= q` (a `min`) or
-/// `q <= p` (a `max`): `c` compares affine `l` and `r` and reads as
+/// `q <= p` (a `max`): `c` is `l op r` over affine `l` and `r` and reads as
 /// `D >= 0` with `D = r - l` (`l <= r`), `r - l - 1` (`l < r`) and the
 /// mirror images for `>=` and `>`; it is `p <= q` when `D` is `q - p` or
 /// `q - p - 1` (then `p < q`, and where `p = q` both branches agree), and
-/// `q <= p` when `D` is `p - q` or `p - q - 1`. `None` for anything else,
-/// also when `c` is not affine (the caller reports it).
-fn min_max_form(c: &Expr, p: &Aff, q: &Aff, res: &mut Resolver) -> Option<Bound> {
-    let (op, l, r) = c.single_binary()?;
-    if !matches!(op, "<" | "<=" | ">" | ">=") {
-        return None;
-    }
-    let (Ok(Bound::Leaf(l)), Ok(Bound::Leaf(r))) = (bound(l, res), bound(r, res)) else {
-        return None;
-    };
+/// `q <= p` when `D` is `p - q` or `p - q - 1`. `None` for anything else
+/// (and for `==`, `!=`).
+fn min_max_form(op: &str, l: &Aff, r: &Aff, p: &Aff, q: &Aff) -> Option<Bound> {
     let d = match op {
-        "<=" => &r - &l,
-        "<" => &r - &l - 1,
-        ">=" => &l - &r,
-        _ => &l - &r - 1,
+        "<=" => r - l,
+        "<" => r - l - 1i64,
+        ">=" => l - r,
+        ">" => l - r - 1i64,
+        _ => return None,
     };
     let off = |e: Aff| (&d - &e).constant_value().and_then(|v| v.to_i64());
     let pair = vec![Bound::Leaf(p.clone()), Bound::Leaf(q.clone())];
@@ -433,11 +469,35 @@ fn min_max_form(c: &Expr, p: &Aff, q: &Aff, res: &mut Resolver) -> Option<Bound>
     }
 }
 
+/// The comparison `l op r` (one operator of [`FLIP`]) that `e` is.
+fn comparison(e: &Expr) -> Option<(&'static str, &Expr, &Expr)> {
+    let (op, l, r) = e.single_binary()?;
+    FLIP.iter().any(|(o, _)| *o == op).then_some((op, l, r))
+}
+
+/// `l op r` and its negation.
+fn compare_both(l: &Bound, op: &str, r: &Bound) -> (Cond, Cond) {
+    let not = FLIP
+        .iter()
+        .find(|(o, _)| *o == op)
+        .map(|(_, n)| *n)
+        .unwrap_or(op);
+    (compare(l, op, r), compare(l, not, r))
+}
+
 fn is_integer_type(ty: &str) -> bool {
     !ty.contains('*') && !ty.contains("float") && !ty.contains("double")
 }
 
 impl Cond {
+    /// The number of nodes (saturating).
+    pub fn size(&self) -> usize {
+        match self {
+            Cond::True | Cond::Atom(_) => 1,
+            Cond::And(v) | Cond::Or(v) => v.iter().fold(1usize, |n, c| n.saturating_add(c.size())),
+        }
+    }
+
     /// The number of conjunctions of its disjunctive normal form (saturating).
     pub fn disjuncts(&self) -> usize {
         match self {
@@ -491,46 +551,57 @@ pub fn compare(l: &Bound, op: &str, r: &Bound) -> Cond {
 /// The condition of a C expression made of comparisons of affine
 /// expressions, `&&`, `||` and `!`; `negate` asks for its negation.
 pub fn cond(e: &Expr, negate: bool, res: &mut Resolver) -> Result<Cond> {
-    const FLIP: [(&str, &str); 6] = [
-        ("<", ">="),
-        (">=", "<"),
-        (">", "<="),
-        ("<=", ">"),
-        ("==", "!="),
-        ("!=", "=="),
-    ];
+    let (yes, no) = cond_both(e, res)?;
+    Ok(if negate { no } else { yes })
+}
+
+/// The comparison operators with their negations.
+const FLIP: [(&str, &str); 6] = [
+    ("<", ">="),
+    (">=", "<"),
+    (">", "<="),
+    ("<=", ">"),
+    ("==", "!="),
+    ("!=", "=="),
+];
+
+/// The condition of `e` and its negation (De Morgan's laws down to the
+/// comparisons, whose operators flip), from one walk: every operand is
+/// turned into a tree once, so that a `?:` nested in the condition of
+/// another costs its size, not a walk per polarity and level.
+fn cond_both(e: &Expr, res: &mut Resolver) -> Result<(Cond, Cond)> {
+    if let Some((op, l, r)) = comparison(e) {
+        let (l, r) = (bound(l, res)?, bound(r, res)?);
+        return Ok(compare_both(&l, op, &r));
+    }
     match &e.kind {
         ExprKind::Binary(first, rest) if matches!(rest[0].0, "&&" | "||") => {
             // one chain holds one operator (`&&` binds tighter than `||`)
-            let mut parts = vec![cond(first, negate, res)?];
+            let (y, n) = cond_both(first, res)?;
+            let (mut yes, mut no) = (vec![y], vec![n]);
             for (_, x) in rest {
-                parts.push(cond(x, negate, res)?);
+                let (y, n) = cond_both(x, res)?;
+                yes.push(y);
+                no.push(n);
             }
-            Ok(if (rest[0].0 == "&&") != negate {
-                Cond::And(parts)
+            Ok(if rest[0].0 == "&&" {
+                (Cond::And(yes), Cond::Or(no))
             } else {
-                Cond::Or(parts)
+                (Cond::Or(yes), Cond::And(no))
             })
         }
-        ExprKind::Unary("!", a) => cond(a, !negate, res),
-        ExprKind::Binary(first, rest) if FLIP.iter().any(|(o, _)| *o == rest[0].0) => {
-            let [(op, b)] = rest.as_slice() else {
-                return Err(err(
-                    e.pos,
-                    "a chain of comparisons such as 'a < b < c' is not supported",
-                ));
-            };
-            let op = if negate {
-                FLIP.iter().find(|(o, _)| o == op).map(|(_, n)| *n).unwrap_or(op)
-            } else {
-                op
-            };
-            Ok(compare(&bound(first, res)?, op, &bound(b, res)?))
+        ExprKind::Unary("!", a) => {
+            let (y, n) = cond_both(a, res)?;
+            Ok((n, y))
         }
-        ExprKind::Int(Some(v)) => Ok(if (*v != 0) != negate {
-            Cond::True
+        ExprKind::Binary(_, rest) if FLIP.iter().any(|(o, _)| *o == rest[0].0) => Err(err(
+            e.pos,
+            "a chain of comparisons such as 'a < b < c' is not supported",
+        )),
+        ExprKind::Int(Some(v)) => Ok(if *v != 0 {
+            (Cond::True, Cond::Or(Vec::new()))
         } else {
-            Cond::Or(Vec::new())
+            (Cond::Or(Vec::new()), Cond::True)
         }),
         _ => Err(err(
             e.pos,
@@ -780,6 +851,13 @@ mod tests {
         assert!(e.message.contains("(?:)"), "{e}");
         // min/max under a modulo is still refused
         assert!(set_of("min(i, j) % 2 == 0").is_err());
+        // conditions that nest ?: double in size at each level: capped
+        let mut t = "i".to_string();
+        for _ in 0..40 {
+            t = format!("(({t}) < n ? 1 : 2)");
+        }
+        let e = set_of(&format!("j < {t}")).unwrap_err();
+        assert!(e.message.contains("too large"), "{e}");
     }
 
     #[test]

@@ -371,3 +371,145 @@ fn print_schedule_and_verbose() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("poly opt: scan "), "{err}");
 }
+
+/// Issue 45: a periodic stencil whose neighbours wrap around with `?:` in
+/// the subscripts (as Pluto's `jacobi-1d-periodic.c`) and a triangular loop
+/// bounded by a `?:` that is a `min`, optimised (tiled, skewed) and run
+/// against the original.
+const PERIODIC: &str = r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+#define N 97
+#define T 23
+static double u[2][N], L[N][N];
+int main(void)
+{
+  int t, i, j;
+  double s = 0.0;
+  for (i = 0; i < N; i++) {
+    u[0][i] = (i * 7) % 11;
+    for (j = 0; j < N; j++)
+      L[i][j] = (i + 2 * j) % 5;
+  }
+#pragma scop
+  for (t = 1; t < T; t++)
+    for (i = 0; i < N; i++)
+      u[t % 2][i] = 0.3 * (u[(t - 1) % 2][i == 0 ? N - 1 : i - 1] + u[(t - 1) % 2][i]
+                  + u[(t - 1) % 2][i == N - 1 ? 0 : i + 1]);
+  for (i = 1; i < N; i++)
+    for (j = 0; j < (i < N - 9 ? i : N - 9); j++)
+      L[i][j] = L[i - 1][j] * 0.5 + L[i][j > 0 ? j - 1 : 0];
+#pragma endscop
+  for (i = 0; i < N; i++) {
+    s += u[(T - 1) % 2][i] * (i + 1);
+    for (j = 0; j < N; j++)
+      s += L[i][j] * (j + 1);
+  }
+  printf("%.6f\n", s);
+  return 0;
+}
+"#;
+
+#[test]
+fn conditional_subscripts_and_bounds_run_as_the_original() {
+    for args in [&["--tile", "8"][..], &["--no-tile"]] {
+        let got = same_output("periodic", PERIODIC, args);
+        assert!(got.contains("? N - 1 :"), "{got}");
+    }
+}
+
+/// A kernel that opens with declarations of several variables (kept in
+/// place) and declares two scalars in one statement inside its loops.
+const MULTI_DECL: &str = r#"#include <stdio.h>
+#define N 41
+static double A[N][N], B[N], r[N];
+static void kernel(int n)
+{
+  int i, j, *unused_p = 0, tmp[4];
+  double s = 0.5, t;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) {
+      double a = A[i][j] * s, b = B[j] + a;
+      r[i] = r[i] + b;
+    }
+}
+int main(void)
+{
+  int i, j;
+  double sum = 0.0;
+  for (i = 0; i < N; i++) {
+    B[i] = i % 3;
+    for (j = 0; j < N; j++)
+      A[i][j] = (i * j) % 7;
+  }
+  kernel(N);
+  for (i = 0; i < N; i++)
+    sum += r[i] * (i + 1);
+  printf("%.6f\n", sum);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_function_with_multi_declarations_runs_as_the_original() {
+    let d = dir();
+    let src = d.join("multi_decl.c");
+    std::fs::write(&src, MULTI_DECL).unwrap();
+    let o = poly(&["scop", "--function", "kernel", src.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let model = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        model.contains("S0[i, j] -> a[]") && model.contains("S1[i, j] -> b[]"),
+        "{model}"
+    );
+    let opt = d.join("multi_decl_opt.c");
+    for args in [&["--tile", "8"][..], &["--no-tile"]] {
+        let mut all = vec!["opt", src.to_str().unwrap(), "--function", "kernel"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-o", opt.to_str().unwrap()]);
+        let o = poly(&all);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let got = std::fs::read_to_string(&opt).unwrap();
+        assert!(
+            got.contains("  int i, j, *unused_p = 0, tmp[4];\n  double s = 0.5, t;"),
+            "{got}"
+        );
+        if let (Some(a), Some(b)) = (build_and_run_lax(&src), build_and_run_lax(&opt)) {
+            assert_eq!(a, b, "{got}");
+        }
+    }
+}
+
+/// As [`build_and_run`] without `-Werror` (the kernel leaves variables
+/// unused on purpose).
+fn build_and_run_lax(src: &Path) -> Option<String> {
+    let exe = src.with_extension("lax");
+    let out = Command::new("cc")
+        .args(["-O2", "-std=c99", "-w"])
+        .arg(src)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        src.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().unwrap();
+    assert!(run.status.success());
+    Some(String::from_utf8_lossy(&run.stdout).into_owned())
+}
+
+/// Issue 45: a flat sum of about 250 terms (here 300) was refused as
+/// nesting deeper than 256 levels.
+#[test]
+fn a_flat_sum_of_300_terms_is_optimised() {
+    let terms: Vec<String> = (0..300).map(|k| format!("a[{k}]")).collect();
+    let text = format!(
+        "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n#include <stdio.h>\nstatic double a[300], s;\nint main(void)\n{{\n  int k;\n  for (k = 0; k < 300; k++)\n    a[k] = k % 13;\n#pragma scop\n  s = {};\n#pragma endscop\n  printf(\"%.1f\\n\", s);\n  return 0;\n}}\n",
+        terms.join(" + ")
+    );
+    let got = same_output("sum300", &text, &[]);
+    assert!(got.contains("a[299]"), "{got}");
+}

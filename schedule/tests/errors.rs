@@ -152,12 +152,12 @@ fn errors_have_lines_columns_and_names() {
             1,
             "assigned",
         ),
-        // min/max in a subscript
+        // a ?: in a subscript whose condition is not affine
         (
-            region("for (int i = 0; i < N; i++)\n  B[min(i, 3)] = 0;"),
+            region("for (int i = 0; i < N; i++)\n  B[i * i > 3 ? i : 0] = 0;"),
             5,
             5,
-            "min/max",
+            "(?:)",
         ),
     ];
     assert!(cases.len() >= 20);
@@ -260,8 +260,21 @@ fn explosions_are_errors() {
     ));
     let e = extract_scop(&mins, &Options::default()).unwrap_err();
     assert!(e.message.contains("min/max"), "{e}");
+    // a flat sum costs no nesting (it used to be refused past 256 terms);
+    // parentheses do
     let long = region(&format!("s = {};", ["B[0]"; 300].join(" + ")));
-    let e = extract_scop(&long, &Options::default()).unwrap_err();
+    assert_eq!(
+        extract_scop(&long, &Options::default()).unwrap().statements[0]
+            .reads
+            .len(),
+        300
+    );
+    let nested = region(&format!(
+        "s = {}B[0]{};",
+        "(B[0] + ".repeat(300),
+        ")".repeat(300)
+    ));
+    let e = extract_scop(&nested, &Options::default()).unwrap_err();
     assert!(e.message.contains("nesting"), "{e}");
     // within the limits all is well
     let fine = region(&format!("s = {};", ["B[0]"; 100].join(" + ")));

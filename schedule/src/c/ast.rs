@@ -52,8 +52,12 @@ pub enum ExprKind {
     Unary(&'static str, Box<Expr>),
     /// A postfix `++` or `--`.
     Postfix(&'static str, Box<Expr>),
-    /// A binary operator.
-    Binary(&'static str, Box<Expr>, Box<Expr>),
+    /// Binary operators of one precedence level, associated to the left:
+    /// `Binary(a, [("+", b), ("-", c)])` is `(a + b) - c`. A chain is kept
+    /// flat (never empty) so that a long sum such as `a[0] + ... + a[9999]`
+    /// is one level of the tree, not ten thousand: the walks over the tree
+    /// (and its drop) recurse on real nesting only.
+    Binary(Box<Expr>, Vec<(&'static str, Expr)>),
     /// `cond ? a : b`.
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `(type) e`, with the type's text.
@@ -62,6 +66,20 @@ pub enum ExprKind {
     Assign(&'static str, Box<Expr>, Box<Expr>),
     /// `sizeof(type)`.
     SizeofType(String),
+}
+
+impl Expr {
+    /// The operator and operands of a binary expression with one operator
+    /// (`a op b`); `None` for a longer chain or another kind.
+    pub fn single_binary(&self) -> Option<(&'static str, &Expr, &Expr)> {
+        match &self.kind {
+            ExprKind::Binary(a, rest) => match rest.as_slice() {
+                [(op, b)] => Some((op, a, b)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// A statement of the region.
@@ -125,5 +143,12 @@ pub enum StmtKind {
         name_pos: Pos,
         /// The initial value.
         init: Option<Expr>,
+        /// One of several declarators of one declaration (`double a = 1.0,
+        /// b;`): its place covers `a = 1.0` only, and the statement's text is
+        /// rebuilt as `double a = 1.0;`.
+        shares_type: bool,
     },
+    /// A declaration of several variables (`int i, j = 0, k;`): one
+    /// [`StmtKind::Decl`] per declarator, in order.
+    Decls(Vec<Stmt>),
 }

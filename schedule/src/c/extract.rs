@@ -15,14 +15,14 @@
 //! walk runs twice: the first run collects the parameters (and finds every
 //! error), the second builds the model with the final parameter list.
 
-use super::affine::{bound, compare, cond, to_set, Bound, Cond};
+use super::affine::{bound, compare, cond, to_map, to_set, Bound, Cond};
 use super::ast::{Expr, ExprKind, Pos, Stmt, StmtKind};
 use super::decls::Decl;
 use super::parser::parse_expr;
 use crate::error::{Error, Result};
 use crate::scop::{access, schedule_map, Array, Scop, Statement};
 use presburger::build::{Constraint, Expr as Aff};
-use presburger::{DimKind, Set, Space, Tuple};
+use presburger::{DimKind, Map, Set, Space, Tuple};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A statement before its sets are built.
@@ -33,14 +33,22 @@ struct RawStmt {
     reads: Vec<RawAccess>,
     writes: Vec<RawAccess>,
     pos: Pos,
+    /// The statement's text when it is not the source at `pos`.
+    text: Option<String>,
 }
 
 /// An array reference: the array and its subscripts over the statement's
-/// iterators (as input dimensions).
+/// iterators (as input dimensions), piecewise: the subscripts are
+/// `pieces[k].1` where the condition `pieces[k].0` holds (one piece under
+/// `Cond::True` unless a subscript has a `?:`, `min` or `max`).
 struct RawAccess {
     array: String,
-    subs: Vec<Aff>,
+    pieces: Vec<(Cond, Vec<Aff>)>,
 }
+
+/// The most pieces of one access relation (the product of the pieces of its
+/// subscripts).
+const MAX_ACCESS_PIECES: usize = 64;
 
 /// What the file says about names outside the region.
 pub struct Env<'a> {
@@ -152,7 +160,7 @@ impl<'a> Walk<'a> {
 
     fn stmt(&mut self, s: &Stmt) -> Result<()> {
         match &s.kind {
-            StmtKind::Block(b) => self.stmts_seq(b),
+            StmtKind::Block(b) | StmtKind::Decls(b) => self.stmts_seq(b),
             StmtKind::Empty => Ok(()),
             StmtKind::If { cond, then, els } => {
                 let c = self.cond(cond, false)?;
@@ -189,6 +197,7 @@ impl<'a> Walk<'a> {
                 name,
                 name_pos,
                 init,
+                shares_type,
             } => {
                 if self.iters.iter().any(|(n, _)| n == name) {
                     return Err(err(
@@ -203,7 +212,16 @@ impl<'a> Walk<'a> {
                 let mut reads = Vec::new();
                 self.reads(init, &mut reads)?;
                 let write = self.scalar(name, *name_pos, true)?;
-                self.statement(s.pos, reads, write)
+                self.statement(s.pos, reads, write)?;
+                if *shares_type {
+                    // the source of `a = 1.0` in `double a = 1.0, b;` lacks
+                    // the type: the text is `double a = 1.0;`
+                    let value = self.env.src.get(init.pos.start..init.pos.end).unwrap_or("");
+                    if let Some(last) = self.stmts.last_mut() {
+                        last.text = Some(format!("{ty} {name} = {value};"));
+                    }
+                }
+                Ok(())
             }
         }
     }
@@ -272,6 +290,7 @@ impl<'a> Walk<'a> {
             reads,
             writes: vec![write],
             pos,
+            text: None,
         });
         Ok(())
     }
@@ -307,7 +326,7 @@ impl<'a> Walk<'a> {
         self.use_array(name, 0, pos)?;
         Ok(RawAccess {
             array: name.to_string(),
-            subs: Vec::new(),
+            pieces: vec![(Cond::True, Vec::new())],
         })
     }
 
@@ -332,7 +351,7 @@ impl<'a> Walk<'a> {
                     "struct member access is not supported in a SCoP",
                 ))
             }
-            ExprKind::Binary("+" | "-", ..) => {
+            ExprKind::Binary(_, rest) if matches!(rest[0].0, "+" | "-") => {
                 return Err(err(e.pos, "pointer arithmetic is not supported in a SCoP"))
             }
             _ if write => {
@@ -351,21 +370,58 @@ impl<'a> Walk<'a> {
         if subs_e.is_empty() {
             return self.scalar(&name, base.pos, write);
         }
-        let mut subs = Vec::new();
-        for s in subs_e {
+        // the product of the pieces of the subscripts: a piecewise subscript
+        // (`A[i > 0 ? i - 1 : 0]`) gives one piece of the relation per case
+        let mut pieces: Vec<(Vec<Cond>, Vec<Aff>)> = vec![(Vec::new(), Vec::new())];
+        for s in &subs_e {
             if contains_index(s) {
                 return Err(err(
                     s.pos,
                     "data-dependent subscript: an array element inside a subscript",
                 ));
             }
-            subs.push(self.bound(s, DimKind::In)?.leaf(s.pos, "a subscript")?);
+            let sub = self.bound(s, DimKind::In)?.pieces(s.pos)?;
+            if pieces.len().saturating_mul(sub.len()) > MAX_ACCESS_PIECES {
+                return Err(err(
+                    s.pos,
+                    format!(
+                        "the subscripts of this reference have more than {MAX_ACCESS_PIECES} piecewise cases together"
+                    ),
+                ));
+            }
+            pieces = pieces
+                .into_iter()
+                .flat_map(|(conds, subs)| {
+                    sub.iter().map(move |(c, e)| {
+                        let mut conds = conds.clone();
+                        if *c != Cond::True {
+                            conds.push(c.clone());
+                        }
+                        let mut subs = subs.clone();
+                        subs.push(e.clone());
+                        (conds, subs)
+                    })
+                })
+                .collect();
         }
         if write {
             self.written.entry(name.clone()).or_insert(base.pos);
         }
-        self.use_array(&name, subs.len(), base.pos)?;
-        Ok(RawAccess { array: name, subs })
+        self.use_array(&name, subs_e.len(), base.pos)?;
+        let pieces = pieces
+            .into_iter()
+            .map(|(conds, subs)| {
+                let c = match conds.len() {
+                    0 => Cond::True,
+                    _ => Cond::And(conds),
+                };
+                (c, subs)
+            })
+            .collect();
+        Ok(RawAccess {
+            array: name,
+            pieces,
+        })
     }
 
     /// The reads of the value expression `e`, appended to `out`.
@@ -410,9 +466,11 @@ impl<'a> Walk<'a> {
                 ))
             }
             ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => self.reads(x, out)?,
-            ExprKind::Binary(_, a, b) => {
-                self.reads(a, out)?;
-                self.reads(b, out)?;
+            ExprKind::Binary(first, rest) => {
+                self.reads(first, out)?;
+                for (_, x) in rest {
+                    self.reads(x, out)?;
+                }
             }
             ExprKind::Ternary(c, a, b) => {
                 self.reads(c, out)?;
@@ -516,7 +574,7 @@ impl<'a> Walk<'a> {
             let signs: Vec<i64> = raw.iters.iter().map(|(_, sign)| *sign).collect();
             let schedule =
                 schedule_map(&params, &tuple, &raw.positions, &signs, n_out).map_err(pb)?;
-            let relation = |a: &RawAccess| access(&params, &tuple, &a.array, &a.subs).map_err(pb);
+            let relation = |a: &RawAccess| access_relation(&params, &tuple, a, &domain, raw.pos);
             let reads = raw.reads.iter().map(relation).collect::<Result<Vec<_>>>()?;
             let writes = raw
                 .writes
@@ -532,12 +590,13 @@ impl<'a> Walk<'a> {
                 schedule,
                 reads,
                 writes,
-                text: self
-                    .env
-                    .src
-                    .get(raw.pos.start..raw.pos.end)
-                    .unwrap_or("")
-                    .to_string(),
+                text: raw.text.clone().unwrap_or_else(|| {
+                    self.env
+                        .src
+                        .get(raw.pos.start..raw.pos.end)
+                        .unwrap_or("")
+                        .to_string()
+                }),
                 span: (raw.pos.start, raw.pos.end),
             });
         }
@@ -556,6 +615,56 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// The access relation of `a` from the statement instances of `tuple`: the
+/// union over its pieces of the piece's subscripts restricted to where the
+/// piece's condition holds (errors at `pos`). The conjunctions of a piece
+/// that no instance of `domain` reaches (`i == 0 ? N - 1 : i - 1` has the
+/// case `i < 0` of `i != 0`, outside `0 <= i < N`) are left out; the
+/// relation is not otherwise restricted to the domain, like a reference
+/// without pieces.
+fn access_relation(
+    params: &[String],
+    tuple: &Tuple,
+    a: &RawAccess,
+    domain: &Set,
+    pos: Pos,
+) -> Result<crate::scop::Access> {
+    let pb = |e| Error::from_presburger(pos.line, pos.col, e);
+    let mut out: Option<crate::scop::Access> = None;
+    for (c, subs) in &a.pieces {
+        let mut piece = access(params, tuple, &a.array, subs).map_err(pb)?;
+        if *c != Cond::True {
+            let space = piece.relation.space().clone();
+            let whole = piece
+                .relation
+                .intersect(&to_map(c, &space, pos)?)
+                .map_err(pb)?;
+            let mut kept = Map::empty(space).map_err(pb)?;
+            for b in whole.basics() {
+                let b = Map::from(b);
+                if !b
+                    .intersect_domain(domain)
+                    .map_err(pb)?
+                    .is_empty()
+                    .map_err(pb)?
+                {
+                    kept = kept.union(&b).map_err(pb)?;
+                }
+            }
+            piece.relation = kept;
+        }
+        out = Some(match out {
+            None => piece,
+            Some(mut acc) => {
+                acc.relation = acc.relation.union(&piece.relation).map_err(pb)?;
+                acc
+            }
+        });
+    }
+    // a reference has at least one piece
+    out.ok_or_else(|| err(pos, "an array reference without subscripts' pieces"))
+}
+
 /// True when an array element occurs inside `e`.
 fn contains_index(e: &Expr) -> bool {
     match &e.kind {
@@ -565,9 +674,10 @@ fn contains_index(e: &Expr) -> bool {
         | ExprKind::Unary(_, x)
         | ExprKind::Postfix(_, x)
         | ExprKind::Cast(_, x) => contains_index(x),
-        ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
-            contains_index(a) || contains_index(b)
+        ExprKind::Binary(first, rest) => {
+            contains_index(first) || rest.iter().any(|(_, x)| contains_index(x))
         }
+        ExprKind::Assign(_, a, b) => contains_index(a) || contains_index(b),
         ExprKind::Ternary(a, b, c) => contains_index(a) || contains_index(b) || contains_index(c),
         _ => false,
     }
@@ -648,5 +758,79 @@ mod tests {
         same_set(&s.context, "[M, K] -> { : }");
         let span = &s.statements[0].text;
         assert_eq!(span, "double t = x[i] * alpha;");
+    }
+
+    #[test]
+    fn piecewise_subscripts_are_relations_with_one_piece_per_case() {
+        let s = scop(
+            "for (int i = 0; i < N; i++)\n  x[i] = x[i == 0 ? N - 1 : i - 1] + x[i > 0 ? i - 1 : 0] + A[i][min(i, 3)];",
+        );
+        let st = &s.statements[0];
+        let on_domain = |k: usize| st.reads[k].relation.intersect_domain(&st.domain).unwrap();
+        same_map(
+            &on_domain(0),
+            "[N] -> { S0[i] -> x[N - 1] : i = 0 < N; S0[i] -> x[i - 1] : 0 < i < N }",
+        );
+        // `i > 0 ? i - 1 : 0` is max(i - 1, 0)
+        same_map(
+            &on_domain(1),
+            "[N] -> { S0[i] -> x[o] : 0 <= i < N and o = max(i - 1, 0) }",
+        );
+        same_map(
+            &on_domain(2),
+            "[N] -> { S0[i] -> A[i, o] : 0 <= i < N and o = min(i, 3) }",
+        );
+        // the case i < 0 of `i != 0` reaches no instance: left out
+        assert_eq!(st.reads[0].relation.n_basic(), 2);
+        // the write is an ordinary relation
+        same_map(&st.writes[0].relation, "{ S0[i] -> x[i] }");
+    }
+
+    #[test]
+    fn conditional_loop_bounds() {
+        let s = scop(
+            "for (int i = 0; i < N; i++)\n  for (int j = 0; j < (i < N - 2 ? i : N - 2); j++)\n    A[i][j] = 0;\nfor (int i = 0; i < N; i++)\n  for (int j = (i > 3 ? 5 : 0); j < N; j += 2)\n    A[i][j] = 1;",
+        );
+        same_set(
+            &s.statements[0].domain,
+            "[N] -> { S0[i, j] : 0 <= i < N and 0 <= j < i and j < N - 2 }",
+        );
+        assert_eq!(s.statements[0].domain.n_basic(), 1);
+        // split by the condition, the stride counted from the start it takes
+        same_set(
+            &s.statements[1].domain,
+            "[N] -> { S1[i, j] : 0 <= i < N and j < N and \
+             ((i > 3 and j >= 5 and (j - 5) mod 2 = 0) or (i <= 3 and j >= 0 and j mod 2 = 0)) }",
+        );
+        let e = crate::c::extract_scop(
+            "#pragma scop\nfor (int i = 0; i < n; i++)\n  x[i] = x[x[0] > 0 ? i : 0];\n#pragma endscop\n",
+            &Options::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.column), (3, 12), "{e}");
+        assert!(e.message.contains("data-dependent"), "{e}");
+        let e = crate::c::extract_scop(
+            "#pragma scop\nfor (int i = 0; i < n; i++)\n  for (int j = 0; j < (i * i < n ? i : n); j++)\n    x[i] = 0;\n#pragma endscop\n",
+            &Options::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.column), (3, 24), "{e}");
+        assert!(e.message.contains("(?:)"), "{e}");
+    }
+
+    #[test]
+    fn declarators_of_one_declaration_are_statements_of_their_own() {
+        let s =
+            scop("for (int i = 0; i < N; i++) {\n  double a = x[i], b, c = a * 2;\n  x[i] = c;\n}");
+        let texts: Vec<&str> = s.statements.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["double a = x[i];", "double c = a * 2;", "x[i] = c;"]
+        );
+        same_map(&s.statements[1].schedule, "{ S1[i] -> [0, i, 1] }");
+        same_map(&s.statements[1].reads[0].relation, "{ S1[i] -> a[] }");
+        assert_eq!(s.array("b"), None);
+        let c = s.array("c").unwrap();
+        assert_eq!(c.element_type.as_deref(), Some("double"));
     }
 }

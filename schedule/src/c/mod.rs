@@ -3,7 +3,9 @@
 //!
 //! The region is the text between `#pragma scop` and `#pragma endscop` (the
 //! first such pair), or with [`Options::function`] the body of the named
-//! function (the first definition found). Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
+//! function (the first definition found) after the declarations that open it
+//! (`int i, j, k;`, `double *p = malloc(...)`: see [`after_declarations`])
+//! and before a `return` that closes it ([`final_return`]). Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
 //! statements), [`affine`] (bounds and conditions as constraints),
 //! [`decls`] (macros and declarations around the region), [`extract`] (the
 //! model).
@@ -13,7 +15,11 @@
 //! `++`, `--`, `+= c`, `-= c`; `if`/`else` on affine conditions with `&&`,
 //! `||`, `!`; blocks; assignments (`=`, `+=`, `-=`, `*=`, `/=`, ...) to array
 //! elements with affine subscripts or to scalars; scalar declarations with an
-//! initial value. Right-hand sides are any C expression; the array elements
+//! initial value, several declarators in one declaration included. `c ? a :
+//! b` with an affine condition is piecewise affine in bounds, conditions and
+//! subscripts (a `min`/`max` when `c` compares the branches, else a split by
+//! `c`; see [`affine`]), and an access whose subscripts are piecewise is a
+//! relation with one piece per case. Right-hand sides are any C expression; the array elements
 //! and scalars they mention are reads. Names in bounds, conditions and
 //! subscripts that are not iterators are parameters, macros included: a
 //! `#define N 40` does not fix `N`, so the model holds for every size. The
@@ -121,7 +127,13 @@ fn function_body(toks: &[Token], name: &str) -> Result<Region> {
                     } else if t.is("}") {
                         depth -= 1;
                         if depth == 0 {
-                            return Ok(((open + 1, c), (toks[open].end, t.start), pos_of(t)));
+                            let first = after_declarations(toks, open + 1, c);
+                            let from = toks[first - 1].end;
+                            if let Some(r) = final_return(toks, first, c) {
+                                let to = toks[r - 1].end;
+                                return Ok(((first, r), (from, to), pos_of(&toks[r])));
+                            }
+                            return Ok(((first, c), (from, t.start), pos_of(t)));
                         }
                     }
                 }
@@ -140,6 +152,66 @@ fn function_body(toks: &[Token], name: &str) -> Result<Region> {
         1,
         format!("no definition of the function '{name}' in the file"),
     ))
+}
+
+/// The index of the first token in `toks[from..to]` after the declarations
+/// that open a function body (`int i, j, k;`, `double *p = malloc(n), q[10];`,
+/// `static const int m = 4;`): each starts with a type word and ends at the
+/// first `;` outside brackets. They run before anything else of the body in
+/// the original as in the optimised program, so they stay outside the
+/// region: the SCoP is the rest of the body, and the code that replaces it
+/// still sees the variables declared there (as with a `#pragma scop` after
+/// the declarations).
+fn after_declarations(toks: &[Token], from: usize, to: usize) -> usize {
+    let mut k = from;
+    while k < to && parser::is_type_word(&toks[k]) {
+        let mut depth = 0usize;
+        let mut j = k;
+        while j < to {
+            let t = &toks[j];
+            if t.is("(") || t.is("[") || t.is("{") {
+                depth += 1;
+            } else if t.is(")") || t.is("]") || t.is("}") {
+                depth = depth.saturating_sub(1);
+            } else if depth == 0 && t.is(";") {
+                break;
+            }
+            j += 1;
+        }
+        if j >= to {
+            // no `;`: the parser reports it
+            return k;
+        }
+        k = j + 1;
+    }
+    k
+}
+
+/// The index of a `return ...;` that is the last statement of the body
+/// `toks[from..to]` (at its top level, after at least one token of the
+/// region), if there is one. It runs after everything else of the body in
+/// the original as in the optimised program, so it stays outside the region
+/// (as `return 0;` after a `#pragma endscop`).
+fn final_return(toks: &[Token], from: usize, to: usize) -> Option<usize> {
+    if to == 0 || !toks[to - 1].is(";") {
+        return None;
+    }
+    // the start of the last statement: after the previous top-level ';',
+    // '{' or '}' (brackets of the statement itself are skipped)
+    let mut depth = 0usize;
+    let mut k = to - 1;
+    while k > from {
+        let t = &toks[k - 1];
+        if t.is(")") || t.is("]") {
+            depth += 1;
+        } else if t.is("(") || t.is("[") {
+            depth = depth.checked_sub(1)?;
+        } else if depth == 0 && (t.is(";") || t.is("{") || t.is("}")) {
+            break;
+        }
+        k -= 1;
+    }
+    (k > from && toks[k].ident() == Some("return")).then_some(k)
 }
 
 #[cfg(test)]
@@ -171,5 +243,65 @@ mod tests {
         let scop = extract_scop("#pragma scop\n#pragma endscop\n", &Options::default()).unwrap();
         assert!(scop.statements.is_empty() && scop.params.is_empty());
         assert!(scop.domains().unwrap().members().is_empty());
+    }
+
+    #[test]
+    fn a_function_region_starts_after_its_declarations() {
+        let src = "void f(int n, double *x) {\n  int i, j, *p, q[10];\n  double s = 0.0, t;\n  for (i = 0; i < n; i++) {\n    double a = x[i], b;\n    x[i] = a + s;\n  }\n}\n";
+        let scop = extract_scop(
+            src,
+            &Options {
+                function: Some("f".into()),
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            &src[scop.span.0..scop.span.1],
+            "\n  for (i = 0; i < n; i++) {\n    double a = x[i], b;\n    x[i] = a + s;\n  }\n"
+        );
+        let texts: Vec<&str> = scop.statements.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["double a = x[i];", "x[i] = a + s;"]);
+        // `s` is declared before the region: a scalar read there
+        assert_eq!(
+            scop.array("s").unwrap().element_type.as_deref(),
+            Some("double")
+        );
+        // a final return stays outside too
+        let src = "int main(void) {\n  int i;\n  for (i = 0; i < 9; i++)\n    x[i] = 0;\n  return f(0);\n}\n";
+        let scop = extract_scop(
+            src,
+            &Options {
+                function: Some("main".into()),
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            &src[scop.span.0..scop.span.1],
+            "\n  for (i = 0; i < 9; i++)\n    x[i] = 0;"
+        );
+        // ... but not one inside a loop, nor a body that is only a return
+        for body in [
+            "for (i = 0; i < 9; i++) { x[i] = 0; return 1; }",
+            "return 0;",
+        ] {
+            let src = format!("int main(void) {{ int i; {body} }}");
+            let e = extract_scop(
+                &src,
+                &Options {
+                    function: Some("main".into()),
+                },
+            )
+            .unwrap_err();
+            assert!(e.message.contains("'return'"), "{e}");
+        }
+        // a body of declarations only is an empty region
+        let scop = extract_scop(
+            "int g(void) { int i, j; }",
+            &Options {
+                function: Some("g".into()),
+            },
+        )
+        .unwrap();
+        assert!(scop.statements.is_empty());
     }
 }

@@ -6,8 +6,12 @@
 //! Constructs outside the accepted subset (`while`, `break`, `goto`,
 //! `return`, labels, ...) are errors that name them. Nesting deeper than
 //! [`MAX_DEPTH`] is an error rather than a stack overflow later: every nested
-//! statement or operand counts one level, and so does every link of a chain
-//! such as `a + b + c` or `A[i][j]`, since it makes the tree one level deeper.
+//! statement, parenthesis, operand of a prefix operator, branch of `?:` and
+//! link of a postfix chain such as `A[i][j]` counts one level, since each
+//! makes the tree one level deeper. A chain of binary operators of one
+//! precedence level (`a + b + c + ...`) is parsed by a loop into one flat
+//! node and costs no level, so a sum of ten thousand terms is accepted while
+//! ten thousand nested parentheses are refused.
 
 use super::ast::{Expr, ExprKind, Pos, Stmt, StmtKind};
 use super::lexer::{Tok, Token};
@@ -316,6 +320,11 @@ impl<'a> Parser<'a> {
         words.join(" ")
     }
 
+    /// A declaration `type d1, d2, ...;`: one [`StmtKind::Decl`] per
+    /// declarator `name` or `name = value`, in order (several of them as a
+    /// [`StmtKind::Decls`]). A pointer (`*p`) or array (`q[10]`) declarator
+    /// is an error at its place, as an array has to be declared before the
+    /// region and pointers are outside the model.
     fn decl(&mut self, start: Pos) -> Result<Stmt> {
         let ty = self.type_name();
         if ty.contains('*') {
@@ -325,29 +334,61 @@ impl<'a> Parser<'a> {
                 "a pointer declaration is not supported in a SCoP",
             ));
         }
-        let (name, name_pos) = self.ident("a variable name")?;
-        if self.peek_is("[") {
-            return Err(self.err_here(format!(
-                "the array declaration of '{name}' is not supported inside the region; declare it before"
-            )));
-        }
-        let init = if self.peek_is("=") {
+        let mut decls = Vec::new();
+        loop {
+            if self.peek_is("*") {
+                return Err(self.err_here(
+                    "a pointer declaration is not supported in a SCoP (declare it before the region)",
+                ));
+            }
+            let (name, name_pos) = self.ident("a variable name")?;
+            if self.peek_is("[") {
+                return Err(Error::new(
+                    name_pos.line,
+                    name_pos.col,
+                    format!(
+                        "the array declaration of '{name}' is not supported inside the region; declare it before"
+                    ),
+                ));
+            }
+            let init = if self.peek_is("=") {
+                self.k += 1;
+                Some(self.assign_expr()?)
+            } else {
+                None
+            };
+            let end = init.as_ref().map(|e| e.pos).unwrap_or(name_pos);
+            decls.push((name, name_pos, init, end));
+            if !self.peek_is(",") {
+                break;
+            }
             self.k += 1;
-            Some(self.assign_expr()?)
-        } else {
-            None
-        };
-        if self.peek_is(",") {
-            return Err(self.err_here("declare one variable per declaration in a SCoP"));
         }
         let semi = self.expect(";")?;
+        let alone = decls.len() == 1;
+        let mut out: Vec<Stmt> = decls
+            .into_iter()
+            .map(|(name, name_pos, init, end)| Stmt {
+                kind: StmtKind::Decl {
+                    ty: ty.clone(),
+                    name,
+                    name_pos,
+                    init,
+                    shares_type: !alone,
+                },
+                // one declarator: the whole declaration, as its text
+                pos: if alone {
+                    start.to(semi)
+                } else {
+                    name_pos.to(end)
+                },
+            })
+            .collect();
+        if alone {
+            return Ok(out.remove(0));
+        }
         Ok(Stmt {
-            kind: StmtKind::Decl {
-                ty,
-                name,
-                name_pos,
-                init,
-            },
+            kind: StmtKind::Decls(out),
             pos: start.to(semi),
         })
     }
@@ -455,24 +496,27 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The operators of precedence `level` and tighter: a loop over the
+    /// operands of this level, so that a chain `a + b + c + ...` is one flat
+    /// [`ExprKind::Binary`] and costs no depth, however long.
     fn binary(&mut self, level: usize) -> Result<Expr> {
         if level == LEVELS.len() {
             return self.unary();
         }
-        let base = self.depth;
-        let mut lhs = self.binary(level + 1)?;
+        let first = self.binary(level + 1)?;
+        let mut rest = Vec::new();
         while let Some(op) = LEVELS[level].iter().find(|op| self.peek_is(op)) {
-            self.enter()?;
             self.k += 1;
-            let rhs = self.binary(level + 1)?;
-            let pos = lhs.pos.to(rhs.pos);
-            lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-                pos,
-            };
+            rest.push((*op, self.binary(level + 1)?));
         }
-        self.depth = base;
-        Ok(lhs)
+        let Some((_, last)) = rest.last() else {
+            return Ok(first);
+        };
+        let pos = first.pos.to(last.pos);
+        Ok(Expr {
+            kind: ExprKind::Binary(Box::new(first), rest),
+            pos,
+        })
     }
 
     fn unary(&mut self) -> Result<Expr> {
@@ -641,10 +685,10 @@ fn step_of(e: &Expr, var: &str) -> Option<i64> {
         }
         ExprKind::Assign("+=", x, c) if is_var(x) => constant(c)?,
         ExprKind::Assign("-=", x, c) if is_var(x) => constant(c)?.checked_neg()?,
-        ExprKind::Assign("=", x, rhs) if is_var(x) => match &rhs.kind {
-            ExprKind::Binary("+", a, c) if is_var(a) => constant(c)?,
-            ExprKind::Binary("+", c, a) if is_var(a) => constant(c)?,
-            ExprKind::Binary("-", a, c) if is_var(a) => constant(c)?.checked_neg()?,
+        ExprKind::Assign("=", x, rhs) if is_var(x) => match rhs.single_binary()? {
+            ("+", a, c) if is_var(a) => constant(c)?,
+            ("+", c, a) if is_var(a) => constant(c)?,
+            ("-", a, c) if is_var(a) => constant(c)?.checked_neg()?,
             _ => return None,
         },
         _ => return None,
@@ -689,10 +733,14 @@ mod tests {
         let StmtKind::Assign { rhs, .. } = &s[0].kind else {
             panic!()
         };
-        let ExprKind::Binary("-", l, _) = &rhs.kind else {
+        // one flat chain of the additive level, with the product inside
+        let ExprKind::Binary(a, rest) = &rhs.kind else {
             panic!("{rhs:?}")
         };
-        assert!(matches!(&l.kind, ExprKind::Binary("+", _, _)));
+        assert!(matches!(&a.kind, ExprKind::Ident(n) if n == "a"));
+        let ops: Vec<&str> = rest.iter().map(|(op, _)| *op).collect();
+        assert_eq!(ops, ["+", "-"]);
+        assert_eq!(rest[0].1.single_binary().map(|(op, _, _)| op), Some("*"));
     }
 
     #[test]
@@ -710,5 +758,86 @@ mod tests {
         }
         let deep = "x = ".to_string() + &"(".repeat(10000);
         assert!(parse(&deep).is_err());
+    }
+
+    #[test]
+    fn a_flat_chain_costs_no_depth_but_parentheses_do() {
+        // the old parser counted every '+' as a level: 250 terms were refused
+        for n in [250, 10_000] {
+            let terms: Vec<String> = (0..n).map(|k| format!("a[{k}]")).collect();
+            let s = parse(&format!("s = {};", terms.join(" + "))).unwrap();
+            let StmtKind::Assign { rhs, .. } = &s[0].kind else {
+                panic!()
+            };
+            let ExprKind::Binary(first, rest) = &rhs.kind else {
+                panic!()
+            };
+            assert!(matches!(first.kind, ExprKind::Index(..)));
+            assert_eq!(rest.len(), n - 1);
+        }
+        // mixed levels stay one chain per level: a - b * c * d + e
+        let s = parse("x = a - b * c * d + e;").unwrap();
+        let StmtKind::Assign { rhs, .. } = &s[0].kind else {
+            panic!()
+        };
+        let ExprKind::Binary(_, rest) = &rhs.kind else {
+            panic!()
+        };
+        assert_eq!(rest.len(), 2);
+        assert!(matches!(&rest[0].1.kind, ExprKind::Binary(_, r) if r.len() == 2));
+        // real nesting is still refused, at the place it passes the limit
+        for deep in [
+            format!("x = {}a{};", "(".repeat(10_000), ")".repeat(10_000)),
+            format!("x = {}a;", "-".repeat(10_000)),
+            format!("x = {}a{};", "(b + ".repeat(10_000), ")".repeat(10_000)),
+        ] {
+            let e = parse(&deep).unwrap_err();
+            assert!(e.message.contains("nesting deeper than 256"), "{e}");
+            assert_eq!(e.line, 1);
+        }
+    }
+
+    #[test]
+    fn several_declarators_in_one_declaration() {
+        let s = parse("int i, j = 2 * n, k;").unwrap();
+        let StmtKind::Decls(d) = &s[0].kind else {
+            panic!("{s:?}")
+        };
+        let names: Vec<(&str, bool)> = d
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Decl {
+                    name,
+                    init,
+                    shares_type: true,
+                    ..
+                } => (name.as_str(), init.is_some()),
+                k => panic!("{k:?}"),
+            })
+            .collect();
+        assert_eq!(names, [("i", false), ("j", true), ("k", false)]);
+        // a declarator's place is its own: `j = 2 * n`
+        assert_eq!((d[1].pos.col, d[1].pos.end - d[1].pos.start), (8, 9));
+        // one declarator is a plain declaration over the whole text
+        let s = parse("double a = 1.0;").unwrap();
+        assert!(matches!(
+            &s[0].kind,
+            StmtKind::Decl {
+                shares_type: false,
+                ..
+            }
+        ));
+        assert_eq!(s[0].pos.end, 15);
+        // pointers and arrays are refused at the declarator
+        for (src, col) in [
+            ("int *p, q[10];", 1),
+            ("int p, *q;", 8),
+            ("int a, q[10];", 8),
+            ("double a = 1.0, b", 9),
+            ("int a, ;", 8),
+        ] {
+            let e = parse(src).unwrap_err();
+            assert_eq!(e.column, col, "{src}: {e}");
+        }
     }
 }

@@ -257,6 +257,17 @@ impl Int {
         }
     }
 
+    /// The number of 64-bit limbs of the magnitude (0 for zero, 1 for every
+    /// other value held small).
+    #[inline]
+    pub(crate) fn limbs(&self) -> usize {
+        match &self.0 {
+            Repr::Small(0) => 0,
+            Repr::Small(_) => 1,
+            Repr::Big(b) => b.mag.len(),
+        }
+    }
+
     /// True when the value is held in the small (machine) form.
     pub fn is_small(&self) -> bool {
         matches!(self, Int(Repr::Small(_)))

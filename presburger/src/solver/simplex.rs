@@ -25,9 +25,12 @@
 //!   an affine coordinate system of the variable space (pivoting preserves
 //!   this), which is what makes removal on rollback possible.
 //! * Rows are fraction-free: row `i` stores integers `d, b, a_0..a_{k}` and
-//!   means `(b + Σ a_j·col_j) / d` with `d > 0`; every row is divided by the
-//!   gcd of all its entries after each change, which keeps coefficient growth
-//!   in check. All arithmetic is [`Int`], so entries may exceed `i64` safely.
+//!   means `(b + Σ a_j·col_j) / d` with `d > 0`; after each change a row is
+//!   divided by a common factor of its entries, which keeps coefficient
+//!   growth in check: the full gcd for a row that fits 128 bits or whose
+//!   entries pass a size bound (`row_limbs_bound`), a factor found within the
+//!   pivot row's denominator otherwise (`normalize_pivoted`). All arithmetic
+//!   is [`Int`], so entries may exceed `i64` safely.
 //! * The current point is "all columns at 0", so the value of row `i` is `b/d`.
 //!   The tableau is *feasible* when every sign-restricted row has `b >= 0`.
 //!
@@ -363,6 +366,12 @@ pub struct Simplex {
     last_pivot: (usize, usize),
     /// The work of the pivots so far, in budget steps (see [`Simplex::work`]).
     work: u64,
+    /// The most limbs of an entry of any constraint added so far.
+    input_limbs: usize,
+    /// A bound on the limbs of an entry of a fully normalised row, from
+    /// `input_limbs` ([`row_limbs_bound`]); a pivoted row beyond it carries a
+    /// common factor and gets the full gcd.
+    row_limit: usize,
 }
 
 impl Clone for Simplex {
@@ -379,6 +388,8 @@ impl Clone for Simplex {
             n_pivots: self.n_pivots,
             last_pivot: self.last_pivot,
             work: self.work,
+            input_limbs: self.input_limbs,
+            row_limit: self.row_limit,
         }
     }
 }
@@ -547,6 +558,27 @@ fn update_small_row(
     let t = Int::from(a_ic) * d_r;
     row[cc] = if neg { -t } else { t };
     (big, wide)
+}
+
+/// A bound, in 64-bit limbs, on the entries of a fully normalised row of a
+/// tableau over `n_var` variables whose constraints have entries of at most
+/// `input_limbs` limbs. The entries of such a row are, up to a common
+/// factor, minors of the constraint matrix with its constant column
+/// (Cramer's rule on the current basis), of order at most `n + 1`; by
+/// Hadamard's inequality a minor of order `m` with entries below `2^b` is
+/// below `m^(m/2)·2^(b·m)`. The partial normalisation of big rows
+/// ([`normalize_pivoted`]) can leave a factor outside the pivot row's
+/// denominator, and such factors compound from pivot to pivot (rows of a
+/// basis reduction's doubled tableau grew to ten times that bound). The
+/// bound returned is a quarter of Hadamard's: Hadamard's is far from tight
+/// on these rows, so a row that carries a factor is caught sooner, and a row
+/// past it is divided by its full gcd (exact either way; a normalised row
+/// above it only pays for the gcd).
+fn row_limbs_bound(n_var: usize, input_limbs: usize) -> usize {
+    let m = n_var + 1;
+    let log_m = usize::BITS - m.leading_zeros(); // >= log2(m)
+    let bits = m * (64 * input_limbs.max(1) + (log_m as usize).div_ceil(2));
+    bits / (4 * 64) + 2
 }
 
 /// Divides a row by the gcd of all its entries (the denominator included).
@@ -751,6 +783,8 @@ impl Simplex {
             n_pivots: 0,
             last_pivot: (0, 0),
             work: 0,
+            input_limbs: 0,
+            row_limit: row_limbs_bound(n_var, 0),
         }
     }
 
@@ -1356,6 +1390,11 @@ impl Simplex {
     }
 
     fn add_con(&mut self, coeffs: &[Int], is_eq: bool) -> usize {
+        let limbs = coeffs.iter().map(Int::limbs).max().unwrap_or(0);
+        if limbs > self.input_limbs {
+            self.input_limbs = limbs;
+            self.row_limit = row_limbs_bound(self.n_var(), limbs);
+        }
         let row = self.express(coeffs);
         let k = self.cons.len();
         self.rows.push(row);
@@ -1626,6 +1665,9 @@ impl Simplex {
             }
             let div = div_r.get_or_insert_with(|| ExactDivisor::new(&d_r));
             big += update_big_row(row, &prow, cc, &abs_p, neg, &d_r, div);
+            if row.iter().any(|v| v.limbs() > self.row_limit) {
+                normalize(row);
+            }
         }
         if !neg {
             for x in &mut prow[CST..] {
@@ -1857,6 +1899,73 @@ mod tests {
 
     /// The integer point after an LP: `None` at a fractional vertex, the
     /// point at an integral one (as `sample_point` gives it).
+    /// On the doubled tableau of a basis reduction over rows with 70-bit
+    /// coefficients (LPs, equalities added and rolled back, many pivots), no
+    /// entry outgrows the bound of [`row_limbs_bound`]: a row that carries a
+    /// factor past it is normalised in full.
+    #[test]
+    fn big_rows_stay_within_the_minor_bound() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let big = |r: u64| {
+            Int::from((r >> 40) as i64) * Int::from(1i64 << 50) + Int::from((r & 0xffff) as i64)
+        };
+        let d = 6;
+        let mut s = Simplex::new(2 * d);
+        for copy in 0..2 {
+            for v in 0..d {
+                for (c, sign) in [(3i64, 1i64), (5, -1)] {
+                    let mut row = vec![Int::ZERO; 1 + 2 * d];
+                    row[0] = Int::from(c);
+                    row[1 + copy * d + v] = Int::from(sign);
+                    s.add_ineq(&row);
+                }
+            }
+        }
+        let rows: Vec<Vec<Int>> = (0..8)
+            .map(|_| {
+                let mut row: Vec<Int> = (0..=d).map(|_| big(next())).collect();
+                row[0] = &row[0] * &Int::from(8);
+                row
+            })
+            .collect();
+        for r in &rows {
+            for copy in 0..2 {
+                let mut row = vec![Int::ZERO; 1 + 2 * d];
+                row[0] = r[0].clone();
+                row[1 + copy * d..1 + copy * d + d].clone_from_slice(&r[1..]);
+                s.add_ineq(&row);
+            }
+        }
+        let limit = row_limbs_bound(2 * d, s.input_limbs);
+        // `b·(u - v)` for a random small direction `b`
+        let mut diff = || {
+            let mut row = vec![Int::ZERO; 1 + 2 * d];
+            for j in 0..d {
+                let c = Int::from((next() % 7) as i64 - 3);
+                row[1 + d + j] = -&c;
+                row[1 + j] = c;
+            }
+            row
+        };
+        for round in 0..60 {
+            let (fixed, obj) = (diff(), diff());
+            let snap = s.snapshot();
+            if round % 2 == 0 {
+                s.add_eq(&fixed);
+            }
+            let _ = s.max_value(&obj);
+            s.rollback(snap);
+            let widest = s.rows.iter().flatten().map(Int::limbs).max().unwrap_or(0);
+            assert!(widest <= limit, "round {round}: {widest} limbs > {limit}");
+        }
+    }
+
     #[test]
     fn integer_sample_point_at_optima() {
         // 2x >= 1, x <= 3, y = 2x - 1

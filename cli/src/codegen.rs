@@ -1,4 +1,4 @@
-//! `poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]`: the loop
+//! `poly codegen [--atomic] [--max-steps N] [--run PARAM=VALUE,...] [FILE|-]`: the loop
 //! code of a schedule (crate `codegen`), printed as C in the style of isl's
 //! AST printer.
 //!
@@ -8,7 +8,10 @@
 //! optionally a context set (`[N] -> { : N >= 1 }`, or `context: SET`) and
 //! options (`{ [i] -> atomic[x] }` or `options: atomic`). `--atomic` asks for
 //! one loop per group of overlapping statements (with guards) instead of
-//! separation. `--run N=4,M=2` prints, instead of the code, the statement
+//! separation. `--max-steps N` bounds the work of the whole generation
+//! (inversion, separation, guards) at `N` solver steps (default
+//! [`codegen::DEFAULT_MAX_STEPS`]); past it the command fails with a
+//! message naming the step it was in. `--run N=4,M=2` prints, instead of the code, the statement
 //! instances the code executes for those parameter values, one per line
 //! (`S(0, 1)`), by running the AST.
 //!
@@ -22,12 +25,14 @@ use crate::read_input;
 /// The output of `poly codegen` for `args` (after `codegen`).
 pub fn run(args: &[String]) -> Result<String, String> {
     let mut atomic = false;
+    let mut max_steps: Option<u64> = None;
     let mut run_with: Option<Vec<(String, i64)>> = None;
     let mut file: Option<&String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--atomic" => atomic = true,
+            "--max-steps" => max_steps = Some(parse_max_steps(it.next())?),
             "--run" => {
                 let spec = it
                     .next()
@@ -36,7 +41,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             s if s.starts_with("--") => {
                 return Err(format!(
-                    "unknown option {s}\nusage: poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]"
+                    "unknown option {s}\nusage: poly codegen [--atomic] [--max-steps N] [--run PARAM=VALUE,...] [FILE|-]"
                 ))
             }
             _ if file.is_some() => return Err("poly codegen takes one input file".into()),
@@ -47,6 +52,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut input = codegen::input::parse_input(&text).map_err(|e| e.to_string())?;
     if atomic {
         input.options.atomic = true;
+    }
+    if let Some(n) = max_steps {
+        input.options.max_steps = n;
     }
     let ast = input.generate().map_err(|e| e.to_string())?;
     let Some(values) = run_with else {
@@ -69,6 +77,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
         out.push_str(&format!("{name}({})\n", a.join(", ")));
     }
     Ok(out)
+}
+
+/// The value of `--max-steps`: a positive number of solver steps.
+pub fn parse_max_steps(v: Option<&String>) -> Result<u64, String> {
+    let v = v.ok_or("--max-steps needs a number of solver steps, such as 100000000")?;
+    match v.trim().replace('_', "").parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "--max-steps: {v} is not a positive number of solver steps"
+        )),
+    }
 }
 
 /// `N=4,M=2` as pairs.

@@ -13,7 +13,7 @@
 //! - `poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--pluto] FILE.c`, `poly schedule --check FILE.c
 //!   SCHEDULE`: a schedule with its bands and parallel dimensions, or the check of
 //!   one (see `schedule.rs`).
-//! - `poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]`: the loop code of a
+//! - `poly codegen [--atomic] [--max-steps N] [--run PARAM=VALUE,...] [FILE|-]`: the loop code of a
 //!   schedule as C (see `codegen.rs`).
 //! - `poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile]
 //!   [--parallel] ...`: the file with its SCoP tiled, parallelised and printed
@@ -51,7 +51,7 @@ usage: poly <command> [FILE|-]
        poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--pluto]
                      [--function NAME] [FILE.c|FILE.mlir|-]
        poly schedule --check [--function NAME] FILE.c|FILE.mlir SCHEDULE
-       poly codegen [--atomic] [--run PARAM=VALUE,...] [FILE|-]
+       poly codegen [--atomic] [--max-steps N] [--run PARAM=VALUE,...] [FILE|-]
        poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile] [--parallel]
                 [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--parametric] ...
 
@@ -100,8 +100,10 @@ commands:
           optionally followed by a context set (`[N] -> { : N >= 1 }`, or
           `context: SET`) and options (`options: atomic` or isl's
           `{ [i] -> atomic[x] }`); --atomic: one loop per group of overlapping
-          statements instead of separation; --run N=4: print the statement
-          instances the code runs for those parameter values instead
+          statements instead of separation; --max-steps N: the work limit of
+          the whole generation in solver steps (default 20000000; past it the
+          command fails, naming the step it was in); --run N=4: print the
+          statement instances the code runs for those parameter values instead
   opt     a polycc-like optimiser: the SCoP of FILE.c scheduled, its permutable bands
           tiled (32 by default), the loops printed in place of the region (statements
           as macros), the rest of the file byte for byte; --parallel adds

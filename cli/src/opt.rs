@@ -1,7 +1,7 @@
 //! `poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile]
 //! [--tile-single] [--parallel] [--no-wavefront] [--no-vector] [--ivdep]
 //! [--parametric] [--scheduler dfp|lp|identity] [--fuse max|smart|none]
-//! [--function NAME] [--verbose] [--print-schedule]`:
+//! [--function NAME] [--max-steps N] [--verbose] [--print-schedule]`:
 //! a polycc-like source-to-source optimiser. The SCoP of FILE.c (its
 //! `#pragma scop` region) is scheduled (crate `schedule`; pluto-lp-dfp with
 //! the smart fusion policy by default), its permutable bands tiled (32 by
@@ -18,6 +18,8 @@
 //! "ignoring loop annotation" on a loop it reshapes: not for `-Werror`).
 //! The sizes the file `#define`s as integer constants (outside `#if`
 //! blocks) are assumed in the generated code unless `--parametric`.
+//! `--max-steps N` is the work limit of the code generation, as for
+//! `poly codegen`.
 
 use codegen::emit::constant_macros;
 use codegen::opt::{specialize, transform};
@@ -41,7 +43,7 @@ struct Args {
 const USAGE: &str =
     "usage: poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile] \
 [--tile-single] [--parallel] [--no-wavefront] [--no-vector] [--ivdep] [--parametric] \
-[--scheduler dfp|lp|identity] [--fuse max|smart|none] [--function NAME] [--verbose] [--print-schedule]";
+[--scheduler dfp|lp|identity] [--fuse max|smart|none] [--function NAME] [--max-steps N] [--verbose] [--print-schedule]";
 
 /// A tile size: an integer from 1 to 2^20.
 fn size(s: &str) -> Result<i64, String> {
@@ -127,6 +129,10 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 }
             }
             "--function" => a.function = Some(value("a function name")?),
+            "--max-steps" => {
+                a.opt.max_steps =
+                    crate::codegen::parse_max_steps(Some(&value("a number of solver steps")?))?
+            }
             "--verbose" => a.verbose = true,
             "--parametric" => a.parametric = true,
             "--print-schedule" => a.print_schedule = true,

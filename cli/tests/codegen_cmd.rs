@@ -157,3 +157,96 @@ fn errors_exit_non_zero_with_a_message() {
     let o = poly(&["codegen", "-"], "{ S[i] -> [i] : i >= 0 }");
     assert!(stderr(&o).contains("bound"), "{}", stderr(&o));
 }
+
+#[test]
+fn max_steps_bounds_the_whole_generation() {
+    // the default limit suffices for the existing inputs
+    for f in ["shift.in", "stencil.in"] {
+        let o = poly(&["codegen", &data(f)], "");
+        assert!(o.status.success(), "{f}: {}", stderr(&o));
+    }
+    // a small limit: exit status 1 and a message naming the limit and the
+    // step, no panic
+    let o = poly(&["codegen", "--max-steps", "200", &data("stencil.in")], "");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("code generation ran out of its work limit (200 steps) while "),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(stdout(&o).is_empty());
+    // a larger explicit limit gives the default's code
+    let big = poly(
+        &[
+            "codegen",
+            "--max-steps",
+            "1_000_000_000",
+            &data("stencil.in"),
+        ],
+        "",
+    );
+    let default = poly(&["codegen", &data("stencil.in")], "");
+    assert!(big.status.success(), "{}", stderr(&big));
+    assert_eq!(stdout(&big), stdout(&default));
+    for bad in [
+        &["codegen", "--max-steps"][..],
+        &["codegen", "--max-steps", "0"],
+        &["codegen", "--max-steps", "x"],
+    ] {
+        let o = poly(bad, "");
+        assert_eq!(o.status.code(), Some(1), "{bad:?}");
+        assert!(
+            stderr(&o).contains("--max-steps"),
+            "{bad:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// `poly codegen FILE` with extra arguments: its output and wall time.
+fn timed(args: &[&str], file: &str) -> (std::process::Output, std::time::Duration) {
+    let mut all = vec!["codegen"];
+    all.extend_from_slice(args);
+    let path = data(file);
+    all.push(&path);
+    let start = std::time::Instant::now();
+    let o = poly(&all, "");
+    (o, start.elapsed())
+}
+
+/// An answer, or the work limit's error with exit status 1.
+fn answer_or_limit(o: &std::process::Output) {
+    if !o.status.success() {
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(o));
+        assert!(
+            stderr(o).contains("code generation ran out of its work limit"),
+            "{}",
+            stderr(o)
+        );
+    }
+}
+
+#[test]
+fn a_time_tiled_stencil_stops_at_a_small_limit() {
+    // the shape of isl's omega/ts1d inputs: its scan makes many emptiness
+    // tests on sets with many existentials; a small limit ends it early
+    let (o, t) = timed(&["--max-steps", "2000000"], "tiled_tb.in");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("code generation ran out of its work limit (2000000 steps) while "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(t.as_secs() < 20, "{t:?}");
+}
+
+/// The default limit bounds the same input's time (slow: see
+/// docs/testing.md).
+#[test]
+#[ignore]
+fn a_time_tiled_stencil_answers_or_stops_within_the_time_bound() {
+    let (o, t) = timed(&[], "tiled_tb.in");
+    answer_or_limit(&o);
+    assert!(t.as_secs() < 20, "{t:?}: {}", stderr(&o));
+}

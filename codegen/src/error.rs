@@ -16,6 +16,16 @@ pub enum Error {
     /// schedule that is not injective or not invertible as a quasi-affine
     /// function, an unbounded loop, a coefficient beyond 64 bits).
     Unsupported(String),
+    /// The code generation ran out of its work limit
+    /// ([`crate::Options::max_steps`], `poly codegen --max-steps`): `steps`
+    /// is the limit, `phase` what the generator was doing.
+    WorkLimit {
+        /// The limit, in solver steps.
+        steps: u64,
+        /// The step of the generation that ran out ("separating the
+        /// statements at c1").
+        phase: String,
+    },
     /// Running an AST failed: an unbound variable, an overflow, a division by
     /// a non-positive number, or the step limit.
     Eval(String),
@@ -27,6 +37,10 @@ impl fmt::Display for Error {
             Error::Presburger(e) => write!(f, "{e}"),
             Error::Input(m) => write!(f, "invalid input: {m}"),
             Error::Unsupported(m) => write!(f, "cannot generate code: {m}"),
+            Error::WorkLimit { steps, phase } => write!(
+                f,
+                "code generation ran out of its work limit ({steps} steps) while {phase}"
+            ),
             Error::Eval(m) => write!(f, "cannot run the AST: {m}"),
         }
     }

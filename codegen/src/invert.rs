@@ -50,6 +50,7 @@
 use crate::ast::{Atom, Expr};
 use crate::error::{Error, Result};
 use crate::poly::{try_coalesce, Env};
+use crate::work::Work;
 use presburger::build::Expr as PExpr;
 use presburger::{Aff, Conjunction, DimKind, Div, Int, Map, PwMultiAff, Set, Space};
 
@@ -75,8 +76,9 @@ pub(crate) struct Piece {
 /// pieces whose times are pairwise disjoint and cover the domain of
 /// `inverse`. `inverse` is the statement's schedule reversed, `{ [t] -> [x]
 /// }` in the space `[params] -> { [n] -> [k] }`, restricted to the domain;
-/// `name` is for messages.
+/// `name` is for messages; every query spends from `w`.
 pub(crate) fn invert(
+    w: &Work,
     inverse: &Map,
     params: &[String],
     n: usize,
@@ -90,7 +92,7 @@ pub(crate) fn invert(
             args: Vec::new(),
         }]);
     }
-    let simplified = inverse.detect_equalities().coalesce()?;
+    let simplified = w.required(|b| inverse.detect_equalities().coalesce_with_budget(b))?;
     let mut tried: Vec<Vec<Expr>> = Vec::new();
     for c in map_conjs(&simplified) {
         let Some(cand) = solve(&c, params, n, k)? else {
@@ -99,7 +101,7 @@ pub(crate) fn invert(
         if tried.contains(&cand) {
             continue;
         }
-        if graph_contains(inverse, params, n, &cand)? {
+        if graph_contains(w, inverse, params, n, &cand)? {
             return Ok(vec![Piece {
                 time: None,
                 args: cand,
@@ -107,8 +109,17 @@ pub(crate) fn invert(
         }
         tried.push(cand);
     }
+    // injective: the pairs of instances at one time lie on the identity
+    // (as `Map::is_injective`, on the work limit)
     let forward = inverse.reverse();
-    if !forward.is_injective()? {
+    let pairs = forward.apply_range(inverse)?;
+    let same = Map::identity(
+        &forward
+            .space()
+            .domain_space()
+            .ok_or_else(|| Error::Input(format!("the schedule of {name} is not a map")))?,
+    )?;
+    if !w.required(|b| pairs.is_subset_with_budget(&same, b))? {
         return Err(Error::Unsupported(format!(
             "the schedule of {name} is not injective on its domain (two instances share \
              a time): {}",
@@ -122,10 +133,13 @@ pub(crate) fn invert(
             schedule_text()
         ))
     };
-    let pw = match PwMultiAff::from_map(&inverse.detect_equalities()) {
+    let pw = match w.required(|b| PwMultiAff::from_map_with_budget(&inverse.detect_equalities(), b))
+    {
         Ok(pw) => pw,
-        Err(presburger::Error::Budget(m)) => return Err(presburger::Error::Budget(m).into()),
-        Err(e) => return Err(not_function(&e.to_string())),
+        Err(Error::Presburger(e)) if !matches!(e, presburger::Error::Budget(_)) => {
+            return Err(not_function(&e.to_string()))
+        }
+        Err(e) => return Err(e),
     };
     let mut pieces = Vec::with_capacity(pw.n_piece());
     for (dom, f) in pw.pieces() {
@@ -141,13 +155,13 @@ pub(crate) fn invert(
             }
         }
         let part = inverse.intersect_domain(dom)?;
-        if !graph_contains(&part, params, n, &args)? {
+        if !graph_contains(w, &part, params, n, &args)? {
             return Err(not_function(
                 "a piece's expression does not match its relation",
             ));
         }
         pieces.push(Piece {
-            time: Some(try_coalesce(dom.clone())?),
+            time: Some(try_coalesce(w, dom.clone())?),
             args,
         });
     }
@@ -306,7 +320,13 @@ fn to_pexpr(e: &Expr, params: &[String], n: usize) -> Option<PExpr> {
 }
 
 /// True when `inverse` lies in `{ t -> x : x = g(t) }`.
-fn graph_contains(inverse: &Map, params: &[String], n: usize, g: &[Expr]) -> Result<bool> {
+fn graph_contains(
+    w: &Work,
+    inverse: &Map,
+    params: &[String],
+    n: usize,
+    g: &[Expr],
+) -> Result<bool> {
     let space: Space = inverse.space().clone();
     let mut cons = Vec::with_capacity(g.len());
     for (i, e) in g.iter().enumerate() {
@@ -316,7 +336,7 @@ fn graph_contains(inverse: &Map, params: &[String], n: usize, g: &[Expr]) -> Res
         cons.push(PExpr::dim(DimKind::Out, i).eq(pe));
     }
     let graph = Map::from_constraints(&space, cons)?;
-    Ok(inverse.is_subset(&graph)?)
+    w.required(|b| inverse.is_subset_with_budget(&graph, b))
 }
 
 #[cfg(test)]
@@ -327,7 +347,8 @@ mod tests {
         let m: Map = text.parse().unwrap();
         let params = m.space().params().to_vec();
         let n = m.space().n_out();
-        invert(&m.reverse(), &params, n, "S", &|| text.to_string())
+        let w = Work::new(crate::DEFAULT_MAX_STEPS);
+        invert(&w, &m.reverse(), &params, n, "S", &|| text.to_string())
     }
 
     /// The one function that inverts the schedule `text`.

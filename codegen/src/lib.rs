@@ -50,6 +50,7 @@ mod poly;
 pub mod print;
 pub mod scan;
 pub mod tile;
+mod work;
 
 pub use ast::{Ast, Atom, Bound, Cond, Expr, Mark, Visit};
 pub use emit::{emit_c, EmitOptions};
@@ -58,3 +59,4 @@ pub use opt::{optimize, OptOptions, Optimized};
 pub use print::{CType, Macro, ParamCType, ParamType, ParamTypes};
 pub use scan::{generate, Options};
 pub use tile::{Layout, TileOptions};
+pub use work::DEFAULT_MAX_STEPS;

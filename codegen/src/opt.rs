@@ -31,8 +31,9 @@
 
 use crate::ast::{Ast, Mark};
 use crate::error::{Error, Result};
-use crate::scan::{generate, iterator_names, Options};
+use crate::scan::{generate_in, iterator_names, Options};
 use crate::tile::{Dim, Layout, TileOptions};
+use crate::work::Work;
 use presburger::build::Expr as Aff;
 use presburger::{Set, UnionMap};
 use schedule::schedule::{band_is_permutable, parallel_dims};
@@ -53,16 +54,22 @@ pub struct OptOptions {
     /// The mark of innermost parallel loops, for the vectoriser
     /// ([`Mark::OmpSimd`] or [`Mark::Ivdep`]; `None` for none).
     pub vector: Option<Mark>,
+    /// The work limit of the code generation ([`Options::max_steps`]),
+    /// one for the scan with approximate tile loops and, should that fail,
+    /// the exact scan together.
+    pub max_steps: u64,
 }
 
 impl Default for OptOptions {
-    /// Tiling by 32, no OpenMP, no wavefront, no vector marks.
+    /// Tiling by 32, no OpenMP, no wavefront, no vector marks, the default
+    /// work limit.
     fn default() -> OptOptions {
         OptOptions {
             tile: TileOptions::default(),
             openmp: false,
             wavefront: false,
             vector: None,
+            max_steps: crate::DEFAULT_MAX_STEPS,
         }
     }
 }
@@ -246,19 +253,28 @@ fn optimize_once(
     };
     // the approximate tile loops first; should they fail (a shadow that
     // lost a bound), the exact scan
-    let ast = generate(&map, Some(&domains), Some(&scop.context), &scan_options)
-        .or_else(|_| {
-            generate(
-                &map,
-                Some(&domains),
-                Some(&scop.context),
-                &Options::default(),
-            )
-        })
-        .map_err(|e| match e {
-            Error::Presburger(e) => during("scanning the schedule", e),
-            e => e,
-        })?;
+    let work = Work::new(opts.max_steps);
+    let ast = generate_in(
+        &map,
+        Some(&domains),
+        Some(&scop.context),
+        &scan_options,
+        &work,
+    )
+    .or_else(|e| match e {
+        Error::WorkLimit { .. } => Err(e),
+        _ => generate_in(
+            &map,
+            Some(&domains),
+            Some(&scop.context),
+            &Options::default(),
+            &work,
+        ),
+    })
+    .map_err(|e| match e {
+        Error::Presburger(e) => during("scanning the schedule", e),
+        e => e,
+    })?;
     let mut params: Vec<String> = map.params().to_vec();
     for p in domains.params().iter().chain(scop.context.space().params()) {
         if !params.contains(p) {

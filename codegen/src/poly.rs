@@ -9,7 +9,8 @@
 
 use crate::ast::{Cond, Expr};
 use crate::error::{Error, Result};
-use presburger::{BasicSet, Budget, Conjunction, DimKind, Div, Int, Set, Space, Tuple};
+use crate::work::Work;
+use presburger::{BasicSet, Conjunction, DimKind, Div, Int, Set, Space, Tuple};
 
 /// The work allowed to one optional simplification (a gist, a coalescing,
 /// an inclusion test that may remove a guard): beyond it the simplification
@@ -29,37 +30,45 @@ pub(crate) fn optional<T>(r: presburger::Result<T>) -> Result<Option<T>> {
     }
 }
 
-/// `s` coalesced, or `s` when that takes too long.
-pub(crate) fn try_coalesce(s: Set) -> Result<Set> {
-    Ok(optional(s.coalesce_with_budget(&mut Budget::new(OPTIONAL_STEPS)))?.unwrap_or(s))
+/// `s` coalesced, or `s` when that takes more than [`OPTIONAL_STEPS`] of
+/// the work `w`.
+pub(crate) fn try_coalesce(w: &Work, s: Set) -> Result<Set> {
+    Ok(w.capped(OPTIONAL_STEPS, |b| s.coalesce_with_budget(b))?
+        .unwrap_or(s))
 }
 
-/// `s` gisted in `ctx`, or `s` when that takes too long.
-pub(crate) fn try_gist(s: &Set, ctx: &Set) -> Result<Set> {
-    Ok(
-        optional(s.gist_with_budget(ctx, &mut Budget::new(OPTIONAL_STEPS)))?
-            .unwrap_or_else(|| s.clone()),
-    )
+/// `s` gisted in `ctx`, or `s` when that takes more than [`OPTIONAL_STEPS`]
+/// of the work `w`.
+pub(crate) fn try_gist(w: &Work, s: &Set, ctx: &Set) -> Result<Set> {
+    Ok(w.capped(OPTIONAL_STEPS, |b| s.gist_with_budget(ctx, b))?
+        .unwrap_or_else(|| s.clone()))
 }
 
-/// True when `c` is shown to have no integer point within [`TEST_STEPS`].
-pub(crate) fn proved_empty_conj(c: &Conjunction) -> Result<bool> {
-    Ok(optional(c.is_empty_with(&mut Budget::new(TEST_STEPS)))? == Some(true))
+/// True when `c` is shown to have no integer point within [`TEST_STEPS`] of
+/// the work `w`.
+pub(crate) fn proved_empty_conj(w: &Work, c: &Conjunction) -> Result<bool> {
+    Ok(w.capped(TEST_STEPS, |b| c.is_empty_with(b))? == Some(true))
 }
 
 /// True when `s` is shown to be empty within [`TEST_STEPS`] per conjunction.
-pub(crate) fn proved_empty(s: &Set) -> Result<bool> {
+pub(crate) fn proved_empty(w: &Work, s: &Set) -> Result<bool> {
     for c in conjs(s) {
-        if !proved_empty_conj(&c)? {
+        if !proved_empty_conj(w, &c)? {
             return Ok(false);
         }
     }
     Ok(true)
 }
 
-/// True when `a` and `b` are shown to be disjoint within [`TEST_STEPS`].
-pub(crate) fn proved_disjoint(a: &Set, b: &Set) -> Result<bool> {
-    Ok(optional(a.is_disjoint_with_budget(b, &mut Budget::new(TEST_STEPS)))? == Some(true))
+/// True when `a` and `b` are shown to be disjoint within [`TEST_STEPS`] of
+/// the work `w`.
+pub(crate) fn proved_disjoint(w: &Work, a: &Set, b: &Set) -> Result<bool> {
+    Ok(w.capped(TEST_STEPS, |bg| a.is_disjoint_with_budget(b, bg))? == Some(true))
+}
+
+/// True when `a ⊆ b` is shown within [`OPTIONAL_STEPS`] of the work `w`.
+pub(crate) fn proved_subset(w: &Work, a: &Set, b: &Set) -> Result<bool> {
+    Ok(w.capped(OPTIONAL_STEPS, |bg| a.is_subset_with_budget(b, bg))? == Some(true))
 }
 
 /// The set space `[params] -> { [n anonymous dimensions] }`.
@@ -204,12 +213,12 @@ pub(crate) fn lift(s: &Set, m: usize) -> Result<Set> {
 
 /// The projection of `s` onto its first `k` dimensions (exact; what cannot
 /// be eliminated stays existentially quantified).
-pub(crate) fn project_onto(s: &Set, k: usize) -> Result<Set> {
+pub(crate) fn project_onto(w: &Work, s: &Set, k: usize) -> Result<Set> {
     let n = s.space().n_out();
     if k >= n {
         return Ok(s.clone());
     }
-    tidy(&s.project_out_exact(DimKind::Out, k, n - k)?)
+    tidy(w, &s.project_out_exact(DimKind::Out, k, n - k)?)
 }
 
 /// A conjunction of the space `[params] -> { [k dims] }` as a set.
@@ -219,7 +228,7 @@ pub(crate) fn conj_set(c: Conjunction) -> Result<Set> {
 
 /// `s` with the existential blocks that say nothing about its dimensions
 /// tidied (see [`tidy_conj`]); conjunctions found empty are dropped.
-pub(crate) fn tidy(s: &Set) -> Result<Set> {
+pub(crate) fn tidy(w: &Work, s: &Set) -> Result<Set> {
     let parts = conjs(s);
     if parts.iter().all(|c| c.n_local() == 0) {
         return Ok(s.clone());
@@ -227,7 +236,7 @@ pub(crate) fn tidy(s: &Set) -> Result<Set> {
     let mut out = Vec::with_capacity(parts.len());
     let mut changed = false;
     for c in parts {
-        match tidy_conj(&c)? {
+        match tidy_conj(w, &c)? {
             Some(t) => {
                 changed |= t.n_local() != c.n_local();
                 out.push(t);
@@ -257,7 +266,7 @@ fn root(parent: &mut [usize], mut x: usize) -> usize {
 /// (`None`) when it does not; a block that repeats an earlier one (the same
 /// rows up to the numbering of its locals) is dropped. Projections and intersections of sets with existentials make
 /// such blocks, and each copy makes every later emptiness test harder.
-pub(crate) fn tidy_conj(c: &Conjunction) -> Result<Option<Conjunction>> {
+pub(crate) fn tidy_conj(w: &Work, c: &Conjunction) -> Result<Option<Conjunction>> {
     let nl = c.n_local();
     if nl == 0 {
         return Ok(Some(c.clone()));
@@ -330,7 +339,7 @@ pub(crate) fn tidy_conj(c: &Conjunction) -> Result<Option<Conjunction>> {
                 }
             }
             let closed = b2.build()?;
-            match optional(closed.is_empty_with(&mut Budget::new(TEST_STEPS)))? {
+            match w.capped(TEST_STEPS, |b| closed.is_empty_with(b))? {
                 Some(true) => return Ok(None),
                 Some(false) => {}
                 None => continue,
@@ -664,7 +673,7 @@ pub(crate) fn overflow() -> Error {
 /// set, exact when the set is convex in the way its constraints show. (As
 /// isl's `isl_set_simple_hull`, with the validity of each candidate decided
 /// by an exact emptiness test.)
-pub(crate) fn simple_hull(s: &Set) -> Result<Conjunction> {
+pub(crate) fn simple_hull(w: &Work, s: &Set) -> Result<Conjunction> {
     let parts = conjs(s);
     if parts.len() == 1 {
         return Ok(parts
@@ -694,7 +703,7 @@ pub(crate) fn simple_hull(s: &Set) -> Result<Conjunction> {
         }
         let mut valid = true;
         for c in &parts {
-            if !holds_on(c, &r)? {
+            if !holds_on(w, c, &r)? {
                 valid = false;
                 break;
             }
@@ -806,7 +815,7 @@ pub(crate) fn shadow(c: &Conjunction) -> (Vec<Vec<Int>>, Vec<Vec<Int>>) {
 /// `s` with each conjunction replaced by its rational [`shadow`]: a set
 /// without locals that contains `s` (strides and other existential
 /// conditions dropped; exact for a set without locals).
-pub(crate) fn shadow_set(s: &Set) -> Result<Set> {
+pub(crate) fn shadow_set(w: &Work, s: &Set) -> Result<Set> {
     let space = s.space().clone();
     let mut parts = Vec::new();
     for c in conjs(s) {
@@ -824,18 +833,18 @@ pub(crate) fn shadow_set(s: &Set) -> Result<Set> {
         }
         parts.push(b.build()?);
     }
-    try_coalesce(to_set(&space, parts)?)
+    try_coalesce(w, to_set(&space, parts)?)
 }
 
 /// True when every integer point of `c` satisfies `row >= 0` (a row over the
 /// constant and the variables).
-pub(crate) fn holds_on(c: &Conjunction, row: &[Int]) -> Result<bool> {
+pub(crate) fn holds_on(w: &Work, c: &Conjunction, row: &[Int]) -> Result<bool> {
     let mut probe = c.clone();
     let mut neg: Vec<Int> = row.iter().map(|v| -v).collect();
     neg[0] = &neg[0] - 1;
     neg.resize(c.n_col(), Int::ZERO);
     probe.add_ineq(neg)?;
-    proved_empty_conj(&probe)
+    proved_empty_conj(w, &probe)
 }
 
 #[cfg(test)]
@@ -854,7 +863,12 @@ mod tests {
         assert!(l
             .is_equal(&set("[N] -> { [i, a, b] : 0 <= i < N }"))
             .unwrap());
-        let p = project_onto(&set("[N] -> { [i, j] : 0 <= j <= i < N }"), 1).unwrap();
+        let p = project_onto(
+            &Work::new(crate::DEFAULT_MAX_STEPS),
+            &set("[N] -> { [i, j] : 0 <= j <= i < N }"),
+            1,
+        )
+        .unwrap();
         assert!(p.is_equal(&set("[N] -> { [i] : 0 <= i < N }")).unwrap());
     }
 
@@ -882,7 +896,7 @@ mod tests {
     #[test]
     fn hull_of_a_union() {
         let u = set("[N] -> { [i] : 0 <= i <= 3 or 5 <= i <= 9 }");
-        let h = simple_hull(&u).unwrap();
+        let h = simple_hull(&Work::new(crate::DEFAULT_MAX_STEPS), &u).unwrap();
         let hs = conj_set(h).unwrap();
         assert!(hs.is_equal(&set("[N] -> { [i] : 0 <= i <= 9 }")).unwrap());
     }

@@ -75,13 +75,14 @@ use crate::error::{Error, Result};
 use crate::invert::{invert, time_var};
 use crate::poly::{
     conj_set, conjs, eliminate_with, is_div_row, lift, optional, overflow, project_onto,
-    proved_disjoint, proved_empty, proved_empty_conj, set_space, shadow, shadow_set, simple_hull,
-    tidy, to_set, try_coalesce, try_gist, Builder, Env, OPTIONAL_STEPS,
+    proved_disjoint, proved_empty, proved_empty_conj, proved_subset, set_space, shadow, shadow_set,
+    simple_hull, tidy, to_set, try_coalesce, try_gist, Builder, Env,
 };
-use presburger::{BasicMap, Budget, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
+use crate::work::{Work, DEFAULT_MAX_STEPS};
+use presburger::{BasicMap, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
 
 /// Options of the scan.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// One loop per group of statements whose ranges overlap on a dimension,
     /// with guards inside (isl's "atomic"), instead of one loop per region
@@ -95,6 +96,23 @@ pub struct Options {
     /// levels inside do nothing, which they handle exactly; meant for tile
     /// loops, whose exact projections carry many modulo conditions.
     pub approximate: Vec<bool>,
+    /// The work limit of the whole generation, in solver steps (the units
+    /// of [`presburger::Budget`]): every query of the inversion, the
+    /// separation, the ordering and the simplification of guards draws from
+    /// it, and running out is [`Error::WorkLimit`]. The default,
+    /// [`DEFAULT_MAX_STEPS`], is `poly codegen --max-steps`'s.
+    pub max_steps: u64,
+}
+
+impl Default for Options {
+    /// Separation, exact scans, [`DEFAULT_MAX_STEPS`].
+    fn default() -> Options {
+        Options {
+            atomic: false,
+            approximate: Vec::new(),
+            max_steps: DEFAULT_MAX_STEPS,
+        }
+    }
 }
 
 /// One statement, or one piece of a statement whose inverse schedule is
@@ -161,6 +179,8 @@ struct Gen<'a> {
     /// iterator, or the value substituted for it.
     dims: Vec<Expr>,
     options: &'a Options,
+    /// The work limit of the whole generation.
+    work: &'a Work,
 }
 
 /// A loop AST scanning the schedule (see the module doc).
@@ -194,6 +214,24 @@ pub fn generate(
     domain: Option<&UnionSet>,
     context: Option<&Set>,
     options: &Options,
+) -> Result<Ast> {
+    generate_in(
+        schedule,
+        domain,
+        context,
+        options,
+        &Work::new(options.max_steps),
+    )
+}
+
+/// [`generate`] spending from `work` (shared with the caller, which may run
+/// several generations under one limit); `options.max_steps` is not read.
+pub(crate) fn generate_in(
+    schedule: &UnionMap,
+    domain: Option<&UnionSet>,
+    context: Option<&Set>,
+    options: &Options,
+    w: &Work,
 ) -> Result<Ast> {
     let mut params: Vec<String> = schedule.params().to_vec();
     let mut add_params = |ps: &[String]| {
@@ -250,13 +288,14 @@ pub fn generate(
         if let Some(c) = context {
             m = m.intersect_params(c)?;
         }
-        if proved_empty(&m.wrap())? {
+        if proved_empty(w, &m.wrap())? {
             continue;
         }
+        w.enter(format!("inverting the schedule of {name}"));
         let (time, inverse) = canonical(&m, &params, n)?;
         let text = m.to_string();
         // a piecewise inverse: one statement per piece, disjoint in time
-        for piece in invert(&inverse, &params, n, &name, &|| text.clone())? {
+        for piece in invert(w, &inverse, &params, n, &name, &|| text.clone())? {
             stmts.push(Stmt {
                 name: name.clone(),
                 time: piece.time.unwrap_or_else(|| time.clone()),
@@ -273,6 +312,7 @@ pub fn generate(
         names,
         dims,
         options,
+        work: w,
     };
     let active: Vec<(usize, Set)> = g
         .stmts
@@ -375,12 +415,12 @@ fn block(mut v: Vec<Ast>) -> Ast {
 /// `g` simplified in the context `ctx` (same space): `g'` with `g' ∩ ctx =
 /// g ∩ ctx`, the universe when `ctx ⊆ g`, else the gist of `g` (isl's gist,
 /// exact) without the disjuncts that the others cover within `ctx`.
-fn simplify_guard(g: &Set, ctx: &Set) -> Result<Set> {
-    let g = try_coalesce(try_gist(g, ctx)?)?;
+fn simplify_guard(w: &Work, g: &Set, ctx: &Set) -> Result<Set> {
+    let g = try_coalesce(w, try_gist(w, g, ctx)?)?;
     if g.plain_is_universe() {
         return Ok(g);
     }
-    if optional(ctx.is_subset_with_budget(&g, &mut Budget::new(OPTIONAL_STEPS)))? == Some(true) {
+    if proved_subset(w, ctx, &g)? {
         return Ok(Set::universe(g.space().clone())?);
     }
     let parts = conjs(&g);
@@ -399,9 +439,7 @@ fn simplify_guard(g: &Set, ctx: &Set) -> Result<Set> {
             .map(|(_, c)| c.clone())
             .collect();
         let this = to_set(&space, vec![kept[k].clone()])?.intersect(ctx)?;
-        let covered =
-            this.is_subset_with_budget(&to_set(&space, others)?, &mut Budget::new(OPTIONAL_STEPS));
-        if optional(covered)? == Some(true) {
+        if proved_subset(w, &this, &to_set(&space, others)?)? {
             kept.remove(k);
         }
     }
@@ -475,9 +513,12 @@ impl Gen<'_> {
     /// no statement; an over-approximation, computed from the emitted
     /// guards and loops.
     fn level(&mut self, d: usize, active: Vec<(usize, Set)>, ctx: &Set) -> Result<(Vec<Ast>, Set)> {
+        let w = self.work;
         if d == self.n {
             return self.leaf(active, ctx);
         }
+        let at = &self.names[d];
+        w.enter(format!("projecting the statements onto {at}"));
         // the projections are not intersected with the context (whose
         // existentials would then spread into every piece): the context is
         // added to each emptiness test instead
@@ -485,15 +526,16 @@ impl Gen<'_> {
         let lctx = lift(ctx, 1)?;
         let approx = self.options.approximate.get(d).copied().unwrap_or(false);
         for (s, t) in &active {
-            let mut p = try_coalesce(project_onto(t, d + 1)?)?;
+            let mut p = try_coalesce(w, project_onto(w, t, d + 1)?)?;
             if approx {
-                p = shadow_set(&p)?;
+                p = shadow_set(w, &p)?;
             }
-            if !proved_disjoint(&p, &lctx)? {
+            if !proved_disjoint(w, &p, &lctx)? {
                 projs.push((*s, p));
             }
         }
         let projs_all = projs.clone();
+        w.enter(format!("separating the statements at {at}"));
         let nodes = if self.options.atomic {
             projs
                 .into_iter()
@@ -506,8 +548,9 @@ impl Gen<'_> {
                 })
                 .collect()
         } else {
-            separate(projs, &lctx)?
+            separate(w, projs, &lctx)?
         };
+        w.enter(format!("ordering the pieces at {}", self.names[d]));
         let nodes = self.order(d, nodes, &projs_all, ctx)?;
         let mut plans = Vec::with_capacity(nodes.len());
         for node in nodes {
@@ -529,6 +572,7 @@ impl Gen<'_> {
         }
         // each piece under its own guard, or the conditions common to all
         // pieces hoisted around the level when that prints fewer tests
+        w.enter(format!("simplifying the guards at {}", self.names[d]));
         let env_conds = |g: &Set| self.env(d).conds(g);
         let mut own = Vec::with_capacity(built.len());
         let mut own_sets = Vec::with_capacity(built.len());
@@ -543,14 +587,14 @@ impl Gen<'_> {
             for b in &built {
                 any = any.union(&b.full_guard)?;
             }
-            let hoist = conj_set(simple_hull(&try_coalesce(any)?)?)?;
+            let hoist = conj_set(simple_hull(w, &try_coalesce(w, any)?)?)?;
             let hc = env_conds(&hoist)?;
             if !hc.is_empty() {
-                let inside = tidy(&ctx.intersect(&hoist)?)?;
+                let inside = tidy(w, &ctx.intersect(&hoist)?)?;
                 let mut with = Vec::with_capacity(built.len());
                 let mut with_sets = Vec::with_capacity(built.len());
                 for b in &built {
-                    let g = simplify_guard(&b.guard, &inside)?;
+                    let g = simplify_guard(w, &b.guard, &inside)?;
                     with.push(env_conds(&g)?);
                     with_sets.push(g);
                 }
@@ -578,7 +622,7 @@ impl Gen<'_> {
         if let Some(h) = hoist_set {
             reach = reach.intersect(&h)?;
         }
-        let reach = try_coalesce(tidy(&reach)?)?;
+        let reach = try_coalesce(w, tidy(w, &reach)?)?;
         Ok((vec![guarded(hoist_conds, block(out))], reach))
     }
 
@@ -586,18 +630,20 @@ impl Gen<'_> {
     /// steps 4 and 5): the guard is where the piece has points, over the
     /// outer dimensions, gisted in the context.
     fn plan(&self, d: usize, node: Node, ctx: &Set) -> Result<Option<Plan>> {
-        let g = simplify_guard(&try_coalesce(project_onto(&node.set, d)?)?, ctx)?;
-        if proved_empty(&g)? {
+        let w = self.work;
+        w.enter(format!("planning the loop on {}", self.names[d]));
+        let g = simplify_guard(w, &try_coalesce(w, project_onto(w, &node.set, d)?)?, ctx)?;
+        if proved_empty(w, &g)? {
             return Ok(None);
         }
-        let ctx_g = tidy(&ctx.intersect(&g)?)?;
-        let hull = simple_hull(&node.set)?;
+        let ctx_g = tidy(w, &ctx.intersect(&g)?)?;
+        let hull = simple_hull(w, &node.set)?;
         let lifted_ctx = lift(&ctx_g, 1)?;
-        let gisted = try_gist(&conj_set(hull)?, &lifted_ctx)?;
+        let gisted = try_gist(w, &conj_set(hull)?, &lifted_ctx)?;
         let h = match gisted.n_basic() {
             0 => return Ok(None),
             1 => conjs(&gisted).swap_remove(0),
-            _ => simple_hull(&gisted)?,
+            _ => simple_hull(w, &gisted)?,
         };
         let mut lp = self.loop_parts(d, &h)?;
         if lp.fixed.is_none() && (lp.lower.is_empty() || lp.upper.is_empty()) {
@@ -615,8 +661,8 @@ impl Gen<'_> {
             }
             let (mut los, mut ups) = (Vec::new(), Vec::new());
             for c in conjs(&node.set) {
-                let part = try_gist(&conj_set(c)?, &lifted_ctx)?;
-                let p = self.loop_parts(d, &simple_hull(&part)?)?;
+                let part = try_gist(w, &conj_set(c)?, &lifted_ctx)?;
+                let p = self.loop_parts(d, &simple_hull(w, &part)?)?;
                 if let Some(v) = p.fixed {
                     los.push(v.clone());
                     ups.push(v);
@@ -632,7 +678,7 @@ impl Gen<'_> {
                 lp.upper = vec![Expr::max(ups).ok_or_else(unbounded)?];
             }
         }
-        let ctx_in = tidy(&lifted_ctx.intersect(&conj_set(lp.enforced.clone())?)?)?;
+        let ctx_in = tidy(w, &lifted_ctx.intersect(&conj_set(lp.enforced.clone())?)?)?;
         Ok(Some(Plan {
             node,
             guard: g,
@@ -654,6 +700,7 @@ impl Gen<'_> {
         active: &[(usize, Set)],
         ctx: &Set,
     ) -> Result<Option<Built>> {
+        let w = self.work;
         let n = self.n;
         let Plan {
             node,
@@ -677,7 +724,7 @@ impl Gen<'_> {
                     region = Some(lift(&node.set, n - d - 1)?);
                 }
                 let r = region.as_ref().ok_or_else(overflow)?;
-                try_coalesce(tidy(&t.intersect(r)?)?)?
+                try_coalesce(w, tidy(w, &t.intersect(r)?)?)?
             };
             inner.push((s, t));
         }
@@ -692,16 +739,17 @@ impl Gen<'_> {
         if body.is_empty() {
             return Ok(None);
         }
+        w.enter(format!("simplifying the guards at {}", self.names[d]));
         // the reach: where the emitted loop (or value) meets the body's reach
         let reach = match optional(
             inner_reach
                 .intersect(&conj_set(lp.runs.clone())?)
                 .and_then(|x| x.project_out_exact(presburger::DimKind::Out, d, 1)),
         )? {
-            Some(r) => try_coalesce(tidy(&r)?)?,
+            Some(r) => try_coalesce(w, tidy(w, &r)?)?,
             None => Set::universe(set_space(&self.params, d))?,
         };
-        let final_guard = simplify_guard(&guard, &tidy(&ctx.intersect(&reach)?)?)?;
+        let final_guard = simplify_guard(w, &guard, &tidy(w, &ctx.intersect(&reach)?)?)?;
         let code = match lp.fixed {
             Some(_) => block(body),
             None => Ast::For {
@@ -722,15 +770,17 @@ impl Gen<'_> {
 
     /// The statement calls once every time dimension has its value.
     fn leaf(&mut self, active: Vec<(usize, Set)>, ctx: &Set) -> Result<(Vec<Ast>, Set)> {
+        let w = self.work;
+        w.enter("guarding the statement calls".into());
         let mut active = active;
         active.sort_by_key(|(s, _)| *s);
         let mut out = Vec::new();
         let mut reach = Set::empty(set_space(&self.params, self.n))?;
         for (s, t) in active {
-            if proved_empty(&t)? {
+            if proved_empty(w, &t)? {
                 continue;
             }
-            let g = simplify_guard(&t, ctx)?;
+            let g = simplify_guard(w, &t, ctx)?;
             let conds = self.env(self.n).conds(&g)?;
             reach = reach.union(&g)?;
             let dims = &self.dims;
@@ -751,7 +801,7 @@ impl Gen<'_> {
                 },
             ));
         }
-        Ok((out, try_coalesce(reach)?))
+        Ok((out, try_coalesce(w, reach)?))
     }
 
     /// The pieces in execution order, pieces that interleave merged (see the
@@ -767,6 +817,7 @@ impl Gen<'_> {
         projs: &[(usize, Set)],
         ctx: &Set,
     ) -> Result<Vec<Node>> {
+        let w = self.work;
         let m = nodes.len();
         if m <= 1 {
             return Ok(nodes
@@ -790,7 +841,7 @@ impl Gen<'_> {
             for i in 0..m {
                 for j in i + 1..m {
                     let both = nodes[i].set.intersect(&nodes[j].set)?;
-                    if !proved_disjoint(&both, &lift(ctx, 1)?)? {
+                    if !proved_disjoint(w, &both, &lift(ctx, 1)?)? {
                         reach[i][j] = true;
                         reach[j][i] = true;
                     }
@@ -910,9 +961,9 @@ impl Gen<'_> {
                     node.set = if node.whole.len() == node.stmts.len()
                         && all.n_basic() < node.set.n_basic()
                     {
-                        try_coalesce(all)?
+                        try_coalesce(w, all)?
                     } else {
-                        try_coalesce(node.set)?
+                        try_coalesce(w, node.set)?
                     };
                 }
                 out.push(node);
@@ -924,6 +975,7 @@ impl Gen<'_> {
     /// True when some point of `a` has a smaller `td` than some point of `b`
     /// with the same `t0 .. t(d-1)` and parameters, in the context `ctx`.
     fn precedes(&self, d: usize, a: &Set, b: &Set, ctx: &Set) -> Result<bool> {
+        let w = self.work;
         let np = self.params.len();
         let space = set_space(&self.params, d + 2);
         let same: Vec<usize> = (1..=np + d).collect();
@@ -946,7 +998,7 @@ impl Gen<'_> {
                     row[1 + np + d + 1] = Int::ONE;
                     bld.ineq(row);
                     let c = bld.build()?;
-                    if !proved_empty_conj(&c)? {
+                    if !proved_empty_conj(w, &c)? {
                         return Ok(true);
                     }
                 }
@@ -1198,7 +1250,7 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// The conjunctions of `set`, made pairwise disjoint (within `lctx`) when
 /// they are not: each one less the ones before it. A piece cut into
 /// overlapping conjunctions would run the instances in the overlap twice.
-fn disjoint_conjs(set: &Set, lctx: &Set) -> Result<Vec<Conjunction>> {
+fn disjoint_conjs(w: &Work, set: &Set, lctx: &Set) -> Result<Vec<Conjunction>> {
     let parts = conjs(set);
     if parts.len() <= 1 {
         return Ok(parts);
@@ -1209,7 +1261,7 @@ fn disjoint_conjs(set: &Set, lctx: &Set) -> Result<Vec<Conjunction>> {
     'pairs: for i in 0..parts.len() {
         for j in i + 1..parts.len() {
             let both = one(&parts[i])?.intersect(&one(&parts[j])?)?;
-            if !proved_disjoint(&both, lctx)? {
+            if !proved_disjoint(w, &both, lctx)? {
                 overlap = true;
                 break 'pairs;
             }
@@ -1231,11 +1283,11 @@ fn disjoint_conjs(set: &Set, lctx: &Set) -> Result<Vec<Conjunction>> {
         let mut r = one(&c)?;
         for d in &out {
             let d = one(d)?;
-            if !proved_disjoint(&r, &d)? {
-                r = r.subtract(&d)?;
+            if !proved_disjoint(w, &r, &d)? {
+                r = w.required(|b| r.subtract_with_budget(&d, b))?;
             }
         }
-        let r = tidy(&r)?;
+        let r = tidy(w, &r)?;
         let mut rest = conjs(&r);
         match rest.len() {
             0 => {}
@@ -1246,40 +1298,40 @@ fn disjoint_conjs(set: &Set, lctx: &Set) -> Result<Vec<Conjunction>> {
     Ok(out)
 }
 
-fn separate(projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
+fn separate(w: &Work, projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
     let mut pieces: Vec<(Set, Vec<usize>)> = Vec::new();
     for (s, p) in projs {
         let mut rest = p.clone();
         let mut next = Vec::with_capacity(2 * pieces.len() + 1);
         for (r, a) in pieces {
-            if proved_disjoint(&r, &p)? {
+            if proved_disjoint(w, &r, &p)? {
                 next.push((r, a));
                 continue;
             }
             let both = r.intersect(&p)?;
-            if !proved_disjoint(&both, lctx)? {
+            if !proved_disjoint(w, &both, lctx)? {
                 let mut a2 = a.clone();
                 a2.push(s);
-                next.push((try_coalesce(tidy(&both)?)?, a2));
+                next.push((try_coalesce(w, tidy(w, &both)?)?, a2));
             }
-            let only = r.subtract(&p)?;
-            if !proved_disjoint(&only, lctx)? {
-                next.push((try_coalesce(tidy(&only)?)?, a));
+            let only = w.required(|b| r.subtract_with_budget(&p, b))?;
+            if !proved_disjoint(w, &only, lctx)? {
+                next.push((try_coalesce(w, tidy(w, &only)?)?, a));
             }
-            rest = rest.subtract(&r)?;
+            rest = w.required(|b| rest.subtract_with_budget(&r, b))?;
         }
-        if !proved_disjoint(&rest, lctx)? {
-            next.push((try_coalesce(tidy(&rest)?)?, vec![s]));
+        if !proved_disjoint(w, &rest, lctx)? {
+            next.push((try_coalesce(w, tidy(w, &rest)?)?, vec![s]));
         }
         pieces = next;
     }
     let mut nodes = Vec::new();
     for (set, stmts) in pieces {
         let space = set.space().clone();
-        for c in disjoint_conjs(&set, lctx)? {
+        for c in disjoint_conjs(w, &set, lctx)? {
             let key = nodes.len();
             let part = to_set(&space, vec![c])?;
-            if proved_disjoint(&part, lctx)? {
+            if proved_disjoint(w, &part, lctx)? {
                 continue;
             }
             nodes.push(Node {

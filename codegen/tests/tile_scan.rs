@@ -53,6 +53,7 @@ fn kernel(src: &str, sizes: &[&str], tile: i64, wavefront: bool, values: &[Vec<i
         openmp: wavefront,
         wavefront,
         vector: None,
+        ..OptOptions::default()
     };
     let t = transform(&scop, &deps, &sched, &opts).unwrap();
     assert!(!t.layout.bands.is_empty(), "nothing tiled:\n{src}");

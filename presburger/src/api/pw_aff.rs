@@ -7,6 +7,7 @@ use super::*;
 use crate::conjunction::Row;
 use crate::lp::Rational;
 use crate::ops::aff_ops::{one_dim, set_align};
+use crate::solver::budget::Budget;
 
 /// The space of a PwAff on the set space `domain` (a parameter space gives
 /// a function of the parameters).
@@ -285,7 +286,21 @@ impl PwMultiAff {
     /// ```
     #[doc(alias = "isl_pw_multi_aff_from_map")]
     pub fn from_map(map: &Map) -> Result<PwMultiAff> {
-        PwMultiAff::from_map_impl(map)
+        PwMultiAff::from_map_impl(map, &mut crate::ops::algebra::algebra_budget())
+    }
+
+    /// As [`PwMultiAff::from_map`], spending from `budget` (every query of
+    /// the conversion together); running out is [`Error::Budget`].
+    ///
+    /// ```
+    /// use presburger::{Budget, Error, Map, PwMultiAff};
+    /// let m: Map = "[N] -> { [i] -> [o] : 0 <= o <= i < N and 2o >= i - 1 and 2o <= i }".parse()?;
+    /// assert!(matches!(PwMultiAff::from_map_with_budget(&m, &mut Budget::new(3)), Err(Error::Budget(_))));
+    /// assert!(PwMultiAff::from_map_with_budget(&m, &mut Budget::default()).is_ok());
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn from_map_with_budget(map: &Map, budget: &mut Budget) -> Result<PwMultiAff> {
+        PwMultiAff::from_map_impl(map, budget)
     }
 
     /// `ka·self + kb·other` dimension by dimension on the common domain.
@@ -389,7 +404,7 @@ impl PwMultiAff {
     /// `isl_pw_multi_aff_coalesce`); pieces with an empty domain dropped.
     #[doc(alias = "isl_pw_multi_aff_coalesce")]
     pub fn coalesce(&self) -> Result<PwMultiAff> {
-        self.coalesce_affs_impl()
+        self.coalesce_affs_impl(&mut crate::ops::algebra::algebra_budget())
     }
 
     /// The composition `self ∘ g` (isl's

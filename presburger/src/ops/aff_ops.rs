@@ -18,6 +18,8 @@ use crate::api::{
 use crate::conjunction::{Conjunction, Div, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
+use crate::solver::budget::Budget;
+use crate::solver::solve::empty_parts;
 use crate::space::Space;
 use crate::space::Tuple;
 
@@ -707,13 +709,17 @@ impl PwMultiAff {
         Ok(r)
     }
 
-    /// The algorithm of [`PwMultiAff::from_map`]: the pieces of [`pieces_from_map`], each
-    /// domain minus those before it, then merged when their functions are equal.
-    pub(crate) fn from_map_impl(map: &Map) -> Result<PwMultiAff> {
+    /// The algorithm of [`PwMultiAff::from_map`] and
+    /// [`PwMultiAff::from_map_with_budget`]: the pieces of [`pieces_from_map`], each
+    /// domain minus those before it, then merged when their functions are equal;
+    /// every solver query (the single-valuedness test, the subtractions, the
+    /// emptiness tests, the lexicographic minimum, the merge) spends from `budget`.
+    pub(crate) fn from_map_impl(map: &Map, budget: &mut Budget) -> Result<PwMultiAff> {
         if map.space().is_set() {
             return Err(Error::Invalid("from_map needs a map".into()));
         }
-        if !map.is_single_valued()? {
+        let pairs = map.reverse().apply_range(map)?;
+        if !pairs.is_subset_with_budget(&Map::identity(&map.space().range_space())?, budget)? {
             return Err(Error::Invalid(
                 "the map is not single-valued, so it is not a function".into(),
             ));
@@ -723,19 +729,19 @@ impl PwMultiAff {
             // an output bounded by inequalities only: a single-valued map is
             // its own lexicographic minimum, a function by parametric
             // integer programming
-            Err(Error::Unsupported(_)) => return map.lexmin_pw_multi_aff(),
+            Err(Error::Unsupported(_)) => return Ok(map.lexopt_function_impl(false, budget)?.0),
             Err(e) => return Err(e),
         };
         let mut r = PwMultiAff::empty(map.space().clone())?;
         let mut seen = Set(Disjunction::empty(r.domain_space()));
         for (s, f) in raw {
-            let d = s.subtract(&seen)?;
+            let d = s.subtract_with_budget(&seen, budget)?;
             seen = seen.union(&s)?;
-            if !d.is_empty()? {
+            if !empty_parts(d.0.parts.iter(), budget)? {
                 r.pieces.push((d, f));
             }
         }
-        r.coalesce_affs_impl()
+        r.coalesce_affs_impl(budget)
     }
 
     /// The algorithm of the binary operations on a common domain: every pair of pieces on
@@ -837,8 +843,9 @@ impl PwMultiAff {
     /// The algorithm of [`PwMultiAff::coalesce`]: pieces grouped by structurally equal
     /// functions (after the canonical form of their divisions); then a group
     /// whose domain another group's function fits joins it (equal graphs on
-    /// that domain); domains united and coalesced.
-    pub(crate) fn coalesce_affs_impl(&self) -> Result<PwMultiAff> {
+    /// that domain); domains united and coalesced. The graph comparisons,
+    /// emptiness tests and coalescings spend from `budget`.
+    pub(crate) fn coalesce_affs_impl(&self, budget: &mut Budget) -> Result<PwMultiAff> {
         let mut groups: Vec<(Set, MultiAff)> = Vec::new();
         for (s, f) in &self.pieces {
             match groups.iter_mut().find(|(_, g)| g.plain_is_equal(f)) {
@@ -864,7 +871,7 @@ impl PwMultiAff {
                 let mine = on_dom(&own)?;
                 let mut target = None;
                 for (i, (_, g)) in groups.iter().enumerate() {
-                    if i != j && on_dom(g)?.is_equal(&mine)? {
+                    if i != j && on_dom(g)?.is_equal_with_budget(&mine, budget)? {
                         target = Some(i);
                         break;
                     }
@@ -881,8 +888,8 @@ impl PwMultiAff {
         }
         let mut r = PwMultiAff::empty(self.space.clone())?;
         for (s, f) in groups {
-            if !s.is_empty()? {
-                r.pieces.push((s.coalesce()?, f));
+            if !empty_parts(s.0.parts.iter(), budget)? {
+                r.pieces.push((s.coalesce_with_budget(budget)?, f));
             }
         }
         Ok(r)

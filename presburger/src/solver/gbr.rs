@@ -162,9 +162,8 @@ pub(crate) fn reduce(
         // A direction of width below 1 already spans at most one integer value
         // at every node of the search below the earlier directions, so making
         // it narrower cannot shrink the search: condition 2 counts as met there.
-        // (Without this, on thin bodies with big coefficients the reduction
-        // went on halving sub-unit widths for dozens of rounds while the
-        // doubled tableau's entries grew to thousands of bits.)
+        // (On thin bodies with big coefficients, halving sub-unit widths goes
+        // on for dozens of rounds, each a few LPs on a tableau of big entries.)
         let lhs = Rational::new(&f_i1.num * &Int::from(2), f_i1.den.clone());
         let rhs = Rational::new(f_i.num.clone(), f_i.den.clone());
         if lhs < rhs && rhs >= Rational::from(Int::ONE) {

@@ -312,7 +312,9 @@ impl Conjunction {
     }
 
     /// Removes local `l` and the inequalities that use it, and returns those
-    /// (over the columns before the removal). For [`Conjunction::one_sided_local`].
+    /// (over the columns before the removal): the last step of eliminating a
+    /// local ([`Conjunction::one_sided_local`], and the exact eliminations of
+    /// projection, which add the rows that replace it first).
     pub(crate) fn drop_local_with_rows(&mut self, l: usize) -> Vec<Row> {
         let col = 1 + self.space.n_var() + l;
         let (with, without): (Vec<Row>, Vec<Row>) = std::mem::take(&mut self.ineqs)

@@ -88,10 +88,9 @@ impl Conjunction {
                     new_rows.push(fm_pair(lo, up, col, false));
                 }
             }
-            self.ineqs.retain(|r| r[col].is_zero());
+            // (the new rows are zero at `col`: they stay, without it)
             self.ineqs.extend(new_rows);
-            self.remove_cols(col, 1);
-            self.divs.remove(l);
+            self.drop_local_with_rows(l);
             done = true;
         }
         done

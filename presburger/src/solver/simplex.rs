@@ -568,8 +568,8 @@ fn update_small_row(
 /// Hadamard's inequality a minor of order `m` with entries below `2^b` is
 /// below `m^(m/2)·2^(b·m)`. The partial normalisation of big rows
 /// ([`normalize_pivoted`]) can leave a factor outside the pivot row's
-/// denominator, and such factors compound from pivot to pivot (rows of a
-/// basis reduction's doubled tableau grew to ten times that bound). The
+/// denominator, and such factors compound from pivot to pivot, so that
+/// after many pivots a row can be many times longer than the bound. The
 /// bound returned is a quarter of Hadamard's: Hadamard's is far from tight
 /// on these rows, so a row that carries a factor is caught sooner, and a row
 /// past it is divided by its full gcd (exact either way; a normalised row

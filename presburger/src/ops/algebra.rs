@@ -44,7 +44,9 @@
 //! (`peel_extensions`). Both are what a union split along a bound, or one
 //! compared with itself rewritten, looks like; step 1 on such existentials can
 //! multiply the pieces into the thousands. A conjunction of `B` that is `m`
-//! plus rows on `m`'s locals too (a split along such a row, a row tightened)
+//! plus rows on `m`'s locals too (a split along such a row, a row tightened),
+//! or a *peer* of `m` (the same locals, and at most two rows that `m`'s rows
+//! do not imply: a copy of `m` with a row tilted or shifted),
 //! is subtracted from `m` in the space of `m`'s variables and locals
 //! together (a *lifted* extension): nothing is left there when `m ⊆ B`
 //! through the same witnesses, which answers at once, and otherwise what is

@@ -1366,10 +1366,9 @@ fn uncovered<'x>(d: &'x Disjunction, other: &Disjunction) -> Cow<'x, Disjunction
     })
 }
 
-/// Most rows in which a conjunction of the other side may differ from `m`,
-/// besides those it adds, and still be a lifted *peer* of `m` in
-/// [`extension`]: every such row can split `m` once in the lifted search,
-/// so a peer is worth it only when it is a small perturbation of `m`.
+/// Most rows of a *peer* of `m` (see [`extension`]) that `m`'s rows do not
+/// imply, an equality counting as two: each such row can split `m` once in
+/// the lifted search, so a peer is worth it only as a small perturbation.
 const PEER_ROWS: usize = 2;
 
 /// What `s` asks of `m`'s points beyond `m`'s own rows, when `s` has the
@@ -1407,46 +1406,30 @@ fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
     if m.divs.is_empty() || !m.space.is_same(&s.space) || m.divs != s.divs {
         return None;
     }
-    let nv = 1 + m.space.n_var();
     let negated = |r: &Row| -> Row { r.iter().map(|v| -v).collect() };
     let in_eqs = |rows: &[Row], e: &Row| rows.contains(e) || rows.contains(&negated(e));
-    let eqs: Vec<Row> = s
-        .eqs
-        .iter()
-        .filter(|e| !in_eqs(&m.eqs, e))
-        .cloned()
-        .collect();
-    let ineqs: Vec<Row> = s
+    let eqs: Vec<&Row> = s.eqs.iter().filter(|e| !in_eqs(&m.eqs, e)).collect();
+    let ineqs: Vec<&Row> = s
         .ineqs
         .iter()
         .filter(|r| !m.ineqs.iter().any(|t| implies_row(t, r)))
-        .cloned()
         .collect();
-    if !s.plain_is_subset(m) {
-        // a peer: it may leave out rows of `m`, so it is never `m ∩ E`
-        return (2 * eqs.len() + ineqs.len() <= PEER_ROWS).then_some(Piece {
-            divs: Vec::new(),
-            eqs,
-            ineqs,
-            lifted: true,
-        });
+    let extends = s.plain_is_subset(m);
+    // a peer may leave out rows of `m`, so it is never `m ∩ E`: lifted
+    if !extends && 2 * eqs.len() + ineqs.len() > PEER_ROWS {
+        return None;
     }
-    let on_variables = |r: &Row| r[nv..].iter().all(Int::is_zero);
-    if eqs.iter().all(on_variables) && ineqs.iter().all(on_variables) {
-        let cut =
-            |rows: Vec<Row>| -> Vec<Row> { rows.into_iter().map(|r| r[..nv].to_vec()).collect() };
-        return Some(Piece {
-            divs: Vec::new(),
-            eqs: cut(eqs),
-            ineqs: cut(ineqs),
-            lifted: false,
-        });
-    }
+    let nv = 1 + m.space.n_var();
+    let on_variables = |r: &&Row| r[nv..].iter().all(Int::is_zero);
+    let lifted = !(extends && eqs.iter().all(on_variables) && ineqs.iter().all(on_variables));
+    let width = if lifted { m.n_col() } else { nv };
+    let rows =
+        |rows: Vec<&Row>| -> Vec<Row> { rows.into_iter().map(|r| r[..width].to_vec()).collect() };
     Some(Piece {
         divs: Vec::new(),
-        eqs,
-        ineqs,
-        lifted: true,
+        eqs: rows(eqs),
+        ineqs: rows(ineqs),
+        lifted,
     })
 }
 

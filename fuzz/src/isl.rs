@@ -37,7 +37,7 @@ struct IslScheduleNode {
     _p: [u8; 0],
 }
 
-extern "C" {
+unsafe extern "C" {
     fn isl_ctx_alloc() -> *mut IslCtx;
     fn isl_ctx_free(ctx: *mut IslCtx);
     fn isl_ctx_set_max_operations(ctx: *mut IslCtx, max: std::ffi::c_ulong);
@@ -153,7 +153,7 @@ struct IslVal {
     _p: [u8; 0],
 }
 
-extern "C" {
+unsafe extern "C" {
     fn isl_set_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslSet;
     fn isl_ast_build_from_context(set: *mut IslSet) -> *mut IslAstBuild;
     fn isl_ast_build_free(b: *mut IslAstBuild) -> *mut IslAstBuild;
@@ -812,7 +812,7 @@ fn take_expr(e: *mut IslAstExpr) -> Option<IslExpr> {
 
 /// # Safety
 /// `e` must be a valid expression (not consumed).
-unsafe fn expr_tree(e: *mut IslAstExpr) -> Option<IslExpr> {
+unsafe fn expr_tree(e: *mut IslAstExpr) -> Option<IslExpr> { unsafe {
     match isl_ast_expr_get_type(e) {
         0 => {
             let op = isl_ast_expr_op_get_type(e);
@@ -854,7 +854,7 @@ unsafe fn expr_tree(e: *mut IslAstExpr) -> Option<IslExpr> {
         }
         _ => None,
     }
-}
+}}
 
 fn take_node(n: *mut IslAstNode) -> Option<IslAst> {
     if n.is_null() {
@@ -868,7 +868,7 @@ fn take_node(n: *mut IslAstNode) -> Option<IslAst> {
 
 /// # Safety
 /// `n` must be a valid node (not consumed).
-unsafe fn node_tree(n: *mut IslAstNode) -> Option<IslAst> {
+unsafe fn node_tree(n: *mut IslAstNode) -> Option<IslAst> { unsafe {
     match isl_ast_node_get_type(n) {
         1 => {
             let iterator = match take_expr(isl_ast_node_for_get_iterator(n))? {
@@ -923,7 +923,7 @@ unsafe fn node_tree(n: *mut IslAstNode) -> Option<IslAst> {
         5 => Some(IslAst::User(take_expr(isl_ast_node_user_get_expr(n))?)),
         _ => None,
     }
-}
+}}
 
 impl AstNode<'_> {
     /// The C text of isl's printer (`isl_ast_node_to_C_str`).
@@ -961,7 +961,7 @@ mod rearrange {
         _p: [u8; 0],
     }
 
-    extern "C" {
+    unsafe extern "C" {
         fn isl_map_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslMap;
         fn isl_map_copy(m: *mut IslMap) -> *mut IslMap;
         fn isl_map_free(m: *mut IslMap) -> *mut IslMap;
@@ -1192,7 +1192,7 @@ mod rearrange {
             _p: [u8; 0],
         }
 
-        extern "C" {
+        unsafe extern "C" {
             fn isl_set_copy(s: *mut IslSet) -> *mut IslSet;
             fn isl_set_gist(s: *mut IslSet, c: *mut IslSet) -> *mut IslSet;
             fn isl_set_intersect(a: *mut IslSet, b: *mut IslSet) -> *mut IslSet;
@@ -1312,7 +1312,7 @@ mod rearrange {
         use super::super::IslSet;
         use super::{IMap, ISet, IslMap};
 
-        extern "C" {
+        unsafe extern "C" {
             fn isl_map_copy(m: *mut IslMap) -> *mut IslMap;
             fn isl_map_lexmin(m: *mut IslMap) -> *mut IslMap;
             fn isl_map_lexmax(m: *mut IslMap) -> *mut IslMap;
@@ -1360,7 +1360,7 @@ mod rearrange {
         use super::{Ctx, IMap, ISet, IslMap};
         use std::ffi::c_int;
 
-        extern "C" {
+        unsafe extern "C" {
             fn isl_set_copy(s: *mut IslSet) -> *mut IslSet;
             fn isl_set_dim_max(s: *mut IslSet, pos: c_int) -> *mut IslPwAff;
             fn isl_set_dim_min(s: *mut IslSet, pos: c_int) -> *mut IslPwAff;
@@ -1414,7 +1414,7 @@ mod counting {
     use super::{IslSet, IslUnionSet, USet};
     use std::ffi::c_int;
 
-    extern "C" {
+    unsafe extern "C" {
         fn isl_set_from_union_set(u: *mut IslUnionSet) -> *mut IslSet;
         fn isl_set_n_basic_set(s: *mut IslSet) -> c_int;
         fn isl_set_free(s: *mut IslSet) -> *mut IslSet;
@@ -1453,7 +1453,7 @@ struct IslPwAff {
     _p: [u8; 0],
 }
 
-extern "C" {
+unsafe extern "C" {
     fn isl_pw_multi_aff_read_from_str(ctx: *mut IslCtx, s: *const c_char) -> *mut IslPwMultiAff;
     fn isl_pw_multi_aff_to_str(p: *mut IslPwMultiAff) -> *mut c_char;
     fn isl_pw_multi_aff_is_equal(a: *mut IslPwMultiAff, b: *mut IslPwMultiAff) -> c_int;

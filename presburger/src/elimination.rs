@@ -94,7 +94,7 @@ pub(crate) fn splinters<'a>(
     lowers: &'a [&'a Row],
     uppers: &[&Row],
     col: usize,
-) -> impl Iterator<Item = Row> + 'a {
+) -> impl Iterator<Item = Row> + 'a + use<'a> {
     let m = uppers.iter().map(|u| -&u[col]).max().unwrap_or(Int::ONE);
     lowers.iter().flat_map(move |lo| {
         let a = &lo[col];

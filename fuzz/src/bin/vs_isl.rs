@@ -1507,7 +1507,9 @@ fn main() {
     // isl is single-threaded; our set algebra uses rayon for independent pieces
     // (the workers inherit this)
     if std::env::var_os("RAYON_NUM_THREADS").is_none() {
-        std::env::set_var("RAYON_NUM_THREADS", "1");
+        // SAFETY: first statement of `main`, before any thread (rayon's pool
+        // included) exists, so nothing reads the environment concurrently.
+        unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
     }
     let mut families = Vec::new();
     let mut op = Op::IsEmpty;

@@ -12,7 +12,7 @@
 //! Run with `cargo bench -p benches --bench algebra`; `RAYON_NUM_THREADS=1` gives
 //! the single-threaded figures (the emptiness tests of subtraction run in parallel).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use presburger::{Map, Set};
 use std::hint::black_box;
 use std::time::Duration;

@@ -16,10 +16,10 @@
 //! answer is compared with the expected one and a mismatch or error is reported on
 //! stderr (the timing of an erroring call would be meaningless).
 
-use benches::{dependences, integer_gap, random_small, tiled, Problem};
-use criterion::{criterion_group, criterion_main, Criterion};
-use presburger::internals::{sample_general, sample_omega};
+use benches::{Problem, dependences, integer_gap, random_small, tiled};
+use criterion::{Criterion, criterion_group, criterion_main};
 use presburger::Budget;
+use presburger::internals::{sample_general, sample_omega};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -19,8 +19,8 @@
 //! parse`; before the criterion groups it prints plain wall-clock figures for
 //! 200,000 constraints (best of 3), parse and simplify separately and together.
 
-use benches::{affine, XorShift};
-use criterion::{criterion_group, BatchSize, BenchmarkId, Criterion};
+use benches::{XorShift, affine};
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group};
 use presburger::{BasicSet, Conjunction};
 use std::hint::black_box;
 use std::time::{Duration, Instant};

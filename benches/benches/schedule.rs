@@ -9,9 +9,9 @@
 //! Run with `cargo bench -p benches --bench schedule`; ids are
 //! `schedule/<scheduler>/<kernel>`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use schedule::{
-    compute, dependences, extract_scop, FarkasMethod, Options, Scheduler, SchedulerOptions,
+    FarkasMethod, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop,
 };
 use std::hint::black_box;
 use std::time::Duration;

@@ -7,8 +7,8 @@
 //! `sdbm/<set>/fast` and `sdbm/<set>/general`.
 
 use benches::sdbm_family;
-use criterion::{criterion_group, criterion_main, Criterion};
-use presburger::internals::{is_empty_via, EmptinessPath};
+use criterion::{Criterion, criterion_group, criterion_main};
+use presburger::internals::{EmptinessPath, is_empty_via};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //!
 //! Run with `cargo bench -p benches --bench volume`; ids are `volume/<step>`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use volume::model::{Model, Options};

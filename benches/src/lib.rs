@@ -565,8 +565,8 @@ fn parse_bs(text: &str) -> presburger::BasicSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use presburger::internals::testing::{set_points, Box as PBox};
     use presburger::Set;
+    use presburger::internals::testing::{Box as PBox, set_points};
 
     /// Checks every problem against enumeration: for each parameter choice, the
     /// points of the set in `[lo, hi]^d`. A set expected non-empty must show a point

@@ -15,11 +15,11 @@
 //! before timing starts) and the function to time.
 
 use crate::output::{Failure, Out};
-use presburger::{parse_object, Error, Int, Object, Set, UnionMap, UnionSet};
+use presburger::{Error, Int, Object, Set, UnionMap, UnionSet, parse_object};
 use std::fmt;
 use std::hint::black_box;
 use std::io::{BufRead, BufWriter, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 /// The usage line of the subcommand, shown with usage errors.
@@ -544,9 +544,11 @@ mod tests {
             lines[6]
         );
         assert_eq!((stats.operations, stats.errors), (7, 7));
-        assert!(stats
-            .summary()
-            .starts_with("stats: 7 operations, 7 errors; solver: "));
+        assert!(
+            stats
+                .summary()
+                .starts_with("stats: 7 operations, 7 errors; solver: ")
+        );
     }
 
     #[test]

@@ -22,10 +22,10 @@
 //! `is_empty`, `+`, `*` and the comparisons; other operations refuse it.
 //! Operations that the library does not provide yet give an error that says so.
 
-use presburger::tokens::{tokenize, Spanned, Tok};
+use presburger::tokens::{Spanned, Tok, tokenize};
 use presburger::{
-    is_function_text, parse_object, DimKind, Error, Object, PwAff, PwMultiAff, RationalSet, Set,
-    UnionMap, UnionPwMultiAff, UnionSet,
+    DimKind, Error, Object, PwAff, PwMultiAff, RationalSet, Set, UnionMap, UnionPwMultiAff,
+    UnionSet, is_function_text, parse_object,
 };
 use std::collections::HashMap;
 use std::fmt;
@@ -775,7 +775,14 @@ impl Calc<'_> {
                     Tok::Num(k) => k.to_i64().and_then(|k| usize::try_from(k).ok()),
                     _ => None,
                 }
-                .ok_or_else(|| err_at(&pos_at, format!("'{name}' needs a dimension position (0, 1, ...) as its second argument")))?;
+                .ok_or_else(|| {
+                    err_at(
+                        &pos_at,
+                        format!(
+                            "'{name}' needs a dimension position (0, 1, ...) as its second argument"
+                        ),
+                    )
+                })?;
                 self.advance();
                 self.expect(&Tok::RParen)?;
                 dim_opt(&name, s, pos).map_err(|m| err_at(&at, m))
@@ -978,9 +985,9 @@ fn min_max(name: &str, a: Value, b: Value) -> Result<Value, String> {
             Value::PwMultiAff(f) => f,
             v => {
                 return Err(format!(
-                "'{name}' needs two functions with one output (e.g. {{ [i] -> [(i)] }}), got {}",
-                kind(&v)
-            ))
+                    "'{name}' needs two functions with one output (e.g. {{ [i] -> [(i)] }}), got {}",
+                    kind(&v)
+                ));
             }
         };
         if let Some(m) = f.members().iter().find(|m| m.space().n_out() != 1) {
@@ -1297,7 +1304,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
                 return Err(format!(
                     "'map' needs a function (e.g. {{ [i] -> [(i + 1)] }}), got {}",
                     kind(&v)
-                ))
+                ));
             }
         },
         "min" | "max" => min_max(name, arg(2)?, arg(2)?)?,

@@ -42,7 +42,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             s if s.starts_with("--") => {
                 return Err(format!(
                     "unknown option {s}\nusage: poly codegen [--atomic] [--max-steps N] [--run PARAM=VALUE,...] [FILE|-]"
-                ))
+                ));
             }
             _ if file.is_some() => return Err("poly codegen takes one input file".into()),
             _ => file = Some(a),

@@ -33,7 +33,7 @@ mod schedule;
 mod scop;
 mod volume;
 
-use output::{print, Failure, Out};
+use output::{Failure, Out, print};
 use std::io::Read;
 use std::process::ExitCode;
 

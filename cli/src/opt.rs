@@ -24,8 +24,8 @@
 use codegen::emit::constant_macros;
 use codegen::opt::{specialize, transform};
 use codegen::tile::TileOptions;
-use codegen::{emit_c, optimize, EmitOptions, Mark, OptOptions};
-use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
+use codegen::{EmitOptions, Mark, OptOptions, emit_c, optimize};
+use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
 use std::time::Instant;
 
 /// The parsed command line of `poly opt`.
@@ -40,8 +40,7 @@ struct Args {
     parametric: bool,
 }
 
-const USAGE: &str =
-    "usage: poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile] \
+const USAGE: &str = "usage: poly opt FILE.c [-o OUT.c] [--tile N | --tile-sizes A,B,C | --no-tile] \
 [--tile-single] [--parallel] [--no-wavefront] [--no-vector] [--ivdep] [--parametric] \
 [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--function NAME] [--max-steps N] [--verbose] [--print-schedule]";
 
@@ -112,7 +111,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
                     "lp" => Scheduler::Lp,
                     "identity" => Scheduler::Identity,
                     other => {
-                        return Err(format!("unknown scheduler '{other}' (dfp, lp or identity)"))
+                        return Err(format!("unknown scheduler '{other}' (dfp, lp or identity)"));
                     }
                 }
             }
@@ -124,7 +123,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
                     other => {
                         return Err(format!(
                             "unknown fusion policy '{other}' (max, smart or none)"
-                        ))
+                        ));
                     }
                 }
             }
@@ -137,7 +136,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--parametric" => a.parametric = true,
             "--print-schedule" => a.print_schedule = true,
             s if s.starts_with('-') && s != "-" => {
-                return Err(format!("unknown option '{s}'\n{USAGE}"))
+                return Err(format!("unknown option '{s}'\n{USAGE}"));
             }
             _ if a.file.is_some() => return Err(format!("poly opt takes one input file\n{USAGE}")),
             _ => a.file = Some(arg.clone()),

@@ -13,8 +13,8 @@
 //! relation and a witness pair, and then fails.
 
 use crate::scop::load;
-use schedule::validity::{check, Validity};
-use schedule::{compute, dependences, Fusion, Scheduler, SchedulerOptions};
+use schedule::validity::{Validity, check};
+use schedule::{Fusion, Scheduler, SchedulerOptions, compute, dependences};
 
 /// The output of `poly schedule` for `args` (after `schedule`), and whether
 /// the command succeeded (false for a schedule that `--check` finds invalid).
@@ -32,7 +32,7 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
                     Some("lp") => Scheduler::Lp,
                     Some("identity") => Scheduler::Identity,
                     Some(other) => {
-                        return Err(format!("unknown scheduler '{other}' (dfp, lp or identity)"))
+                        return Err(format!("unknown scheduler '{other}' (dfp, lp or identity)"));
                     }
                     None => return Err("--scheduler needs a name: dfp, lp or identity".into()),
                 }
@@ -45,7 +45,7 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
                     Some(other) => {
                         return Err(format!(
                             "unknown fusion policy '{other}' (max, smart or none)"
-                        ))
+                        ));
                     }
                     None => return Err("--fuse needs a policy: max, smart or none".into()),
                 }

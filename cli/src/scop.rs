@@ -11,7 +11,7 @@
 //! (each read instance from its last writer); `--distances` adds a line per
 //! relation between two statements, `distance KIND SRC -> TGT: (DIRS) SET`.
 
-use schedule::{dependences, extract_scop, Options, Scop};
+use schedule::{Options, Scop, dependences, extract_scop};
 
 /// The SCoP of the file named in `args` (after the command).
 pub(crate) fn load(args: &[String]) -> Result<Scop, String> {

@@ -28,8 +28,8 @@
 
 use presburger::Set;
 use std::fmt::Write as _;
-use volume::model::{box_extents, count_points, Model, Options};
-use volume::tiling::{disjoint_pieces, Slice};
+use volume::model::{Model, Options, box_extents, count_points};
+use volume::tiling::{Slice, disjoint_pieces};
 
 /// Enumeration limit for counting the points of pieces that are not boxes.
 const COUNT_LIMIT: usize = 1 << 20;

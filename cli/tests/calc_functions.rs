@@ -125,11 +125,15 @@ fn min_max_and_pullback() {
         "{ [i] -> [(i)] : i <= 5; [i] -> [(5)] : i >= 6 }"
     );
     assert_eq!(
-        calc1("max({ [i] -> [(i)] : i >= 0 }, { [i] -> [(5)] }) = { [i] -> [(5)] : 0 <= i <= 5; [i] -> [(i)] : i > 5 };"),
+        calc1(
+            "max({ [i] -> [(i)] : i >= 0 }, { [i] -> [(5)] }) = { [i] -> [(5)] : 0 <= i <= 5; [i] -> [(i)] : i > 5 };"
+        ),
         "true"
     );
     assert_eq!(
-        calc1("min([N] -> { [i] -> [(N)] }, { [i] -> [(i)] }) = [N] -> { [i] -> [(i)] : i <= N; [i] -> [(N)] : i > N };"),
+        calc1(
+            "min([N] -> { [i] -> [(N)] }, { [i] -> [(i)] }) = [N] -> { [i] -> [(i)] : i <= N; [i] -> [(N)] : i > N };"
+        ),
         "true"
     );
     assert_eq!(
@@ -179,7 +183,9 @@ fn domain_gist_coalesce_and_graphs() {
         "{ [i] -> [(i)] }"
     );
     assert_eq!(
-        calc1("map({ [i] -> [(floor((i)/2))] : 0 <= i < 4 }) = { [0] -> [0]; [1] -> [0]; [2] -> [1]; [3] -> [1] };"),
+        calc1(
+            "map({ [i] -> [(floor((i)/2))] : 0 <= i < 4 }) = { [0] -> [0]; [1] -> [0]; [2] -> [1]; [3] -> [1] };"
+        ),
         "true"
     );
     // application: the values on a set; composition with a map; inverse

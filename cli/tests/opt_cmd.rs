@@ -206,8 +206,11 @@ fn generated_names_avoid_the_files_names() {
         let got = same_output("collisions", COLLISIONS, args);
         // S0 and S1 are the file's: the statements are S_0, S_1, ...
         assert!(got.contains("#define S_0(i) t = c0[(i)] * 0.5\n"), "{got}");
-        assert!(got
-            .contains("#define S_1(i, j) A[(i)][(j)] = A[(i)][(j) - 1] + A[(i)][(j)] * S1 + t\n"));
+        assert!(
+            got.contains(
+                "#define S_1(i, j) A[(i)][(j)] = A[(i)][(j) - 1] + A[(i)][(j)] * S1 + t\n"
+            )
+        );
         assert!(got.contains("#undef S_3\n"));
         // the declared scalar lives in the generated block
         assert!(got.contains("    double t = 0;\n"), "{got}");

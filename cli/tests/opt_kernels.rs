@@ -15,7 +15,7 @@
 //! by `codegen::optimize`, and its code, generated anyway, prints another
 //! checksum (the check can fail).
 
-use codegen::{emit_c, generate, optimize, EmitOptions, OptOptions, Options};
+use codegen::{EmitOptions, OptOptions, Options, emit_c, generate, optimize};
 use schedule::{dependences, extract_scop, identity};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -318,9 +318,11 @@ fn gemm_has_parallel_tile_loops() {
     // without --parallel no OpenMP pragma
     let seq = d.join("gemm_seq.c");
     poly_opt(&gemm, &["--tile", "32"], &seq).unwrap();
-    assert!(!std::fs::read_to_string(&seq)
-        .unwrap()
-        .contains("#pragma omp"));
+    assert!(
+        !std::fs::read_to_string(&seq)
+            .unwrap()
+            .contains("#pragma omp")
+    );
 }
 
 #[test]

@@ -399,16 +399,20 @@ fn volume_regions_and_tiles_of_the_paper_example() {
             .parse()
             .unwrap();
     assert!(set("region dense:").is_equal(&dense).unwrap());
-    assert!(set("region constant:")
-        .is_equal(&dom.subtract(&dense).unwrap())
-        .unwrap());
+    assert!(
+        set("region constant:")
+            .is_equal(&dom.subtract(&dense).unwrap())
+            .unwrap()
+    );
     assert!(set("region static:").is_empty().unwrap());
     let corners = set("region corner:");
-    assert!(corners
-        .union(&set("region edge:"))
-        .unwrap()
-        .is_equal(&set("region constant:"))
-        .unwrap());
+    assert!(
+        corners
+            .union(&set("region edge:"))
+            .unwrap()
+            .is_equal(&set("region constant:"))
+            .unwrap()
+    );
     assert!(line("  corner:").contains("32 elements"), "{text}");
     assert!(line("  dense:").contains("516128 elements"), "{text}");
     let interior: presburger::Set = "{ [Q2, Q3] : 1 <= Q2 <= 14 and 1 <= Q3 <= 14 }"
@@ -433,8 +437,10 @@ fn volume_errors_name_the_line_and_the_way_out() {
     );
     let o = poly(&["volume", "--opaque-unknown"], bad);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o)
-        .contains("element map of %b: { b[i0] -> a[o0] : 0 <= o0 <= 3 and 0 <= i0 <= 3 }"));
+    assert!(
+        stdout(&o)
+            .contains("element map of %b: { b[i0] -> a[o0] : 0 <= o0 <= 3 and 0 <= i0 <= 3 }")
+    );
     for args in [
         &["volume", "--tile", "2"][..],
         &["volume", "--tile", "0=0"],

@@ -52,9 +52,9 @@
 use crate::ast::Ast;
 use crate::error::{Error, Result};
 use crate::print::{ParamCType, ParamTypes};
-use schedule::c::lexer::{lex, Tok, Token};
-use schedule::c::parser::TYPE_WORDS;
 use schedule::Scop;
+use schedule::c::lexer::{Tok, Token, lex};
+use schedule::c::parser::TYPE_WORDS;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
@@ -406,7 +406,7 @@ pub fn emit_c(source: &str, scop: &Scop, ast: &Ast, options: &EmitOptions) -> Re
                 Some((t, _)) if *t != ty => {
                     return Err(Error::Unsupported(format!(
                         "the scalar {name} is declared with two types ({t} and {ty})"
-                    )))
+                    )));
                 }
                 Some(_) => {}
                 None => decls.push((ty, name)),

@@ -39,7 +39,7 @@
 
 use crate::ast::Ast;
 use crate::error::{Error, Result};
-use crate::scan::{generate, Options};
+use crate::scan::{Options, generate};
 use presburger::{Set, UnionMap, UnionSet};
 
 /// A parsed code-generation problem.
@@ -187,12 +187,12 @@ fn option_named(name: &str, options: &mut Options) -> Result<()> {
         "unroll" | "default" | "separation_class" => {
             return Err(Error::Input(format!(
                 "the option {name} is not supported (only atomic and separate are)"
-            )))
+            )));
         }
         other => {
             return Err(Error::Input(format!(
                 "unknown option {other} (atomic or separate)"
-            )))
+            )));
         }
     }
     Ok(())

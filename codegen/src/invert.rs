@@ -49,7 +49,7 @@
 
 use crate::ast::{Atom, Expr};
 use crate::error::{Error, Result};
-use crate::poly::{try_coalesce, Env};
+use crate::poly::{Env, try_coalesce};
 use crate::work::Work;
 use presburger::build::Expr as PExpr;
 use presburger::{Aff, Conjunction, DimKind, Div, Int, Map, PwMultiAff, Set, Space};
@@ -137,7 +137,7 @@ pub(crate) fn invert(
     {
         Ok(pw) => pw,
         Err(Error::Presburger(e)) if !matches!(e, presburger::Error::Budget(_)) => {
-            return Err(not_function(&e.to_string()))
+            return Err(not_function(&e.to_string()));
         }
         Err(e) => return Err(e),
     };
@@ -150,7 +150,7 @@ pub(crate) fn invert(
                 None => {
                     return Err(not_function(
                         "an iterator's expression does not fit in 64 bits",
-                    ))
+                    ));
                 }
             }
         }

@@ -53,10 +53,10 @@ pub mod tile;
 mod work;
 
 pub use ast::{Ast, Atom, Bound, Cond, Expr, Mark, Visit};
-pub use emit::{emit_c, EmitOptions};
+pub use emit::{EmitOptions, emit_c};
 pub use error::{Error, Result};
-pub use opt::{optimize, OptOptions, Optimized};
+pub use opt::{OptOptions, Optimized, optimize};
 pub use print::{CType, Macro, ParamCType, ParamType, ParamTypes};
-pub use scan::{generate, Options};
+pub use scan::{Options, generate};
 pub use tile::{Layout, TileOptions};
 pub use work::DEFAULT_MAX_STEPS;

@@ -31,13 +31,13 @@
 
 use crate::ast::{Ast, Mark};
 use crate::error::{Error, Result};
-use crate::scan::{generate_in, iterator_names, Options};
+use crate::scan::{Options, generate_in, iterator_names};
 use crate::tile::{Dim, Layout, TileOptions};
 use crate::work::Work;
 use presburger::build::Expr as Aff;
 use presburger::{Set, UnionMap};
 use schedule::schedule::{band_is_permutable, parallel_dims};
-use schedule::validity::{check, Validity};
+use schedule::validity::{Validity, check};
 use schedule::{Dependences, Schedule, Scop};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

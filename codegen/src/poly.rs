@@ -624,7 +624,7 @@ impl Env<'_> {
                     None => {
                         return Err(Error::Unsupported(format!(
                             "cannot write the condition {s} without existential variables"
-                        )))
+                        )));
                     }
                 }
             }
@@ -860,9 +860,10 @@ mod tests {
         let s = set("[N] -> { [i] : 0 <= i < N }");
         let l = lift(&s, 2).unwrap();
         assert_eq!(l.space().n_out(), 3);
-        assert!(l
-            .is_equal(&set("[N] -> { [i, a, b] : 0 <= i < N }"))
-            .unwrap());
+        assert!(
+            l.is_equal(&set("[N] -> { [i, a, b] : 0 <= i < N }"))
+                .unwrap()
+        );
         let p = project_onto(
             &Work::new(crate::DEFAULT_MAX_STEPS),
             &set("[N] -> { [i, j] : 0 <= j <= i < N }"),

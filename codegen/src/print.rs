@@ -631,11 +631,7 @@ impl<'a> Printer<'a> {
             Cond::And(v) => !in_and && v.len() > 1,
             _ => false,
         };
-        if needs {
-            format!("({s})")
-        } else {
-            s
-        }
+        if needs { format!("({s})") } else { s }
     }
 
     fn conds(&mut self, v: &[Cond]) -> String {
@@ -1047,9 +1043,10 @@ for (int c0 = 0; c0 <= N - 1; c0 += 1) {
         assert_eq!(a.counter_type(&none), CType::Int);
         let a = one_loop(Expr::int(0), Expr::int(max - 1), 2, v("c0"));
         assert_eq!(a.counter_type(&none), CType::LongLong);
-        assert!(a
-            .to_c()
-            .starts_with("for (long long c0 = 0; c0 <= 2147483646; c0 += 2)"));
+        assert!(
+            a.to_c()
+                .starts_with("for (long long c0 = 0; c0 <= 2147483646; c0 += 2)")
+        );
         let a = one_loop(Expr::int(i64::from(i32::MIN)), Expr::int(0), 1, v("c0"));
         assert_eq!(a.counter_type(&none), CType::Int);
         // an argument overflows although the counter does not

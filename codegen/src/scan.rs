@@ -74,11 +74,11 @@ use crate::ast::{Ast, Bound, Cond, Expr};
 use crate::error::{Error, Result};
 use crate::invert::{invert, time_var};
 use crate::poly::{
-    conj_set, conjs, eliminate_with, is_div_row, lift, optional, overflow, project_onto,
-    proved_disjoint, proved_empty, proved_empty_conj, proved_subset, set_space, shadow, shadow_set,
-    simple_hull, tidy, to_set, try_coalesce, try_gist, Builder, Env,
+    Builder, Env, conj_set, conjs, eliminate_with, is_div_row, lift, optional, overflow,
+    project_onto, proved_disjoint, proved_empty, proved_empty_conj, proved_subset, set_space,
+    shadow, shadow_set, simple_hull, tidy, to_set, try_coalesce, try_gist,
 };
-use crate::work::{Work, DEFAULT_MAX_STEPS};
+use crate::work::{DEFAULT_MAX_STEPS, Work};
 use presburger::{BasicMap, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
 
 /// Options of the scan.

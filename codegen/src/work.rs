@@ -163,10 +163,11 @@ mod tests {
     fn a_cap_that_runs_out_is_none_while_the_pool_lasts() {
         let (a, b) = sets();
         let w = Work::new(1_000_000);
-        assert!(w
-            .capped(2, |bg| a.subtract_with_budget(&b, bg))
-            .unwrap()
-            .is_none());
+        assert!(
+            w.capped(2, |bg| a.subtract_with_budget(&b, bg))
+                .unwrap()
+                .is_none()
+        );
         assert!(w.spent() <= 2);
         assert!(
             w.capped(1_000_000, |bg| a.is_disjoint_with_budget(&b, bg))

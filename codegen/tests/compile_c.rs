@@ -11,8 +11,8 @@
 //! `cc` is installed.
 
 mod common;
-use codegen::{generate, Macro, Options, ParamCType, ParamTypes};
-use common::{combinations, expected, random_schedule, Rng};
+use codegen::{Macro, Options, ParamCType, ParamTypes, generate};
+use common::{Rng, combinations, expected, random_schedule};
 use std::fmt::Write as _;
 use std::process::Command;
 
@@ -23,25 +23,64 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let fixed: &[(&str, &[std::ops::RangeInclusive<i64>])] = &[
-        ("[N] -> { S[i] -> [i] : 0 <= i < N; T[i] -> [i + 1] : 0 <= i < N }", &[-1..=4]),
+        (
+            "[N] -> { S[i] -> [i] : 0 <= i < N; T[i] -> [i + 1] : 0 <= i < N }",
+            &[-1..=4],
+        ),
         ("[N] -> { S[i, j] -> [i, j] : 0 <= j <= i < N }", &[0..=4]),
-        ("[T, N] -> { S[t, i] -> [t, 2t + i] : 0 <= t < T and 1 <= i < N - 1 }", &[0..=3, 0..=5]),
-        ("[N] -> { S[i] -> [2i + 1] : 0 <= i < N; T[i] -> [3i] : 0 <= i < N }", &[0..=6]),
-        ("[N] -> { S[i, j] -> [2i + j, j] : 0 <= i, j < N }", &[0..=4]),
+        (
+            "[T, N] -> { S[t, i] -> [t, 2t + i] : 0 <= t < T and 1 <= i < N - 1 }",
+            &[0..=3, 0..=5],
+        ),
+        (
+            "[N] -> { S[i] -> [2i + 1] : 0 <= i < N; T[i] -> [3i] : 0 <= i < N }",
+            &[0..=6],
+        ),
+        (
+            "[N] -> { S[i, j] -> [2i + j, j] : 0 <= i, j < N }",
+            &[0..=4],
+        ),
         ("[N] -> { S[i] -> [floor(i/4), i] : 0 <= i < N }", &[0..=9]),
-        ("[N] -> { S[i] -> [-i] : 0 <= i < N and i mod 3 = 1 }", &[0..=8]),
-        ("[N] -> { S[i, j] -> [i, j] : 0 <= i, j < N and (i <= 1 or j >= 3) }", &[0..=5]),
-        ("[N] -> { S[i] -> [i] : 0 <= i < N and N mod 2 = 0 }", &[0..=5]),
-        ("[N] -> { S[i, j] -> [i + j, i - j] : 0 <= i, j < N }", &[0..=4]),
-        ("[N, M] -> { S[i, j] -> [i, j] : 0 <= i < N and 0 <= j < M; T[i, j] -> [i, j] : 0 <= j <= i < N }", &[0..=3, -1..=3]),
+        (
+            "[N] -> { S[i] -> [-i] : 0 <= i < N and i mod 3 = 1 }",
+            &[0..=8],
+        ),
+        (
+            "[N] -> { S[i, j] -> [i, j] : 0 <= i, j < N and (i <= 1 or j >= 3) }",
+            &[0..=5],
+        ),
+        (
+            "[N] -> { S[i] -> [i] : 0 <= i < N and N mod 2 = 0 }",
+            &[0..=5],
+        ),
+        (
+            "[N] -> { S[i, j] -> [i + j, i - j] : 0 <= i, j < N }",
+            &[0..=4],
+        ),
+        (
+            "[N, M] -> { S[i, j] -> [i, j] : 0 <= i < N and 0 <= j < M; T[i, j] -> [i, j] : 0 <= j <= i < N }",
+            &[0..=3, -1..=3],
+        ),
         ("{ S[] -> [0]; T[i] -> [i] : 1 <= i <= 3; U[] -> [2] }", &[]),
         // values past 2^31 (the counters end past the upper bound by the stride)
         ("{ S[i] -> [1000000000 i] : 0 <= i <= 3 }", &[]),
-        ("{ S[i, j] -> [i, 799999999 i + j] : 0 <= i < 3 and 799999997 <= j < 800000000 }", &[]),
-        ("{ S[i, j] -> [i, -1500000000 i + j] : 0 <= i <= 2 and 0 <= j <= 1 }", &[]),
+        (
+            "{ S[i, j] -> [i, 799999999 i + j] : 0 <= i < 3 and 799999997 <= j < 800000000 }",
+            &[],
+        ),
+        (
+            "{ S[i, j] -> [i, -1500000000 i + j] : 0 <= i <= 2 and 0 <= j <= 1 }",
+            &[],
+        ),
         ("{ S[i] -> [i] : 2147483645 <= i <= 2147483647 }", &[]),
-        ("[N] -> { S[i] -> [N + i] : 0 <= i < 2 }", &[2147483646..=2147483648]),
-        ("[N] -> { S[i] -> [i] : N - 1 <= i <= N }", &[-2147483649..=-2147483647]),
+        (
+            "[N] -> { S[i] -> [N + i] : 0 <= i < 2 }",
+            &[2147483646..=2147483648],
+        ),
+        (
+            "[N] -> { S[i] -> [i] : N - 1 <= i <= N }",
+            &[-2147483649..=-2147483647],
+        ),
     ];
     let mut out: Vec<Case> = fixed
         .iter()
@@ -233,13 +272,24 @@ fn piecewise_inverses_compile_and_run_in_order() {
     let border = "0 <= i, j < N and (i = 0 or i = N - 1 or j = 0 or j = N - 1)";
     let cases: Vec<(String, Vec<std::ops::RangeInclusive<i64>>)> = vec![
         ("{ S[i] -> [i] : i = 0 or i = 3 }".into(), vec![]),
-        (format!("[N] -> {{ S[i, j] -> [i, j] : {border} }}"), vec![-1..=9]),
-        (format!("[N] -> {{ S[i, j] -> [j, i] : {border} }}"), vec![-1..=6]),
         (
-            format!("[N] -> {{ S[i, j] -> [i, j, 0] : {border}; T[i, j] -> [i, j, 1] : 0 < i, j < N - 1 }}"),
+            format!("[N] -> {{ S[i, j] -> [i, j] : {border} }}"),
+            vec![-1..=9],
+        ),
+        (
+            format!("[N] -> {{ S[i, j] -> [j, i] : {border} }}"),
+            vec![-1..=6],
+        ),
+        (
+            format!(
+                "[N] -> {{ S[i, j] -> [i, j, 0] : {border}; T[i, j] -> [i, j, 1] : 0 < i, j < N - 1 }}"
+            ),
             vec![0..=6],
         ),
-        ("{ S[i] -> [i] : 0 <= i <= 5 or 3 <= i <= 8 }".into(), vec![]),
+        (
+            "{ S[i] -> [i] : 0 <= i <= 5 or 3 <= i <= 8 }".into(),
+            vec![],
+        ),
         (
             "[N] -> { S[i, j] -> [i, j] : (i = 0 and 0 <= j <= N) or (j = 0 and 0 <= i <= N) or \
              (0 <= i <= 1 and 0 <= j <= 1) }"

@@ -7,7 +7,7 @@
 //! 2^31; `int` where the bounds prove it enough).
 
 mod common;
-use codegen::{generate, Options};
+use codegen::{Options, generate};
 use common::check;
 
 #[test]

@@ -6,8 +6,8 @@
 //! of cases (default 300).
 
 mod common;
-use codegen::{generate, Options};
-use common::{check_ast, random_schedule, Rng};
+use codegen::{Options, generate};
+use common::{Rng, check_ast, random_schedule};
 use proptest::prelude::*;
 
 fn cases() -> u32 {

@@ -8,10 +8,10 @@
 mod common;
 use codegen::opt::transform;
 use codegen::tile::{Dim, Layout, TileOptions};
-use codegen::{generate, OptOptions, Options};
+use codegen::{OptOptions, Options, generate};
 use common::check_ast;
 use presburger::UnionMap;
-use schedule::{compute, dependences, extract_scop, SchedulerOptions};
+use schedule::{SchedulerOptions, compute, dependences, extract_scop};
 
 /// The scan of `sched` with its tile dimensions (per `layout`)
 /// approximated, and exact too with `exact` (slow on wavefronts), checked

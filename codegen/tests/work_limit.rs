@@ -3,7 +3,7 @@
 //! [`Error::WorkLimit`] naming the step, and the default suffices for
 //! ordinary schedules.
 
-use codegen::{generate, Error, Options, DEFAULT_MAX_STEPS};
+use codegen::{DEFAULT_MAX_STEPS, Error, Options, generate};
 use presburger::{Set, UnionMap};
 
 const SKEWED: &str = "[T, N] -> { S[t, i] -> [t, 2t + i, 0] : 0 <= t < T and 1 <= i <= N - 2; \

@@ -9,10 +9,10 @@
 //!
 //!     cargo bench --bench schedule [-- FILTER]
 
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use presburger_fuzz::isl::Ctx;
-use presburger_fuzz::schedule_isl::{kernels, SchedInput};
-use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
+use presburger_fuzz::schedule_isl::{SchedInput, kernels};
+use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
 use std::time::Duration;
 
 /// Registers `ours/KERNEL` and `isl/KERNEL` for every kernel.

@@ -6,8 +6,8 @@
 use libfuzzer_sys::fuzz_target;
 #[allow(unused_imports)]
 use presburger_fuzz::{
-    check_algebra, check_emptiness, check_sdbm, compare, isl::Ctx, random_sdbm, random_set,
-    random_set_in, Bytes, Shape, Tally,
+    Bytes, Shape, Tally, check_algebra, check_emptiness, check_sdbm, compare, isl::Ctx,
+    random_sdbm, random_set, random_set_in,
 };
 
 fuzz_target!(|data: &[u8]| {

@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use presburger_fuzz::{differential_case, isl::Ctx, Tally};
+use presburger_fuzz::{Tally, differential_case, isl::Ctx};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 static INPUTS: AtomicU64 = AtomicU64::new(0);

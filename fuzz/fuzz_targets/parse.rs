@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use presburger_fuzz::{check_round_trip, random_set, Bytes, Shape};
+use presburger_fuzz::{Bytes, Shape, check_round_trip, random_set};
 
 fuzz_target!(|data: &[u8]| {
     match data.split_first() {

@@ -5,8 +5,8 @@
 //! several parameter values and compared with the enumeration of the
 //! scheduled instances sorted by time.
 
-use crate::isl::{Ctx, IslAst, IslExpr};
 use crate::Source;
+use crate::isl::{Ctx, IslAst, IslExpr};
 use codegen::{Ast, Bound, Cond, Expr, Options, Visit};
 use presburger::{DimKind, Int, Set, UnionMap};
 use std::time::{Duration, Instant};
@@ -110,7 +110,7 @@ fn upper_bounds(it: &str, cond: &IslExpr, out: &mut Vec<Expr>) -> Result<(), Str
         _ => {
             return Err(format!(
                 "a loop condition that is not an upper bound: {cond:?}"
-            ))
+            ));
         }
     }
     Ok(())

@@ -316,11 +316,7 @@ pub(crate) fn coef(rng: &mut Rng, big: bool) -> i128 {
             0
         } else {
             let m = (1i128 << rng.range(40, 69)) + (rng.next_u64() as i128 >> 24);
-            if rng.chance(50) {
-                -m
-            } else {
-                m
-            }
+            if rng.chance(50) { -m } else { m }
         }
     } else {
         rng.range(-5, 5) as i128

@@ -20,7 +20,7 @@
 //! comparison with zero (`... >= 0`, `... = 0`): the text is what isl prints,
 //! and what `poly batch` reads.
 
-use crate::families::{affine, coef, div_ceil, div_floor, names, shuffle, Family};
+use crate::families::{Family, affine, coef, div_ceil, div_floor, names, shuffle};
 use crate::{Rng, Source};
 
 /// One constraint `a · columns + c >= 0` (or `= 0`). The columns are the set
@@ -293,11 +293,7 @@ fn pair_polys(family: Family, rng: &mut Rng) -> (Poly, Poly, String) {
 /// A step of 1–3, either sign.
 fn step(rng: &mut Rng) -> i128 {
     let s = rng.range(1, 3) as i128;
-    if rng.chance(50) {
-        -s
-    } else {
-        s
-    }
+    if rng.chance(50) { -s } else { s }
 }
 
 /// One row of one disjunct gets its constant moved by 1–3.
@@ -388,11 +384,7 @@ fn split(rng: &mut Rng, p: &mut Poly) -> &'static str {
     let name = if rng.chance(33) {
         let d = if rng.chance(50) { 1 } else { -1 };
         other.c += d;
-        if d > 0 {
-            "split-overlap"
-        } else {
-            "split-gap"
-        }
+        if d > 0 { "split-overlap" } else { "split-gap" }
     } else {
         "split"
     };

@@ -2,7 +2,7 @@
 //! Each object is owned by a Rust value that frees it; isl's `__isl_take`
 //! arguments get copies, so every wrapper method borrows `self`.
 
-use std::ffi::{c_char, c_int, CStr, CString};
+use std::ffi::{CStr, CString, c_char, c_int};
 
 #[repr(C)]
 struct IslCtx {
@@ -79,9 +79,9 @@ unsafe extern "C" {
     fn isl_union_map_intersect(a: *mut IslUnionMap, b: *mut IslUnionMap) -> *mut IslUnionMap;
     fn isl_union_map_union(a: *mut IslUnionMap, b: *mut IslUnionMap) -> *mut IslUnionMap;
     fn isl_union_map_intersect_domain(a: *mut IslUnionMap, b: *mut IslUnionSet)
-        -> *mut IslUnionMap;
+    -> *mut IslUnionMap;
     fn isl_union_map_lex_lt_union_map(a: *mut IslUnionMap, b: *mut IslUnionMap)
-        -> *mut IslUnionMap;
+    -> *mut IslUnionMap;
     fn isl_union_access_info_from_sink(sink: *mut IslUnionMap) -> *mut IslUnionAccessInfo;
     fn isl_union_access_info_set_must_source(
         a: *mut IslUnionAccessInfo,
@@ -812,49 +812,51 @@ fn take_expr(e: *mut IslAstExpr) -> Option<IslExpr> {
 
 /// # Safety
 /// `e` must be a valid expression (not consumed).
-unsafe fn expr_tree(e: *mut IslAstExpr) -> Option<IslExpr> { unsafe {
-    match isl_ast_expr_get_type(e) {
-        0 => {
-            let op = isl_ast_expr_op_get_type(e);
-            let n = isl_ast_expr_op_get_n_arg(e);
-            if n < 0 {
-                return None;
+unsafe fn expr_tree(e: *mut IslAstExpr) -> Option<IslExpr> {
+    unsafe {
+        match isl_ast_expr_get_type(e) {
+            0 => {
+                let op = isl_ast_expr_op_get_type(e);
+                let n = isl_ast_expr_op_get_n_arg(e);
+                if n < 0 {
+                    return None;
+                }
+                let mut args = Vec::with_capacity(n as usize);
+                for k in 0..n {
+                    args.push(take_expr(isl_ast_expr_op_get_arg(e, k))?);
+                }
+                Some(IslExpr::Op(op, args))
             }
-            let mut args = Vec::with_capacity(n as usize);
-            for k in 0..n {
-                args.push(take_expr(isl_ast_expr_op_get_arg(e, k))?);
+            1 => {
+                let id = isl_ast_expr_get_id(e);
+                if id.is_null() {
+                    return None;
+                }
+                let name = isl_id_get_name(id);
+                let s = if name.is_null() {
+                    String::new()
+                } else {
+                    CStr::from_ptr(name).to_string_lossy().into_owned()
+                };
+                isl_id_free(id);
+                Some(IslExpr::Id(s))
             }
-            Some(IslExpr::Op(op, args))
+            2 => {
+                let v = isl_ast_expr_get_val(e);
+                if v.is_null() {
+                    return None;
+                }
+                let (num, den) = (isl_val_get_num_si(v), isl_val_get_den_si(v));
+                isl_val_free(v);
+                // c_long is 32 bits on some platforms
+                #[allow(clippy::useless_conversion)]
+                let num = i64::from(num);
+                (den == 1).then_some(IslExpr::Int(num))
+            }
+            _ => None,
         }
-        1 => {
-            let id = isl_ast_expr_get_id(e);
-            if id.is_null() {
-                return None;
-            }
-            let name = isl_id_get_name(id);
-            let s = if name.is_null() {
-                String::new()
-            } else {
-                CStr::from_ptr(name).to_string_lossy().into_owned()
-            };
-            isl_id_free(id);
-            Some(IslExpr::Id(s))
-        }
-        2 => {
-            let v = isl_ast_expr_get_val(e);
-            if v.is_null() {
-                return None;
-            }
-            let (num, den) = (isl_val_get_num_si(v), isl_val_get_den_si(v));
-            isl_val_free(v);
-            // c_long is 32 bits on some platforms
-            #[allow(clippy::useless_conversion)]
-            let num = i64::from(num);
-            (den == 1).then_some(IslExpr::Int(num))
-        }
-        _ => None,
     }
-}}
+}
 
 fn take_node(n: *mut IslAstNode) -> Option<IslAst> {
     if n.is_null() {
@@ -868,62 +870,64 @@ fn take_node(n: *mut IslAstNode) -> Option<IslAst> {
 
 /// # Safety
 /// `n` must be a valid node (not consumed).
-unsafe fn node_tree(n: *mut IslAstNode) -> Option<IslAst> { unsafe {
-    match isl_ast_node_get_type(n) {
-        1 => {
-            let iterator = match take_expr(isl_ast_node_for_get_iterator(n))? {
-                IslExpr::Id(s) => s,
-                _ => return None,
-            };
-            Some(IslAst::For {
-                iterator,
-                init: take_expr(isl_ast_node_for_get_init(n))?,
-                cond: take_expr(isl_ast_node_for_get_cond(n))?,
-                inc: take_expr(isl_ast_node_for_get_inc(n))?,
-                body: Box::new(take_node(isl_ast_node_for_get_body(n))?),
-            })
-        }
-        2 => {
-            let cond = take_expr(isl_ast_node_if_get_cond(n))?;
-            let then = Box::new(take_node(isl_ast_node_if_get_then_node(n))?);
-            let otherwise = match isl_ast_node_if_has_else_node(n) {
-                1 => Some(Box::new(take_node(isl_ast_node_if_get_else_node(n))?)),
-                0 => None,
-                _ => return None,
-            };
-            Some(IslAst::If {
-                cond,
-                then,
-                otherwise,
-            })
-        }
-        3 => {
-            let l = isl_ast_node_block_get_children(n);
-            if l.is_null() {
-                return None;
+unsafe fn node_tree(n: *mut IslAstNode) -> Option<IslAst> {
+    unsafe {
+        match isl_ast_node_get_type(n) {
+            1 => {
+                let iterator = match take_expr(isl_ast_node_for_get_iterator(n))? {
+                    IslExpr::Id(s) => s,
+                    _ => return None,
+                };
+                Some(IslAst::For {
+                    iterator,
+                    init: take_expr(isl_ast_node_for_get_init(n))?,
+                    cond: take_expr(isl_ast_node_for_get_cond(n))?,
+                    inc: take_expr(isl_ast_node_for_get_inc(n))?,
+                    body: Box::new(take_node(isl_ast_node_for_get_body(n))?),
+                })
             }
-            let k = isl_ast_node_list_n_ast_node(l);
-            let mut out = Vec::new();
-            let mut ok = k >= 0;
-            for i in 0..k.max(0) {
-                match take_node(isl_ast_node_list_get_ast_node(l, i)) {
-                    Some(c) => out.push(c),
-                    None => {
-                        ok = false;
-                        break;
+            2 => {
+                let cond = take_expr(isl_ast_node_if_get_cond(n))?;
+                let then = Box::new(take_node(isl_ast_node_if_get_then_node(n))?);
+                let otherwise = match isl_ast_node_if_has_else_node(n) {
+                    1 => Some(Box::new(take_node(isl_ast_node_if_get_else_node(n))?)),
+                    0 => None,
+                    _ => return None,
+                };
+                Some(IslAst::If {
+                    cond,
+                    then,
+                    otherwise,
+                })
+            }
+            3 => {
+                let l = isl_ast_node_block_get_children(n);
+                if l.is_null() {
+                    return None;
+                }
+                let k = isl_ast_node_list_n_ast_node(l);
+                let mut out = Vec::new();
+                let mut ok = k >= 0;
+                for i in 0..k.max(0) {
+                    match take_node(isl_ast_node_list_get_ast_node(l, i)) {
+                        Some(c) => out.push(c),
+                        None => {
+                            ok = false;
+                            break;
+                        }
                     }
                 }
+                isl_ast_node_list_free(l);
+                ok.then_some(IslAst::Block(out))
             }
-            isl_ast_node_list_free(l);
-            ok.then_some(IslAst::Block(out))
+            4 => Some(IslAst::Mark(Box::new(take_node(
+                isl_ast_node_mark_get_node(n),
+            )?))),
+            5 => Some(IslAst::User(take_expr(isl_ast_node_user_get_expr(n))?)),
+            _ => None,
         }
-        4 => Some(IslAst::Mark(Box::new(take_node(
-            isl_ast_node_mark_get_node(n),
-        )?))),
-        5 => Some(IslAst::User(take_expr(isl_ast_node_user_get_expr(n))?)),
-        _ => None,
     }
-}}
+}
 
 impl AstNode<'_> {
     /// The C text of isl's printer (`isl_ast_node_to_C_str`).
@@ -952,9 +956,9 @@ impl AstNode<'_> {
 pub use rearrange::{IMap, ISet, IslDim};
 
 mod rearrange {
-    use super::{boolean, take_string, Ctx, IslCtx, IslSet, UMap};
-    use super::{isl_set_read_from_str, IslUnionMap};
-    use std::ffi::{c_char, c_int, c_uint, CString};
+    use super::{Ctx, IslCtx, IslSet, UMap, boolean, take_string};
+    use super::{IslUnionMap, isl_set_read_from_str};
+    use std::ffi::{CString, c_char, c_int, c_uint};
 
     #[repr(C)]
     struct IslMap {
@@ -1179,7 +1183,7 @@ mod rearrange {
     // ----- gist and simplification of single-space sets and maps (used by
     // tests/isl_gist_tables.rs) -----
     mod gist {
-        use super::super::{boolean, IslSet};
+        use super::super::{IslSet, boolean};
         use super::{IMap, ISet, IslMap};
         use std::ffi::c_int;
 

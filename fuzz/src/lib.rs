@@ -757,8 +757,8 @@ pub fn map_case(
 
 // ----- checkers against brute-force enumeration -------------------------------------
 
-use presburger::internals::testing::{set_points, Box as PBox};
-use presburger::internals::{is_empty_via, EmptinessPath};
+use presburger::internals::testing::{Box as PBox, set_points};
+use presburger::internals::{EmptinessPath, is_empty_via};
 use presburger::{BasicSet, DimKind, Int};
 use std::collections::BTreeSet;
 

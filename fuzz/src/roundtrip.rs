@@ -1,7 +1,7 @@
 //! The parser's round trip: text that parses prints to text that parses back to an
 //! equal object.
 
-use presburger::{parse_object, Object, UnionMap, UnionSet};
+use presburger::{Object, UnionMap, UnionSet, parse_object};
 
 /// Parses `text`; if it parses, prints it and parses the printed text again, which
 /// must succeed and give a plainly equal object. With `must_parse`, text that does

@@ -6,8 +6,8 @@
 #![allow(clippy::redundant_closure)]
 
 use presburger_fuzz::{
-    check_algebra, check_emptiness, check_round_trip, check_sdbm, random_sdbm, random_set,
-    random_set_in, Bytes, Rng, Shape, Source,
+    Bytes, Rng, Shape, Source, check_algebra, check_emptiness, check_round_trip, check_sdbm,
+    random_sdbm, random_set, random_set_in,
 };
 use std::path::PathBuf;
 

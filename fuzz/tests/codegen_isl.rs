@@ -10,9 +10,9 @@
 //! `CODEGEN_ISL_SEED` (default 1) set the run; the ignored test runs 10,000
 //! cases. Needs the system isl (`apt-get install libisl-dev`).
 
-use presburger_fuzz::ast_isl::{compare, random_schedule, Outcome};
-use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::Rng;
+use presburger_fuzz::ast_isl::{Outcome, compare, random_schedule};
+use presburger_fuzz::isl::Ctx;
 use std::time::{Duration, Instant};
 
 fn env(name: &str, default: u64) -> u64 {

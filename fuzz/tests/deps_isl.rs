@@ -6,11 +6,11 @@
 //! `DEPS_ISL_CASES`, default 300, `DEPS_ISL_SEED`, default 1). Needs the
 //! system isl (`apt-get install libisl-dev`).
 
-use presburger_fuzz::deps_isl::{compare, Verdict, KINDS};
+use presburger_fuzz::Rng;
+use presburger_fuzz::deps_isl::{KINDS, Verdict, compare};
 use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::scops::random_scop;
-use presburger_fuzz::Rng;
-use schedule::{extract_scop, Options};
+use schedule::{Options, extract_scop};
 use std::time::Instant;
 
 /// isl's limit per step (its own unit; `DEPS_ISL_OPS` overrides it); past it

@@ -16,7 +16,7 @@
 //! `Error::Budget` counts as skipped ("ours: budget"), never as a mismatch.
 
 use presburger_fuzz::{
-    compare_with, isl::Ctx, map_case, random_set_features, Features, Ops, Rng, Shape, Source, Tally,
+    Features, Ops, Rng, Shape, Source, Tally, compare_with, isl::Ctx, map_case, random_set_features,
 };
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -3,7 +3,7 @@
 //! system isl (`apt-get install libisl-dev`).
 
 use presburger_fuzz::{
-    compare, differential_case, isl::Ctx, map_case, random_set, Ops, Rng, Shape, Tally,
+    Ops, Rng, Shape, Tally, compare, differential_case, isl::Ctx, map_case, random_set,
 };
 
 const ISL_MAX_OPERATIONS: u64 = 150_000;

@@ -23,7 +23,7 @@
 
 use presburger::{Map, Set};
 use presburger_fuzz::isl::Ctx;
-use presburger_fuzz::{random_set, Rng, Shape};
+use presburger_fuzz::{Rng, Shape, random_set};
 
 /// `gist_tests` of `isl_test.c` (set, context, expected gist), then the basic
 /// set `test_gist` checks to lose all its divisions (no expected text there).

@@ -129,11 +129,9 @@ const LEXMAX_KNAPSACK: (&str, &str) = (
 /// The single-valued map (`isl_basic_map_lexmin_pw_multi_aff`) and set
 /// (`isl_set_lexmin_pw_multi_aff`) of `test_lexmin`: the graph of the lexmin
 /// as a function is the input.
-const LEXMIN_SINGLE_VALUED_MAP: &str =
-    "{ [i] -> [i', j] : j = i - 8i' and i' >= 0 and i' <= 7 and \
+const LEXMIN_SINGLE_VALUED_MAP: &str = "{ [i] -> [i', j] : j = i - 8i' and i' >= 0 and i' <= 7 and \
      8i' <= i and 8i' >= -7 + i }";
-const LEXMIN_SINGLE_VALUED_SET: &str =
-    "[i] -> { [i', j] : j = i - 8i' and i' >= 0 and i' <= 7 and \
+const LEXMIN_SINGLE_VALUED_SET: &str = "[i] -> { [i', j] : j = i - 8i' and i' >= 0 and i' <= 7 and \
      8i' <= i and 8i' >= -7 + i }";
 
 /// A `dim_max`/`dim_min` entry of `test_dim_max`.
@@ -256,15 +254,15 @@ fn check_map(ctx: &Ctx, text: &str, maximize: bool, expected: Option<&str>) -> O
     let isl_time = clock.elapsed();
     let ours = match (ours, &theirs) {
         (Err(Error::Unbounded(_)), None) => {
-            return Ok("unbounded: ours Error::Unbounded, isl fails (null map)".into())
+            return Ok("unbounded: ours Error::Unbounded, isl fails (null map)".into());
         }
         (Err(Error::Unbounded(_)), Some(t)) => {
-            return Err(format!("ours unbounded, isl gives {}", t.to_text()))
+            return Err(format!("ours unbounded, isl gives {}", t.to_text()));
         }
         (Err(e), _) => {
             return Err(format!(
                 "ours fails after {ours_time:.2?}: {e}; isl takes {isl_time:.2?}"
-            ))
+            ));
         }
         (Ok(o), None) => return Err(format!("isl fails, ours gives {o}")),
         (Ok(o), Some(_)) => o,
@@ -310,10 +308,10 @@ fn check_rational(ctx: &Ctx, text: &str, maximize: bool, expected: Option<&str>)
     let theirs = isl_in.lexopt(maximize);
     let ours = match (ours, &theirs) {
         (Err(Error::Unbounded(_)), None) => {
-            return Ok("unbounded: ours Error::Unbounded, isl fails (null set)".into())
+            return Ok("unbounded: ours Error::Unbounded, isl fails (null set)".into());
         }
         (Err(Error::Unbounded(_)), Some(t)) => {
-            return Err(format!("ours unbounded, isl gives {}", t.to_text()))
+            return Err(format!("ours unbounded, isl gives {}", t.to_text()));
         }
         (Err(e), _) => return Err(format!("ours fails: {e}")),
         (Ok(o), None) => return Err(format!("isl fails, ours gives {o}")),
@@ -376,10 +374,10 @@ fn check_set(
             return Ok((
                 "unbounded: ours Error::Unbounded, isl fails (null set)".into(),
                 None,
-            ))
+            ));
         }
         (Err(Error::Unbounded(_)), Some(t)) => {
-            return Err(format!("ours unbounded, isl gives {}", t.to_text()))
+            return Err(format!("ours unbounded, isl gives {}", t.to_text()));
         }
         (Err(e), _) => return Err(format!("ours fails: {e}")),
         (Ok(o), None) => return Err(format!("isl fails, ours gives {o}")),
@@ -430,10 +428,10 @@ fn check_dim(ctx: &Ctx, t: &DimTest, maximize: bool, with_expected: bool) -> Out
     let theirs = isl_in.dim_opt(t.pos, maximize);
     let (ours, theirs) = match (ours, theirs) {
         (Err(Error::Unbounded(_)), None) => {
-            return Ok("unbounded: ours Error::Unbounded, isl fails (null pw_aff)".into())
+            return Ok("unbounded: ours Error::Unbounded, isl fails (null pw_aff)".into());
         }
         (Err(Error::Unbounded(_)), Some(t)) => {
-            return Err(format!("ours unbounded, isl gives {}", t.to_text()))
+            return Err(format!("ours unbounded, isl gives {}", t.to_text()));
         }
         (Err(e), _) => return Err(format!("ours fails: {e}")),
         (Ok(o), None) => return Err(format!("isl fails, ours gives {o}")),

@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::{check, check_against, Ours};
+use common::{Ours, check, check_against};
 use presburger_fuzz::isl::Ctx;
 
 /// `parse_map_equal_tests` of `isl_test.c`: pairs that must be the same set or map.

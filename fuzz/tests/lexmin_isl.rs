@@ -20,7 +20,7 @@
 
 use presburger::{Budget, Error, Map, Set};
 use presburger_fuzz::isl::Ctx;
-use presburger_fuzz::{random_map_features, random_set_features, MapShape, Rng, Shape, Source};
+use presburger_fuzz::{MapShape, Rng, Shape, Source, random_map_features, random_set_features};
 use std::collections::BTreeMap;
 
 /// isl's work per comparison (reading, the operation and the equality).

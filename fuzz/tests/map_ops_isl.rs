@@ -17,7 +17,7 @@
 
 use presburger::{DimKind, Map, Set, UnionMap};
 use presburger_fuzz::isl::{Ctx, IMap, ISet, IslDim, UMap};
-use presburger_fuzz::{random_map_features, random_set, MapShape, Rng, Shape, Source};
+use presburger_fuzz::{MapShape, Rng, Shape, Source, random_map_features, random_set};
 use std::collections::BTreeMap;
 
 /// isl's work per comparison (reading, the operation and the equality).

@@ -147,7 +147,7 @@ fn check(ctx: &Ctx, a: &str, b: &str, param: bool, isl_null: &mut u64) -> Result
                 return Err(format!(
                     "{a} max={maximize}: ours fails ({e}), isl {:?}",
                     theirs.map(|t| t.to_text())
-                ))
+                ));
             }
             // with the parameter, isl's parametric answer is not used
             (Ok(o), _) if param => o,

@@ -30,13 +30,13 @@
 //! with `--ignored`): `random_scops_valid_by_isl_10k` (10^4 random SCoPs).
 
 use presburger::UnionMap;
+use presburger_fuzz::Rng;
 use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::schedule_isl::{
-    isl_schedule, isl_valid, kernels, metrics, Metrics, SchedInput,
+    Metrics, SchedInput, isl_schedule, isl_valid, kernels, metrics,
 };
 use presburger_fuzz::scops::random_scop;
-use presburger_fuzz::Rng;
-use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
+use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -578,9 +578,11 @@ fn a_reversed_schedule_is_invalid() {
     }
     let backward = s.to_union_map().unwrap();
     assert_eq!(isl_valid(&ctx, &input, &backward), Ok(false));
-    assert!(!schedule::validity::check(&scop, &deps, &backward)
-        .unwrap()
-        .is_valid());
+    assert!(
+        !schedule::validity::check(&scop, &deps, &backward)
+            .unwrap()
+            .is_valid()
+    );
     // and a schedule that runs everything at once
     let at_once: UnionMap = "{ S0[t, i] -> [0]; S1[t, i] -> [0] }".parse().unwrap();
     assert_eq!(isl_valid(&ctx, &input, &at_once), Ok(false));

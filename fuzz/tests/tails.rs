@@ -19,10 +19,10 @@
 
 mod common;
 
-use common::{batch_queries, is_map, isl_decide, BatchQuery};
-use presburger::{parse_object, Error, Int, Object, UnionSet};
+use common::{BatchQuery, batch_queries, is_map, isl_decide};
+use presburger::{Error, Int, Object, UnionSet, parse_object};
 use presburger_fuzz::isl::Ctx;
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 /// Our time allowed per line (not tagged known-slow): generous, for a loaded

@@ -5,8 +5,8 @@
 //! `mod`.
 
 use crate::affine::AffineExpr;
-use presburger::build::Expr;
 use presburger::Int;
+use presburger::build::Expr;
 
 impl AffineExpr {
     /// This expression as a quasi-affine expression of `presburger::build`,
@@ -42,7 +42,7 @@ impl AffineExpr {
                     (None, None) => {
                         return Err(format!(
                             "the product {self} of two non-constant expressions is not affine"
-                        ))
+                        ));
                     }
                 }
             }

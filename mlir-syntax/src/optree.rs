@@ -21,7 +21,7 @@
 //! dropped. Errors carry the line and column; the reader never panics and
 //! bounds its nesting ([`MAX_DEPTH`]).
 
-use crate::cursor::{is_ident_char, is_ssa_char, Cursor};
+use crate::cursor::{Cursor, is_ident_char, is_ssa_char};
 use crate::error::Result;
 
 /// Deepest nesting of groups and regions accepted.

@@ -613,10 +613,7 @@ mod tests {
                 ],
                 "[n] -> { S[i, j] : exists a, b : i = 2a + 1 and j = 3b and i, j >= 0 and i + j <= n }",
             ),
-            (
-                vec![i.gt(&j), j.gt(&i)],
-                "[n] -> { S[i, j] : false }",
-            ),
+            (vec![i.gt(&j), j.gt(&i)], "[n] -> { S[i, j] : false }"),
         ];
         for (cons, text) in cases {
             let built = Set::from_constraints(&space, cons).unwrap();

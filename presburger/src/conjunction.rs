@@ -16,7 +16,7 @@
 
 use crate::elimination::{combine, substitute_unit};
 use crate::error::{Error, Result};
-use crate::int::{gcd_all, Int};
+use crate::int::{Int, gcd_all};
 use crate::space::{DimKind, Space};
 use smallvec::SmallVec;
 use std::collections::HashMap;
@@ -1173,11 +1173,7 @@ pub type BuildRowHasher = BuildHasherDefault<RowHasher>;
 #[inline]
 fn signed_word(v: &Int, flip: bool) -> u64 {
     let w = v.low_word();
-    if flip {
-        w.wrapping_neg()
-    } else {
-        w
-    }
+    if flip { w.wrapping_neg() } else { w }
 }
 
 /// `a == -b` without building `-b` in the common case.

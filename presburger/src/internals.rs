@@ -24,7 +24,7 @@ pub use crate::solver::sdbm_path::EmptinessPath;
 
 /// Process-wide counters of where the solver spends its work.
 pub mod stats {
-    pub use crate::stats::{reset, snapshot, Stats};
+    pub use crate::stats::{Stats, reset, snapshot};
 }
 
 /// The brute-force oracle: the integer points of an object inside a box.

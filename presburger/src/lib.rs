@@ -102,7 +102,7 @@ mod testing;
 /// # Ok::<(), presburger::Error>(())
 /// ```
 pub mod tokens {
-    pub use crate::notation::lexer::{tokenize, Spanned, Tok};
+    pub use crate::notation::lexer::{Spanned, Tok, tokenize};
 }
 
 // The modules' former paths, for the code inside the crate.
@@ -112,14 +112,14 @@ pub(crate) use solver::{omega, sdbm_path, simplex, solve};
 
 pub use algebra::ALGEBRA_DEFAULT_STEPS;
 pub use api::{
-    Aff, BasicMap, BasicSet, Map, MultiAff, PwAff, PwMultiAff, RationalSet, Set, UnionMap,
-    UnionPwAff, UnionPwMultiAff, UnionSet, MAX_RATIONAL_FM_ROWS,
+    Aff, BasicMap, BasicSet, MAX_RATIONAL_FM_ROWS, Map, MultiAff, PwAff, PwMultiAff, RationalSet,
+    Set, UnionMap, UnionPwAff, UnionPwMultiAff, UnionSet,
 };
 pub use bounds::Points;
 pub use conjunction::{BuildRowHasher, Conjunction, Div, RowHasher};
 pub use error::{Error, Result};
-pub use int::{gcd_all, Int, ParseIntError};
+pub use int::{Int, ParseIntError, gcd_all};
 pub use notation::kind::is_function_text;
-pub use parse::{parse_object, Object};
+pub use parse::{Object, parse_object};
 pub use solver::budget::Budget;
 pub use space::{DimKind, Space, Tuple, TupleBody};

@@ -132,7 +132,7 @@ fn non_empty(u: &UnionMap) -> Result<UnionMap> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::c::{extract_scop, Options};
+    use crate::c::{Options, extract_scop};
 
     #[test]
     fn a_stencil_in_place() {

@@ -358,7 +358,7 @@ pub fn identity(scop: &Scop, deps: &Dependences) -> Result<Schedule> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::c::{extract_scop, Options};
+    use crate::c::{Options, extract_scop};
     use crate::deps::dependences;
 
     #[test]
@@ -368,11 +368,12 @@ mod tests {
         let scop = extract_scop(src, &Options::default()).unwrap();
         let d = dependences(&scop).unwrap();
         let s = identity(&scop, &d).unwrap();
-        assert!(s
-            .to_union_map()
-            .unwrap()
-            .is_equal(&scop.schedule().unwrap())
-            .unwrap());
+        assert!(
+            s.to_union_map()
+                .unwrap()
+                .is_equal(&scop.schedule().unwrap())
+                .unwrap()
+        );
         assert_eq!(s.bands, vec![(1, 1), (3, 3)]);
         assert_eq!(s.parallel, vec![true, false, true, true, true]);
         assert_eq!(s.parallel_indices(), vec![0, 2, 3, 4]);

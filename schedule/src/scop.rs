@@ -200,7 +200,7 @@ impl Scop {
 
 #[cfg(test)]
 mod tests {
-    use crate::c::{extract_scop, Options};
+    use crate::c::{Options, extract_scop};
     use presburger::{UnionMap, UnionSet};
 
     #[test]

@@ -189,7 +189,7 @@ fn member_from<'a>(sched: &'a UnionMap, t: &Tuple, n: usize) -> Option<&'a Map> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::c::{extract_scop, Options};
+    use crate::c::{Options, extract_scop};
     use crate::deps::dependences;
 
     #[test]
@@ -197,9 +197,11 @@ mod tests {
         let src = "#pragma scop\nfor (i = 1; i < n; i++)\n  A[i] = A[i - 1] + A[i + 1];\n#pragma endscop\n";
         let scop = extract_scop(src, &Options::default()).unwrap();
         let d = dependences(&scop).unwrap();
-        assert!(check(&scop, &d, &scop.schedule().unwrap())
-            .unwrap()
-            .is_valid());
+        assert!(
+            check(&scop, &d, &scop.schedule().unwrap())
+                .unwrap()
+                .is_valid()
+        );
         let rev: UnionMap = "[n] -> { S0[i] -> [0, -i, 0] }".parse().unwrap();
         let Validity::Invalid(v) = check(&scop, &d, &rev).unwrap() else {
             panic!("reversal accepted");

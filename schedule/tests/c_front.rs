@@ -5,7 +5,7 @@
 //! before.
 
 use presburger::{Map, Set, UnionMap};
-use schedule::{dependences, extract_scop, Options};
+use schedule::{Options, dependences, extract_scop};
 
 fn same_set(s: &Set, text: &str) {
     let want: Set = text.parse().unwrap();

@@ -2,7 +2,7 @@
 //! by hand and against enumeration of small instances.
 
 use presburger::UnionMap;
-use schedule::{dependences, extract_scop, Options};
+use schedule::{Options, dependences, extract_scop};
 
 fn check(src: &str, raw: &str, war: &str, waw: &str) {
     let scop = extract_scop(src, &Options::default()).unwrap();

@@ -5,7 +5,7 @@
 
 use presburger::{DimKind, Set};
 use proptest::prelude::*;
-use schedule::{extract_scop, Options};
+use schedule::{Options, extract_scop};
 use std::collections::BTreeSet;
 
 /// A bound expression over N and the outer iterator `i` (inner loop only).

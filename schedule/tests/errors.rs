@@ -1,7 +1,7 @@
 //! Malformed and non-affine inputs: each gives an `Err` at the right line
 //! and column with a message naming the construct, never a panic.
 
-use schedule::{extract_scop, Options};
+use schedule::{Options, extract_scop};
 
 /// A region holding `body`, which starts on line 4, column 1.
 fn region(body: &str) -> String {
@@ -193,16 +193,29 @@ fn truncations_and_garbage_never_panic() {
         region(&format!("s = {}1;", "(".repeat(100_000))),
         region(&"{".repeat(100_000)),
         region(&"for (int i = 0; i < N; i++) ".repeat(5000)),
-        region(&format!("s = {};", std::iter::repeat_n("B[0]", 100_000).collect::<Vec<_>>().join(" + "))),
+        region(&format!(
+            "s = {};",
+            std::iter::repeat_n("B[0]", 100_000)
+                .collect::<Vec<_>>()
+                .join(" + ")
+        )),
         region(&format!("s = A{};", "[0]".repeat(100_000))),
         region(&format!("s = {}1;", "-".repeat(100_000))),
         region(&format!("s = {}1;", "!".repeat(100_000))),
         region(&"if (N > 0) ".repeat(100_000)),
-        region(&format!("if ({}) s = 0; else s = 1;", ["N != 3"; 40].join(" && "))),
-        region(&format!("for (int i = 0; i < {}; i++) s = 0;", ["min(N, 2)"; 40].join(" + "))),
+        region(&format!(
+            "if ({}) s = 0; else s = 1;",
+            ["N != 3"; 40].join(" && ")
+        )),
+        region(&format!(
+            "for (int i = 0; i < {}; i++) s = 0;",
+            ["min(N, 2)"; 40].join(" + ")
+        )),
         region("s = 99999999999999999999999999;"),
         region("for (int i = 0; i < 99999999999999999999; i++) B[i] = 0;"),
-        region("for (int i = 9223372036854775807; i < N; i += 9223372036854775807) B[i * 9223372036854775807] = 0;"),
+        region(
+            "for (int i = 9223372036854775807; i < N; i += 9223372036854775807) B[i * 9223372036854775807] = 0;",
+        ),
         region("\u{0}\u{7f}é"),
         "#pragma scop\n#pragma endscop".to_string(),
     ] {
@@ -289,7 +302,7 @@ fn explosions_are_errors() {
 mod random_tokens {
     use super::region;
     use proptest::prelude::*;
-    use schedule::{extract_scop, Options};
+    use schedule::{Options, extract_scop};
 
     const WORDS: &[&str] = &[
         "for",

@@ -9,7 +9,7 @@
 //! verifier (skipped otherwise).
 
 use presburger::{Set, UnionMap, UnionSet};
-use schedule::{extract_scop, extract_scop_mlir, looks_like_mlir, Options, Scop};
+use schedule::{Options, Scop, extract_scop, extract_scop_mlir, looks_like_mlir};
 use std::path::{Path, PathBuf};
 
 fn kernel_dir() -> PathBuf {
@@ -257,7 +257,9 @@ fn mlir_is_recognised_by_its_first_word() {
 
 /// Wraps `body` in a function with the usual arguments.
 fn wrap(body: &str) -> String {
-    format!("func.func @f(%N: index, %A: memref<?xf64>, %B: memref<?x?xf64>, %s: f64) {{\n{body}\n  return\n}}\n")
+    format!(
+        "func.func @f(%N: index, %A: memref<?xf64>, %B: memref<?x?xf64>, %s: f64) {{\n{body}\n  return\n}}\n"
+    )
 }
 
 #[test]
@@ -271,19 +273,25 @@ fn malformed_and_non_affine_inputs_are_placed_errors() {
             "unsupported operation `scf.while`",
         ),
         (
-            wrap("  affine.for %i = 0 to %N {\n    %v = affine.load %A[%i] : memref<?xf64>\n    %k = arith.fptosi %v : f64 to i64\n    %x = arith.index_cast %k : i64 to index\n    %w = memref.load %A[%x] : memref<?xf64>\n    affine.store %w, %A[%i] : memref<?xf64>\n  }"),
+            wrap(
+                "  affine.for %i = 0 to %N {\n    %v = affine.load %A[%i] : memref<?xf64>\n    %k = arith.fptosi %v : f64 to i64\n    %x = arith.index_cast %k : i64 to index\n    %w = memref.load %A[%x] : memref<?xf64>\n    affine.store %w, %A[%i] : memref<?xf64>\n  }",
+            ),
             6,
             25,
             "memref.load: the index %x is data-dependent",
         ),
         (
-            wrap("  affine.for %i = 0 to %N {\n    %k = arith.muli %i, %i : index\n    %w = memref.load %A[%k] : memref<?xf64>\n    memref.store %w, %A[%i] : memref<?xf64>\n  }"),
+            wrap(
+                "  affine.for %i = 0 to %N {\n    %k = arith.muli %i, %i : index\n    %w = memref.load %A[%k] : memref<?xf64>\n    memref.store %w, %A[%i] : memref<?xf64>\n  }",
+            ),
             4,
             25,
             "not affine (`arith.muli` of two non-constant values)",
         ),
         (
-            wrap("  affine.for %i = 0 to %N {\n    %w = affine.load %A[%i * %i] : memref<?xf64>\n  }"),
+            wrap(
+                "  affine.for %i = 0 to %N {\n    %w = affine.load %A[%i * %i] : memref<?xf64>\n  }",
+            ),
             3,
             28,
             "affine.load: `d0 * d0` is not affine",
@@ -325,7 +333,9 @@ fn malformed_and_non_affine_inputs_are_placed_errors() {
             "%q is not defined",
         ),
         (
-            wrap("  affine.for %i = 0 to %N {\n    %r = affine.for %j = 0 to %N iter_args(%a = %s) -> (f64) {\n      affine.yield %a : f64\n    }\n  }"),
+            wrap(
+                "  affine.for %i = 0 to %N {\n    %r = affine.for %j = 0 to %N iter_args(%a = %s) -> (f64) {\n      affine.yield %a : f64\n    }\n  }",
+            ),
             3,
             10,
             "`affine.for` with results (loop-carried values, iter_args)",
@@ -360,8 +370,18 @@ fn malformed_and_non_affine_inputs_are_placed_errors() {
             10,
             "scf.if: the condition %N is not an arith.cmpi",
         ),
-        ("int main(void) {}".to_string(), 1, 1, "expected `func.func`"),
-        ("func.func @g(%N: index)\n".to_string(), 1, 1, "no function with a body"),
+        (
+            "int main(void) {}".to_string(),
+            1,
+            1,
+            "expected `func.func`",
+        ),
+        (
+            "func.func @g(%N: index)\n".to_string(),
+            1,
+            1,
+            "no function with a body",
+        ),
     ];
     for (src, line, col, msg) in &cases {
         let e = match extract_scop_mlir(src, &Options::default()) {
@@ -414,7 +434,9 @@ fn no_input_prefix_panics() {
             p = k - 1
         );
     }
-    let src = wrap(&format!("{body}  affine.store %v99, %A[%N] : memref<?xf64>\n  memref.store %v99, %A[%x99] : memref<?xf64>"));
+    let src = wrap(&format!(
+        "{body}  affine.store %v99, %A[%N] : memref<?xf64>\n  memref.store %v99, %A[%x99] : memref<?xf64>"
+    ));
     let e = extract_scop_mlir(&src, &Options::default()).unwrap_err();
     assert!(e.message.contains("more than 1024 terms"), "{e}");
     assert_eq!(e.line, 203, "{e}");

@@ -11,8 +11,8 @@ use common::{kernel, kernel_names, pluto_kernel};
 use schedule::schedule::{band_is_permutable, parallel_dims};
 use schedule::validity::check;
 use schedule::{
-    compute, dependences, identity, FarkasMethod, Fusion, Schedule, Scheduler, SchedulerOptions,
-    Scop,
+    FarkasMethod, Fusion, Schedule, Scheduler, SchedulerOptions, Scop, compute, dependences,
+    identity,
 };
 
 /// Checks `s` against `scop`'s dependences independently of the scheduler.

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use schedule::schedule::{band_is_permutable, parallel_dims};
 use schedule::validity::check;
-use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
+use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
 
 /// One statement: `W[s0][s1] = R[s2][s3] + W[s4][s5]` with each subscript
 /// an iterator plus an offset (or the other iterator, for a transpose).
@@ -60,7 +60,9 @@ fn program(stmts: &[Stmt], down: bool) -> String {
     } else {
         "for (i = 2; i < N - 2; i++)"
     };
-    format!("double A[100][100], B[100][100];\nvoid f(int N) {{\n  int i, j;\n#pragma scop\n  {head} {{\n{body}  }}\n#pragma endscop\n}}\n")
+    format!(
+        "double A[100][100], B[100][100];\nvoid f(int N) {{\n  int i, j;\n#pragma scop\n  {head} {{\n{body}  }}\n#pragma endscop\n}}\n"
+    )
 }
 
 fn acc() -> impl Strategy<Value = (usize, [i64; 2], bool)> {

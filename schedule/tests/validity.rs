@@ -7,7 +7,7 @@ mod common;
 
 use common::kernel;
 use presburger::{Int, UnionMap};
-use schedule::validity::{check, Validity};
+use schedule::validity::{Validity, check};
 use schedule::{dependences, identity};
 
 fn verdict(name: &str, sched: &str) -> Validity {

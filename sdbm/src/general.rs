@@ -33,9 +33,9 @@
 
 use std::collections::VecDeque;
 
-use crate::arith::{add, floor_to, lcm, modulo, mul, neg, sub};
-use crate::work::{round_limit, Closure, Work};
 use crate::TooLarge;
+use crate::arith::{add, floor_to, lcm, modulo, mul, neg, sub};
+use crate::work::{Closure, Work, round_limit};
 
 /// Maximum number of edge relaxations of one general solve before it gives
 /// up with [`TooLarge`] (about 10^7 elementary steps).
@@ -198,9 +198,10 @@ fn descend(
     }
     debug_assert_eq!(up[0], 0);
     debug_assert!(w.satisfied_by(&up));
-    debug_assert!(ex
-        .iter()
-        .zip(&up)
-        .all(|(e, &v)| e.is_none_or(|(d, s)| modulo(v - s, d) != 0)));
+    debug_assert!(
+        ex.iter()
+            .zip(&up)
+            .all(|(e, &v)| e.is_none_or(|(d, s)| modulo(v - s, d) != 0))
+    );
     Ok(Some(up))
 }

@@ -16,9 +16,9 @@
 //! Cost: `O(n^3)` per round, at most `n` rounds to the fixpoint: `O(n^4)`;
 //! the witness costs `O(n^2)`.
 
-use crate::arith::{ceil_to, floor_to, modulo};
-use crate::work::{round_limit, Closure, Work};
 use crate::TooLarge;
+use crate::arith::{ceil_to, floor_to, modulo};
+use crate::work::{Closure, Work, round_limit};
 
 /// Result of the harmonic algorithm.
 #[derive(Debug)]

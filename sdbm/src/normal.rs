@@ -6,8 +6,8 @@
 
 use crate::arith::{add, gcd, modulo, neg, sub, to_i64};
 use crate::general::{self, Exclusion};
-use crate::work::{round_limit, Closure, Work};
-use crate::{solve_work, Sdbm, TooLarge};
+use crate::work::{Closure, Work, round_limit};
+use crate::{Sdbm, TooLarge, solve_work};
 
 /// The maximum of `v_a - v_b` over the solution set of `base`, given a value
 /// `lo` attained by some solution and a valid upper bound `hi >= lo`.

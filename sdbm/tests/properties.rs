@@ -193,11 +193,7 @@ impl Spec {
     }
 
     fn class(&self, v: usize) -> (i64, i64) {
-        if v == 0 {
-            (1, 0)
-        } else {
-            self.cong[v - 1]
-        }
+        if v == 0 { (1, 0) } else { self.cong[v - 1] }
     }
 }
 

@@ -13,7 +13,7 @@ use presburger::{DimKind, Map, Set, Space, Tuple, TupleBody, UnionMap};
 use crate::error::{Error, Result};
 use crate::ir::{AffineMap, OpKind, Program, ValueId};
 use crate::shape::{
-    box_cons, check_linalg, check_slice, in_op, loop_ranges, op_err, tuple, Shapes, Size,
+    Shapes, Size, box_cons, check_linalg, check_slice, in_op, loop_ranges, op_err, tuple,
 };
 
 fn vars(prefix: &str, n: usize) -> Vec<String> {

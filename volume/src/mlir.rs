@@ -47,7 +47,7 @@ mod ops;
 /// the same text: attribute values and aliases, the generic trait dictionary,
 /// the named ops' indexing maps, and rank-reducing slices.
 pub(crate) mod shared {
-    pub(crate) use super::attr::{parse_attr, Aliases, Attr};
+    pub(crate) use super::attr::{Aliases, Attr, parse_attr};
     pub(crate) use super::linalg::{generic_traits, is_named, lower_named_op};
     pub(crate) use super::ops::rank_reduction;
 }
@@ -916,7 +916,7 @@ impl<'a> Parser<'a> {
                             return Err(self.c.error(
                                 at,
                                 format!("`{}` is closed by `{}`", o as char, b as char),
-                            ))
+                            ));
                         }
                         None if b == b'}' => break,
                         None => return Err(self.c.error(i, format!("unmatched `{}`", b as char))),

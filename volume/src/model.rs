@@ -18,11 +18,11 @@ use crate::error::{Error, Result};
 use crate::ir::{OpKind, Program, ValueId};
 use crate::mlir;
 use crate::program::{clone_constants, program_map};
-use crate::regions::{partition, Regions};
-use crate::shape::{infer_shapes, Shapes};
+use crate::regions::{Regions, partition};
+use crate::shape::{Shapes, infer_shapes};
 use crate::tiling::{
-    all_tiles, disjoint_pieces, footprint, interior_tiles, match_slice, restrict_to_tiles,
-    tile_map, tiled_program_map, Slice,
+    Slice, all_tiles, disjoint_pieces, footprint, interior_tiles, match_slice, restrict_to_tiles,
+    tile_map, tiled_program_map,
 };
 use presburger::{DimKind, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
 

@@ -211,17 +211,19 @@ mod tests {
                 "{ o[h, w] : 0 <= h <= 4 and 0 <= w <= 4 and (h = 0 or w = 0 or h = 4 or w = 4) }"
             ))
             .unwrap());
-        assert!(r
-            .dense
-            .is_equal(&set("{ o[h, w] : 1 <= h <= 3 and 1 <= w <= 3 }"))
-            .unwrap());
+        assert!(
+            r.dense
+                .is_equal(&set("{ o[h, w] : 1 <= h <= 3 and 1 <= w <= 3 }"))
+                .unwrap()
+        );
         assert!(r.static_only.is_equal(&set("{ o[0, 0] }")).unwrap());
-        assert!(r
-            .corners
-            .is_equal(&set(
-                "{ o[h, w] : (h = 0 or h = 4) and (w = 0 or w = 4) and h + w > 0 }"
-            ))
-            .unwrap());
+        assert!(
+            r.corners
+                .is_equal(&set(
+                    "{ o[h, w] : (h = 0 or h = 4) and (w = 0 or w = 4) and h + w > 0 }"
+                ))
+                .unwrap()
+        );
         assert!(!r.edges.is_empty().unwrap());
     }
 

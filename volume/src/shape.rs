@@ -173,7 +173,7 @@ impl Shapes {
                 return Err(Error::Invalid(format!(
                     "the shape of %{} is unknown",
                     val.ssa
-                )))
+                )));
             }
         };
         box_set(&self.params, &val.volume, sizes)
@@ -531,7 +531,7 @@ fn reconcile(
                                     "result %{} has static size {c} in dimension {k}, but {x} is inferred",
                                     v.ssa
                                 ),
-                            ))
+                            ));
                         }
                         Some(_) => {}
                         None => s[k] = Size::constant(*c),
@@ -654,7 +654,7 @@ pub fn loop_ranges(p: &Program, op: usize, shapes: &Shapes) -> Result<Vec<Size>>
                     p,
                     op,
                     format!("no operand gives the range of loop d{d}"),
-                ))
+                ));
             }
         }
     }

@@ -3,7 +3,7 @@
 //! regions and tiling, checked against the results the paper states.
 
 use presburger::{Set, UnionSet};
-use volume::model::{count_points, Model, Options};
+use volume::model::{Model, Options, count_points};
 
 fn set(s: &str) -> Set {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -49,11 +49,12 @@ fn program_map_reaches_input_weights_and_padding() {
         .find(|s| s.space().range_tuple().name.as_deref() == Some("ifm"))
         .unwrap()
         .clone();
-    assert!(ifm
-        .is_equal(&set(
+    assert!(
+        ifm.is_equal(&set(
             "{ ifm[0, c, y, x] : 0 <= c < 3 and 19 <= y <= 23 and 39 <= x <= 43 }"
         ))
-        .unwrap());
+        .unwrap()
+    );
 }
 
 #[test]
@@ -126,15 +127,17 @@ fn tiles_of_16_by_16() {
     let m = model(&Options::default());
     let out = m.output(None).unwrap();
     let t = m.tile(out, &[(2, 16), (3, 16)]).unwrap();
-    assert!(t
-        .all
-        .is_equal(&set("{ [Q2, Q3] : 0 <= Q2 <= 15 and 0 <= Q3 <= 15 }"))
-        .unwrap());
+    assert!(
+        t.all
+            .is_equal(&set("{ [Q2, Q3] : 0 <= Q2 <= 15 and 0 <= Q3 <= 15 }"))
+            .unwrap()
+    );
     // the interior tiles: exactly those that do not touch I_c
-    assert!(t
-        .interior
-        .is_equal(&set("{ [Q2, Q3] : 1 <= Q2 <= 14 and 1 <= Q3 <= 14 }"))
-        .unwrap());
+    assert!(
+        t.interior
+            .is_equal(&set("{ [Q2, Q3] : 1 <= Q2 <= 14 and 1 <= Q3 <= 14 }"))
+            .unwrap()
+    );
     let r = m.regions(out).unwrap();
     for q2 in 0..16 {
         for q3 in 0..16 {

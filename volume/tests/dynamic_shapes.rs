@@ -23,14 +23,18 @@ fn model() -> Model {
 fn domains_are_in_terms_of_the_dynamic_size() {
     let m = model();
     let dom = |name: &str| m.domain(m.program.find(name).unwrap()).unwrap();
-    assert!(dom("x")
-        .is_equal(&set("[x_d0] -> { x[i, j] : 0 <= i < x_d0 and 0 <= j < 3 }"))
-        .unwrap());
-    assert!(dom("p")
-        .is_equal(&set(
-            "[x_d0] -> { p[i, j] : 0 <= i < x_d0 + 3 and 0 <= j < 3 }"
-        ))
-        .unwrap());
+    assert!(
+        dom("x")
+            .is_equal(&set("[x_d0] -> { x[i, j] : 0 <= i < x_d0 and 0 <= j < 3 }"))
+            .unwrap()
+    );
+    assert!(
+        dom("p")
+            .is_equal(&set(
+                "[x_d0] -> { p[i, j] : 0 <= i < x_d0 + 3 and 0 <= j < 3 }"
+            ))
+            .unwrap()
+    );
     // the init's `?` (tensor.empty(%n)) must equal the matmul's row count
     for v in ["e", "c", "r"] {
         let want = set(&format!(
@@ -58,18 +62,20 @@ fn the_program_map_reads_the_input_rows_shifted_by_the_padding() {
             .unwrap();
     assert!(x.is_equal(&want).unwrap(), "{x}");
     // no element of the result depends on the uninitialised tensor.empty
-    assert!(map
-        .members()
-        .iter()
-        .all(|x| x.space().range_tuple().name.as_deref() != Some("e")));
+    assert!(
+        map.members()
+            .iter()
+            .all(|x| x.space().range_tuple().name.as_deref() != Some("e"))
+    );
     // regions: the rows of padding depend on constants only (static); the rest is
     // dense
     let r = m.regions(out).unwrap();
-    assert!(r
-        .dense
-        .is_equal(&set(
-            "[x_d0] -> { r[i, j] : 1 <= i <= x_d0 and 0 <= j < 5 }"
-        ))
-        .unwrap());
+    assert!(
+        r.dense
+            .is_equal(&set(
+                "[x_d0] -> { r[i, j] : 1 <= i <= x_d0 and 0 <= j < 5 }"
+            ))
+            .unwrap()
+    );
     assert!(r.static_only.is_equal(&r.constant).unwrap());
 }

@@ -8,13 +8,13 @@ mod common;
 
 use common::*;
 use presburger::{Map, Set, UnionMap, UnionSet};
+use volume::Error;
 use volume::element_map::{
     diagonal_map, inner_product_map, op_element_map, outer_product_map, reduction_map,
     result_domains,
 };
 use volume::ir::{AffineMap, OpKind, Program, ValueId};
-use volume::shape::{infer_shapes, Shapes};
-use volume::Error;
+use volume::shape::{Shapes, infer_shapes};
 
 fn map_of(p: &Program, op: usize) -> (Shapes, UnionMap) {
     let sh = infer_shapes(p).expect("shapes");

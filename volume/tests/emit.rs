@@ -12,14 +12,16 @@ use std::process::Command;
 
 mod common;
 
-use common::examples::{case_of, example, sizes_of, tiles_of, PROGRAMS};
-use common::mlir_exec::{mlir_hashes, tools, Tools};
-use volume::emit::{emit, emit_with, EmitOptions};
+use common::examples::{PROGRAMS, case_of, example, sizes_of, tiles_of};
+use common::mlir_exec::{Tools, mlir_hashes, tools};
+use volume::emit::{EmitOptions, emit, emit_with};
 use volume::interp::harness::HarnessSizes;
 use volume::model::Options;
 
 fn skip(what: &str) {
-    eprintln!("skipped ({what}): mlir-opt-22 / mlir-runner-22 not installed (apt-get install mlir-22-tools)");
+    eprintln!(
+        "skipped ({what}): mlir-opt-22 / mlir-runner-22 not installed (apt-get install mlir-22-tools)"
+    );
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::examples::{case_of, example, interp_sizes, sizes_of, test_program, PROGRAMS};
+use common::examples::{PROGRAMS, case_of, example, interp_sizes, sizes_of, test_program};
 use volume::emit::emit;
 use volume::interp;
 use volume::model::Options;

@@ -1,9 +1,9 @@
 //! Tests of the MLIR reader: the paper's Figure 1 example, the lowering of each
 //! named op, affine precedence, malformed inputs and the opaque option.
 
-use volume::ir::{AffineExpr, AffineMap, IteratorType, LinalgOp, OpKind, Program, Type};
-use volume::mlir::{parse_affine_map, parse_function, parse_program, parse_program_with, Options};
 use volume::Error;
+use volume::ir::{AffineExpr, AffineMap, IteratorType, LinalgOp, OpKind, Program, Type};
+use volume::mlir::{Options, parse_affine_map, parse_function, parse_program, parse_program_with};
 
 const EXAMPLE: &str = include_str!("../../examples/conv_pad_relu.mlir");
 
@@ -86,10 +86,11 @@ fn figure1_ops_and_operands() {
     assert_eq!((l.n_inputs, l.n_outputs), (1, 1));
     assert_eq!(l.reads_output, [false]);
     assert_eq!(l.indexing_maps, vec![AffineMap::identity(4); 2]);
-    assert!(l
-        .body
-        .as_deref()
-        .is_some_and(|b| b.contains("arith.maximumf")));
+    assert!(
+        l.body
+            .as_deref()
+            .is_some_and(|b| b.contains("arith.maximumf"))
+    );
     // Volume names are identifiers.
     let init = p.find("conv0.init").expect("conv0.init");
     assert_eq!(p.value(init).volume, "conv0_init");
@@ -119,7 +120,9 @@ fn figure1_conv_and_fill_maps() {
 
 #[test]
 fn affine_precedence() {
-    let m = map("affine_map<(d0, d1, d2)[s0] -> (d0, d2 + s0, d1 * 2, d0 floordiv 4, d1 mod 3, d2 ceildiv 2, 0)>");
+    let m = map(
+        "affine_map<(d0, d1, d2)[s0] -> (d0, d2 + s0, d1 * 2, d0 floordiv 4, d1 mod 3, d2 ceildiv 2, 0)>",
+    );
     assert_eq!((m.n_dims, m.n_symbols), (3, 1));
     let s: Vec<String> = m.results.iter().map(|e| e.to_string()).collect();
     assert_eq!(s[1], "(d2 + s0)");
@@ -466,7 +469,12 @@ fn malformed_inputs_report_lines() {
     let tail = "  return %a : tensor<4xf32>\n}\n";
     let wrap = |body: &str| format!("{head}{body}\n{tail}");
     // 1. undefined value
-    let m = err_line(&wrap("  %r = tensor.pad %zz low[0] high[1] {\n  ^bb0(%i: index):\n    tensor.yield %c : f32\n  } : tensor<4xf32> to tensor<5xf32>"), 2);
+    let m = err_line(
+        &wrap(
+            "  %r = tensor.pad %zz low[0] high[1] {\n  ^bb0(%i: index):\n    tensor.yield %c : f32\n  } : tensor<4xf32> to tensor<5xf32>",
+        ),
+        2,
+    );
     assert!(m.contains("%zz"), "{m}");
     // 2. redefinition
     err_line(
@@ -487,10 +495,20 @@ fn malformed_inputs_report_lines() {
         1,
     );
     // 6. unbalanced region braces: the region swallows the function's `}`
-    let m = err_line(&wrap("  %c = arith.constant 0.0 : f32\n  %p = tensor.pad %a low[0] high[1] {\n  ^bb0(%i: index):\n    tensor.yield %c : f32\n  : tensor<4xf32> to tensor<5xf32>"), 6);
+    let m = err_line(
+        &wrap(
+            "  %c = arith.constant 0.0 : f32\n  %p = tensor.pad %a low[0] high[1] {\n  ^bb0(%i: index):\n    tensor.yield %c : f32\n  : tensor<4xf32> to tensor<5xf32>",
+        ),
+        6,
+    );
     assert!(m.contains("opened on line 3"), "{m}");
     // 7. pad size mismatch
-    let m = err_line(&wrap("  %c = arith.constant 0.0 : f32\n  %p = tensor.pad %a low[1] high[1] {\n  ^bb0(%i: index):\n    tensor.yield %c : f32\n  } : tensor<4xf32> to tensor<5xf32>"), 6);
+    let m = err_line(
+        &wrap(
+            "  %c = arith.constant 0.0 : f32\n  %p = tensor.pad %a low[1] high[1] {\n  ^bb0(%i: index):\n    tensor.yield %c : f32\n  } : tensor<4xf32> to tensor<5xf32>",
+        ),
+        6,
+    );
     assert!(m.contains("4 + 1 + 1"), "{m}");
     // 8. dynamic pad
     let e = parse_program(&wrap("  %c = arith.constant 0.0 : f32\n  %n = arith.constant 1 : index\n  %p = tensor.pad %a low[%n] high[1] {\n  ^bb0(%i: index):\n    tensor.yield %c : f32\n  } : tensor<4xf32> to tensor<?xf32>")).expect_err("dynamic pad");
@@ -499,14 +517,34 @@ fn malformed_inputs_report_lines() {
     let e = parse_program(&wrap("  %p = tensor.pad %a low[0] high[1] {\n  ^bb0(%i: index):\n    %c = arith.constant 0.0 : f32\n    tensor.yield %c : f32\n  } : tensor<4xf32> to tensor<5xf32>")).expect_err("inner yield");
     assert!(matches!(e, Error::Unsupported { line: 2, .. }), "{e:?}");
     // 10. wrong operand count vs types
-    err_line(&wrap("  %e = tensor.empty() : tensor<4x4xf32>\n  %r = linalg.matmul ins(%e, %e : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>"), 3);
+    err_line(
+        &wrap(
+            "  %e = tensor.empty() : tensor<4x4xf32>\n  %r = linalg.matmul ins(%e, %e : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>",
+        ),
+        3,
+    );
     // 11. operand type mismatch
-    err_line(&wrap("  %e = tensor.empty() : tensor<4x4xf32>\n  %r = linalg.matmul ins(%e, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>"), 3);
+    err_line(
+        &wrap(
+            "  %e = tensor.empty() : tensor<4x4xf32>\n  %r = linalg.matmul ins(%e, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>",
+        ),
+        3,
+    );
     // 12. matmul shapes that do not agree
-    let m = err_line(&wrap("  %x = tensor.empty() : tensor<4x3xf32>\n  %y = tensor.empty() : tensor<4x4xf32>\n  %r = linalg.matmul ins(%x, %y : tensor<4x3xf32>, tensor<4x4xf32>) outs(%y : tensor<4x4xf32>) -> tensor<4x4xf32>"), 4);
+    let m = err_line(
+        &wrap(
+            "  %x = tensor.empty() : tensor<4x3xf32>\n  %y = tensor.empty() : tensor<4x4xf32>\n  %r = linalg.matmul ins(%x, %y : tensor<4x3xf32>, tensor<4x4xf32>) outs(%y : tensor<4x4xf32>) -> tensor<4x4xf32>",
+        ),
+        4,
+    );
     assert!(m.contains("loop d2"), "{m}");
     // 13. unknown attribute syntax
-    err_line(&wrap("  %e = tensor.empty() : tensor<4xf32>\n  %r = linalg.generic {indexing_maps = [@oops], iterator_types = []} ins() outs(%e : tensor<4xf32>) {\n  ^bb0(%o: f32):\n    linalg.yield %o : f32\n  } -> tensor<4xf32>"), 3);
+    err_line(
+        &wrap(
+            "  %e = tensor.empty() : tensor<4xf32>\n  %r = linalg.generic {indexing_maps = [@oops], iterator_types = []} ins() outs(%e : tensor<4xf32>) {\n  ^bb0(%o: f32):\n    linalg.yield %o : f32\n  } -> tensor<4xf32>",
+        ),
+        3,
+    );
     // 14. deeply nested affine expression in an alias
     let deep = format!(
         "#m = affine_map<(d0) -> ({}d0{})>\n{head}{tail}",
@@ -534,23 +572,53 @@ fn malformed_inputs_report_lines() {
     // 18. bad tensor type
     err_line("func.func @f(%a: tensor<4xq32>) {\n  return\n}\n", 1);
     // 19. unknown alias
-    err_line(&wrap("  %e = tensor.empty() : tensor<4xf32>\n  %r = linalg.generic #nope ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {\n  ^bb0(%i: f32, %o: f32):\n    linalg.yield %i : f32\n  } -> tensor<4xf32>"), 3);
+    err_line(
+        &wrap(
+            "  %e = tensor.empty() : tensor<4xf32>\n  %r = linalg.generic #nope ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {\n  ^bb0(%i: f32, %o: f32):\n    linalg.yield %i : f32\n  } -> tensor<4xf32>",
+        ),
+        3,
+    );
     // 20. slice out of bounds
     err_line(
         &wrap("  %s = tensor.extract_slice %a[2] [3] [1] : tensor<4xf32> to tensor<3xf32>"),
         2,
     );
     // 21. rank-reduced slice that drops a non-unit dim
-    err_line(&wrap("  %e = tensor.empty() : tensor<4x4xf32>\n  %s = tensor.extract_slice %e[0, 0] [2, 2] [1, 1] : tensor<4x4xf32> to tensor<2xf32>"), 3);
+    err_line(
+        &wrap(
+            "  %e = tensor.empty() : tensor<4x4xf32>\n  %s = tensor.extract_slice %e[0, 0] [2, 2] [1, 1] : tensor<4x4xf32> to tensor<2xf32>",
+        ),
+        3,
+    );
     // 22. captured value undefined in a generic body
-    let m = err_line(&wrap("  %e = tensor.empty() : tensor<4xf32>\n  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {\n  ^bb0(%i: f32, %o: f32):\n    %0 = arith.addf %i, %ghost : f32\n    linalg.yield %0 : f32\n  } -> tensor<4xf32>"), 5);
+    let m = err_line(
+        &wrap(
+            "  %e = tensor.empty() : tensor<4xf32>\n  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {\n  ^bb0(%i: f32, %o: f32):\n    %0 = arith.addf %i, %ghost : f32\n    linalg.yield %0 : f32\n  } -> tensor<4xf32>",
+        ),
+        5,
+    );
     assert!(m.contains("%ghost"), "{m}");
     // 23. generic block argument count
-    err_line(&wrap("  %e = tensor.empty() : tensor<4xf32>\n  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {\n  ^bb0(%i: f32):\n    linalg.yield %i : f32\n  } -> tensor<4xf32>"), 3);
+    err_line(
+        &wrap(
+            "  %e = tensor.empty() : tensor<4xf32>\n  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {\n  ^bb0(%i: f32):\n    linalg.yield %i : f32\n  } -> tensor<4xf32>",
+        ),
+        3,
+    );
     // 24. conv reading past the input
-    err_line(&wrap("  %i = tensor.empty() : tensor<1x1x8x8xf32>\n  %k = tensor.empty() : tensor<1x1x3x3xf32>\n  %o = tensor.empty() : tensor<1x1x4x4xf32>\n  %r = linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>} ins(%i, %k : tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>) outs(%o : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>"), 5);
+    err_line(
+        &wrap(
+            "  %i = tensor.empty() : tensor<1x1x8x8xf32>\n  %k = tensor.empty() : tensor<1x1x3x3xf32>\n  %o = tensor.empty() : tensor<1x1x4x4xf32>\n  %r = linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>} ins(%i, %k : tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>) outs(%o : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>",
+        ),
+        5,
+    );
     // 25. bad transpose permutation
-    err_line(&wrap("  %e = tensor.empty() : tensor<4x4xf32>\n  %r = linalg.transpose ins(%e : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) permutation = [0, 0]"), 3);
+    err_line(
+        &wrap(
+            "  %e = tensor.empty() : tensor<4x4xf32>\n  %r = linalg.transpose ins(%e : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) permutation = [0, 0]",
+        ),
+        3,
+    );
     // 26. stray closing brace at top level
     err_line("func.func @f() {\n  return\n}\n}\n", 4);
     // 27. unclosed module

@@ -63,12 +63,14 @@ fn paper_example() {
         .find(|x| x.space().range_tuple().name.as_deref() == Some("pad0"))
         .unwrap()
         .range();
-    assert!(pad_leaves
-        .is_equal(&set(
-            "{ pad0[0, c, h, w] : 0 <= c < 3 and 1 <= h <= 513 and 1 <= w <= 513 \
+    assert!(
+        pad_leaves
+            .is_equal(&set(
+                "{ pad0[0, c, h, w] : 0 <= c < 3 and 1 <= h <= 513 and 1 <= w <= 513 \
             and (h = 513 or w = 513) }"
-        ))
-        .unwrap());
+            ))
+            .unwrap()
+    );
     let mut ranges: Vec<String> = m
         .members()
         .iter()
@@ -82,11 +84,13 @@ fn paper_example() {
         .unwrap()
         .intersect(&us(IFM))
         .unwrap();
-    assert!(reads
-        .is_equal(&us(
-            "{ ifm[0, c, y, x] : 0 <= c < 3 and 19 <= y <= 23 and 39 <= x <= 43 }"
-        ))
-        .unwrap());
+    assert!(
+        reads
+            .is_equal(&us(
+                "{ ifm[0, c, y, x] : 0 <= c < 3 and 19 <= y <= 23 and 39 <= x <= 43 }"
+            ))
+            .unwrap()
+    );
 
     // Sec. 5.2-5.3: regions
     let r = partition(
@@ -123,9 +127,11 @@ fn paper_example() {
     let mt = tile_map("act0", 4, &[(2, 16), (3, 16)]).unwrap();
     let tiled = tiled_program_map(&mt, &m, &dom).unwrap();
     let tiles = all_tiles(&mt, &dom).unwrap();
-    assert!(tiles
-        .is_equal(&set("{ [Q2, Q3] : 0 <= Q2 <= 15 and 0 <= Q3 <= 15 }"))
-        .unwrap());
+    assert!(
+        tiles
+            .is_equal(&set("{ [Q2, Q3] : 0 <= Q2 <= 15 and 0 <= Q3 <= 15 }"))
+            .unwrap()
+    );
     // the paper's printed map (parameters and names ours; the output-domain
     // constraints, implicit in the paper, explicit here)
     let ifm_part = tiled
@@ -145,9 +151,11 @@ fn paper_example() {
 
     // interior tiles: those not touching I_c
     let interior = interior_tiles(&mt, &dom, &r.constant).unwrap();
-    assert!(interior
-        .is_equal(&set("{ [Q2, Q3] : 1 <= Q2 <= 14 and 1 <= Q3 <= 14 }"))
-        .unwrap());
+    assert!(
+        interior
+            .is_equal(&set("{ [Q2, Q3] : 1 <= Q2 <= 14 and 1 <= Q3 <= 14 }"))
+            .unwrap()
+    );
     assert_eq!(disjoint_pieces(&interior).unwrap().len(), 1);
     // the boundary tiles split into disjoint pieces covering them
     let boundary = tiles.subtract(&interior).unwrap();

@@ -130,10 +130,11 @@ fn slices_of_dynamic_tensors_stay_inside_them() {
     );
     let out = m.output(None).unwrap();
     let a = member(&m.output_map(out).unwrap(), "a").unwrap();
-    assert!(a
-        .range()
-        .is_subset(&"[a_d0] -> { a[i] : 0 <= i < a_d0 }".parse::<Set>().unwrap())
-        .unwrap());
+    assert!(
+        a.range()
+            .is_subset(&"[a_d0] -> { a[i] : 0 <= i < a_d0 }".parse::<Set>().unwrap())
+            .unwrap()
+    );
 }
 
 #[test]

@@ -16,7 +16,7 @@
 //! more times and the median time is printed too.
 #![forbid(unsafe_code)]
 
-use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
+use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -4,7 +4,7 @@
 //! exactly those, in that order.
 #![allow(dead_code)] // each test file uses a part of it
 
-use codegen::{generate, Ast, Options, Visit};
+use codegen::{Ast, Options, Visit, generate};
 use presburger::{DimKind, Int, Set, UnionMap};
 
 /// The instances `(statement, iterators)` of `sched` for the parameter

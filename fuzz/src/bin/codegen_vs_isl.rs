@@ -17,9 +17,9 @@
 //! table gives, per family, the median over its inputs of those medians and
 //! their total, in µs, and the lines of C of each side.
 
+use presburger_fuzz::Rng;
 use presburger_fuzz::ast_isl::random_schedule;
 use presburger_fuzz::isl::Ctx;
-use presburger_fuzz::Rng;
 use std::time::Instant;
 
 const KERNELS: &[&str] = &[

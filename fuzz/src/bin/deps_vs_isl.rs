@@ -17,11 +17,11 @@
 //! is the `compute_flow` part alone). Times in µs. `--random N` adds a row
 //! with the totals over N random SCoPs of `src/scops.rs` (one run each).
 
+use presburger_fuzz::Rng;
 use presburger_fuzz::deps_isl::{IslModel, ScopText};
 use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::scops::random_scop;
-use presburger_fuzz::Rng;
-use schedule::{extract_scop, Options, Scop};
+use schedule::{Options, Scop, extract_scop};
 use std::time::Instant;
 
 /// Median of the times (µs) of `reps` runs of `f`.

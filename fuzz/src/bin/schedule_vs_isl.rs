@@ -25,8 +25,8 @@
 //! `to_union_map` with that scheduler and smart fusion) or `err<TAB>MESSAGE`.
 
 use presburger_fuzz::isl::Ctx;
-use presburger_fuzz::schedule_isl::{kernels, SchedInput};
-use schedule::{compute, dependences, extract_scop, Fusion, Options, Scheduler, SchedulerOptions};
+use presburger_fuzz::schedule_isl::{SchedInput, kernels};
+use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
 use std::time::Instant;
 
 /// The median of `v` (not empty).
@@ -244,7 +244,9 @@ fn main() {
             ratio(&Ok(total_pair[k][0]), &Ok(total_pair[k][1]))
         );
     }
-    println!("medians of {reps} interleaved runs; isl limited to {isl_ops} operations per call (0: none)");
+    println!(
+        "medians of {reps} interleaved runs; isl limited to {isl_ops} operations per call (0: none)"
+    );
     for e in &errors {
         // the messages of our scheduler carry a whole relation
         let short: String = e.chars().take(200).collect();

@@ -60,10 +60,10 @@ use presburger::UnionSet;
 use presburger_fuzz::families::Family;
 use presburger_fuzz::isl::{Ctx, USet};
 use presburger_fuzz::unchain::unchain;
-use presburger_fuzz::{error_kind, Rng};
+use presburger_fuzz::{Rng, error_kind};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 /// isl's operation limit per timed call (and per check of a subtraction).
@@ -1533,7 +1533,7 @@ fn main() {
                     "ours" => ours_worker(),
                     "isl" => isl_worker(),
                     _ => usage(),
-                }
+                };
             }
             "--op" => {
                 for name in value().split(',') {

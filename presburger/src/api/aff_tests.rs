@@ -259,9 +259,10 @@ fn operations_examples() {
         .unwrap();
     assert_eq!(h.to_string(), "{ [i] -> [(i)] : i <= 10 }");
     let d = pa("[N] -> { [i] -> [(i)] : 0 <= i < N }").domain().unwrap();
-    assert!(d
-        .is_equal(&"[N] -> { [i] : 0 <= i < N }".parse().unwrap())
-        .unwrap());
+    assert!(
+        d.is_equal(&"[N] -> { [i] : 0 <= i < N }".parse().unwrap())
+            .unwrap()
+    );
     let e = pa("{ [i] -> [(i)/2] }").scale(&Int::from(4));
     assert_eq!(e.to_string(), "{ [i] -> [(2i)] }");
     let q = pa("{ [i] -> [(i)] }").scale_rational(&Rational::new(Int::from(-2), Int::from(6)));
@@ -354,9 +355,10 @@ fn union_types() {
     let mut x = UnionPwMultiAff::empty(vec![]);
     x.add_pw_multi_aff(pma("{ A[i] -> [(i)] : i >= 0 }"))
         .unwrap();
-    assert!(x
-        .add_pw_multi_aff(pma("{ A[i] -> [(0)] : i <= 0 }"))
-        .is_err());
+    assert!(
+        x.add_pw_multi_aff(pma("{ A[i] -> [(0)] : i <= 0 }"))
+            .is_err()
+    );
     x.add_pw_multi_aff(pma("{ A[i] -> [(0)] : i < 0 }"))
         .unwrap();
     assert_eq!(x.coalesce().unwrap().members()[0].n_piece(), 2);
@@ -379,20 +381,24 @@ fn errors_name_the_place() {
     }
     let sp = Space::map(vec![], Tuple::anonymous(1), Tuple::anonymous(2));
     assert!(MultiAff::from_affs(sp, vec![]).is_err());
-    assert!(Aff::from_parts(
-        Space::set(vec![], Tuple::anonymous(1)),
-        vec![],
-        vec![Int::ONE],
-        Int::ONE
-    )
-    .is_err());
-    assert!(Aff::from_parts(
-        Space::set(vec![], Tuple::anonymous(1)),
-        vec![],
-        vec![Int::ONE, Int::ONE],
-        Int::ZERO
-    )
-    .is_err());
+    assert!(
+        Aff::from_parts(
+            Space::set(vec![], Tuple::anonymous(1)),
+            vec![],
+            vec![Int::ONE],
+            Int::ONE
+        )
+        .is_err()
+    );
+    assert!(
+        Aff::from_parts(
+            Space::set(vec![], Tuple::anonymous(1)),
+            vec![],
+            vec![Int::ONE, Int::ONE],
+            Int::ZERO
+        )
+        .is_err()
+    );
     let f = pa("{ [i] -> [(i)] }");
     assert!(f.eval(&[]).is_err());
     assert!(PwAff::from_pw_multi_aff(pma("{ [i] -> [(i), (i)] }")).is_err());

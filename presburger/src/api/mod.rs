@@ -31,13 +31,13 @@ mod union_map;
 mod union_pw;
 mod union_set;
 
-pub(crate) use aff::{domain_of, fn_space};
 pub use aff::{Aff, MultiAff};
+pub(crate) use aff::{domain_of, fn_space};
 pub use basic_map::BasicMap;
 pub use basic_set::BasicSet;
 pub use map::Map;
 pub use pw_aff::{PwAff, PwMultiAff};
-pub use rational_set::{RationalSet, MAX_RATIONAL_FM_ROWS};
+pub use rational_set::{MAX_RATIONAL_FM_ROWS, RationalSet};
 pub use set::Set;
 pub use union_map::UnionMap;
 pub use union_pw::{UnionPwAff, UnionPwMultiAff};
@@ -635,7 +635,7 @@ impl Across for UnionMap {
 
 /// The bodies of the methods that [`UnionSet`] and [`UnionMap`] share.
 pub(crate) mod across {
-    use super::{merged_params, Across, Disjunction};
+    use super::{Across, Disjunction, merged_params};
     use crate::error::Result;
     use crate::space::Space;
 
@@ -778,7 +778,7 @@ pub(crate) mod across {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{map_points, set_points, Box as PBox};
+    use crate::testing::{Box as PBox, map_points, set_points};
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 

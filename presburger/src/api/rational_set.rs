@@ -7,7 +7,7 @@
 //! the exact rational simplex of [`crate::lp`] and Fourier–Motzkin
 //! elimination ([`crate::elimination::fm_pair`], exact over the rationals).
 
-use crate::api::{merged_params, Set};
+use crate::api::{Set, merged_params};
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -351,7 +351,7 @@ impl RationalSet {
                     return Err(Error::Unbounded(format!(
                         "the rational set has no lexicographically {} point",
                         if maximize { "largest" } else { "smallest" }
-                    )))
+                    )));
                 }
                 LpResult::Optimum { point, .. } => {
                     let better = match &best {
@@ -403,7 +403,7 @@ impl RationalSet {
                      supported (it can be a set that is not closed, which a RationalSet of \
                      closed polyhedra cannot hold)"
                         .into(),
-                ))
+                ));
             }
         };
         let orient = |r: &Row| -> Row {
@@ -487,7 +487,7 @@ impl FromStr for RationalSet {
                          across spaces is not supported)",
                         first.tuple_key(),
                         sp.tuple_key()
-                    )))
+                    )));
                 }
             }
             conjs.extend(cs);
@@ -500,7 +500,7 @@ impl FromStr for RationalSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{set_points, Box as PBox};
+    use crate::testing::{Box as PBox, set_points};
     use proptest::prelude::*;
 
     fn rs(s: &str) -> RationalSet {
@@ -635,9 +635,11 @@ mod tests {
         assert!("{ rat: [i] -> [j] }".parse::<RationalSet>().is_err());
         assert!("{ rat: A[i]; rat: B[j] }".parse::<RationalSet>().is_err());
         // not an existential under a negation made a division
-        assert!("{ rat: [i] : not exists e : i = 2e }"
-            .parse::<RationalSet>()
-            .is_err());
+        assert!(
+            "{ rat: [i] : not exists e : i = 2e }"
+                .parse::<RationalSet>()
+                .is_err()
+        );
         // unbounded optima, parametric optima
         assert!(matches!(
             rs("{ rat: [i] : i <= 0 }").lexmin(),
@@ -822,13 +824,15 @@ mod parametric_tests {
         let s = rs("[N] -> { rat: [i] : 2i >= N and 3i <= N + 5 }");
         let m = s.lexmin().unwrap();
         m.check_invariants().unwrap();
-        assert!(m
-            .is_equal(&rs("[N] -> { rat: [i] : 2i = N and N <= 10 }"))
-            .unwrap());
+        assert!(
+            m.is_equal(&rs("[N] -> { rat: [i] : 2i = N and N <= 10 }"))
+                .unwrap()
+        );
         let m = s.lexmax().unwrap();
-        assert!(m
-            .is_equal(&rs("[N] -> { rat: [i] : 3i = N + 5 and N <= 10 }"))
-            .unwrap());
+        assert!(
+            m.is_equal(&rs("[N] -> { rat: [i] : 3i = N + 5 and N <= 10 }"))
+                .unwrap()
+        );
         // two pieces, rational boundaries (isl leaves out -1 < p < 0)
         let s = rs("[p] -> { rat: [x, y] : x >= 0 and x >= p and y >= x - p and y >= -x }");
         let m = s.lexmin().unwrap();

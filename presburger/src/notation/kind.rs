@@ -1,7 +1,7 @@
 //! Which kind of object a text in isl notation writes, told from its tokens
 //! alone (no parsing of the formulas).
 
-use super::lexer::{tokenize, Tok};
+use super::lexer::{Tok, tokenize};
 use crate::error::Result;
 
 /// True when `text` (an object in isl notation, `{ ... }` or

@@ -51,9 +51,9 @@ use crate::api::{BasicMap, BasicSet, Disjunction, Map, Set, UnionMap, UnionSet};
 use crate::conjunction::{Conjunction, Div};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::lexer::{tokenize, Spanned, Tok, MAX_LITERAL_DIGITS};
+use crate::lexer::{MAX_LITERAL_DIGITS, Spanned, Tok, tokenize};
 use crate::space::{Space, Tuple, TupleBody};
-use smallvec::{smallvec, SmallVec};
+use smallvec::{SmallVec, smallvec};
 use std::collections::HashMap;
 use std::str::FromStr;
 

@@ -17,7 +17,7 @@
 //! Errors carry the line and column.
 
 use super::*;
-use crate::api::{domain_of, fn_space, Aff, MultiAff, PwAff, PwMultiAff};
+use crate::api::{Aff, MultiAff, PwAff, PwMultiAff, domain_of, fn_space};
 
 /// One piece as read: its map space, its domain (one conjunction per
 /// disjunct of the condition, over the domain space) and its function.

@@ -2,7 +2,7 @@
 //! of randomly generated formulas, by enumeration), round trips, and errors.
 
 use super::*;
-use crate::testing::{map_points, set_points, Box as PBox};
+use crate::testing::{Box as PBox, map_points, set_points};
 use num_integer::Integer;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -777,7 +777,7 @@ fn long_conjunction_parses_to_all_its_constraints() {
     assert_eq!(c.equalities().len(), 0);
     assert_eq!(c.inequalities().len(), 50_000);
     assert_eq!(c.inequalities()[0], vec![Int::ZERO, Int::ONE, Int::ZERO]); // i >= 0
-                                                                           // simplified: the same set as the short form
+    // simplified: the same set as the short form
     let long = set(&text);
     let short = set("{ [i, j] : 0 <= i <= 20 and 0 <= j <= 30 and i + j <= 40 and j - i <= 25 }");
     assert!(long.plain_is_equal(&short), "{long}");

@@ -7,7 +7,7 @@
 //! back), and lower and upper bounds of one variable are chained (`0 <= i < N`).
 
 use crate::api::{BasicMap, BasicSet, Map, Set, UnionMap, UnionSet};
-use crate::conjunction::{div_constraints, normalize_ineq, Conjunction, Row};
+use crate::conjunction::{Conjunction, Row, div_constraints, normalize_ineq};
 use crate::elimination::substitute_unit;
 use crate::int::Int;
 use crate::lexer::{is_ident_char, is_ident_start};

@@ -13,7 +13,7 @@
 
 use crate::api::fn_space;
 use crate::api::{
-    domain_of, merged_params, Aff, Disjunction, Map, MultiAff, PwAff, PwMultiAff, Set,
+    Aff, Disjunction, Map, MultiAff, PwAff, PwMultiAff, Set, domain_of, merged_params,
 };
 use crate::conjunction::{Conjunction, Div, Row};
 use crate::error::{Error, Result};
@@ -680,7 +680,7 @@ impl PwMultiAff {
                             return Err(Error::Invalid(format!(
                                 "a row uses local {} which has no division definition",
                                 col - nv
-                            )))
+                            )));
                         }
                     }
                 }

@@ -88,8 +88,8 @@
 //! Coalescing is in [`super::coalesce`]; it uses [`Region`] to decide whether a
 //! constraint holds on a disjunct.
 
-use crate::api::{across, Across, Disjunction};
-use crate::conjunction::{div_constraints, implied_by_div, implies_row, Conjunction, Div, Row};
+use crate::api::{Across, Disjunction, across};
+use crate::conjunction::{Conjunction, Div, Row, div_constraints, implied_by_div, implies_row};
 use crate::elimination::{fm_pair, shift_column, splinters};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -1772,7 +1772,7 @@ pub(crate) fn union_is_disjoint<U: Across>(a: &U, b: &U, budget: &mut Budget) ->
 mod tests {
     use super::*;
     use crate::api::{Map, Set, UnionSet};
-    use crate::testing::{map_points, set_points, Box as PBox};
+    use crate::testing::{Box as PBox, map_points, set_points};
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 
@@ -1826,15 +1826,17 @@ mod tests {
         assert!(!whole.is_subset(&low).unwrap());
         assert!(!whole.is_equal(&low).unwrap());
         let d = whole.subtract(&low).unwrap();
-        assert!(d
-            .is_equal(&set(&format!("{{ [x] : {core} and x >= 11 }}")))
-            .unwrap());
+        assert!(
+            d.is_equal(&set(&format!("{{ [x] : {core} and x >= 11 }}")))
+                .unwrap()
+        );
         // an extension by a constraint on an existential is not one
         let on_e = set(&format!("{{ [x] : {core} and e <= 3 }}"));
         let d = whole.subtract(&on_e).unwrap();
-        assert!(d
-            .is_equal(&set(&format!("{{ [x] : {core} and x >= 12 }}")))
-            .unwrap());
+        assert!(
+            d.is_equal(&set(&format!("{{ [x] : {core} and x >= 12 }}")))
+                .unwrap()
+        );
     }
 
     #[test]
@@ -1842,9 +1844,10 @@ mod tests {
         let d = set("{ [i] : 0 <= i < 10 }")
             .subtract(&set("{ [i] : exists e : i = 2e }"))
             .unwrap();
-        assert!(d
-            .is_equal(&set("{ [i] : exists e : i = 2e + 1 and 0 <= i <= 9 }"))
-            .unwrap());
+        assert!(
+            d.is_equal(&set("{ [i] : exists e : i = 2e + 1 and 0 <= i <= 9 }"))
+                .unwrap()
+        );
         let c = set("{ [i] : i >= 0 }").complement().unwrap();
         assert!(c.is_equal(&set("{ [i] : i < 0 }")).unwrap());
         let u = set("{ [i] : 0 <= i <= 10 or 11 <= i <= 20 }")
@@ -1953,9 +1956,10 @@ mod tests {
         assert!(!a.is_subset(&b).unwrap());
         assert!(d.is_subset(&a).unwrap());
         assert!(d.is_disjoint(&b).unwrap());
-        assert!(a
-            .is_equal(&d.union(&a.intersect(&b).unwrap()).unwrap())
-            .unwrap());
+        assert!(
+            a.is_equal(&d.union(&a.intersect(&b).unwrap()).unwrap())
+                .unwrap()
+        );
     }
 
     /// `Region::point_outside_both` against enumeration and the general
@@ -2252,11 +2256,12 @@ mod tests {
                 r#"[N] -> { [x0, x1, x2] : exists (e0, e1 : 2*x0 + 5*x2 + N + 3*e0 + e1 - 18 >= 0 and x0 - 2*x1 + 4*x2 - 3*N - 4*e0 - 5*e1 + 15 >= 0 and x1 + 3*x2 - 2*e0 - 3 >= 0 and -2*x0 - 4*x1 - 4*e0 + 3 >= 0 and -x0 + 3*x1 + 5*N + 5*e0 >= 0 and 3*x0 - 3*x1 - 4*e1 + 19 >= 0 and -6*x0 - 6*x1 + 9*x2 - 9*N - 43 >= 0 and 24*x0 + 24*x1 - 36*x2 + 36*N + 181 >= 0 and -2*x0 - 3*x1 + 3*x2 - 6*e0 >= 0) }"#,
             ),
         );
-        assert!(a
-            .subtract_with_budget(&b, &mut small())
-            .unwrap()
-            .is_empty()
-            .unwrap());
+        assert!(
+            a.subtract_with_budget(&b, &mut small())
+                .unwrap()
+                .is_empty()
+                .unwrap()
+        );
         // a row on the locals tightened: not a subset, refuted by a sample
         let (a, b) = (
             set(
@@ -2299,9 +2304,10 @@ mod tests {
             .subtract_with_budget(&b, &mut Budget::new(50_000))
             .unwrap();
         assert!(d.is_empty().unwrap());
-        assert!(a
-            .is_subset_with_budget(&b, &mut Budget::new(50_000))
-            .unwrap());
+        assert!(
+            a.is_subset_with_budget(&b, &mut Budget::new(50_000))
+                .unwrap()
+        );
     }
 
     /// A union of six conjunctions minus a union whose existentials are

@@ -4,7 +4,7 @@
 //! queries, and the simplifications (which must not change the set).
 
 use crate::space::DimKind;
-use crate::testing::{map_points, set_points, Box as PBox};
+use crate::testing::{Box as PBox, map_points, set_points};
 use crate::{Int, Map, Set};
 use proptest::prelude::*;
 use std::collections::BTreeSet;

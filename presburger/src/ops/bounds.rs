@@ -333,7 +333,7 @@ impl Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{set_points, Box as PBox};
+    use crate::testing::{Box as PBox, set_points};
 
     fn set(s: &str) -> Set {
         s.parse().unwrap()
@@ -356,14 +356,18 @@ mod tests {
 
     #[test]
     fn boundedness() {
-        assert!(set("{ [i, j] : 0 <= i <= 10 and i <= j <= 2i }")
-            .is_bounded()
-            .unwrap());
+        assert!(
+            set("{ [i, j] : 0 <= i <= 10 and i <= j <= 2i }")
+                .is_bounded()
+                .unwrap()
+        );
         assert!(!set("{ [i, j] : 0 <= i and i <= j }").is_bounded().unwrap());
         assert!(set("[N] -> { [i] : 0 <= i < N }").is_bounded().unwrap());
-        assert!(!set("[N] -> { [i, j] : 0 <= i < N and j >= i }")
-            .is_bounded()
-            .unwrap());
+        assert!(
+            !set("[N] -> { [i, j] : 0 <= i < N and j >= i }")
+                .is_bounded()
+                .unwrap()
+        );
         // unbounded rationally but integer-empty: bounded
         assert!(set("{ [x, y] : 3x - 3y = 1 }").is_bounded().unwrap());
     }
@@ -402,9 +406,10 @@ mod tests {
         let bh = set("{ [i, j] : i + j <= 4 and i >= 0 and j >= 0 }")
             .box_hull()
             .unwrap();
-        assert!(bh
-            .is_equal(&set("{ [i, j] : 0 <= i <= 4 and 0 <= j <= 4 }"))
-            .unwrap());
+        assert!(
+            bh.is_equal(&set("{ [i, j] : 0 <= i <= 4 and 0 <= j <= 4 }"))
+                .unwrap()
+        );
     }
 
     #[test]

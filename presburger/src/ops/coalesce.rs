@@ -88,10 +88,10 @@
 //! disjuncts with existentially quantified variables), and the ideas of isl's
 //! `isl_coalesce.c`.
 
-use super::algebra::{explicit_locals_single, same_padded, Region};
+use super::algebra::{Region, explicit_locals_single, same_padded};
 use crate::api::Disjunction;
 use crate::conjunction::{
-    div_constraints, implies_row, normalize_ineq, BuildRowHasher, Conjunction, Div, Row,
+    BuildRowHasher, Conjunction, Div, Row, div_constraints, implies_row, normalize_ineq,
 };
 use crate::error::Result;
 use crate::int::Int;
@@ -1421,12 +1421,12 @@ impl Disjunction {
 
 #[cfg(test)]
 mod tests {
-    use super::{contains_point, inside, Member, Sampled, MEMBER_POINTS, SAMPLE_STEPS};
-    use crate::api::Set;
-    use crate::conjunction::{implies_row, Row};
-    use crate::int::Int;
-    use crate::testing::{set_points, Box as PBox};
+    use super::{MEMBER_POINTS, Member, SAMPLE_STEPS, Sampled, contains_point, inside};
     use crate::Budget;
+    use crate::api::Set;
+    use crate::conjunction::{Row, implies_row};
+    use crate::int::Int;
+    use crate::testing::{Box as PBox, set_points};
     use proptest::prelude::*;
 
     proptest! {

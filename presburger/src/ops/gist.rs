@@ -768,7 +768,7 @@ fn local_measure(c: &Conjunction) -> (usize, Int) {
 #[cfg(test)]
 mod tests {
     use crate::api::Set;
-    use crate::testing::{set_points, Box as PBox};
+    use crate::testing::{Box as PBox, set_points};
     use proptest::prelude::*;
 
     fn set(s: &str) -> Set {
@@ -802,11 +802,12 @@ mod tests {
         let c = set("{ [t0, t1] : t1 >= 0 }");
         let g = s.gist(&c).unwrap();
         assert!(g.is_equal(&set("{ [t0, t1] : t0 >= 5 }")).unwrap(), "{g}");
-        assert!(g
-            .intersect(&c)
-            .unwrap()
-            .is_equal(&s.intersect(&c).unwrap())
-            .unwrap());
+        assert!(
+            g.intersect(&c)
+                .unwrap()
+                .is_equal(&s.intersect(&c).unwrap())
+                .unwrap()
+        );
         // a piece of the input that lies entirely outside the context
         let g = set("{ [0, 0, q, p] : -5 <= q <= 5 and p >= 0 }")
             .gist(&set("{ [a, b, q, p] : b >= 1 + a }"))

@@ -4,7 +4,7 @@
 //! parameters. All are exact rearrangements of columns plus equalities (no solver
 //! involved).
 
-use crate::api::{merged_params, BasicMap, BasicSet, Disjunction, Map, Set};
+use crate::api::{BasicMap, BasicSet, Disjunction, Map, Set, merged_params};
 use crate::conjunction::Conjunction;
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -496,14 +496,14 @@ fn inserted_dims_space(sp: &Space, kind: DimKind, pos: usize, n: usize) -> Resul
                 "insert_dims: parameters are identified by name here; \
                  use insert_params(pos, names)"
                     .into(),
-            ))
+            ));
         }
         DimKind::Local => {
             return Err(Error::Invalid(
                 "insert_dims: locals belong to single conjunctions; \
                  insert dimensions of kind In or Out"
                     .into(),
-            ))
+            ));
         }
     };
     let have = tuple.len();
@@ -670,7 +670,7 @@ impl Set {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{basic_map_points, map_points, set_points, Box as PBox};
+    use crate::testing::{Box as PBox, basic_map_points, map_points, set_points};
     use std::collections::BTreeSet;
 
     fn pts(v: &[&[i64]]) -> BTreeSet<Vec<i64>> {
@@ -761,32 +761,37 @@ mod tests {
             .parse()
             .unwrap();
         assert!(raw.is_equal(&want).unwrap(), "{raw}");
-        assert!(raw
-            .deltas()
-            .unwrap()
-            .is_equal(&"[N] -> { S[1] : N >= 3 }".parse().unwrap())
-            .unwrap());
+        assert!(
+            raw.deltas()
+                .unwrap()
+                .is_equal(&"[N] -> { S[1] : N >= 3 }".parse().unwrap())
+                .unwrap()
+        );
         // the iterations whose write is not read by a later iteration
         let last = write.subtract_range(&read.range()).unwrap();
-        assert!(last
-            .domain()
-            .is_equal(&"[N] -> { S[i] : i = N - 1 and N >= 2 }".parse().unwrap())
-            .unwrap());
+        assert!(
+            last.domain()
+                .is_equal(&"[N] -> { S[i] : i = N - 1 and N >= 2 }".parse().unwrap())
+                .unwrap()
+        );
         let first = read
             .subtract_domain(&"[N] -> { S[i] : i >= 2 }".parse().unwrap())
             .unwrap();
-        assert!(first
-            .is_equal(&"[N] -> { S[1] -> A[0] : N >= 2 }".parse().unwrap())
-            .unwrap());
+        assert!(
+            first
+                .is_equal(&"[N] -> { S[1] -> A[0] : N >= 2 }".parse().unwrap())
+                .unwrap()
+        );
         // the preimage of the read elements under the write map
         let pre = "[N] -> { A[a] : a >= 5 }"
             .parse::<Set>()
             .unwrap()
             .preimage(&write)
             .unwrap();
-        assert!(pre
-            .is_equal(&"[N] -> { S[i] : 5 <= i < N }".parse().unwrap())
-            .unwrap());
+        assert!(
+            pre.is_equal(&"[N] -> { S[i] : 5 <= i < N }".parse().unwrap())
+                .unwrap()
+        );
     }
 
     /// Single-valuedness and injectivity against their definitions, checked
@@ -976,34 +981,37 @@ mod tests {
         // a nested tuple is flattened, its names kept
         let w: Set = "{ [S[i] -> T[j]] : i < j }".parse().unwrap();
         let t = w.insert_dims(DimKind::SET, 1, 1).unwrap();
-        assert!(t
-            .is_equal(&"{ [i, k, j] : i < j }".parse().unwrap())
-            .unwrap());
+        assert!(
+            t.is_equal(&"{ [i, k, j] : i < j }".parse().unwrap())
+                .unwrap()
+        );
         // maps: only the receiving tuple changes
         let m: Map = "{ S[i] -> [T[j] -> U[k]] : j = i + 1 and k = 2i }"
             .parse()
             .unwrap();
         let mi = m.insert_dims(DimKind::In, 0, 1).unwrap();
         assert!(mi.space().range_tuple().same_shape(m.space().range_tuple()));
-        assert!(mi
-            .is_equal(
+        assert!(
+            mi.is_equal(
                 &"{ [x, i] -> [T[j] -> U[k]] : j = i + 1 and k = 2i }"
                     .parse()
                     .unwrap()
             )
-            .unwrap());
+            .unwrap()
+        );
         let mo = m.insert_dims(DimKind::Out, 1, 1).unwrap();
         assert_eq!(
             mo.space().domain_tuple().unwrap().name.as_deref(),
             Some("S")
         );
-        assert!(mo
-            .is_equal(
+        assert!(
+            mo.is_equal(
                 &"{ S[i] -> [j, x, k] : j = i + 1 and k = 2i }"
                     .parse()
                     .unwrap()
             )
-            .unwrap());
+            .unwrap()
+        );
         assert!(m.insert_dims(DimKind::In, 2, 1).is_err());
         assert!(m.insert_dims(DimKind::Out, 3, 0).is_err());
         let bm: BasicMap = "{ S[i] -> T[j] : j = floor(i / 2) }".parse().unwrap();

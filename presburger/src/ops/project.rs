@@ -156,7 +156,7 @@ pub(crate) fn irredundant<R>(
 mod tests {
     use crate::api::{BasicSet, Set};
     use crate::space::DimKind;
-    use crate::testing::{set_points, Box as PBox};
+    use crate::testing::{Box as PBox, set_points};
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 

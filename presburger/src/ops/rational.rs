@@ -8,7 +8,7 @@ use crate::api::MAX_RATIONAL_FM_ROWS;
 use crate::conjunction::{Conjunction, Row};
 use crate::elimination::{combine, fm_pair};
 use crate::error::{Error, Result};
-use crate::int::{gcd_all, Int};
+use crate::int::{Int, gcd_all};
 use crate::lp::{LinearProgram, LpResult};
 use crate::space::Space;
 

@@ -200,16 +200,18 @@ mod tests {
     fn optima_and_samples_space_by_space() {
         let u =
             us("{ A[i] : 2 <= i <= 5; B[i, j] : 0 <= j <= i <= 3 and i + j >= 2; C[i] : 1 = 0 }");
-        assert!(u
-            .lexmin()
-            .unwrap()
-            .is_equal(&us("{ A[2]; B[1, 1] }"))
-            .unwrap());
-        assert!(u
-            .lexmax()
-            .unwrap()
-            .is_equal(&us("{ A[5]; B[3, 3] }"))
-            .unwrap());
+        assert!(
+            u.lexmin()
+                .unwrap()
+                .is_equal(&us("{ A[2]; B[1, 1] }"))
+                .unwrap()
+        );
+        assert!(
+            u.lexmax()
+                .unwrap()
+                .is_equal(&us("{ A[5]; B[3, 3] }"))
+                .unwrap()
+        );
         let p = u.sample().unwrap().unwrap();
         assert!(UnionSet::from(p).is_subset(&u).unwrap());
         assert!(us("{ A[i] : 1 = 0 }").sample().unwrap().is_none());
@@ -219,17 +221,19 @@ mod tests {
     #[test]
     fn complements_gists_and_deltas() {
         let u = us("{ A[i] : i >= 0; B[i] : i = 0 }");
-        assert!(u
-            .complement()
-            .unwrap()
-            .is_equal(&us("{ A[i] : i < 0; B[i] : i != 0 }"))
-            .unwrap());
+        assert!(
+            u.complement()
+                .unwrap()
+                .is_equal(&us("{ A[i] : i < 0; B[i] : i != 0 }"))
+                .unwrap()
+        );
         let m = um("{ A[i] -> A[j] : j > i }");
-        assert!(m
-            .complement()
-            .unwrap()
-            .is_equal(&um("{ A[i] -> A[j] : j <= i }"))
-            .unwrap());
+        assert!(
+            m.complement()
+                .unwrap()
+                .is_equal(&um("{ A[i] -> A[j] : j <= i }"))
+                .unwrap()
+        );
         // gist: the member of the same space; members without one are dropped
         let g = us("[n] -> { A[i] : 0 <= i < n; B[i] : i >= 0 }")
             .gist(&us("[n] -> { A[i] : i >= 0 }"))
@@ -252,9 +256,10 @@ mod tests {
         let gp = um("[n] -> { A[i] -> A[i + 1] : 0 <= i < n and n >= 0 }")
             .gist_params(&p)
             .unwrap();
-        assert!(gp
-            .is_equal(&um("[n] -> { A[i] -> A[i + 1] : 0 <= i < n }"))
-            .unwrap());
+        assert!(
+            gp.is_equal(&um("[n] -> { A[i] -> A[i + 1] : 0 <= i < n }"))
+                .unwrap()
+        );
         let d = um("{ S[i, j] -> S[i + 1, j - 1]; S[i, j] -> T[i, j]; [i] -> [i + 2] }")
             .deltas()
             .unwrap();
@@ -272,9 +277,10 @@ mod tests {
                     [A[a] -> B[b]] -> [C[c] -> D[d]] : a = 1; S[i] -> T[i]; [A[a] -> B[b]] -> T[j] }");
         let z = u.zip();
         assert_eq!(z.members().len(), 1);
-        assert!(z
-            .is_equal(&um("{ [A[a] -> C[c]] -> [B[b] -> D[d]] : 0 <= a <= 1 }"))
-            .unwrap());
+        assert!(
+            z.is_equal(&um("{ [A[a] -> C[c]] -> [B[b] -> D[d]] : 0 <= a <= 1 }"))
+                .unwrap()
+        );
         assert!(um("{ S[i] -> T[i] }").zip().members().is_empty());
         let d = u.domain_map();
         assert_eq!(d.members().len(), 4);

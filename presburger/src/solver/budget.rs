@@ -2,8 +2,8 @@
 //! [`Error::Budget`], never a wrong answer.
 
 use crate::error::{Error, Result};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A limit on the work of an integer query, counted in rows built and recursive
 /// calls. Running out makes the query return [`Error::Budget`].

@@ -544,11 +544,13 @@ mod tests {
             reduced[0]
         );
         for v in &reduced {
-            assert!(times(
-                &eq[1..],
-                &v.iter().map(|x| vec![x.clone()]).collect::<Vec<_>>()
-            )[0]
-            .is_zero());
+            assert!(
+                times(
+                    &eq[1..],
+                    &v.iter().map(|x| vec![x.clone()]).collect::<Vec<_>>()
+                )[0]
+                .is_zero()
+            );
             assert!(v.iter().all(|x| x.abs() < short), "{v:?}");
         }
         assert!(Conjunction::eval_row(&eq, &c.x0).is_zero());

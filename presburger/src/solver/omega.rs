@@ -36,7 +36,7 @@
 //! value its lower bounds allow at the point found for the others (the largest its
 //! upper bounds allow when it has no lower bound, 0 when it has neither).
 
-use crate::conjunction::{merge_parallel, normalize_eq, normalize_ineq, Row};
+use crate::conjunction::{Row, merge_parallel, normalize_eq, normalize_ineq};
 use crate::elimination::{fm_pair, one_sided_value, shift_column, splinters, substitute_unit};
 use crate::error::Result;
 use crate::int::Int;
@@ -339,12 +339,14 @@ mod tests {
         assert_eq!(&p[0] * 4 - &p[1] * 3, Int::from(2));
         // Pugh's example: 27 <= 11x + 13y <= 45, -10 <= 7x - 9y <= 4 has rational
         // points but no integer point (it needs the splinters)
-        assert!(sample(
-            2,
-            &[],
-            &[&[-27, 11, 13], &[45, -11, -13], &[10, 7, -9], &[4, -7, 9]]
-        )
-        .is_none());
+        assert!(
+            sample(
+                2,
+                &[],
+                &[&[-27, 11, 13], &[45, -11, -13], &[10, 7, -9], &[4, -7, 9]]
+            )
+            .is_none()
+        );
         // widened to 27 <= 11x + 13y <= 60 it has one
         let ineqs = rows(&[&[-27, 11, 13], &[60, -11, -13], &[10, 7, -9], &[4, -7, 9]]);
         let p = integer_sample(2, vec![], ineqs.clone(), &mut Budget::default())
@@ -356,11 +358,13 @@ mod tests {
     #[test]
     fn huge_coefficients_stay_exact() {
         let big = Int::from(1i64 << 62) * Int::from(1i64 << 62); // 2^124
-                                                                 // big·x - big·y = 1: empty; big·x - (big + 1)·y = 1: has x = y = -1 ... check
+        // big·x - big·y = 1: empty; big·x - (big + 1)·y = 1: has x = y = -1 ... check
         let e1 = vec![Int::from(-1), big.clone(), -&big];
-        assert!(integer_sample(2, vec![e1], vec![], &mut Budget::default())
-            .unwrap()
-            .is_none());
+        assert!(
+            integer_sample(2, vec![e1], vec![], &mut Budget::default())
+                .unwrap()
+                .is_none()
+        );
         let e2 = vec![Int::from(-1), big.clone(), -(&big + 1)];
         let p = integer_sample(2, vec![e2.clone()], vec![], &mut Budget::default())
             .unwrap()

@@ -27,7 +27,7 @@
 //! isl's (no coalescing of pieces with equal values yet).
 
 use crate::api::{Aff, Disjunction, Map, PwAff, PwMultiAff, Set};
-use crate::conjunction::{normalize_ineq, Conjunction, Div, Row};
+use crate::conjunction::{Conjunction, Div, Row, normalize_ineq};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::solver::budget::Budget;
@@ -165,16 +165,18 @@ impl PipContext {
     fn check_invariants(&self) {
         for p in &self.samples {
             debug_assert_eq!(p.len() + 1, self.c.n_col());
-            debug_assert!(self
-                .c
-                .eqs
-                .iter()
-                .all(|r| Conjunction::eval_row(r, p).is_zero()));
-            debug_assert!(self
-                .c
-                .ineqs
-                .iter()
-                .all(|r| !Conjunction::eval_row(r, p).is_negative()));
+            debug_assert!(
+                self.c
+                    .eqs
+                    .iter()
+                    .all(|r| Conjunction::eval_row(r, p).is_zero())
+            );
+            debug_assert!(
+                self.c
+                    .ineqs
+                    .iter()
+                    .all(|r| !Conjunction::eval_row(r, p).is_negative())
+            );
         }
     }
 

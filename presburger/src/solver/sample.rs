@@ -63,11 +63,11 @@
 
 use crate::conjunction::{Conjunction, Row};
 use crate::error::{Error, Result};
-use crate::int::{gcd_all, Int};
+use crate::int::{Int, gcd_all};
 use crate::solver::budget::Budget;
 use crate::solver::gbr;
 use crate::solver::lattice::{
-    basis_with_first, column_echelon, compress_equalities, mat_vec, times, Compression,
+    Compression, basis_with_first, column_echelon, compress_equalities, mat_vec, times,
 };
 use crate::solver::propagate::Propagator;
 use crate::solver::simplex::{LpResult, LpValue, Simplex};
@@ -601,7 +601,7 @@ pub fn integer_minimum(
         LpResult::Unbounded => {
             return Err(Error::Unbounded(
                 "the minimum is not attained: the set is unbounded in that direction".into(),
-            ))
+            ));
         }
         LpResult::Empty => return Ok(None),
     };
@@ -1186,17 +1186,19 @@ mod tests {
         // unbounded in y, gap in x: 1 <= 2x <= 1 and y >= x
         assert!(sample(2, &[], &[&[-1, 2, 0], &[1, -2, 0], &[0, -1, 1]]).is_none());
         // thin wedge with big coefficients
-        assert!(sample(
-            2,
-            &[],
-            &[
-                &[0, 100_000_000_007, -99_999_999_991],
-                &[3, -100_000_000_007, 99_999_999_991],
-                &[0, 1, 0],
-                &[1_000_000_000_000, -1, 0]
-            ]
-        )
-        .is_some());
+        assert!(
+            sample(
+                2,
+                &[],
+                &[
+                    &[0, 100_000_000_007, -99_999_999_991],
+                    &[3, -100_000_000_007, 99_999_999_991],
+                    &[0, 1, 0],
+                    &[1_000_000_000_000, -1, 0]
+                ]
+            )
+            .is_some()
+        );
     }
 
     /// A wide slab whose slices near its lowest values are shorter than the

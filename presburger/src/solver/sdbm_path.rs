@@ -25,11 +25,11 @@
 //! Source: the paper "Strided Difference Bound Matrices" (the `sdbm` crate's
 //! documentation names the sections it follows).
 
-use crate::conjunction::{implied_by_div, Conjunction, Row};
+use crate::conjunction::{Conjunction, Row, implied_by_div};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::omega::Budget;
-use crate::solver::sample::{propagation_step, Propagation};
+use crate::solver::sample::{Propagation, propagation_step};
 use crate::stats::{self, Counter};
 use sdbm::Sdbm;
 
@@ -298,7 +298,7 @@ impl Conjunction {
                 None if path == EmptinessPath::ForceSdbm => {
                     return Err(Error::Unsupported(
                         "the set is not an SDBM (bounds, differences and strides only)".into(),
-                    ))
+                    ));
                 }
                 None => {}
             }
@@ -316,7 +316,7 @@ impl Conjunction {
 mod tests {
     use super::*;
     use crate::api::BasicSet;
-    use crate::testing::{basic_set_points, Box as PBox};
+    use crate::testing::{Box as PBox, basic_set_points};
     use proptest::prelude::*;
 
     fn bs(s: &str) -> BasicSet {

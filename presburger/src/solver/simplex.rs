@@ -96,7 +96,7 @@
 //! documentation). Nothing else panics; internal invariants are checked with
 //! `debug_assert!` only.
 
-use crate::int::{gcd_all, small_common_primes, word_gcd, ExactDivisor, Int};
+use crate::int::{ExactDivisor, Int, gcd_all, small_common_primes, word_gcd};
 use smallvec::SmallVec;
 use std::cmp::Ordering;
 use std::fmt;
@@ -630,11 +630,7 @@ fn update_big_row(
             } else {
                 &a_ic * d_r
             };
-            if neg {
-                -t
-            } else {
-                t
-            }
+            if neg { -t } else { t }
         } else {
             x.mul_add_mul(abs_p, &m, y)
         };

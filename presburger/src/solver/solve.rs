@@ -50,11 +50,7 @@ impl Conjunction {
         for r in &self.ineqs {
             s.add_ineq(r);
         }
-        if s.is_empty() {
-            None
-        } else {
-            Some((s, first))
-        }
+        if s.is_empty() { None } else { Some((s, first)) }
     }
 
     /// An integer assignment of all columns after the constant (parameters,
@@ -88,7 +84,7 @@ impl Conjunction {
         budget: &mut Budget,
         prop: Propagation,
     ) -> Result<Option<Vec<Int>>> {
-        use crate::solver::sample::{sample_steps, sample_with_divs_steps, DivCol};
+        use crate::solver::sample::{DivCol, sample_steps, sample_with_divs_steps};
         let n = self.n_col() - 1;
         if self.is_trivially_universe() {
             return Ok(Some(vec![Int::ZERO; n]));
@@ -472,8 +468,8 @@ impl Set {
             n if n == np + nd => true,
             n => {
                 return Err(Error::Invalid(format!(
-                "a point of {n} values does not fit a space of {np} parameters and {nd} dimensions"
-            )))
+                    "a point of {n} values does not fit a space of {np} parameters and {nd} dimensions"
+                )));
             }
         };
         let mut s = Set::universe(space.clone())?;
@@ -525,7 +521,7 @@ impl Set {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{basic_set_points, Box as PBox};
+    use crate::testing::{Box as PBox, basic_set_points};
     use proptest::prelude::*;
 
     fn bs(s: &str) -> BasicSet {
@@ -559,10 +555,11 @@ mod tests {
                     x2 - e5 + 7 >= 0 and e5 >= 0 and e4 - e5 >= 0 and e3 - e4 >= 0 and \
                     -e3 + 31 >= 0 and -x1 + x2 - 1 >= 0) }",
         );
-        assert!(!d
-            .conjunction()
-            .is_empty_with(&mut Budget::new(20_000))
-            .unwrap());
+        assert!(
+            !d.conjunction()
+                .is_empty_with(&mut Budget::new(20_000))
+                .unwrap()
+        );
     }
 
     /// Locals bounded on one side only are dropped with their rows before the
@@ -583,10 +580,11 @@ mod tests {
         assert!(c.satisfied_by(&p), "{p:?}");
         // empty for another reason than the dropped local
         let c = bs("{ [x, y] : exists (e : 2e >= x + y + 1 and 2x + 2y = 7) }");
-        assert!(c
-            .conjunction()
-            .is_empty_with(&mut Budget::default())
-            .unwrap());
+        assert!(
+            c.conjunction()
+                .is_empty_with(&mut Budget::default())
+                .unwrap()
+        );
         // a local that also bounds the other side is kept
         let c = bs("{ [x] : exists (e : x - 3e >= 0 and 3e - x + 2 >= 0 and 0 <= x <= 10) }");
         assert!(c.conjunction().one_sided_local().is_none());
@@ -622,12 +620,16 @@ mod tests {
     #[test]
     fn issue_cases_unbounded_and_parametric() {
         assert!(bs("{ [x, y] : 3x - 3y = 1 }").is_empty().unwrap());
-        assert!(bs("[N] -> { [i] : 2i = N and N mod 2 = 1 }")
-            .is_empty()
-            .unwrap());
-        assert!(bs("{ [x, y] : x >= 0 and 2y = 2x + 1 }")
-            .is_empty()
-            .unwrap());
+        assert!(
+            bs("[N] -> { [i] : 2i = N and N mod 2 = 1 }")
+                .is_empty()
+                .unwrap()
+        );
+        assert!(
+            bs("{ [x, y] : x >= 0 and 2y = 2x + 1 }")
+                .is_empty()
+                .unwrap()
+        );
         let s = bs("{ [x, y] : 7x + 11y >= 1 and 7x + 11y <= 1 }");
         assert!(!s.is_empty().unwrap());
         let p = s.sample().unwrap().unwrap();
@@ -635,15 +637,21 @@ mod tests {
         assert!(s.contains(&p).unwrap());
         // parametric: empty iff no parameter value works
         assert!(!bs("[N] -> { [i] : 0 <= i < N }").is_empty().unwrap());
-        assert!(bs("[N] -> { [i] : 0 <= i < N and N <= 0 }")
-            .is_empty()
-            .unwrap());
-        assert!(bs("{ [x] : exists a, b : x = 2a + 1 and x = 4b }")
-            .is_empty()
-            .unwrap());
-        assert!(bs("{ [x, y] : 0 <= x, y <= 100 and 2 <= 4x - 4y <= 3 }")
-            .is_empty()
-            .unwrap());
+        assert!(
+            bs("[N] -> { [i] : 0 <= i < N and N <= 0 }")
+                .is_empty()
+                .unwrap()
+        );
+        assert!(
+            bs("{ [x] : exists a, b : x = 2a + 1 and x = 4b }")
+                .is_empty()
+                .unwrap()
+        );
+        assert!(
+            bs("{ [x, y] : 0 <= x, y <= 100 and 2 <= 4x - 4y <= 3 }")
+                .is_empty()
+                .unwrap()
+        );
     }
 
     #[test]
@@ -653,7 +661,7 @@ mod tests {
         assert_eq!(s.lexmax().unwrap(), Some(ints(&[3, 5])));
         assert_eq!(s.min(&ints(&[0, 1, 1])).unwrap(), Some(Int::from(4)));
         assert_eq!(s.max(&ints(&[0, 1, -2])).unwrap(), Some(Int::from(-2))); // i = j = 2
-                                                                             // integer optimum differs from the rational one
+        // integer optimum differs from the rational one
         let t = bs("{ [x, y] : 2x + 2y >= 3 and x >= 0 and y >= 0 and 3x - 3y <= 1 }");
         assert_eq!(t.min(&ints(&[0, 1, 1])).unwrap(), Some(Int::from(2)));
         assert!(matches!(
@@ -682,9 +690,11 @@ mod tests {
     fn coefficients_beyond_machine_integers() {
         // (2^62)·x - (2^62)·y = 1 overflows i64 when combined; (2^70 + 1)·x = 2^70 + 1 + 2^70·(...)
         let big = "4611686018427387904"; // 2^62
-        assert!(bs(&format!("{{ [x, y] : {big}x - {big}y = 1 }}"))
-            .is_empty()
-            .unwrap());
+        assert!(
+            bs(&format!("{{ [x, y] : {big}x - {big}y = 1 }}"))
+                .is_empty()
+                .unwrap()
+        );
         let huge = "1180591620717411303424"; // 2^70
         let s = bs(&format!(
             "{{ [x, y] : {huge}x + 3y = {huge} + 6 and 0 <= y <= 10 }}"

@@ -282,11 +282,7 @@ pub fn bound(e: &Expr, res: &mut Resolver) -> Result<Bound> {
                     let d = positive_constant(d, res, &format!("the divisor of {name}"))?;
                     let up = name == "ceild";
                     Ok(bound(a, res)?.map(&mut |x| {
-                        if up {
-                            x.ceil_div(d)
-                        } else {
-                            x.floor_div(d)
-                        }
+                        if up { x.ceil_div(d) } else { x.floor_div(d) }
                     }))
                 }
                 ("min" | "max" | "MIN" | "MAX", [_, _, ..]) => {
@@ -350,7 +346,7 @@ fn binary(x: Bound, op: &str, rhs: &Expr, pos: Pos, res: &mut Resolver) -> Resul
                     return Err(err(
                         pos,
                         "non-affine product: one factor must be an integer constant",
-                    ))
+                    ));
                 }
             };
             let scaled = if c < 0 { other.neg() } else { other };
@@ -884,9 +880,10 @@ mod tests {
                 .union(&to_set(c, &space, Pos::default()).unwrap())
                 .unwrap();
         }
-        assert!(all
-            .is_equal(&Set::universe(space.clone()).unwrap())
-            .unwrap());
+        assert!(
+            all.is_equal(&Set::universe(space.clone()).unwrap())
+                .unwrap()
+        );
         // the graph of the pieces is the graph of the function
         let graph_space = Space::set(vec!["n".into()], Tuple::new(Some("S"), &["i", "j", "v"]));
         let v = Aff::dim(DimKind::SET, 2);

@@ -15,12 +15,12 @@
 //! walk runs twice: the first run collects the parameters (and finds every
 //! error), the second builds the model with the final parameter list.
 
-use super::affine::{bound, compare, cond, to_map, to_set, Bound, Cond};
+use super::affine::{Bound, Cond, bound, compare, cond, to_map, to_set};
 use super::ast::{Expr, ExprKind, Pos, Stmt, StmtKind};
 use super::decls::Decl;
 use super::parser::parse_expr;
 use crate::error::{Error, Result};
-use crate::scop::{access, schedule_map, Array, Scop, Statement};
+use crate::scop::{Array, Scop, Statement, access, schedule_map};
 use presburger::build::{Constraint, Expr as Aff};
 use presburger::{DimKind, Map, Set, Space, Tuple};
 use std::collections::{BTreeMap, BTreeSet};
@@ -89,7 +89,9 @@ pub fn extract(env: &Env, body: &[Stmt], span: (usize, usize)) -> Result<Scop> {
         if let Some(pos) = first.written.get(p) {
             return Err(err(
                 *pos,
-                format!("'{p}' is assigned in the region but also used in a loop bound, condition or subscript"),
+                format!(
+                    "'{p}' is assigned in the region but also used in a loop bound, condition or subscript"
+                ),
             ));
         }
     }
@@ -343,28 +345,28 @@ impl<'a> Walk<'a> {
         let name = match &base.kind {
             ExprKind::Ident(n) => n.clone(),
             ExprKind::Unary("*", _) => {
-                return Err(err(e.pos, "pointer dereference is not supported in a SCoP"))
+                return Err(err(e.pos, "pointer dereference is not supported in a SCoP"));
             }
             ExprKind::Member(..) => {
                 return Err(err(
                     e.pos,
                     "struct member access is not supported in a SCoP",
-                ))
+                ));
             }
             ExprKind::Binary(_, rest) if matches!(rest[0].0, "+" | "-") => {
-                return Err(err(e.pos, "pointer arithmetic is not supported in a SCoP"))
+                return Err(err(e.pos, "pointer arithmetic is not supported in a SCoP"));
             }
             _ if write => {
                 return Err(err(
                     e.pos,
                     "the left side of an assignment must be an array element or a scalar",
-                ))
+                ));
             }
             _ => {
                 return Err(err(
                     e.pos,
                     "this array reference is not supported in a SCoP",
-                ))
+                ));
             }
         };
         if subs_e.is_empty() {
@@ -449,7 +451,7 @@ impl<'a> Walk<'a> {
                 return Err(err(
                     e.pos,
                     "struct member access is not supported in a SCoP",
-                ))
+                ));
             }
             ExprKind::Unary(op @ ("*" | "&"), _) => {
                 let what = if *op == "*" {
@@ -463,7 +465,7 @@ impl<'a> Walk<'a> {
                 return Err(err(
                     e.pos,
                     "an assignment or increment inside an expression is not supported",
-                ))
+                ));
             }
             ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => self.reads(x, out)?,
             ExprKind::Binary(first, rest) => {
@@ -685,7 +687,7 @@ fn contains_index(e: &Expr) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::c::{extract_scop, Options};
+    use crate::c::{Options, extract_scop};
     use presburger::{Map, Set};
 
     fn scop(body: &str) -> crate::scop::Scop {

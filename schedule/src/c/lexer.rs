@@ -233,11 +233,7 @@ impl Lexer<'_> {
                     _ => {}
                 }
             }
-            if c == '"' {
-                Tok::Str
-            } else {
-                Tok::Char
-            }
+            if c == '"' { Tok::Str } else { Tok::Char }
         } else {
             let rest = &self.src[self.pos..];
             let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) else {

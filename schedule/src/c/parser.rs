@@ -255,7 +255,7 @@ impl<'a> Parser<'a> {
             ) => {
                 return Err(self.err_here(format!(
                     "'{w}' is not allowed in a SCoP (only for loops, if and assignments are)"
-                )))
+                )));
             }
             _ => {}
         }
@@ -641,7 +641,7 @@ impl<'a> Parser<'a> {
             Tok::Int(v) => ExprKind::Int(*v),
             Tok::Float | Tok::Str | Tok::Char => ExprKind::OtherLiteral,
             Tok::Ident(_) if is_type_word(&t) => {
-                return Err(self.err_here(format!("expected an expression, found {}", describe(&t))))
+                return Err(self.err_here(format!("expected an expression, found {}", describe(&t))));
             }
             Tok::Ident(s) => ExprKind::Ident(s.clone()),
             Tok::Punct("(") => {
@@ -654,7 +654,7 @@ impl<'a> Parser<'a> {
                 });
             }
             _ => {
-                return Err(self.err_here(format!("expected an expression, found {}", describe(&t))))
+                return Err(self.err_here(format!("expected an expression, found {}", describe(&t))));
             }
         };
         self.k += 1;
@@ -677,11 +677,7 @@ fn step_of(e: &Expr, var: &str) -> Option<i64> {
     };
     let s = match &e.kind {
         ExprKind::Postfix(op, x) | ExprKind::Unary(op @ ("++" | "--"), x) if is_var(x) => {
-            if *op == "++" {
-                1
-            } else {
-                -1
-            }
+            if *op == "++" { 1 } else { -1 }
         }
         ExprKind::Assign("+=", x, c) if is_var(x) => constant(c)?,
         ExprKind::Assign("-=", x, c) if is_var(x) => constant(c)?.checked_neg()?,

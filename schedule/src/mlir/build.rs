@@ -4,11 +4,11 @@
 //! the memref arguments' types.
 
 use super::reader::{MemrefInfo, RawStmt};
-use super::values::{to_aff, RawAccess};
+use super::values::{RawAccess, to_aff};
 use crate::c::affine::to_set;
 use crate::c::ast::Pos;
 use crate::error::{Error, Result};
-use crate::scop::{access, schedule_map, Access, Array, Scop, Statement};
+use crate::scop::{Access, Array, Scop, Statement, access, schedule_map};
 use presburger::build::Constraint;
 use presburger::{DimKind, Set, Space, Tuple};
 use std::collections::HashMap;
@@ -83,7 +83,7 @@ pub fn build(
                             pos.line,
                             pos.col,
                             format!("a subscript of {} is not affine", a.array),
-                        ))
+                        ));
                     }
                 }
             }

@@ -11,8 +11,8 @@
 
 use crate::c::affine::Cond;
 use mlir_syntax::AffineExpr;
-use presburger::build::Expr as Aff;
 use presburger::DimKind;
+use presburger::build::Expr as Aff;
 
 /// One array element or scalar read or written: the array's name and the
 /// subscripts over the statement's iterators and the parameters.

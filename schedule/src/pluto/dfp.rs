@@ -65,7 +65,7 @@
 
 use super::farkas::{FarkasPiece, Form, Layout, Lp};
 use super::independence::rank_of;
-use super::lp::{lp_rows, next_row, COEFF_BOUND};
+use super::lp::{COEFF_BOUND, lp_rows, next_row};
 use super::partial::{Dep, InitialDeps, Partial};
 use super::{Fusion, SchedulerOptions};
 use crate::deps::Dependences;

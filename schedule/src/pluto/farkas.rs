@@ -38,8 +38,8 @@
 //! constraints are sufficient (a schedule that satisfies them is valid),
 //! not always necessary.
 
-use super::cone::generators;
 pub use super::FarkasMethod;
+use super::cone::generators;
 use crate::scop::Scop;
 use presburger::lp::{LinearProgram, LpResult, Rational};
 use presburger::{BasicMap, BuildRowHasher, DimKind, Error, Int, Result};

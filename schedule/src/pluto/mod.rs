@@ -16,7 +16,7 @@ pub mod lp;
 pub(crate) mod partial;
 
 use crate::deps::Dependences;
-use crate::schedule::{identity, Schedule};
+use crate::schedule::{Schedule, identity};
 use crate::scop::Scop;
 use presburger::Result;
 

@@ -17,13 +17,13 @@
 //! - Bands are disjoint, increasing and end before `band_start`; scalar
 //!   dimensions added by [`Partial::cut`] belong to no band.
 
-use super::farkas::{farkas_piece, FarkasMethod, FarkasPiece, Generator, Layout, Lp};
+use super::farkas::{FarkasMethod, FarkasPiece, Generator, Layout, Lp, farkas_piece};
 use super::graph::sccs;
 use super::independence::rank_of;
 use crate::deps::Dependences;
-use crate::schedule::{identity_rows, parallel_dims, Schedule, StatementSchedule};
+use crate::schedule::{Schedule, StatementSchedule, identity_rows, parallel_dims};
 use crate::scop::Scop;
-use crate::validity::{check, Validity};
+use crate::validity::{Validity, check};
 use presburger::BuildRowHasher;
 use presburger::{BasicMap, DimKind, Error, Int, Map, Result};
 use std::cell::OnceCell;

@@ -27,8 +27,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::writer::{tensor_type, Em, Lin};
 use super::Ctx;
+use super::writer::{Em, Lin, tensor_type};
 use crate::error::{Error, Result};
 use crate::ir::{AffineExpr, Def, IteratorType, LinalgOp, OpKind, Type, ValueId};
 use crate::shape::loop_ranges;
@@ -243,7 +243,7 @@ pub fn emit_box(
                     ctx,
                     i,
                     "the emitter clones linalg ops, tensor.pad, tensor.empty and constants only",
-                ))
+                ));
             }
         }
         for (k, w) in want.iter().enumerate() {
@@ -424,7 +424,7 @@ fn operand(
                 return Err(Error::Invalid(format!(
                     "emit: %{} is used before it is computed",
                     ctx.p.value(v).ssa
-                )))
+                )));
             }
         }
     };
@@ -651,7 +651,7 @@ fn named_body(ctx: &Ctx, i: usize, em: &Em, types: &[String]) -> Result<String> 
                 ctx,
                 i,
                 "the emitter does not know this named op's body; write it as linalg.generic",
-            ))
+            ));
         }
     }
     Ok(b)

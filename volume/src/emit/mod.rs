@@ -36,8 +36,8 @@ use crate::error::{Error, Result};
 use crate::ir::{Def, OpKind, Program, Type, ValueId};
 use crate::mlir::{self, type_to_string};
 use crate::model::{Model, Options};
-use crate::shape::{infer_shapes, Shapes, Size};
-use writer::{fresh_prefix, tensor_type, Em, Lin};
+use crate::shape::{Shapes, Size, infer_shapes};
+use writer::{Em, Lin, fresh_prefix, tensor_type};
 
 /// Sizes above this are refused (index arithmetic stays far from overflow).
 const MAX_SIZE: i64 = 1 << 31;

@@ -21,9 +21,9 @@
 
 use presburger::{Int, Set};
 
-use super::clone::{emit_box, Bx};
-use super::writer::{tensor_type, Em, Lin};
 use super::Ctx;
+use super::clone::{Bx, emit_box};
+use super::writer::{Em, Lin, tensor_type};
 use crate::error::{Error, Result};
 use crate::ir::{Type, ValueId};
 use crate::model::{Model, TileReport};

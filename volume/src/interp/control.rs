@@ -130,9 +130,11 @@ impl Interp<'_> {
         };
         for part in items.split(|x| x.is_punct(",")) {
             match part {
-                [Token::Value { name: a, .. }, eq, Token::Value { name: init, .. }]
-                    if eq.is_punct("=") =>
-                {
+                [
+                    Token::Value { name: a, .. },
+                    eq,
+                    Token::Value { name: init, .. },
+                ] if eq.is_punct("=") => {
                     names.push(a.clone());
                     values.push(self.get(env, op, init)?);
                 }

@@ -17,7 +17,7 @@
 
 use std::fmt::Write;
 
-use super::inputs::{argument_shapes, input_base, FNV_BASIS, FNV_PRIME, MIX_MUL, POS_MUL};
+use super::inputs::{FNV_BASIS, FNV_PRIME, MIX_MUL, POS_MUL, argument_shapes, input_base};
 use super::value::{ElemType, Ty};
 use crate::error::Result;
 
@@ -288,7 +288,10 @@ fn hash_result(m: &mut String, r: usize, v: &str, ty: &Ty) -> String {
         Ty::Tensor(dims, e) => {
             let rank = dims.len();
             for d in 0..rank {
-                let _ = writeln!(m, "  %r{r}k{d} = arith.constant {d} : index\n  %r{r}d{d} = tensor.dim {v}, %r{r}k{d} : {ty}");
+                let _ = writeln!(
+                    m,
+                    "  %r{r}k{d} = arith.constant {d} : index\n  %r{r}d{d} = tensor.dim {v}, %r{r}k{d} : {ty}"
+                );
             }
             // Nested loops over the result; the innermost folds one element.
             let mut acc = "%fnv".to_string();
@@ -308,7 +311,10 @@ fn hash_result(m: &mut String, r: usize, v: &str, ty: &Ty) -> String {
                 idx.join(", ")
             );
             let w = bits_word(m, &ind, &format!("%r{r}e"), *e, &format!("r{r}"));
-            let _ = writeln!(m, "{ind}%r{r}x = arith.xori {acc}, {w} : i64\n{ind}%r{r}m = arith.muli %r{r}x, %prime : i64");
+            let _ = writeln!(
+                m,
+                "{ind}%r{r}x = arith.xori {acc}, {w} : i64\n{ind}%r{r}m = arith.muli %r{r}x, %prime : i64"
+            );
             let mut inner = format!("%r{r}m");
             for d in (0..rank).rev() {
                 let _ = writeln!(

@@ -14,7 +14,7 @@
 //! element in row-major order, from the FNV offset basis, where `bits` is
 //! [`Scalar::bits`] (IEEE bits of floats, integers zero-extended).
 
-use super::value::{element_count, ElemType, Scalar, Tensor, Ty, Value};
+use super::value::{ElemType, Scalar, Tensor, Ty, Value, element_count};
 use super::{run, signature};
 use crate::error::{Error, Result};
 

@@ -23,7 +23,7 @@ use super::value::{ElemType, Scalar, Tensor, Ty, Value};
 use super::{Env, Interp};
 use crate::error::Result;
 use crate::ir::{AffineExpr, AffineMap};
-use crate::mlir::shared::{generic_traits, is_named, lower_named_op, Attr};
+use crate::mlir::shared::{Attr, generic_traits, is_named, lower_named_op};
 use mlir_syntax::optree::{Block, Op, Token};
 
 /// The body of a named op.
@@ -97,10 +97,10 @@ fn apply_named(
             // The common cases without conversions, computed directly.
             match (args, out) {
                 ([Scalar::F32(a), Scalar::F32(b), Scalar::F32(o)], ElemType::F32) => {
-                    return Ok(Scalar::F32(o + a * b))
+                    return Ok(Scalar::F32(o + a * b));
                 }
                 ([Scalar::F64(a), Scalar::F64(b), Scalar::F64(o)], ElemType::F64) => {
-                    return Ok(Scalar::F64(o + a * b))
+                    return Ok(Scalar::F64(o + a * b));
                 }
                 _ => {}
             }
@@ -123,11 +123,7 @@ fn apply_named(
                 .first()
                 .and_then(|s| s.as_int())
                 .ok_or("select needs an i1 condition")?;
-            if cond != 0 {
-                c(1)
-            } else {
-                c(2)
-            }
+            if cond != 0 { c(1) } else { c(2) }
         }
     }
 }
@@ -283,7 +279,7 @@ impl Interp<'_> {
                 (Some(block), _) => Body::Region(block, block_args),
                 (None, Some(b)) => Body::Named(b),
                 (None, None) => {
-                    return Err(fail("the interpreter does not know this op's body".into()))
+                    return Err(fail("the interpreter does not know this op's body".into()));
                 }
             };
             (maps, body)
@@ -574,7 +570,7 @@ impl Interp<'_> {
                                     return Err(fail(format!(
                                         "the body must yield scalars of the outputs' types ({})",
                                         t.elem
-                                    )))
+                                    )));
                                 }
                             }
                         }

@@ -43,9 +43,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::{Error, Result};
-use crate::mlir::shared::{parse_attr, Aliases, Attr};
-use mlir_syntax::optree::{self, Block, Module, Op, Token};
+use crate::mlir::shared::{Aliases, Attr, parse_attr};
 use mlir_syntax::Cursor;
+use mlir_syntax::optree::{self, Block, Module, Op, Token};
 
 pub use inputs::{
     compare, hash_value, hash_values, pseudo_random_inputs, pseudo_random_inputs_sized,
@@ -633,7 +633,7 @@ impl<'a> Interp<'a> {
                         return Err(fail(format!(
                             "dense<...> has {} elements but {ty} needs {n}",
                             elems.len()
-                        )))
+                        )));
                     }
                 };
                 Ok(Value::Tensor(Tensor {

@@ -7,7 +7,7 @@
 //! width, out-of-range `fptosi`) is an error here, so that a program relying on
 //! it is noticed instead of compared.
 
-use super::value::{wrap, ElemType, Scalar};
+use super::value::{ElemType, Scalar, wrap};
 
 /// An error message.
 type Res<T> = Result<T, String>;
@@ -59,11 +59,7 @@ fn maximum(x: f64, y: f64) -> f64 {
     if x.is_nan() || y.is_nan() {
         f64::NAN
     } else if x == y {
-        if x.is_sign_negative() {
-            y
-        } else {
-            x
-        }
+        if x.is_sign_negative() { y } else { x }
     } else if x > y {
         x
     } else {
@@ -76,11 +72,7 @@ fn minimum(x: f64, y: f64) -> f64 {
     if x.is_nan() || y.is_nan() {
         f64::NAN
     } else if x == y {
-        if x.is_sign_negative() {
-            x
-        } else {
-            y
-        }
+        if x.is_sign_negative() { x } else { y }
     } else if x < y {
         x
     } else {

@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use super::value::{element_count, ElemType, Scalar, Tensor, Ty, Value};
+use super::value::{ElemType, Scalar, Tensor, Ty, Value, element_count};
 use super::{Env, Interp};
 use crate::error::Result;
 use crate::mlir::shared::rank_reduction;

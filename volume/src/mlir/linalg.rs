@@ -4,11 +4,11 @@
 
 use std::collections::HashSet;
 
-use super::attr::{self, as_iterator, dict_get, Attr};
-use super::{type_to_string, Built, Parser};
+use super::attr::{self, Attr, as_iterator, dict_get};
+use super::{Built, Parser, type_to_string};
 use crate::error::Result;
 use crate::ir::{AffineExpr, AffineMap, IteratorType, LinalgOp, OpKind, Type, ValueId};
-use mlir_syntax::cursor::{is_ssa_char, Cursor};
+use mlir_syntax::cursor::{Cursor, is_ssa_char};
 
 use IteratorType::{Parallel as P, Reduction as R};
 
@@ -517,7 +517,7 @@ impl NamedAttrs {
                 _ => {
                     return Err(format!(
                         "`{key}`: {x} is not a distinct dimension below {rank}"
-                    ))
+                    ));
                 }
             }
         }
@@ -567,7 +567,7 @@ fn verify(lin: &LinalgOp, types: &[Type]) -> std::result::Result<(), String> {
                     Some((s, k0, i0)) if s != *d => {
                         return Err(format!(
                             "loop d{l} has size {s} from operand {k0} (dim {i0}) but {d} from operand {k} (dim {i})"
-                        ))
+                        ));
                     }
                     Some(_) => {}
                     None => {

@@ -1,7 +1,7 @@
 //! The `arith.constant` and `tensor` operations.
 
 use super::attr::{self, Attr};
-use super::{type_to_string, Built, Parser};
+use super::{Built, Parser, type_to_string};
 use crate::error::{Error, Result};
 use crate::ir::{OpKind, Type};
 
@@ -65,15 +65,15 @@ impl Parser<'_> {
                         "dense<...> needs a tensor type, not {}",
                         type_to_string(&ty)
                     ),
-                ))
+                ));
             }
             (_, Type::Tensor(_)) => {
                 return Err(self
                     .c
-                    .error(at, "a tensor constant is written dense<...>".to_string()))
+                    .error(at, "a tensor constant is written dense<...>".to_string()));
             }
             (Attr::Float, Type::Index) => {
-                return Err(self.c.error(at, "an index constant must be an integer"))
+                return Err(self.c.error(at, "an index constant must be an integer"));
             }
             _ => {}
         }

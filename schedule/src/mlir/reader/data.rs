@@ -181,7 +181,7 @@ impl<'a> Reader<'a> {
                 Err(_) => {
                     return Ok(Val::NonAffine(format!(
                         "computed by `{name}` from a non-affine value"
-                    )))
+                    )));
                 }
             }
         }

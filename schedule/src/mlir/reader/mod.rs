@@ -13,7 +13,7 @@ mod signature;
 
 use std::collections::HashMap;
 
-use super::values::{add, constant, scale, sub, substitute, Guard, RawAccess, Val};
+use super::values::{Guard, RawAccess, Val, add, constant, scale, sub, substitute};
 use crate::error::{Error, Result};
 use mlir_syntax::affine::{parse_map_after_open, parse_operand_exprs, parse_set_after_open};
 use mlir_syntax::{AffineExpr, AffineMap, Cursor, IntegerSet};
@@ -343,7 +343,9 @@ impl<'a> Reader<'a> {
                 if self.c.byte() == Some(b'%') && name.ends_with("yield") {
                     return self.err(
                         name_at,
-                        format!("`{name}` with values (loop-carried or region results) is not supported"),
+                        format!(
+                            "`{name}` with values (loop-carried or region results) is not supported"
+                        ),
                     );
                 }
                 self.end_of_line();

@@ -56,7 +56,7 @@ declare -A SIZES=(
 )
 
 if [ ! -x "$POLY" ]; then
-  (cd "$ROOT" && cargo build --release -p cli >&2)
+  (cd "$ROOT" && cargo build --release -p presburger-cli >&2)
 fi
 HAVE_POLLY=1
 if ! command -v clang-22 >/dev/null 2>&1; then

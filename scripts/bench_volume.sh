@@ -31,7 +31,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 REPS=${REPS:-11}
 TILE=${TILE:-32}
 if [ -z "${POLY:-}" ]; then
-  (cd "$ROOT" && cargo build -q -p cli)
+  (cd "$ROOT" && cargo build -q -p presburger-cli)
   POLY=${CARGO_TARGET_DIR:-$ROOT/target}/debug/poly
 fi
 command -v mlir-opt-22 >/dev/null && command -v mlir-runner-22 >/dev/null || {

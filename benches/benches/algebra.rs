@@ -9,7 +9,7 @@
 //!   (gemm, a 2-d stencil, both directions of a tiled gemm dependence), tiled domains
 //!   inside their untiled domain, and a strided set that is not inside another.
 //!
-//! Run with `cargo bench -p benches --bench algebra`; `RAYON_NUM_THREADS=1` gives
+//! Run with `cargo bench -p presburger-benches --bench algebra`; `RAYON_NUM_THREADS=1` gives
 //! the single-threaded figures (the emptiness tests of subtraction run in parallel).
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -11,15 +11,15 @@
 //!   integer sampler (simplex + generalized basis reduction, the engine) and once
 //!   with the Omega test (the oracle it replaced), in the same run.
 //!
-//! Run with `cargo bench -p benches --bench emptiness` (a filter narrows it, e.g.
+//! Run with `cargo bench -p presburger-benches --bench emptiness` (a filter narrows it, e.g.
 //! `-- emptiness/tiled`). Sets are parsed outside the timed loop. Before timing, each
 //! answer is compared with the expected one and a mismatch or error is reported on
 //! stderr (the timing of an erroring call would be meaningless).
 
-use benches::{Problem, dependences, integer_gap, random_small, tiled};
 use criterion::{Criterion, criterion_group, criterion_main};
 use presburger::Budget;
 use presburger::internals::{sample_general, sample_omega};
+use presburger_benches::{Problem, dependences, integer_gap, random_small, tiled};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -15,13 +15,13 @@
 //! the tightest row of each direction: about half of the rows for 1,000
 //! constraints, a tenth for 100,000.
 //!
-//! The texts are built before timing. Run with `cargo bench -p benches --bench
+//! The texts are built before timing. Run with `cargo bench -p presburger-benches --bench
 //! parse`; before the criterion groups it prints plain wall-clock figures for
 //! 200,000 constraints (best of 3), parse and simplify separately and together.
 
-use benches::{XorShift, affine};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group};
 use presburger::{BasicSet, Conjunction};
+use presburger_benches::{XorShift, affine};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

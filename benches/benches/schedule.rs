@@ -1,16 +1,16 @@
 //! The Pluto schedulers on the five reference kernels of `schedule/tests/pluto-kernels`
-//! (gemm, jacobi-2d, seidel-2d, fdtd-2d, lu): the time of `schedule::compute`
+//! (gemm, jacobi-2d, seidel-2d, fdtd-2d, lu): the time of `presburger_schedule::compute`
 //! alone (dependences computed once, outside the measurement), for pluto-lp-dfp
 //! and pluto-lp with Pluto's default fusion, and pluto-lp-dfp with Farkas'
 //! multipliers kept as LP variables (`dfp-multipliers`) instead of eliminated. isl's scheduler on the same
 //! dependences is timed side by side by `cd fuzz && cargo run --release --bin
 //! schedule_vs_isl` (it needs the C library, which this crate does not link).
 //!
-//! Run with `cargo bench -p benches --bench schedule`; ids are
+//! Run with `cargo bench -p presburger-benches --bench schedule`; ids are
 //! `schedule/<scheduler>/<kernel>`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use schedule::{
+use presburger_schedule::{
     FarkasMethod, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop,
 };
 use std::hint::black_box;

@@ -1,14 +1,14 @@
 //! The SDBM fast path of `is_empty` against the general path (forced), on SDBM and
-//! HSDBM sets of 2, 4, 8, 16 and 32 variables (see `benches::sdbm_family`), and the
+//! HSDBM sets of 2, 4, 8, 16 and 32 variables (see `presburger_benches::sdbm_family`), and the
 //! recognition overhead on a set just outside the class (`not_sdbm_*`: automatic
 //! path, which tries recognition first, against the general path alone).
 //!
-//! Run with `cargo bench -p benches --bench sdbm`; ids are
+//! Run with `cargo bench -p presburger-benches --bench sdbm`; ids are
 //! `sdbm/<set>/fast` and `sdbm/<set>/general`.
 
-use benches::sdbm_family;
 use criterion::{Criterion, criterion_group, criterion_main};
 use presburger::internals::{EmptinessPath, is_empty_via};
+use presburger_benches::sdbm_family;
 use std::hint::black_box;
 use std::time::Duration;
 

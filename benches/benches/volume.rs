@@ -3,12 +3,12 @@
 //! the output (`regions`), and 16x16 tiles with interior tiles and slices
 //! (`tiles`).
 //!
-//! Run with `cargo bench -p benches --bench volume`; ids are `volume/<step>`.
+//! Run with `cargo bench -p presburger-benches --bench volume`; ids are `volume/<step>`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use presburger_volume::model::{Model, Options};
 use std::hint::black_box;
 use std::time::Duration;
-use volume::model::{Model, Options};
 
 fn paper_example(c: &mut Criterion) {
     let path = concat!(

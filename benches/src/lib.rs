@@ -1,6 +1,6 @@
 //! Criterion microbenchmarks for the workspace (emptiness checks first).
 //!
-//! The benchmarks live in `benches/benches/*.rs` and run with `cargo bench -p benches`.
+//! The benchmarks live in `benches/benches/*.rs` and run with `cargo bench -p presburger-benches`.
 //! This library part holds the problem generators they share. Every generator returns
 //! `(name, set, expected_empty)` triples built by parsing isl text; the expected
 //! answers are known by construction or worked out by hand (see the comments), and

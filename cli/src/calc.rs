@@ -528,8 +528,13 @@ pub fn run(text: &str, out: &mut impl std::io::Write) -> Result<(), Error> {
                         "codegen needs a schedule: a map from statement instances to times",
                     ));
                 };
-                let ast = codegen::generate(&m, None, None, &codegen::Options::default())
-                    .map_err(|e| err_at(&at, format!("codegen: {e}")))?;
+                let ast = presburger_codegen::generate(
+                    &m,
+                    None,
+                    None,
+                    &presburger_codegen::Options::default(),
+                )
+                .map_err(|e| err_at(&at, format!("codegen: {e}")))?;
                 write!(out, "{}", ast.to_c())
                     .map_err(|e| Error::Invalid(format!("cannot write: {e}")))?;
                 continue;

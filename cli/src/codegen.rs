@@ -2,7 +2,7 @@
 //! code of a schedule (crate `codegen`), printed as C in the style of isl's
 //! AST printer.
 //!
-//! FILE holds iscc's code-generation input (see `codegen::input`): a schedule
+//! FILE holds iscc's code-generation input (see `presburger_codegen::input`): a schedule
 //! union map with the statement domains in it, e.g.
 //! `[N] -> { S[i] -> [i] : 0 <= i < N; T[i] -> [i + 1] : 0 <= i < N }`, then
 //! optionally a context set (`[N] -> { : N >= 1 }`, or `context: SET`) and
@@ -10,7 +10,7 @@
 //! one loop per group of overlapping statements (with guards) instead of
 //! separation. `--max-steps N` bounds the work of the whole generation
 //! (inversion, separation, guards) at `N` solver steps (default
-//! [`codegen::DEFAULT_MAX_STEPS`]); past it the command fails with a
+//! [`presburger_codegen::DEFAULT_MAX_STEPS`]); past it the command fails with a
 //! message naming the step it was in. `--run N=4,M=2` prints, instead of the code, the statement
 //! instances the code executes for those parameter values, one per line
 //! (`S(0, 1)`), by running the AST.
@@ -49,7 +49,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
     }
     let text = read_input(file)?;
-    let mut input = codegen::input::parse_input(&text).map_err(|e| e.to_string())?;
+    let mut input = presburger_codegen::input::parse_input(&text).map_err(|e| e.to_string())?;
     if atomic {
         input.options.atomic = true;
     }

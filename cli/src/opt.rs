@@ -21,11 +21,13 @@
 //! `--max-steps N` is the work limit of the code generation, as for
 //! `poly codegen`.
 
-use codegen::emit::constant_macros;
-use codegen::opt::{specialize, transform};
-use codegen::tile::TileOptions;
-use codegen::{EmitOptions, Mark, OptOptions, emit_c, optimize};
-use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
+use presburger_codegen::emit::constant_macros;
+use presburger_codegen::opt::{specialize, transform};
+use presburger_codegen::tile::TileOptions;
+use presburger_codegen::{EmitOptions, Mark, OptOptions, emit_c, optimize};
+use presburger_schedule::{
+    Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop,
+};
 use std::time::Instant;
 
 /// The parsed command line of `poly opt`.

@@ -13,8 +13,8 @@
 //! relation and a witness pair, and then fails.
 
 use crate::scop::load;
-use schedule::validity::{Validity, check};
-use schedule::{Fusion, Scheduler, SchedulerOptions, compute, dependences};
+use presburger_schedule::validity::{Validity, check};
+use presburger_schedule::{Fusion, Scheduler, SchedulerOptions, compute, dependences};
 
 /// The output of `poly schedule` for `args` (after `schedule`), and whether
 /// the command succeeded (false for a schedule that `--check` finds invalid).

@@ -11,7 +11,7 @@
 //! (each read instance from its last writer); `--distances` adds a line per
 //! relation between two statements, `distance KIND SRC -> TGT: (DIRS) SET`.
 
-use schedule::{Options, Scop, dependences, extract_scop};
+use presburger_schedule::{Options, Scop, dependences, extract_scop};
 
 /// The SCoP of the file named in `args` (after the command).
 pub(crate) fn load(args: &[String]) -> Result<Scop, String> {
@@ -34,8 +34,10 @@ pub(crate) fn load(args: &[String]) -> Result<Scop, String> {
     }
     let text = crate::read_input(file.as_ref())?;
     // MLIR by the extension `.mlir` or by its first word; C otherwise
-    if file.as_ref().is_some_and(|f| f.ends_with(".mlir")) || schedule::looks_like_mlir(&text) {
-        return schedule::extract_scop_mlir(&text, &options).map_err(|e| e.to_string());
+    if file.as_ref().is_some_and(|f| f.ends_with(".mlir"))
+        || presburger_schedule::looks_like_mlir(&text)
+    {
+        return presburger_schedule::extract_scop_mlir(&text, &options).map_err(|e| e.to_string());
     }
     extract_scop(&text, &options).map_err(|e| e.to_string())
 }
@@ -72,7 +74,7 @@ pub fn run_deps(args: &[String]) -> Result<String, String> {
         d.raw, d.war, d.waw, d.flow
     );
     if with_distances {
-        for x in schedule::distances(&scop, &d).map_err(|e| e.to_string())? {
+        for x in presburger_schedule::distances(&scop, &d).map_err(|e| e.to_string())? {
             let dirs: Vec<&str> = x.direction.iter().map(|d| d.symbol()).collect();
             out.push_str(&format!(
                 "distance {} {} -> {}: ({}) {}\n",

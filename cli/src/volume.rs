@@ -11,7 +11,7 @@
 //! reads, the slice one interior tile reads (`slice NAME: offsets [..] sizes [..]
 //! strides [..]`, in the tile parameters `Q<dim>`).
 //!
-//! Code generation (`volume::emit`): `--emit OUT.mlir` writes a module computing
+//! Code generation (`presburger_volume::emit`): `--emit OUT.mlir` writes a module computing
 //! the output tiled with the `--tile` sizes (Algorithm 2's interior tile loops and
 //! Algorithm 1's partitions around them); `--emit-regions OUT.mlir` writes the
 //! output computed per region (Algorithm 1 alone); `--no-interchange` keeps
@@ -27,9 +27,9 @@
 //! `mlir-runner`).
 
 use presburger::Set;
+use presburger_volume::model::{Model, Options, box_extents, count_points};
+use presburger_volume::tiling::{Slice, disjoint_pieces};
 use std::fmt::Write as _;
-use volume::model::{Model, Options, box_extents, count_points};
-use volume::tiling::{Slice, disjoint_pieces};
 
 /// Enumeration limit for counting the points of pieces that are not boxes.
 const COUNT_LIMIT: usize = 1 << 20;
@@ -45,8 +45,8 @@ struct Args {
     main: Option<String>,
     main_module: Option<String>,
     reps: usize,
-    sizes: volume::interp::harness::HarnessSizes,
-    emit_options: volume::emit::EmitOptions,
+    sizes: presburger_volume::interp::harness::HarnessSizes,
+    emit_options: presburger_volume::emit::EmitOptions,
 }
 
 fn parse_tiles(spec: &str) -> Result<Vec<(usize, i64)>, String> {
@@ -88,11 +88,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         main: None,
         main_module: None,
         reps: 1,
-        sizes: volume::interp::harness::HarnessSizes {
+        sizes: presburger_volume::interp::harness::HarnessSizes {
             dynamic: 37,
             index_args: Vec::new(),
         },
-        emit_options: volume::emit::EmitOptions::default(),
+        emit_options: presburger_volume::emit::EmitOptions::default(),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -156,7 +156,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
 /// The size of a set in words: its point count where it has one, and the boxes it
 /// is made of when there are few.
 fn describe(set: &Set) -> Result<String, String> {
-    let e = |e: volume::Error| e.to_string();
+    let e = |e: presburger_volume::Error| e.to_string();
     if set.is_empty().map_err(|x| e(x.into()))? {
         return Ok("empty".into());
     }
@@ -237,18 +237,18 @@ pub fn run(args: &[String]) -> Result<String, String> {
     report(&model, &a).map_err(|e| e.to_string())
 }
 
-fn write(path: &str, text: &str) -> Result<(), volume::Error> {
+fn write(path: &str, text: &str) -> Result<(), presburger_volume::Error> {
     std::fs::write(path, text)
-        .map_err(|e| volume::Error::Invalid(format!("cannot write {path}: {e}")))
+        .map_err(|e| presburger_volume::Error::Invalid(format!("cannot write {path}: {e}")))
 }
 
 /// `--emit`, `--emit-regions`, `--main`: writes the files and says what it wrote.
-fn generate(text: &str, a: &Args) -> Result<String, volume::Error> {
-    use volume::emit::emit_with;
+fn generate(text: &str, a: &Args) -> Result<String, presburger_volume::Error> {
+    use presburger_volume::emit::emit_with;
     let mut o = String::new();
     if let Some(path) = &a.emit {
         if a.tiles.is_empty() {
-            return Err(volume::Error::Invalid(
+            return Err(presburger_volume::Error::Invalid(
                 "--emit needs tile sizes (--tile DIM=SIZE,...); --emit-regions emits the regions alone"
                     .into(),
             ));
@@ -276,28 +276,30 @@ fn generate(text: &str, a: &Args) -> Result<String, volume::Error> {
         let _ = writeln!(o, "wrote {path} (per region)");
     }
     if let Some(path) = &a.main {
-        let p = volume::mlir::parse_program_with(
+        let p = presburger_volume::mlir::parse_program_with(
             text,
-            volume::mlir::Options {
+            presburger_volume::mlir::Options {
                 opaque_unknown: a.options.opaque_unknown,
             },
         )?;
         let module = match &a.main_module {
             Some(m) => std::fs::read_to_string(m)
-                .map_err(|e| volume::Error::Invalid(format!("cannot read {m}: {e}")))?,
+                .map_err(|e| presburger_volume::Error::Invalid(format!("cannot read {m}: {e}")))?,
             None => text.to_string(),
         };
         let sizes = a.sizes.for_program(&p)?;
         write(
             path,
-            &volume::interp::harness::with_timed_main(&module, &p.name, 1, &sizes, a.reps)?,
+            &presburger_volume::interp::harness::with_timed_main(
+                &module, &p.name, 1, &sizes, a.reps,
+            )?,
         )?;
         let _ = writeln!(o, "wrote {path} (with @main, {} call(s))", a.reps);
     }
     Ok(o)
 }
 
-fn report(model: &Model, a: &Args) -> Result<String, volume::Error> {
+fn report(model: &Model, a: &Args) -> Result<String, presburger_volume::Error> {
     let p = &model.program;
     let names = |vs: &[usize]| {
         vs.iter()
@@ -327,8 +329,8 @@ fn report(model: &Model, a: &Args) -> Result<String, volume::Error> {
         o,
         "domain of %{} ({}): {dom} ({})",
         v.ssa,
-        volume::mlir::type_to_string(&v.ty),
-        describe(&dom).map_err(volume::Error::Invalid)?
+        presburger_volume::mlir::type_to_string(&v.ty),
+        describe(&dom).map_err(presburger_volume::Error::Invalid)?
     );
     let r = model.regions(out)?;
     let pads = model.padding_values();
@@ -365,7 +367,7 @@ fn report(model: &Model, a: &Args) -> Result<String, volume::Error> {
         let _ = writeln!(
             o,
             "  {name}: {}{hull}",
-            describe(s).map_err(volume::Error::Invalid)?
+            describe(s).map_err(presburger_volume::Error::Invalid)?
         );
     }
     if a.regions {

@@ -12,11 +12,11 @@
 //!
 //! Also: the tiled gemm has `#pragma omp parallel for` on a tile loop; a
 //! deliberately wrong schedule (trisolv's `i` loop reversed) is refused
-//! by `codegen::optimize`, and its code, generated anyway, prints another
+//! by `presburger_codegen::optimize`, and its code, generated anyway, prints another
 //! checksum (the check can fail).
 
-use codegen::{EmitOptions, OptOptions, Options, emit_c, generate, optimize};
-use schedule::{dependences, extract_scop, identity};
+use presburger_codegen::{EmitOptions, OptOptions, Options, emit_c, generate, optimize};
+use presburger_schedule::{dependences, extract_scop, identity};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -248,7 +248,7 @@ fn parametric_tiles_parallel() {
 }
 
 // Slower modes (other schedulers and fusion policies, uneven tile sizes),
-// run by `cargo test -p cli --test opt_kernels -- --ignored`. These are
+// run by `cargo test -p presburger-cli --test opt_kernels -- --ignored`. These are
 // compiled without `-Werror` for two warnings gcc gives on code it cannot
 // prove dead (cholesky with `--fuse max --tile-sizes 3,5,2`: "array
 // subscript -2" in the negative branch of `floord`, whose argument is
@@ -329,7 +329,7 @@ fn gemm_has_parallel_tile_loops() {
 fn a_wrong_schedule_is_refused_and_would_print_another_checksum() {
     let path = kernel_dir().join("trisolv.c");
     let src = std::fs::read_to_string(&path).unwrap();
-    let scop = extract_scop(&src, &schedule::Options::default()).unwrap();
+    let scop = extract_scop(&src, &presburger_schedule::Options::default()).unwrap();
     let deps = dependences(&scop).unwrap();
     let mut sched = identity(&scop, &deps).unwrap();
     // the i loop (dimension 1 of the 2d+1 schedule [0, i, 1, j, 0]) run

@@ -8,7 +8,7 @@
 //! ([`Ast::to_c`]):
 //!
 //! ```
-//! use codegen::{Ast, Bound, Cond, Expr};
+//! use presburger_codegen::{Ast, Bound, Cond, Expr};
 //! let n = Expr::var("N");
 //! let i = Expr::var("c0");
 //! // for (c0 = 0; c0 <= N - 1; c0 += 1) if (c0 % 2 == 0) S(c0);
@@ -31,7 +31,7 @@
 //! let trace = ast.trace(&[("N", 5)], 1000)?;
 //! let visited: Vec<i64> = trace.iter().map(|(_, args)| args[0]).collect();
 //! assert_eq!(visited, [0, 2, 4]);
-//! # Ok::<(), codegen::Error>(())
+//! # Ok::<(), presburger_codegen::Error>(())
 //! ```
 //!
 //! Integers are `i64`. The checked constructors (`checked_add`,
@@ -54,14 +54,14 @@ use std::ops::{Add, Mul, Neg, Sub};
 /// `min`/`max` of one item or of constants.
 ///
 /// ```
-/// use codegen::Expr;
+/// use presburger_codegen::Expr;
 /// let e = Expr::var("N") * 2 - Expr::var("c0") + 4;
 /// assert_eq!(e.to_string(), "2 * N - c0 + 4");
 /// // floord(2N + 4, 2) is N + 2
 /// let f = (Expr::var("N") * 2 + 4).floor_div(2).unwrap();
 /// assert_eq!(f, Expr::var("N") + 2);
 /// assert_eq!(e.eval(&|v| Some(if v == "N" { 3 } else { 1 }))?, 9);
-/// # Ok::<(), codegen::Error>(())
+/// # Ok::<(), presburger_codegen::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Expr {
@@ -461,11 +461,11 @@ impl Neg for Expr {
 /// A condition on parameters and iterators.
 ///
 /// ```
-/// use codegen::{Cond, Expr};
+/// use presburger_codegen::{Cond, Expr};
 /// let c = Cond::ge(Expr::var("N"), Expr::var("c0") + 1).unwrap(); // N >= c0 + 1
 /// assert_eq!(c.to_string(), "N >= c0 + 1");
 /// assert!(c.eval(&|v| Some(if v == "N" { 4 } else { 3 }))?);
-/// # Ok::<(), codegen::Error>(())
+/// # Ok::<(), presburger_codegen::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Cond {

@@ -52,9 +52,9 @@
 use crate::ast::Ast;
 use crate::error::{Error, Result};
 use crate::print::{ParamCType, ParamTypes};
-use schedule::Scop;
-use schedule::c::lexer::{Tok, Token, lex};
-use schedule::c::parser::TYPE_WORDS;
+use presburger_schedule::Scop;
+use presburger_schedule::c::lexer::{Tok, Token, lex};
+use presburger_schedule::c::parser::TYPE_WORDS;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 

@@ -24,7 +24,7 @@
 //! schedule, context, options).
 //!
 //! ```
-//! use codegen::input::parse_input;
+//! use presburger_codegen::input::parse_input;
 //! let input = parse_input("[N] -> { S[i] -> [i] : 0 <= i < N }\ncontext: [N] -> { : N >= 1 }\n")?;
 //! assert_eq!(input.schedule.members().len(), 1);
 //! assert!(input.context.is_some() && !input.options.atomic);
@@ -34,7 +34,7 @@
 //! let input = parse_input("[N] -> { S[i] -> [i] : 0 <= i < N }\ncontext: [N] -> { : 1 <= N <= 99 }")?;
 //! let ast = input.generate()?;
 //! assert_eq!(ast.to_c_with(&input.param_types()), "for (int c0 = 0; c0 <= N - 1; c0 += 1)\n  S(c0);\n");
-//! # Ok::<(), codegen::Error>(())
+//! # Ok::<(), presburger_codegen::Error>(())
 //! ```
 
 use crate::ast::Ast;

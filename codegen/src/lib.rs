@@ -22,7 +22,7 @@
 //!   the loops (statements as macros), as `poly opt` prints it.
 //!
 //! ```
-//! use codegen::{generate, Options};
+//! use presburger_codegen::{generate, Options};
 //! let sched: presburger::UnionMap =
 //!     "[N] -> { S[i, j] -> [i, j] : 0 <= j <= i < N }".parse()?;
 //! let ctx: presburger::Set = "[N] -> { : N >= 1 }".parse()?;
@@ -32,10 +32,10 @@
 //!     "for (long long c0 = 0; c0 <= N - 1; c0 += 1)\n  for (long long c1 = 0; c1 <= c0; c1 += 1)\n    S(c0, c1);\n"
 //! );
 //! // `int` counters where the parameters' bounds prove them enough
-//! let mut params = codegen::ParamTypes::default();
+//! let mut params = presburger_codegen::ParamTypes::default();
 //! params.add_context(&"[N] -> { : 1 <= N <= 1000 }".parse()?);
 //! assert!(ast.to_c_with(&params).starts_with("for (int c0 = 0; c0 <= N - 1; c0 += 1)"));
-//! # Ok::<(), codegen::Error>(())
+//! # Ok::<(), presburger_codegen::Error>(())
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

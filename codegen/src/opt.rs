@@ -2,17 +2,17 @@
 //! the loops marked parallel or vectorisable.
 //!
 //! [`optimize`] takes a SCoP, its dependences and a schedule (crate
-//! `schedule`, e.g. from `schedule::compute`) and:
+//! `schedule`, e.g. from `presburger_schedule::compute`) and:
 //!
 //! 1. tiles each permutable band of at least two loops ([`crate::tile`]),
 //!    reordering the point loops for locality;
 //! 2. computes exactly which dimensions of the transformed schedule carry no
-//!    dependence (`schedule::schedule::parallel_dims`; a tile dimension is
+//!    dependence (`presburger_schedule::schedule::parallel_dims`; a tile dimension is
 //!    not always parallel when its band dimension is);
 //! 3. checks the tiled schedule against the dependences
-//!    (`schedule::validity::check`; a failure is an error, never wrong
+//!    (`presburger_schedule::validity::check`; a failure is an error, never wrong
 //!    code), after checking that each band it tiles is permutable
-//!    (`schedule::schedule::band_is_permutable`; a band that is not stays
+//!    (`presburger_schedule::schedule::band_is_permutable`; a band that is not stays
 //!    untiled);
 //! 4. with [`OptOptions::wavefront`], runs each tiled band that has no
 //!    parallel tile loop and no parallel loop around it as a wavefront of
@@ -36,9 +36,9 @@ use crate::tile::{Dim, Layout, TileOptions};
 use crate::work::Work;
 use presburger::build::Expr as Aff;
 use presburger::{Set, UnionMap};
-use schedule::schedule::{band_is_permutable, parallel_dims};
-use schedule::validity::{Validity, check};
-use schedule::{Dependences, Schedule, Scop};
+use presburger_schedule::schedule::{band_is_permutable, parallel_dims};
+use presburger_schedule::validity::{Validity, check};
+use presburger_schedule::{Dependences, Schedule, Scop};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 

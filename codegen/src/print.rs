@@ -853,7 +853,7 @@ impl Ast {
     /// Values beyond 64 bits are not checked.
     ///
     /// ```
-    /// use codegen::{generate, Options, ParamCType, ParamTypes};
+    /// use presburger_codegen::{generate, Options, ParamCType, ParamTypes};
     /// let sched: presburger::UnionMap =
     ///     "{ S[i, j] -> [i, 799999999 i + j] : 0 <= i < 3 and 0 <= j < 800000000 }".parse()?;
     /// let ast = generate(&sched, None, None, &Options::default())?;
@@ -870,7 +870,7 @@ impl Ast {
     /// // an int N between 0 and 1000: all fits in an int
     /// params.bound("N", Some(0), Some(1000));
     /// assert!(ast.to_c_with(&params).starts_with("for (int c0 = 0; c0 <= 2 * N - 2;"));
-    /// # Ok::<(), codegen::Error>(())
+    /// # Ok::<(), presburger_codegen::Error>(())
     /// ```
     pub fn to_c_with(&self, params: &ParamTypes) -> String {
         self.print_typed(params).0
@@ -896,7 +896,7 @@ impl Ast {
     /// order (floord, ceild, min, max).
     ///
     /// ```
-    /// use codegen::{Ast, Bound, Expr, Macro};
+    /// use presburger_codegen::{Ast, Bound, Expr, Macro};
     /// let ast = Ast::For {
     ///     var: "c0".into(),
     ///     lower: Bound(vec![Expr::int(0), Expr::var("M")]),

@@ -186,7 +186,7 @@ struct Gen<'a> {
 /// A loop AST scanning the schedule (see the module doc).
 ///
 /// ```
-/// use codegen::{generate, Options};
+/// use presburger_codegen::{generate, Options};
 /// let sched: presburger::UnionMap =
 ///     "[N] -> { S[i] -> [i] : 0 <= i < N; T[i] -> [i + 1] : 0 <= i < N }".parse()?;
 /// let ast = generate(&sched, None, None, &Options::default())?;
@@ -207,7 +207,7 @@ struct Gen<'a> {
 /// let t = ast.trace(&[("N", 2)], 100)?;
 /// let names: Vec<&str> = t.iter().map(|(s, _)| s.as_str()).collect();
 /// assert_eq!(names, ["S", "S", "T", "T"]);
-/// # Ok::<(), codegen::Error>(())
+/// # Ok::<(), presburger_codegen::Error>(())
 /// ```
 pub fn generate(
     schedule: &UnionMap,

@@ -37,7 +37,7 @@
 use crate::error::{Error, Result};
 use presburger::build::{Constraint, Expr as Aff};
 use presburger::{DimKind, Int, Map, Space, Tuple, UnionMap};
-use schedule::{Schedule, Scop};
+use presburger_schedule::{Schedule, Scop};
 
 /// The tile size used for a band dimension without an explicit size.
 pub const DEFAULT_TILE_SIZE: i64 = 32;

@@ -11,8 +11,8 @@
 //! `cc` is installed.
 
 mod common;
-use codegen::{Macro, Options, ParamCType, ParamTypes, generate};
 use common::{Rng, combinations, expected, random_schedule};
+use presburger_codegen::{Macro, Options, ParamCType, ParamTypes, generate};
 use std::fmt::Write as _;
 use std::process::Command;
 

@@ -7,8 +7,8 @@
 //! 2^31; `int` where the bounds prove it enough).
 
 mod common;
-use codegen::{Options, generate};
 use common::check;
+use presburger_codegen::{Options, generate};
 
 #[test]
 fn one_and_two_dimensional_loops() {

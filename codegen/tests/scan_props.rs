@@ -6,8 +6,8 @@
 //! of cases (default 300).
 
 mod common;
-use codegen::{Options, generate};
 use common::{Rng, check_ast, random_schedule};
+use presburger_codegen::{Options, generate};
 use proptest::prelude::*;
 
 fn cases() -> u32 {

@@ -1,4 +1,4 @@
-//! Tiled schedules and their scan: the layouts of `codegen::tile` (tile
+//! Tiled schedules and their scan: the layouts of `presburger_codegen::tile` (tile
 //! dimensions before the band, wavefronts, reordered point loops) of the
 //! kernels' schedules, scanned with approximate tile loops
 //! (`Options::approximate`), must visit exactly the scheduled instances in
@@ -6,12 +6,12 @@
 //! and a piece whose conjunctions overlap runs its instances once.
 
 mod common;
-use codegen::opt::transform;
-use codegen::tile::{Dim, Layout, TileOptions};
-use codegen::{OptOptions, Options, generate};
 use common::check_ast;
 use presburger::UnionMap;
-use schedule::{SchedulerOptions, compute, dependences, extract_scop};
+use presburger_codegen::opt::transform;
+use presburger_codegen::tile::{Dim, Layout, TileOptions};
+use presburger_codegen::{OptOptions, Options, generate};
+use presburger_schedule::{SchedulerOptions, compute, dependences, extract_scop};
 
 /// The scan of `sched` with its tile dimensions (per `layout`)
 /// approximated, and exact too with `exact` (slow on wavefronts), checked
@@ -41,7 +41,7 @@ fn check_tiled(name: &str, sched: &UnionMap, layout: &Layout, values: &[Vec<i64>
 
 /// A kernel's C source with its sizes as parameters.
 fn kernel(src: &str, sizes: &[&str], tile: i64, wavefront: bool, values: &[Vec<i64>]) {
-    let scop = extract_scop(src, &schedule::Options::default()).unwrap();
+    let scop = extract_scop(src, &presburger_schedule::Options::default()).unwrap();
     assert_eq!(scop.params, sizes);
     let deps = dependences(&scop).unwrap();
     let sched = compute(&scop, &deps, &SchedulerOptions::default()).unwrap();
@@ -142,7 +142,7 @@ fn overlapping_conjunctions_run_once() {
 #[test]
 fn layouts() {
     let src = "#pragma scop\nfor (i = 0; i < N; i++)\n  for (j = 0; j < N; j++)\n    for (k = 0; k < N; k++)\n      C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n";
-    let scop = extract_scop(src, &schedule::Options::default()).unwrap();
+    let scop = extract_scop(src, &presburger_schedule::Options::default()).unwrap();
     let deps = dependences(&scop).unwrap();
     let sched = compute(&scop, &deps, &SchedulerOptions::default()).unwrap();
     assert_eq!(sched.bands, vec![(0, 2)]);

@@ -3,13 +3,13 @@
 //! [`Error::WorkLimit`] naming the step, and the default suffices for
 //! ordinary schedules.
 
-use codegen::{DEFAULT_MAX_STEPS, Error, Options, generate};
 use presburger::{Set, UnionMap};
+use presburger_codegen::{DEFAULT_MAX_STEPS, Error, Options, generate};
 
 const SKEWED: &str = "[T, N] -> { S[t, i] -> [t, 2t + i, 0] : 0 <= t < T and 1 <= i <= N - 2; \
                       U[t, i] -> [t, 2t + i + 1, 1] : 0 <= t < T and 1 <= i <= N - 2 }";
 
-fn run(max_steps: u64) -> codegen::Result<codegen::Ast> {
+fn run(max_steps: u64) -> presburger_codegen::Result<presburger_codegen::Ast> {
     let sched: UnionMap = SKEWED.parse().unwrap();
     let ctx: Set = "[T, N] -> { : T >= 1 and N >= 3 }".parse().unwrap();
     generate(

@@ -1,5 +1,5 @@
 //! Criterion benchmark of the scheduler against isl's, side by side in the
-//! group `schedule`: `ours/KERNEL` is `schedule::compute` (dfp, smart
+//! group `schedule`: `ours/KERNEL` is `presburger_schedule::compute` (dfp, smart
 //! fusion) from the `Scop` and its `Dependences`; `isl/KERNEL` is isl's
 //! `compute_schedule` on the same domains and dependences (validity =
 //! proximity = coincidence = RAW ∪ WAR ∪ WAW, as in `src/schedule_isl.rs`),
@@ -12,7 +12,9 @@
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::schedule_isl::{SchedInput, kernels};
-use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
+use presburger_schedule::{
+    Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop,
+};
 use std::time::Duration;
 
 /// Registers `ours/KERNEL` and `isl/KERNEL` for every kernel.

@@ -1,14 +1,14 @@
 //! Code generation (crate `codegen`) against isl's AST generator: random
 //! schedules, our AST and isl's (`isl_ast_build_node_from_schedule_map`,
 //! copied out of isl by [`crate::isl::AstNode::tree`] and turned into a
-//! `codegen::Ast` by [`to_ast`]), both run by `codegen`'s interpreter for
+//! `presburger_codegen::Ast` by [`to_ast`]), both run by `codegen`'s interpreter for
 //! several parameter values and compared with the enumeration of the
 //! scheduled instances sorted by time.
 
 use crate::Source;
 use crate::isl::{Ctx, IslAst, IslExpr};
-use codegen::{Ast, Bound, Cond, Expr, Options, Visit};
 use presburger::{DimKind, Int, Set, UnionMap};
+use presburger_codegen::{Ast, Bound, Cond, Expr, Options, Visit};
 use std::time::{Duration, Instant};
 
 /// An isl expression as a `codegen` expression (isl's division and
@@ -116,7 +116,7 @@ fn upper_bounds(it: &str, cond: &IslExpr, out: &mut Vec<Expr>) -> Result<(), Str
     Ok(())
 }
 
-/// isl's AST as a `codegen::Ast`.
+/// isl's AST as a `presburger_codegen::Ast`.
 pub fn to_ast(t: &IslAst) -> Result<Ast, String> {
     Ok(match t {
         IslAst::For {
@@ -398,7 +398,7 @@ pub fn compare(ctx: &Ctx, text: &str) -> Outcome {
         Err(e) => return Outcome::Mismatch(format!("we cannot read {text}: {e}")),
     };
     let t0 = Instant::now();
-    let ours = codegen::generate(&sched, None, None, &Options::default());
+    let ours = presburger_codegen::generate(&sched, None, None, &Options::default());
     let ours_time = t0.elapsed();
     let isl_ast = ctx.union_map(text).and_then(|m| {
         let params = sched.params().join(", ");

@@ -19,7 +19,7 @@
 //! isl's own dataflow analysis, an independent algorithm.
 
 use crate::isl::{Ctx, UMap};
-use schedule::{Dependences, Scop};
+use presburger_schedule::{Dependences, Scop};
 
 /// The four relations in isl, in the order raw, war, waw, flow.
 pub const KINDS: [&str; 4] = ["raw", "war", "waw", "flow"];
@@ -123,7 +123,7 @@ pub enum Verdict {
 /// dependences.
 pub fn compare(ctx: &Ctx, scop: &Scop) -> Result<([Verdict; 4], Dependences), String> {
     let deps: Dependences =
-        schedule::dependences(scop).map_err(|e| format!("ours (dependences): {e}"))?;
+        presburger_schedule::dependences(scop).map_err(|e| format!("ours (dependences): {e}"))?;
     let text = ScopText::new(scop)?;
     ctx.reset_operations();
     let model = IslModel::read(ctx, &text)?;

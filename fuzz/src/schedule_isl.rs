@@ -3,7 +3,7 @@
 //!
 //! isl receives our model as text: the statements' domains restricted to
 //! the SCoP's context (`D`) and our dependences `Dep = RAW ∪ WAR ∪ WAW`
-//! restricted to the context (memory-based, as [`schedule::validity::check`]
+//! restricted to the context (memory-based, as [`presburger_schedule::validity::check`]
 //! uses them). From them:
 //! - [`isl_schedule`]: isl's scheduler (`isl_schedule_constraints_on_domain(D)`
 //!   with validity = proximity = coincidence = `Dep`, then
@@ -17,13 +17,13 @@
 //!
 //! [`metrics`] measures a schedule given as a union map the same way for
 //! ours and isl's, with the exact helpers of the `schedule` crate
-//! ([`schedule::schedule::band_is_permutable`],
-//! [`schedule::schedule::parallel_dims`]).
+//! ([`presburger_schedule::schedule::band_is_permutable`],
+//! [`presburger_schedule::schedule::parallel_dims`]).
 
 use crate::isl::{Ctx, NodeType, ScheduleNode, UMap, USet};
 use presburger::build::{Constraint, Expr};
 use presburger::{DimKind, Map, Space, Tuple, UnionMap, UnionSet};
-use schedule::{Dependences, Scop};
+use presburger_schedule::{Dependences, Scop};
 
 /// The context of `scop` as a union set of parameters (what
 /// `intersect_params` takes).
@@ -323,13 +323,20 @@ pub fn metrics(
     let first = (0..n).find(|&d| !scalar[d]).unwrap_or(n);
     let mut band_prefix = first;
     while band_prefix < n
-        && schedule::schedule::band_is_permutable(scop, deps, sched, n, first, band_prefix)
-            .map_err(e)?
+        && presburger_schedule::schedule::band_is_permutable(
+            scop,
+            deps,
+            sched,
+            n,
+            first,
+            band_prefix,
+        )
+        .map_err(e)?
     {
         band_prefix += 1;
     }
     let band_depth = (first..band_prefix).filter(|&d| !scalar[d]).count();
-    let parallel = schedule::schedule::parallel_dims(scop, deps, sched, n).map_err(e)?;
+    let parallel = presburger_schedule::schedule::parallel_dims(scop, deps, sched, n).map_err(e)?;
     let parallel_loops = (0..n).filter(|&d| parallel[d] && !scalar[d]).count();
     Ok(Metrics {
         dims: n,

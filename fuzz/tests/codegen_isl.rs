@@ -4,7 +4,7 @@
 //! and modulo constraints, the parameter `N` or none); our AST, run by the
 //! interpreter for `N = -1 ..= 4`, must visit exactly the scheduled
 //! instances in time order; isl's AST (`isl_ast_build_node_from_schedule_map`
-//! with its default options), read back into a `codegen::Ast`, is run the
+//! with its default options), read back into a `presburger_codegen::Ast`, is run the
 //! same way as a check of this harness, and the sizes and generation times
 //! of both are summed. `CODEGEN_ISL_CASES` (default 1000) and
 //! `CODEGEN_ISL_SEED` (default 1) set the run; the ignored test runs 10,000

@@ -10,7 +10,7 @@ use presburger_fuzz::Rng;
 use presburger_fuzz::deps_isl::{KINDS, Verdict, compare};
 use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::scops::random_scop;
-use schedule::{Options, extract_scop};
+use presburger_schedule::{Options, extract_scop};
 use std::time::Instant;
 
 /// isl's limit per step (its own unit; `DEPS_ISL_OPS` overrides it); past it
@@ -177,7 +177,7 @@ fn a_wrong_flow_is_a_mismatch() {
     )
     .unwrap();
     let scop = extract_scop(&src, &Options::default()).unwrap();
-    let d = schedule::dependences(&scop).unwrap();
+    let d = presburger_schedule::dependences(&scop).unwrap();
     let ctx = new_ctx();
     let text = presburger_fuzz::deps_isl::ScopText::new(&scop).unwrap();
     let model = presburger_fuzz::deps_isl::IslModel::read(&ctx, &text).unwrap();

@@ -1,7 +1,7 @@
 //! The schedules of the `schedule` crate against isl (see
 //! `src/schedule_isl.rs` for what isl computes): every schedule we compute
 //! must be valid by isl's check (`Dep ⊆ S ; <_lex ; S⁻¹`) and by ours
-//! (`schedule::validity::check`), on every kernel of
+//! (`presburger_schedule::validity::check`), on every kernel of
 //! `../schedule/tests/kernels/` (schedulers dfp, lp and identity with smart
 //! fusion, dfp also with max and none; isl's own schedule of each kernel is
 //! checked both ways too) and on random SCoPs of `src/scops.rs` (dfp and
@@ -36,7 +36,9 @@ use presburger_fuzz::schedule_isl::{
     Metrics, SchedInput, isl_schedule, isl_valid, kernels, metrics,
 };
 use presburger_fuzz::scops::random_scop;
-use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
+use presburger_schedule::{
+    Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop,
+};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -141,7 +143,7 @@ fn run_kernels(configs: &[(Scheduler, Fusion)]) -> KernelRun {
                 // isl's schedule must pass both checks too (a check of the checks)
                 ctx.reset_operations();
                 let by_isl = isl_valid(&ctx, &input, &s.map);
-                let by_ours = schedule::validity::check(&scop, &deps, &s.map);
+                let by_ours = presburger_schedule::validity::check(&scop, &deps, &s.map);
                 if !matches!(by_isl, Ok(true)) || !by_ours.as_ref().is_ok_and(|v| v.is_valid()) {
                     failures.push(format!(
                         "{kernel}: isl's schedule {}: isl's check {by_isl:?}, ours {by_ours:?}",
@@ -196,7 +198,7 @@ fn run_kernels(configs: &[(Scheduler, Fusion)]) -> KernelRun {
                 Ok(false) => failures.push(format!("{name}: invalid by isl's check: {u}")),
                 Err(e) => failures.push(format!("{name}: isl's check: {e}")),
             }
-            match schedule::validity::check(&scop, &deps, &u) {
+            match presburger_schedule::validity::check(&scop, &deps, &u) {
                 Ok(v) if v.is_valid() => {}
                 Ok(v) => failures.push(format!("{name}: invalid by our check: {v:?}")),
                 Err(e) => failures.push(format!("{name}: our check: {e}")),
@@ -462,7 +464,8 @@ fn random_run(cases: u64, seed: u64) {
             };
             ctx.reset_operations();
             let by_isl = isl_valid(&ctx, &input, &u);
-            let by_ours = schedule::validity::check(&scop, &deps, &u).map(|v| v.is_valid());
+            let by_ours =
+                presburger_schedule::validity::check(&scop, &deps, &u).map(|v| v.is_valid());
             match by_isl {
                 Ok(true) => tally.checked += 1,
                 Ok(false) => {
@@ -566,7 +569,7 @@ fn a_reversed_schedule_is_invalid() {
     let deps = dependences(&scop).unwrap();
     let input = SchedInput::new(&scop, &deps).unwrap();
     let ctx = new_ctx();
-    let mut s = schedule::identity(&scop, &deps).unwrap();
+    let mut s = presburger_schedule::identity(&scop, &deps).unwrap();
     let forward = s.to_union_map().unwrap();
     assert_eq!(isl_valid(&ctx, &input, &forward), Ok(true));
     for st in &mut s.statements {
@@ -579,7 +582,7 @@ fn a_reversed_schedule_is_invalid() {
     let backward = s.to_union_map().unwrap();
     assert_eq!(isl_valid(&ctx, &input, &backward), Ok(false));
     assert!(
-        !schedule::validity::check(&scop, &deps, &backward)
+        !presburger_schedule::validity::check(&scop, &deps, &backward)
             .unwrap()
             .is_valid()
     );

@@ -43,8 +43,8 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-impl From<mlir_syntax::Error> for Error {
-    fn from(e: mlir_syntax::Error) -> Error {
+impl From<presburger_mlir_syntax::Error> for Error {
+    fn from(e: presburger_mlir_syntax::Error) -> Error {
         Error::new(e.line, e.column, e.message)
     }
 }

@@ -5,7 +5,7 @@
 //! before.
 
 use presburger::{Map, Set, UnionMap};
-use schedule::{Options, dependences, extract_scop};
+use presburger_schedule::{Options, dependences, extract_scop};
 
 fn same_set(s: &Set, text: &str) {
     let want: Set = text.parse().unwrap();

@@ -2,7 +2,7 @@
 //! by hand and against enumeration of small instances.
 
 use presburger::UnionMap;
-use schedule::{Options, dependences, extract_scop};
+use presburger_schedule::{Options, dependences, extract_scop};
 
 fn check(src: &str, raw: &str, war: &str, waw: &str) {
     let scop = extract_scop(src, &Options::default()).unwrap();
@@ -192,7 +192,7 @@ type Pairs = BTreeSet<(String, Vec<i64>, String, Vec<i64>)>;
 /// RAW, WAR, WAW by enumerating instances, their times and their elements,
 /// and the flow: for each read of each instance, the latest earlier write of
 /// its element.
-fn brute(scop: &schedule::Scop, values: &[(&str, i64)]) -> [Pairs; 4] {
+fn brute(scop: &presburger_schedule::Scop, values: &[(&str, i64)]) -> [Pairs; 4] {
     // (statement, instance, time, [(array, element, is_write)])
     let mut inst = Vec::new();
     for s in &scop.statements {

@@ -9,7 +9,7 @@ mod common;
 
 use common::kernel;
 use presburger::{Int, Set};
-use schedule::{Direction, Distance, Scop, dependences, distances};
+use presburger_schedule::{Direction, Distance, Scop, dependences, distances};
 use std::path::Path;
 
 fn of(scop: &Scop) -> Vec<Distance> {

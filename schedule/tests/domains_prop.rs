@@ -4,8 +4,8 @@
 //! running the loops executes, for every size N from 0 to 5.
 
 use presburger::{DimKind, Set};
+use presburger_schedule::{Options, extract_scop};
 use proptest::prelude::*;
-use schedule::{Options, extract_scop};
 use std::collections::BTreeSet;
 
 /// A bound expression over N and the outer iterator `i` (inner loop only).

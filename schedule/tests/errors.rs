@@ -1,7 +1,7 @@
 //! Malformed and non-affine inputs: each gives an `Err` at the right line
 //! and column with a message naming the construct, never a panic.
 
-use schedule::{Options, extract_scop};
+use presburger_schedule::{Options, extract_scop};
 
 /// A region holding `body`, which starts on line 4, column 1.
 fn region(body: &str) -> String {
@@ -301,8 +301,8 @@ fn explosions_are_errors() {
 
 mod random_tokens {
     use super::region;
+    use presburger_schedule::{Options, extract_scop};
     use proptest::prelude::*;
-    use schedule::{Options, extract_scop};
 
     const WORDS: &[&str] = &[
         "for",

@@ -5,7 +5,7 @@
 //! `cc -std=c99 -Wall -Werror` and run.
 
 use presburger::{Set, UnionMap, UnionSet};
-use schedule::{Options, Scop, extract_scop};
+use presburger_schedule::{Options, Scop, extract_scop};
 use std::path::{Path, PathBuf};
 
 fn kernel_dir() -> PathBuf {

@@ -9,7 +9,7 @@
 //! verifier (skipped otherwise).
 
 use presburger::{Set, UnionMap, UnionSet};
-use schedule::{Options, Scop, extract_scop, extract_scop_mlir, looks_like_mlir};
+use presburger_schedule::{Options, Scop, extract_scop, extract_scop_mlir, looks_like_mlir};
 use std::path::{Path, PathBuf};
 
 fn kernel_dir() -> PathBuf {

@@ -8,9 +8,9 @@
 mod common;
 
 use common::{kernel, kernel_names, pluto_kernel};
-use schedule::schedule::{band_is_permutable, parallel_dims};
-use schedule::validity::check;
-use schedule::{
+use presburger_schedule::schedule::{band_is_permutable, parallel_dims};
+use presburger_schedule::validity::check;
+use presburger_schedule::{
     FarkasMethod, Fusion, Schedule, Scheduler, SchedulerOptions, Scop, compute, dependences,
     identity,
 };

@@ -5,10 +5,12 @@
 //! parallel dimensions are the exact ones. The fuzz crate runs 10^4 more
 //! against isl.
 
+use presburger_schedule::schedule::{band_is_permutable, parallel_dims};
+use presburger_schedule::validity::check;
+use presburger_schedule::{
+    Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop,
+};
 use proptest::prelude::*;
-use schedule::schedule::{band_is_permutable, parallel_dims};
-use schedule::validity::check;
-use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
 
 /// One statement: `W[s0][s1] = R[s2][s3] + W[s4][s5]` with each subscript
 /// an iterator plus an offset (or the other iterator, for a transpose).

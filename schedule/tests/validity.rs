@@ -7,8 +7,8 @@ mod common;
 
 use common::kernel;
 use presburger::{Int, UnionMap};
-use schedule::validity::{Validity, check};
-use schedule::{dependences, identity};
+use presburger_schedule::validity::{Validity, check};
+use presburger_schedule::{dependences, identity};
 
 fn verdict(name: &str, sched: &str) -> Validity {
     let scop = kernel(name);

@@ -39,7 +39,7 @@
 //! # Example
 //!
 //! ```
-//! use sdbm::Sdbm;
+//! use presburger_sdbm::Sdbm;
 //! // 0 <= x0 <= 10, x1 - x0 <= -1, x0 ≡ 0 (mod 4), x1 ≡ 1 (mod 8)
 //! let mut s = Sdbm::new(2);
 //! s.add_lower(0, 0);

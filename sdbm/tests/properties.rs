@@ -12,8 +12,8 @@
 use std::collections::VecDeque;
 use std::ops::RangeInclusive;
 
+use presburger_sdbm::{Sdbm, TooLarge};
 use proptest::prelude::*;
-use sdbm::{Sdbm, TooLarge};
 
 // ---------------------------------------------------------------------------
 // Plain-data systems

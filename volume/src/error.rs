@@ -46,8 +46,8 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-impl From<mlir_syntax::Error> for Error {
-    fn from(e: mlir_syntax::Error) -> Error {
+impl From<presburger_mlir_syntax::Error> for Error {
+    fn from(e: presburger_mlir_syntax::Error) -> Error {
         Error::Parse {
             line: e.line,
             column: e.column,

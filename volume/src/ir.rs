@@ -10,7 +10,7 @@
 //! iterator types), as MLIR's `LinalgOp` interface presents them, so the element
 //! map construction needs one rule for all of them (paper Sec. 4.2.1).
 
-pub use mlir_syntax::{AffineExpr, AffineMap};
+pub use presburger_mlir_syntax::{AffineExpr, AffineMap};
 
 /// Index of a value in [`Program::values`].
 pub type ValueId = usize;

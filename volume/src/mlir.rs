@@ -31,7 +31,7 @@
 //! set. Errors carry the line and column of the offending text; the reader never
 //! panics and bounds its recursion (affine expressions, attributes).
 //!
-//! Lexing (the [`mlir_syntax::Cursor`]) and affine maps come from the
+//! Lexing (the [`presburger_mlir_syntax::Cursor`]) and affine maps come from the
 //! `mlir-syntax` crate, shared with the MLIR front end of `schedule`; its
 //! positioned errors become [`Error::Parse`].
 //!
@@ -57,7 +57,7 @@ use std::collections::{HashMap, HashSet};
 use crate::error::{Error, Result};
 use crate::ir::{AffineMap, Def, Op, OpKind, Program, TensorType, Type, Value, ValueId};
 use attr::Aliases;
-use mlir_syntax::Cursor;
+use presburger_mlir_syntax::Cursor;
 
 /// Reader options.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -107,7 +107,7 @@ pub fn parse_function_with(text: &str, name: Option<&str>, options: Options) -> 
 /// Reads one affine map written as `affine_map<...>` or just `(d0)[s0] -> (...)`,
 /// with the same rules as inside programs.
 pub fn parse_affine_map(text: &str) -> Result<AffineMap> {
-    Ok(mlir_syntax::affine::parse_affine_map(text)?)
+    Ok(presburger_mlir_syntax::affine::parse_affine_map(text)?)
 }
 
 /// MLIR's spelling of a type (`tensor<4x?xf32>`, `f32`, `index`).
@@ -283,7 +283,11 @@ impl<'a> Parser<'a> {
             return Ok(self.c.string_lit()?);
         }
         let start = self.c.pos;
-        while self.c.byte().is_some_and(mlir_syntax::cursor::is_ssa_char) {
+        while self
+            .c
+            .byte()
+            .is_some_and(presburger_mlir_syntax::cursor::is_ssa_char)
+        {
             self.c.pos += 1;
         }
         if self.c.pos == start {

@@ -7,7 +7,7 @@
 //! let text = std::fs::read_to_string(
 //!     concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/conv_pad_relu.mlir"),
 //! ).unwrap();
-//! let model = volume::model::Model::from_mlir(&text, &Default::default()).unwrap();
+//! let model = presburger_volume::model::Model::from_mlir(&text, &Default::default()).unwrap();
 //! let out = model.output(None).unwrap();
 //! let regions = model.regions(out).unwrap();
 //! assert!(!regions.dense.is_empty().unwrap());

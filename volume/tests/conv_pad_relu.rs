@@ -3,7 +3,7 @@
 //! regions and tiling, checked against the results the paper states.
 
 use presburger::{Set, UnionSet};
-use volume::model::{Model, Options, count_points};
+use presburger_volume::model::{Model, Options, count_points};
 
 fn set(s: &str) -> Set {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))

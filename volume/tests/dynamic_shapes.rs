@@ -4,7 +4,7 @@
 //! of the `tensor.empty(%n)` used as the matmul's init is unified with it.
 
 use presburger::Set;
-use volume::model::{Model, Options};
+use presburger_volume::model::{Model, Options};
 
 fn set(s: &str) -> Set {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))

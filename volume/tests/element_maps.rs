@@ -8,13 +8,13 @@ mod common;
 
 use common::*;
 use presburger::{Map, Set, UnionMap, UnionSet};
-use volume::Error;
-use volume::element_map::{
+use presburger_volume::Error;
+use presburger_volume::element_map::{
     diagonal_map, inner_product_map, op_element_map, outer_product_map, reduction_map,
     result_domains,
 };
-use volume::ir::{AffineMap, OpKind, Program, ValueId};
-use volume::shape::{Shapes, infer_shapes};
+use presburger_volume::ir::{AffineMap, OpKind, Program, ValueId};
+use presburger_volume::shape::{Shapes, infer_shapes};
 
 fn map_of(p: &Program, op: usize) -> (Shapes, UnionMap) {
     let sh = infer_shapes(p).expect("shapes");
@@ -182,7 +182,7 @@ fn batch_matmul() {
 }
 
 /// `s * o + dl * k`
-fn strided(o: usize, k: usize) -> volume::ir::AffineExpr {
+fn strided(o: usize, k: usize) -> presburger_volume::ir::AffineExpr {
     add(mul(d(o), c(2)), mul(d(k), c(2)))
 }
 
@@ -561,7 +561,7 @@ fn constant_and_empty_have_no_dependencies() {
 fn dynamic_shapes_through_pad_and_matmul() {
     let mut b = Builder::new();
     let x = b.arg("x", dyn_tensor(&[None, Some(3)]));
-    let n = b.arg("n", volume::ir::Type::Index);
+    let n = b.arg("n", presburger_volume::ir::Type::Index);
     let cst = b.constant("cst", f32());
     let pad = b.op(
         "tensor.pad",

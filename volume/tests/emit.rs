@@ -14,9 +14,9 @@ mod common;
 
 use common::examples::{PROGRAMS, case_of, example, sizes_of, tiles_of};
 use common::mlir_exec::{Tools, mlir_hashes, tools};
-use volume::emit::{EmitOptions, emit, emit_with};
-use volume::interp::harness::HarnessSizes;
-use volume::model::Options;
+use presburger_volume::emit::{EmitOptions, emit, emit_with};
+use presburger_volume::interp::harness::HarnessSizes;
+use presburger_volume::model::Options;
 
 fn skip(what: &str) {
     eprintln!(
@@ -45,7 +45,7 @@ fn verify(module: &str, dir: &Path, file: &str) {
 /// Runs the original and each emitted module (`(what, text)`) with the same
 /// `@main` and asserts equal result hashes.
 fn assert_same_results(t: &Tools, text: &str, emitted: &[(&str, &str)], sizes: &HarnessSizes) {
-    let p = volume::mlir::parse_program(text).unwrap();
+    let p = presburger_volume::mlir::parse_program(text).unwrap();
     let sizes = sizes.for_program(&p).unwrap();
     let run = |m: &str| mlir_hashes(t, m, &p.name, 1, &sizes).unwrap_or_else(|e| panic!("{e}"));
     let h0 = run(text);

@@ -1,4 +1,4 @@
-//! The emitter checked by our own interpreter (`volume::interp`), with no MLIR
+//! The emitter checked by our own interpreter (`presburger_volume::interp`), with no MLIR
 //! tools: for every program of `examples/`, the tiled module (Algorithms 1 and
 //! 2, with the tile sizes of `tests/emit.rs`) and the per-region module
 //! (Algorithm 1 alone) compute bit for bit what the original does on the same
@@ -8,15 +8,15 @@
 //! in all in release builds, 30 s in debug ones, on two cores):
 //!
 //! ```text
-//! cargo test --release -p volume --test emit_interp -- --ignored
+//! cargo test --release -p presburger-volume --test emit_interp -- --ignored
 //! ```
 
 mod common;
 
 use common::examples::{PROGRAMS, case_of, example, interp_sizes, sizes_of, test_program};
-use volume::emit::emit;
-use volume::interp;
-use volume::model::Options;
+use presburger_volume::emit::emit;
+use presburger_volume::interp;
+use presburger_volume::model::Options;
 
 /// The tile sizes of the smaller instance of each large example: they leave
 /// both interior tiles and partitions.
@@ -47,7 +47,7 @@ fn emitted(what: &str, text: &str, tiles: &[(usize, i64)]) -> [(String, String);
 /// computes bit for bit what the original does on the inputs of `seed` and
 /// `sizes` (as for `interp::pseudo_random_inputs_sized`).
 fn check_emitted(what: &str, text: &str, tiles: &[(usize, i64)], seed: u64, sizes: &[i64]) {
-    let func = volume::mlir::parse_program(text)
+    let func = presburger_volume::mlir::parse_program(text)
         .unwrap_or_else(|e| panic!("{what}: {e}"))
         .name;
     for (which, module) in emitted(what, text, tiles) {

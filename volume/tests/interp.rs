@@ -1,7 +1,7 @@
 //! The reference interpreter on hand-computed cases, one or more per op
 //! family, on the examples, and on original-against-tiled comparisons.
 
-use volume::interp::{self, ElemType, Scalar, Tensor, Value};
+use presburger_volume::interp::{self, ElemType, Scalar, Tensor, Value};
 
 /// An f32 tensor.
 fn t32(shape: &[usize], data: &[f32]) -> Value {

@@ -89,7 +89,7 @@ fn programs_as_mlir_opt_prints_them() {
             &["--mlir-print-op-generic"],
         ] {
             let printed = mlir_printed(&t, text, args).unwrap_or_else(|e| panic!("@{func}: {e}"));
-            let r = volume::interp::compare((text, func), (&printed, func), 9, sizes);
+            let r = presburger_volume::interp::compare((text, func), (&printed, func), 9, sizes);
             if args == ["--mlir-print-op-generic"] {
                 // MLIR's generic form is not read: an error, not a wrong result.
                 assert!(r.is_err(), "@{func} in generic form");

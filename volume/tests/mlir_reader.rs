@@ -1,9 +1,11 @@
 //! Tests of the MLIR reader: the paper's Figure 1 example, the lowering of each
 //! named op, affine precedence, malformed inputs and the opaque option.
 
-use volume::Error;
-use volume::ir::{AffineExpr, AffineMap, IteratorType, LinalgOp, OpKind, Program, Type};
-use volume::mlir::{Options, parse_affine_map, parse_function, parse_program, parse_program_with};
+use presburger_volume::Error;
+use presburger_volume::ir::{AffineExpr, AffineMap, IteratorType, LinalgOp, OpKind, Program, Type};
+use presburger_volume::mlir::{
+    Options, parse_affine_map, parse_function, parse_program, parse_program_with,
+};
 
 const EXAMPLE: &str = include_str!("../../examples/conv_pad_relu.mlir");
 
@@ -68,7 +70,7 @@ fn figure1_ops_and_operands() {
     let pad_ty = &p.value(pad.results[0]).ty;
     assert_eq!(
         pad_ty,
-        &Type::Tensor(volume::ir::TensorType {
+        &Type::Tensor(presburger_volume::ir::TensorType {
             dims: vec![Some(1), Some(3), Some(515), Some(515)],
             elem: "f32".into()
         })

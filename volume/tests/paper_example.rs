@@ -4,13 +4,13 @@
 //! paper's results (Sec. 5.2–5.3).
 
 use presburger::{Set, UnionMap, UnionSet};
-use std::time::Instant;
-use volume::program::program_map;
-use volume::regions::partition;
-use volume::tiling::{
+use presburger_volume::program::program_map;
+use presburger_volume::regions::partition;
+use presburger_volume::tiling::{
     all_tiles, disjoint_pieces, footprint, interior_tiles, match_slice, restrict_to_tiles,
     tile_map, tiled_program_map, unclipped,
 };
+use std::time::Instant;
 
 fn set(s: &str) -> Set {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))

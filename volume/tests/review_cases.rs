@@ -4,7 +4,7 @@
 //! sizes, static sizes meeting dynamic ones, and slices of dynamic tensors.
 
 use presburger::{Map, Set};
-use volume::model::{Model, Options};
+use presburger_volume::model::{Model, Options};
 
 fn model(text: &str) -> Model {
     Model::from_mlir(text, &Options::default()).unwrap_or_else(|e| panic!("{e}"))

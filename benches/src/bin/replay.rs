@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cd fuzz && cargo run --release --bin vs_isl -- tiled --dump > /tmp/tiled.txt
-//! cargo run --release -p benches --bin replay -- /tmp/tiled.txt [ROUNDS]
+//! cargo run --release -p presburger-benches --bin replay -- /tmp/tiled.txt [ROUNDS]
 //! perf record --call-graph dwarf target/release/replay /tmp/tiled.txt 50
 //! ```
 //!

@@ -2,7 +2,7 @@
 //! (steadier than times on a shared machine):
 //!
 //! ```text
-//! cargo build --release -p benches --bin schedule_once
+//! cargo build --release -p presburger-benches --bin schedule_once
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
 //!     --toggle-collect='*pluto*compute*' \
 //!     target/release/schedule_once dfp schedule/tests/pluto-kernels/*.c
@@ -16,7 +16,9 @@
 //! more times and the median time is printed too.
 #![forbid(unsafe_code)]
 
-use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
+use presburger_schedule::{
+    Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop,
+};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -4,8 +4,8 @@
 //! exactly those, in that order.
 #![allow(dead_code)] // each test file uses a part of it
 
-use codegen::{Ast, Options, Visit, generate};
 use presburger::{DimKind, Int, Set, UnionMap};
+use presburger_codegen::{Ast, Options, Visit, generate};
 
 /// The instances `(statement, iterators)` of `sched` for the parameter
 /// values `pv` (in the order of `sched.params()`), sorted by time, ties by

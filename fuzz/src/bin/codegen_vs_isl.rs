@@ -1,4 +1,4 @@
-//! Side-by-side timing of code generation: ours (`codegen::generate`, the
+//! Side-by-side timing of code generation: ours (`presburger_codegen::generate`, the
 //! default separation) and isl's (`isl_ast_build_from_context` and
 //! `isl_ast_build_node_from_schedule_map` with its default options), on the
 //! same inputs, parsed once beforehand by each side.
@@ -8,7 +8,7 @@
 //! `--show` prints both programs for each kernel first.
 //! Inputs: a few classic schedules (`kernels`: 2d+1 gemm, a skewed
 //! jacobi-1d, a triangular solve, a tiled loop, strides, two shifted
-//! statements), the schedules our default scheduler (`schedule::compute`,
+//! statements), the schedules our default scheduler (`presburger_schedule::compute`,
 //! dfp with smart fusion) finds for the 24 kernels of
 //! `../schedule/tests/kernels/` and Pluto's five (`scops`: the schedule
 //! restricted to the statements' domains; `--per-kernel` prints each), and N
@@ -61,7 +61,12 @@ fn time_one(ctx: &Ctx, text: &str, reps: usize, row: &mut Row) {
     let mut ours_code = None;
     let ours = median(reps, || {
         let t = Instant::now();
-        let r = codegen::generate(&sched, None, None, &codegen::Options::default());
+        let r = presburger_codegen::generate(
+            &sched,
+            None,
+            None,
+            &presburger_codegen::Options::default(),
+        );
         let e = t.elapsed().as_secs_f64() * 1e6;
         ours_code = Some(r.map(|a| a.to_c()));
         e
@@ -108,9 +113,14 @@ fn main() {
     if args.iter().any(|a| a == "--show") {
         for k in KERNELS {
             let sched: presburger::UnionMap = k.parse().expect("a kernel parses");
-            let ours = codegen::generate(&sched, None, None, &codegen::Options::default())
-                .map(|a| a.to_c())
-                .unwrap_or_else(|e| format!("error: {e}\n"));
+            let ours = presburger_codegen::generate(
+                &sched,
+                None,
+                None,
+                &presburger_codegen::Options::default(),
+            )
+            .map(|a| a.to_c())
+            .unwrap_or_else(|e| format!("error: {e}\n"));
             let context = format!("[{}] -> {{ : }}", sched.params().join(", "));
             let theirs = ctx
                 .union_map(k)
@@ -138,11 +148,16 @@ fn main() {
     for (name, src) in presburger_fuzz::schedule_isl::kernels(true).unwrap_or_default() {
         let text = (|| -> Result<String, String> {
             let e = |e: presburger::Error| e.to_string();
-            let scop = schedule::extract_scop(&src, &schedule::Options::default())
-                .map_err(|e| e.to_string())?;
-            let deps = schedule::dependences(&scop).map_err(e)?;
-            let s = schedule::compute(&scop, &deps, &schedule::SchedulerOptions::default())
-                .map_err(e)?;
+            let scop =
+                presburger_schedule::extract_scop(&src, &presburger_schedule::Options::default())
+                    .map_err(|e| e.to_string())?;
+            let deps = presburger_schedule::dependences(&scop).map_err(e)?;
+            let s = presburger_schedule::compute(
+                &scop,
+                &deps,
+                &presburger_schedule::SchedulerOptions::default(),
+            )
+            .map_err(e)?;
             let m = s
                 .to_union_map()
                 .map_err(e)?

@@ -1,4 +1,4 @@
-//! Side-by-side timing of the dependence analysis: ours (`schedule::dependences`,
+//! Side-by-side timing of the dependence analysis: ours (`presburger_schedule::dependences`,
 //! RAW, WAR, WAW and the value-based flow) and isl's (the same four, as in
 //! `src/deps_isl.rs`: compositions intersected with `lex_lt_union_map` of the
 //! schedule, and `compute_flow` for the flow), on every kernel of
@@ -21,7 +21,7 @@ use presburger_fuzz::Rng;
 use presburger_fuzz::deps_isl::{IslModel, ScopText};
 use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::scops::random_scop;
-use schedule::{Options, Scop, extract_scop};
+use presburger_schedule::{Options, Scop, extract_scop};
 use std::time::Instant;
 
 /// Median of the times (µs) of `reps` runs of `f`.
@@ -36,7 +36,7 @@ fn time(scop: &Scop, reps: usize, isl_ops: u64) -> Result<[f64; 4], String> {
     let mut ours_failed = None;
     let ours = median(reps, || {
         let t = Instant::now();
-        let d = schedule::dependences(scop);
+        let d = presburger_schedule::dependences(scop);
         let e = t.elapsed().as_secs_f64() * 1e6;
         if let Err(err) = d {
             ours_failed = Some(format!("ours: {err}"));

@@ -1,4 +1,4 @@
-//! Side-by-side timing of the scheduler: ours (`schedule::compute`, dfp
+//! Side-by-side timing of the scheduler: ours (`presburger_schedule::compute`, dfp
 //! and lp with smart fusion) against isl's
 //! (`isl_schedule_constraints_compute_schedule` on the same dependences,
 //! validity = proximity = coincidence = RAW ∪ WAR ∪ WAW, as in
@@ -26,7 +26,9 @@
 
 use presburger_fuzz::isl::Ctx;
 use presburger_fuzz::schedule_isl::{SchedInput, kernels};
-use schedule::{Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop};
+use presburger_schedule::{
+    Fusion, Options, Scheduler, SchedulerOptions, compute, dependences, extract_scop,
+};
 use std::time::Instant;
 
 /// The median of `v` (not empty).
@@ -41,8 +43,8 @@ type Times = [Result<f64, String>; 3];
 
 /// Times the three schedulers on one SCoP, `reps` interleaved runs each.
 fn time(
-    scop: &schedule::Scop,
-    deps: &schedule::Dependences,
+    scop: &presburger_schedule::Scop,
+    deps: &presburger_schedule::Dependences,
     input: &SchedInput,
     reps: usize,
     isl_ops: u64,

@@ -1612,7 +1612,7 @@ fn main() {
     }
     if dump {
         // the problems only, one per line (`FAMILY \t OP \t A \t B`), for
-        // `cargo run --release -p benches --bin replay` under a profiler
+        // `cargo run --release -p presburger-benches --bin replay` under a profiler
         for (family, a, b) in &problems {
             let b = b.as_deref().unwrap_or("");
             println!("{}\t{}\t{a}\t{b}", family.name(), op.name());

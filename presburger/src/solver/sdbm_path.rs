@@ -31,7 +31,7 @@ use crate::int::Int;
 use crate::omega::Budget;
 use crate::solver::sample::{Propagation, propagation_step};
 use crate::stats::{self, Counter};
-use sdbm::Sdbm;
+use presburger_sdbm::Sdbm;
 
 /// Which algorithm answers an emptiness check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -641,7 +641,9 @@ impl<'a> Parser<'a> {
             Tok::Int(v) => ExprKind::Int(*v),
             Tok::Float | Tok::Str | Tok::Char => ExprKind::OtherLiteral,
             Tok::Ident(_) if is_type_word(&t) => {
-                return Err(self.err_here(format!("expected an expression, found {}", describe(&t))));
+                return Err(
+                    self.err_here(format!("expected an expression, found {}", describe(&t)))
+                );
             }
             Tok::Ident(s) => ExprKind::Ident(s.clone()),
             Tok::Punct("(") => {
@@ -654,7 +656,9 @@ impl<'a> Parser<'a> {
                 });
             }
             _ => {
-                return Err(self.err_here(format!("expected an expression, found {}", describe(&t))));
+                return Err(
+                    self.err_here(format!("expected an expression, found {}", describe(&t)))
+                );
             }
         };
         self.k += 1;

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 /// The place of byte offset `at` (line and column of `src`).
 fn place(src: &str, at: usize) -> Pos {
-    let mut c = mlir_syntax::Cursor::new(src);
+    let mut c = presburger_mlir_syntax::Cursor::new(src);
     c.pos = 0;
     let (line, col) = c.line_col(at);
     Pos {

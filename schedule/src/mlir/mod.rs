@@ -52,7 +52,7 @@ pub fn extract_scop_mlir(src: &str, options: &Options) -> Result<Scop> {
 /// Whether `text` looks like MLIR: after blank lines and `//` comments it
 /// starts with `func.func`, `module`, or an attribute alias `#name =`.
 pub fn looks_like_mlir(text: &str) -> bool {
-    let mut c = mlir_syntax::Cursor::new(text);
+    let mut c = presburger_mlir_syntax::Cursor::new(text);
     c.skip_ws();
     if c.peek_kw("func.func") || c.peek_kw("module") {
         return true;

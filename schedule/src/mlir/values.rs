@@ -10,9 +10,9 @@
 //! sets are composed into that form by [`substitute`].
 
 use crate::c::affine::Cond;
-use mlir_syntax::AffineExpr;
 use presburger::DimKind;
 use presburger::build::Expr as Aff;
+use presburger_mlir_syntax::AffineExpr;
 
 /// One array element or scalar read or written: the array's name and the
 /// subscripts over the statement's iterators and the parameters.

@@ -1,7 +1,7 @@
 //! Shared by the schedule tests: the kernels of `tests/kernels/`.
 #![allow(dead_code)] // (each test file uses some of it)
 
-use schedule::{Options, Scop, extract_scop};
+use presburger_schedule::{Options, Scop, extract_scop};
 
 /// The SCoP of kernel `tests/kernels/NAME.c`.
 pub fn kernel(name: &str) -> Scop {

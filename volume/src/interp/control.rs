@@ -13,7 +13,7 @@ use super::{Env, Interp};
 use crate::error::Result;
 use crate::ir::{AffineExpr, AffineMap};
 use crate::mlir::shared::Attr;
-use mlir_syntax::optree::{Op, Token};
+use presburger_mlir_syntax::optree::{Op, Token};
 
 /// The value of `e` at dims `dims` and symbols `syms`; `None` on overflow, a
 /// zero or negative divisor, or an unknown dim or symbol.

@@ -24,7 +24,7 @@ use super::{Env, Interp};
 use crate::error::Result;
 use crate::ir::{AffineExpr, AffineMap};
 use crate::mlir::shared::{Attr, generic_traits, is_named, lower_named_op};
-use mlir_syntax::optree::{Block, Op, Token};
+use presburger_mlir_syntax::optree::{Block, Op, Token};
 
 /// The body of a named op.
 #[derive(Clone, Copy)]

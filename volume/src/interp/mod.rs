@@ -4,7 +4,7 @@
 //! what the original does, and compare both with MLIR's own execution.
 //!
 //! The text is read by `mlir-syntax`'s generic op-tree reader
-//! ([`mlir_syntax::optree`]); each op's pretty syntax and semantics are then
+//! ([`presburger_mlir_syntax::optree`]); each op's pretty syntax and semantics are then
 //! taken from MLIR's dialect documentation
 //! (<https://mlir.llvm.org/docs/Dialects/>):
 //! - `func`: `func.func`, `func.return`/`return`, `func.call`/`call`;
@@ -44,8 +44,8 @@ use std::rc::Rc;
 
 use crate::error::{Error, Result};
 use crate::mlir::shared::{Aliases, Attr, parse_attr};
-use mlir_syntax::Cursor;
-use mlir_syntax::optree::{self, Block, Module, Op, Token};
+use presburger_mlir_syntax::Cursor;
+use presburger_mlir_syntax::optree::{self, Block, Module, Op, Token};
 
 pub use inputs::{
     compare, hash_value, hash_values, pseudo_random_inputs, pseudo_random_inputs_sized,
@@ -210,7 +210,9 @@ impl<'a> Interp<'a> {
                 .get(at..)
                 .unwrap_or("")
                 .chars()
-                .take_while(|&ch| ch == '#' || mlir_syntax::cursor::is_ssa_char(ch as u8))
+                .take_while(|&ch| {
+                    ch == '#' || presburger_mlir_syntax::cursor::is_ssa_char(ch as u8)
+                })
                 .collect();
             self.bad_aliases.get(&name).cloned().unwrap_or(e)
         })

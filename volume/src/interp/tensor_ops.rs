@@ -11,7 +11,7 @@ use super::value::{ElemType, Scalar, Tensor, Ty, Value, element_count};
 use super::{Env, Interp};
 use crate::error::Result;
 use crate::mlir::shared::rank_reduction;
-use mlir_syntax::optree::{Block, Op, Token};
+use presburger_mlir_syntax::optree::{Block, Op, Token};
 
 /// Moves `idx` to the next index of the box `shape` in row-major order;
 /// `false` after the last.

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use crate::error::Result;
 use crate::ir::{AffineMap, IteratorType};
-use mlir_syntax::Cursor;
-use mlir_syntax::affine::parse_map_after_open;
+use presburger_mlir_syntax::Cursor;
+use presburger_mlir_syntax::affine::parse_map_after_open;
 
 /// Deepest nesting of arrays and dictionaries accepted in one attribute.
 pub(super) const MAX_ATTR_NESTING: usize = 32;

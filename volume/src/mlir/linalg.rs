@@ -8,7 +8,7 @@ use super::attr::{self, Attr, as_iterator, dict_get};
 use super::{Built, Parser, type_to_string};
 use crate::error::Result;
 use crate::ir::{AffineExpr, AffineMap, IteratorType, LinalgOp, OpKind, Type, ValueId};
-use mlir_syntax::cursor::{Cursor, is_ssa_char};
+use presburger_mlir_syntax::cursor::{Cursor, is_ssa_char};
 
 use IteratorType::{Parallel as P, Reduction as R};
 

@@ -2,7 +2,7 @@
 //! tests use (`tests/emit.rs` with MLIR's tools, `tests/emit_interp.rs` with
 //! the interpreter), and the readers of example and test programs.
 
-use volume::interp::harness::HarnessSizes;
+use presburger_volume::interp::harness::HarnessSizes;
 
 /// A program of `examples/`, its tile sizes, and the sizes the harness gives to
 /// `?` dimensions and index arguments.
@@ -71,8 +71,8 @@ pub fn sizes_of(case: &Case) -> HarnessSizes {
 }
 
 /// The same sizes in the interpreter's order (as for
-/// `volume::interp::pseudo_random_inputs_sized`).
+/// `presburger_volume::interp::pseudo_random_inputs_sized`).
 pub fn interp_sizes(text: &str, sizes: &HarnessSizes) -> Vec<i64> {
-    let p = volume::mlir::parse_program(text).unwrap_or_else(|e| panic!("{e}"));
+    let p = presburger_volume::mlir::parse_program(text).unwrap_or_else(|e| panic!("{e}"));
     sizes.for_program(&p).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -1,5 +1,5 @@
-//! Running a function with MLIR's own tools: `volume::interp::harness` adds a
-//! `@main` that fills the inputs as `volume::interp::pseudo_random_inputs_sized`
+//! Running a function with MLIR's own tools: `presburger_volume::interp::harness` adds a
+//! `@main` that fills the inputs as `presburger_volume::interp::pseudo_random_inputs_sized`
 //! does and prints a hash per result; this lowers the module with
 //! `mlir-opt-22` (one-shot bufferization with function boundaries, buffer
 //! deallocation, linalg to loops, strided metadata, affine and scf lowering,
@@ -67,8 +67,8 @@ pub fn mlir_hashes(
     sizes: &[i64],
 ) -> Result<Vec<u64>, String> {
     static COUNT: AtomicUsize = AtomicUsize::new(0);
-    let module =
-        volume::interp::harness::with_main(text, func, seed, sizes).map_err(|e| e.to_string())?;
+    let module = presburger_volume::interp::harness::with_main(text, func, seed, sizes)
+        .map_err(|e| e.to_string())?;
     let dir = std::env::temp_dir().join(format!(
         "volume-mlir-exec-{}-{}",
         std::process::id(),
@@ -133,11 +133,11 @@ pub fn mlir_hashes(
 /// the tools are missing.
 pub fn check_against_mlir(text: &str, func: &str, seed: u64, sizes: &[i64]) {
     let Some(t) = tools() else { return };
-    let inputs = volume::interp::pseudo_random_inputs_sized(text, func, seed, sizes)
+    let inputs = presburger_volume::interp::pseudo_random_inputs_sized(text, func, seed, sizes)
         .unwrap_or_else(|e| panic!("{e}"));
-    let results =
-        volume::interp::run(text, func, inputs).unwrap_or_else(|e| panic!("interpreter: {e}"));
-    let ours = volume::interp::hash_values(&results);
+    let results = presburger_volume::interp::run(text, func, inputs)
+        .unwrap_or_else(|e| panic!("interpreter: {e}"));
+    let ours = presburger_volume::interp::hash_values(&results);
     let theirs = mlir_hashes(&t, text, func, seed, sizes).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         ours, theirs,
@@ -182,13 +182,13 @@ pub fn check_transformed(
     seed: u64,
     sizes: &[i64],
 ) {
-    let results = volume::interp::compare(original, transformed, seed, sizes)
+    let results = presburger_volume::interp::compare(original, transformed, seed, sizes)
         .unwrap_or_else(|e| panic!("{e}"));
-    let ours = volume::interp::hash_values(&results);
+    let ours = presburger_volume::interp::hash_values(&results);
     let Some(t) = tools() else { return };
     for (text, func) in [original, transformed] {
         let printed = mlir_printed(&t, text, &[]).unwrap_or_else(|e| panic!("@{func}: {e}"));
-        volume::interp::compare((text, func), (&printed, func), seed, sizes)
+        presburger_volume::interp::compare((text, func), (&printed, func), seed, sizes)
             .unwrap_or_else(|e| panic!("@{func} as mlir-opt prints it: {e}"));
         let theirs = mlir_hashes(&t, text, func, seed, sizes).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(

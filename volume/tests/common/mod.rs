@@ -8,12 +8,12 @@ pub mod mlir_exec;
 use std::collections::{BTreeMap, BTreeSet};
 
 use presburger::{Map, UnionMap};
-use volume::element_map::fix_domain_point;
-use volume::ir::{
+use presburger_volume::element_map::fix_domain_point;
+use presburger_volume::ir::{
     AffineExpr, AffineMap, Def, IteratorType, LinalgOp, Op, OpKind, Program, TensorType, Type,
     Value, ValueId,
 };
-use volume::shape::Shapes;
+use presburger_volume::shape::Shapes;
 
 pub struct Builder {
     pub p: Program,
@@ -53,7 +53,7 @@ impl Builder {
     fn value(&mut self, ssa: &str, ty: Type, def: Def) -> ValueId {
         self.p.values.push(Value {
             ssa: ssa.into(),
-            volume: volume::ir::volume_name(ssa),
+            volume: presburger_volume::ir::volume_name(ssa),
             ty,
             def,
         });

@@ -15,8 +15,10 @@ use std::collections::HashMap;
 
 use super::values::{Guard, RawAccess, Val, add, constant, scale, sub, substitute};
 use crate::error::{Error, Result};
-use mlir_syntax::affine::{parse_map_after_open, parse_operand_exprs, parse_set_after_open};
-use mlir_syntax::{AffineExpr, AffineMap, Cursor, IntegerSet};
+use presburger_mlir_syntax::affine::{
+    parse_map_after_open, parse_operand_exprs, parse_set_after_open,
+};
+use presburger_mlir_syntax::{AffineExpr, AffineMap, Cursor, IntegerSet};
 
 /// Deepest nesting of regions (loops and `affine.if`) accepted.
 pub const MAX_DEPTH: usize = 64;

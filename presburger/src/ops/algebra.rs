@@ -13,7 +13,15 @@
 //!    `l = ceil(-f_i / a_i)` (a division), where lower bound `i` is the largest
 //!    (symmetrically with the upper bounds and the smallest `floor`, taken when
 //!    there are fewer of them). Pieces without integer points are dropped as
-//!    they appear, since every split multiplies them.
+//!    they appear, since every split multiplies them. Before any split, three
+//!    rewritings that need none: rows that a free direction of the locals can
+//!    satisfy are dropped, locals unbounded both ways are dropped after a
+//!    unimodular change, and a local with room for an integer between every
+//!    pair of its bounds goes by Fourier–Motzkin ([`without_split`]). On the
+//!    subtracted side, several locals that a split would multiply go through
+//!    the contexts of their parametric lexmin instead (isl's way of computing
+//!    explicit representations, [`explicit_by_pip`]), with the split as the
+//!    fallback.
 //! 2. With `B = { x : c_1(x, d(x)) and ... and c_k(x, d(x)) }` (the `d` divisions,
 //!    which are functions and so can be added to `A` freely), `A - B` is the
 //!    disjoint union of `A and c_1 and ... and c_{j-1} and not c_j` for `j = 1..k`,
@@ -118,8 +126,30 @@ impl Conjunction {
 /// As [`Conjunction::explicit_locals`], spending from `budget` (one step per row of every
 /// conjunction handled).
 pub fn explicit_locals_with(c: &Conjunction, budget: &mut Budget) -> Result<Vec<Conjunction>> {
-    let parts = rewrite_locals(c, false, budget)?;
+    let parts = rewrite_locals(c, Rewrite::Cases, budget)?;
     parts.ok_or_else(|| Error::Invalid("internal: rewriting of existentials stopped".into()))
+}
+
+/// As [`explicit_locals_with`], for the subtracted side of the boolean
+/// algebra: locals bound together may also be written through the contexts
+/// of their parametric optimum ([`explicit_by_pip`]), which are fewer than
+/// the Omega test's cases on random systems, but whose Gomory divisions
+/// make a parametric optimum over the pieces themselves (`lexmin`) slower
+/// than over the cases.
+fn explicit_subtrahend_locals(c: &Conjunction, budget: &mut Budget) -> Result<Vec<Conjunction>> {
+    let parts = rewrite_locals(c, Rewrite::CasesOrOptimum, budget)?;
+    parts.ok_or_else(|| Error::Invalid("internal: rewriting of existentials stopped".into()))
+}
+
+/// How [`rewrite_locals`] may rewrite existentials.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rewrite {
+    /// Into one conjunction, or not at all.
+    Single,
+    /// Into cases (the bounds of a local, the Omega test's splinters).
+    Cases,
+    /// Into cases, or through a parametric optimum of locals bound together.
+    CasesOrOptimum,
 }
 
 /// `c` with every plain existential written as a division, when that needs
@@ -133,20 +163,22 @@ pub(crate) fn explicit_locals_single(
     c: &Conjunction,
     budget: &mut Budget,
 ) -> Result<Option<Conjunction>> {
-    Ok(rewrite_locals(c, true, budget)?.map(|mut v| {
+    Ok(rewrite_locals(c, Rewrite::Single, budget)?.map(|mut v| {
         v.pop()
             .unwrap_or_else(|| Conjunction::empty(c.space.clone()))
     }))
 }
 
-/// The loop of [`explicit_locals_with`]; with `single`, `Ok(None)` as soon
-/// as more than one piece would be needed (and no emptiness test before a
-/// split: the split is not made), else `Ok(Some(pieces))`.
+/// The loop of [`explicit_locals_with`]; with [`Rewrite::Single`],
+/// `Ok(None)` as soon as more than one piece would be needed (and no
+/// emptiness test before a split: the split is not made), else
+/// `Ok(Some(pieces))`.
 fn rewrite_locals(
     c: &Conjunction,
-    single: bool,
+    mode: Rewrite,
     budget: &mut Budget,
 ) -> Result<Option<Vec<Conjunction>>> {
+    let single = mode == Rewrite::Single;
     let mut todo = vec![c.clone()];
     let mut done = Vec::new();
     let mut steps = 0usize;
@@ -212,7 +244,7 @@ fn rewrite_locals(
             let uppers = c.ineqs.iter().filter(|r| r[col].is_negative()).count();
             lowers.min(uppers)
         });
-        if !single && plain.len() >= 2 && split > 1 {
+        if mode == Rewrite::CasesOrOptimum && plain.len() >= 2 && split > 1 {
             if let Some(parts) = explicit_by_pip(&c, &plain, budget)? {
                 done.extend(parts);
                 if todo.len() + done.len() > MAX_EXPLICIT_PARTS {
@@ -472,7 +504,7 @@ fn omega_split(c: &Conjunction, l: usize, budget: &mut Budget) -> Result<Vec<Con
 
 /// The cap, in budget steps, of one parametric optimum in
 /// [`explicit_by_pip`]; past it the Omega test's split takes over.
-const PIP_REWRITE_STEPS: u64 = 2_000_000;
+const PIP_REWRITE_STEPS: u64 = 200_000;
 
 /// `c` as a union of conjunctions whose locals are all divisions, through the
 /// parametric lexicographic minimum of its plain locals `plain` (indices of
@@ -701,7 +733,7 @@ impl Subtrahend {
                     continue;
                 }
             }
-            for e in explicit_locals_with(c, budget)? {
+            for e in explicit_subtrahend_locals(c, budget)? {
                 pieces.push(Piece::new(&e)?);
             }
         }

@@ -1298,10 +1298,10 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
             .ok_or_else(|| format!("'{name}' takes {k} argument(s), got {n}"))
     };
     let v = match name {
-        "domain" => match arg(1)? {
-            Value::PwMultiAff(f) => Value::Set(f.domain().map_err(err)?),
-            v => Value::Set(as_map(v, name)?.domain().map_err(err)?),
-        },
+        // the domain of a function's graph, as iscc reads the text as a map:
+        // a rational value (`[(i + j)/2]`) has a value in the map only where
+        // it is an integer
+        "domain" => Value::Set(as_map(arg(1)?, name)?.domain().map_err(err)?),
         "map" => match arg(1)? {
             Value::PwMultiAff(f) => Value::Map(f.as_union_map().map_err(err)?),
             Value::Map(m) => Value::Map(m),

@@ -294,3 +294,20 @@ fn rational_sets() {
     let e = calc_err("{ rat: [i] : i mod 2 = 0 };");
     assert!(e.contains("line 1") && e.contains("rational"), "{e}");
 }
+
+#[test]
+fn rational_values_have_a_domain_where_they_are_integers() {
+    // isl reads `/` in a tuple as the exact quotient (isl_test.c's map tests):
+    // the output `o` of `(i + j)/2` satisfies `2o = i + j`
+    for (text, same_as) in [
+        (
+            "domain { [i, j] -> [(i + j)/2] }",
+            "{ [i, j] : (i + j) mod 2 = 0 }",
+        ),
+        ("domain { A[a] -> B[(a)/3] }", "{ A[a] : a mod 3 = 0 }"),
+        ("range { A[a] -> B[(2a)/3] }", "{ B[b] : b mod 2 = 0 }"),
+        ("domain { [i] -> [(i + 1)] }", "{ [i] }"),
+    ] {
+        assert_eq!(calc1(&format!("({text}) = ({same_as});")), "true", "{text}");
+    }
+}

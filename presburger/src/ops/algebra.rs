@@ -246,7 +246,9 @@ fn rewrite_locals(
         });
         if mode == Rewrite::CasesOrOptimum && plain.len() >= 2 && split > 1 {
             if let Some(parts) = explicit_by_pip(&c, &plain, budget)? {
-                done.extend(parts);
+                // (back to the queue: the simplification of a context can
+                // leave a local without its definition)
+                todo.extend(parts);
                 if todo.len() + done.len() > MAX_EXPLICIT_PARTS {
                     return Err(Error::Budget(format!(
                         "writing existentials as divisions needs more than {MAX_EXPLICIT_PARTS} disjuncts"

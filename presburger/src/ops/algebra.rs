@@ -523,9 +523,9 @@ const PIP_REWRITE_STEPS: u64 = 200_000;
 /// the pieces by the number of splinters per local, this gives one piece per
 /// context the optimum needs (on random systems with four to six such
 /// locals, tens of pieces where the split passed a thousand). `Ok(None)` when
-/// the optimum is not attained in either direction for some variable value
-/// (a local unbounded along a direction of both signs... as in `e0 = e1`
-/// with both free) or when it takes more than [`PIP_REWRITE_STEPS`].
+/// neither the lexmin nor the lexmax is attained for some variable value
+/// (the locals unbounded below along one direction and above along
+/// another), or when one takes more than [`PIP_REWRITE_STEPS`].
 fn explicit_by_pip(
     c: &Conjunction,
     plain: &[usize],

@@ -239,15 +239,13 @@ fn rewrite_locals(
         // the pieces, so the contexts of the locals' parametric optimum go
         // first, all locals at once.
         let split = pick.map_or(usize::MAX, |l| {
-            let col = first_local + l;
-            let lowers = c.ineqs.iter().filter(|r| r[col].is_positive()).count();
-            let uppers = c.ineqs.iter().filter(|r| r[col].is_negative()).count();
+            let (lowers, uppers) = bound_counts(&c, first_local + l);
             lowers.min(uppers)
         });
         if mode == Rewrite::CasesOrOptimum && plain.len() >= 2 && split > 1 {
             if let Some(parts) = explicit_by_pip(&c, &plain, budget)? {
-                // (back to the queue: the simplification of a context can
-                // leave a local without its definition)
+                // (back to the queue, which simplifies them; that can leave
+                // a local without its definition)
                 todo.extend(parts);
                 if todo.len() + done.len() > MAX_EXPLICIT_PARTS {
                     return Err(Error::Budget(format!(
@@ -276,8 +274,7 @@ fn rewrite_locals(
         let col = first_local + l;
         // the side with fewer bounds: `l` exists iff it exists at the largest of
         // its lower bounds (or the smallest of its upper bounds), one piece each
-        let lowers = c.ineqs.iter().filter(|r| r[col].is_positive()).count();
-        let uppers = c.ineqs.iter().filter(|r| r[col].is_negative()).count();
+        let (lowers, uppers) = bound_counts(&c, col);
         let from_above = uppers < lowers;
         let bounds: Vec<Row> = c
             .ineqs
@@ -337,6 +334,13 @@ fn rewrite_locals(
         return Ok(None);
     }
     Ok(Some(done))
+}
+
+/// How many lower and upper bounds column `col` has in the inequalities of `c`.
+fn bound_counts(c: &Conjunction, col: usize) -> (usize, usize) {
+    let lowers = c.ineqs.iter().filter(|r| r[col].is_positive()).count();
+    let uppers = c.ineqs.iter().filter(|r| r[col].is_negative()).count();
+    (lowers, uppers)
 }
 
 /// `c` after the rewritings of its existentials that need no split into
@@ -566,17 +570,7 @@ fn explicit_by_pip(
         })?;
         match sol {
             Some(Some(sol)) => {
-                return Ok(Some(
-                    sol.pieces
-                        .into_iter()
-                        .map(|p| {
-                            let mut ctx = p.context;
-                            ctx.simplify();
-                            ctx
-                        })
-                        .filter(|ctx| !ctx.is_trivially_empty())
-                        .collect(),
-                ));
+                return Ok(Some(sol.pieces.into_iter().map(|p| p.context).collect()));
             }
             Some(None) => continue,
             None => return Ok(None),
@@ -700,27 +694,12 @@ impl Subtrahend {
     /// to be the whole space, so is `b`, and the subtrahend is that one
     /// piece (every search ends at once).
     fn meeting(b: &Disjunction, roots: &mut [Region], budget: &mut Budget) -> Result<Subtrahend> {
+        // first every conjunction without a split, so that a universe piece
+        // ends the work before any rewriting into cases
         let mut parts: Vec<Cow<Conjunction>> = Vec::with_capacity(b.parts.len());
         for c in &b.parts {
             if c.divs.iter().all(Option::is_some) {
                 parts.push(Cow::Borrowed(c));
-                continue;
-            }
-            let c = without_split(c, budget)?;
-            if c.is_trivially_universe() {
-                return Ok(Subtrahend {
-                    pieces: vec![Piece::new(&Conjunction::universe(b.space.clone()))?],
-                });
-            }
-            parts.push(Cow::Owned(c));
-        }
-        let mut pieces = Vec::with_capacity(b.parts.len());
-        for c in parts.iter().map(|c| &**c) {
-            if c.divs.iter().all(Option::is_some) {
-                // already explicit
-                if !c.is_trivially_empty() {
-                    pieces.push(Piece::new(c)?);
-                }
                 continue;
             }
             if !roots.is_empty() {
@@ -734,6 +713,23 @@ impl Subtrahend {
                 if !met {
                     continue;
                 }
+            }
+            let c = without_split(c, budget)?;
+            if c.is_trivially_universe() {
+                return Ok(Subtrahend {
+                    pieces: vec![Piece::new(&Conjunction::universe(b.space.clone()))?],
+                });
+            }
+            parts.push(Cow::Owned(c));
+        }
+        let mut pieces = Vec::with_capacity(parts.len());
+        for c in parts.iter().map(|c| &**c) {
+            if c.divs.iter().all(Option::is_some) {
+                // already explicit
+                if !c.is_trivially_empty() {
+                    pieces.push(Piece::new(c)?);
+                }
+                continue;
             }
             for e in explicit_subtrahend_locals(c, budget)? {
                 pieces.push(Piece::new(&e)?);

@@ -86,18 +86,26 @@ impl Conjunction {
             if !one_sided && (!exact || lowers.len() * uppers.len() > MAX_FM_ROWS) {
                 continue;
             }
-            let mut new_rows = Vec::new();
-            for lo in &lowers {
-                for up in &uppers {
-                    new_rows.push(fm_pair(lo, up, col, false));
-                }
-            }
-            // (the new rows are zero at `col`: they stay, without it)
-            self.ineqs.extend(new_rows);
-            self.drop_local_with_rows(l);
+            self.eliminate_by_fm(l);
             done = true;
         }
         done
+    }
+
+    /// Replaces local `l` (in no equality and no division) by its real
+    /// shadow: every pair of a lower and an upper bound combined
+    /// (Fourier–Motzkin), the rows with `l` and its column dropped. Exact
+    /// only where the caller knows it is.
+    fn eliminate_by_fm(&mut self, l: usize) {
+        let col = 1 + self.space.n_var() + l;
+        let lowers = self.ineqs.iter().filter(|r| r[col].is_positive());
+        let uppers: Vec<&Row> = self.ineqs.iter().filter(|r| r[col].is_negative()).collect();
+        let new_rows: Vec<Row> = lowers
+            .flat_map(|lo| uppers.iter().map(move |up| fm_pair(lo, up, col, false)))
+            .collect();
+        // (the new rows are zero at `col`: they stay, without it)
+        self.ineqs.extend(new_rows);
+        self.drop_local_with_rows(l);
     }
 
     /// Drops every inequality that a direction of the plain locals (those
@@ -283,14 +291,7 @@ impl Conjunction {
             if !wide {
                 continue;
             }
-            let mut new_rows = Vec::with_capacity(lowers.len() * uppers.len());
-            for lo in &lowers {
-                for up in &uppers {
-                    new_rows.push(fm_pair(lo, up, col, false));
-                }
-            }
-            self.ineqs.extend(new_rows);
-            self.drop_local_with_rows(l);
+            self.eliminate_by_fm(l);
             self.simplify();
             return Ok(true);
         }

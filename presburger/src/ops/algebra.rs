@@ -350,7 +350,7 @@ fn bound_counts(c: &Conjunction, col: usize) -> (usize, usize) {
 /// ([`Conjunction::drop_rows_along_free_directions`]), and the locals with
 /// room for an integer between every pair of bounds
 /// ([`Conjunction::eliminate_wide_local`]). The same set.
-fn without_split(c: &Conjunction, budget: &mut Budget) -> Result<Conjunction> {
+pub(crate) fn without_split(c: &Conjunction, budget: &mut Budget) -> Result<Conjunction> {
     let mut c = c.clone();
     loop {
         budget.spend(1 + c.eqs.len() + c.ineqs.len())?;

@@ -352,6 +352,60 @@ proptest! {
     }
 }
 
+/// A random union of 1–2 conjunctions over `[x0, x1]` (each in -3..=3) and
+/// the parameter `N` (in -1..=2), each with two existentials `e0`, `e1` in
+/// -4..=4 bound together by 1–3 random rows over all columns: the parametric
+/// optimum must see through locals that no single division describes.
+fn arb_tied_locals_union() -> impl Strategy<Value = String> {
+    let row = (prop::collection::vec(-3i64..=3, 5), -4i64..=4);
+    let conj = prop::collection::vec(row, 1..=3);
+    prop::collection::vec(conj, 1..=2).prop_map(|cs| {
+        let vars = ["x0", "x1", "N", "e0", "e1"];
+        let ds: Vec<String> = cs
+            .iter()
+            .map(|rows| {
+                let mut parts = vec![
+                    "-3 <= x0 <= 3".to_string(),
+                    "-3 <= x1 <= 3".into(),
+                    "-1 <= N <= 2".into(),
+                    "-4 <= e0 <= 4".into(),
+                    "-4 <= e1 <= 4".into(),
+                ];
+                for (coefs, c) in rows {
+                    let mut t = String::from("0");
+                    for (k, v) in coefs.iter().zip(vars) {
+                        t.push_str(&format!(" + {k}{v}"));
+                    }
+                    parts.push(format!("{t} + {c} >= 0"));
+                }
+                format!("(exists e0, e1 : {})", parts.join(" and "))
+            })
+            .collect();
+        format!("[N] -> {{ [x0, x1] : {} }}", ds.join(" or "))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The parametric lexicographic minimum and maximum against enumeration,
+    /// parameter value by parameter value, on unions whose existentials are
+    /// bound together (the optimum over the locals as trailing variables, or
+    /// over the cases of their rewriting as divisions).
+    #[test]
+    fn parametric_optima_over_tied_locals(a in arb_tied_locals_union()) {
+        let x: Set = a.parse().unwrap();
+        let (lo, hi) = (x.lexmin_set().unwrap(), x.lexmax_set().unwrap());
+        for pv in param_values(true) {
+            let px = pts(&x, &pv);
+            let first: Points = px.iter().next().cloned().into_iter().collect();
+            let last: Points = px.iter().next_back().cloned().into_iter().collect();
+            prop_assert_eq!(pts(&lo, &pv), first, "lexmin of {} at N = {}: {}", a, pv[0], lo);
+            prop_assert_eq!(pts(&hi, &pv), last, "lexmax of {} at N = {}: {}", a, pv[0], hi);
+        }
+    }
+}
+
 /// The enumeration box of the rearrangement tests: the sets of `arb_union`
 /// lie in -3..=3, so this box holds all their points (locals as in `bx`).
 fn small_bx(pv: &[i64]) -> PBox {

@@ -55,6 +55,17 @@ pub(crate) struct PipSolution {
     pub empty: Vec<Conjunction>,
 }
 
+impl PipSolution {
+    /// The solution of a problem without integer points: no piece, and the
+    /// whole context space `cspace` empty.
+    fn none(cspace: &Space) -> PipSolution {
+        PipSolution {
+            pieces: Vec::new(),
+            empty: vec![Conjunction::universe(cspace.clone())],
+        }
+    }
+}
+
 /// A tableau row: the basic variable equals
 /// `(m·M + par·(1, params, ctx locals) + coef·y) / den`, `y` the nonbasic
 /// variables (all nonnegative integers).
@@ -853,9 +864,8 @@ pub(crate) fn solution_graph(sol: &PipSolution, space: &Space) -> Disjunction {
 const PARAMETER_FREE_PIP_STEPS: u64 = 200_000;
 
 /// The parametric lexicographic optimum of a union, as pieces: each
-/// conjunction is rewritten with explicit divisions
-/// ([`crate::algebra::explicit_locals_with`]) and solved by [`pip_lexopt`], and
-/// the partial solutions are merged by [`merge_solutions`]. The pieces of the
+/// conjunction is solved by [`pip_lexopt`] (one with plain existentials by
+/// [`lexopt_with_plain_locals`]), and the partial solutions are merged by [`merge_solutions`]. The pieces of the
 /// result are pairwise disjoint and so are its empty parts; `space` is the
 /// space of `d` (its parameters, and for a map its inputs, are the parameters).
 ///
@@ -905,8 +915,9 @@ pub(crate) fn lexopt_pieces(
     )
 }
 
-/// [`pip_lexopt`] on every conjunction of `d` (with explicit divisions),
-/// merged by [`merge_solutions`]; `cspace` is the context space.
+/// [`pip_lexopt`] on every conjunction of `d` (one with plain existentials
+/// through [`lexopt_with_plain_locals`]), merged by [`merge_solutions`];
+/// `cspace` is the context space.
 fn pip_of_parts(
     d: &Disjunction,
     cspace: &Space,
@@ -915,22 +926,95 @@ fn pip_of_parts(
     budget: &mut Budget,
 ) -> Result<PipSolution> {
     let np = cspace.n_var();
-    let mut acc = PipSolution {
-        pieces: Vec::new(),
-        empty: vec![Conjunction::universe(cspace.clone())],
-    };
+    let mut acc = PipSolution::none(cspace);
     for c in &d.parts {
         let mut c = c.clone();
         c.simplify();
         if c.is_trivially_empty() {
             continue;
         }
-        for part in crate::algebra::explicit_locals_with(&c, budget)? {
-            let sol = pip_lexopt(&part, np, n_opt, cspace, maximize, budget)?;
-            acc = merge_solutions(&acc, &sol, maximize, budget)?;
-        }
+        let sol = if c.divs.iter().any(Option::is_none) {
+            lexopt_with_plain_locals(&c, cspace, n_opt, maximize, budget)?
+        } else {
+            pip_lexopt(&c, np, n_opt, cspace, maximize, budget)?
+        };
+        acc = merge_solutions(&acc, &sol, maximize, budget)?;
     }
     Ok(acc)
+}
+
+/// Steps of the first run of the direct method of
+/// [`lexopt_with_plain_locals`] (later runs get four times more each round).
+const PLAIN_LOCALS_FIRST_CAP: u64 = 50_000;
+
+/// The parametric optimum of a conjunction `c` that has plain locals
+/// (existentials without a division definition), by two exact methods run
+/// as a portfolio ([`Budget::portfolio`]) after the rewritings that need no
+/// split ([`crate::algebra::without_split`], which leaves every plain local
+/// bounded once the variables are fixed):
+/// - directly, with the plain locals as trailing optimized variables
+///   ([`plain_locals_as_dims`]): one parametric problem, with no cases;
+/// - through the rewriting of the locals as divisions
+///   ([`crate::algebra::explicit_locals_with`]), one parametric problem per
+///   case, merged: faster where the cases are few and the direct problem's
+///   Gomory cuts converge slowly (big coefficients).
+fn lexopt_with_plain_locals(
+    c: &Conjunction,
+    cspace: &Space,
+    n_opt: usize,
+    maximize: bool,
+    budget: &mut Budget,
+) -> Result<PipSolution> {
+    let np = cspace.n_var();
+    let c = crate::algebra::without_split(c, budget)?;
+    if c.is_trivially_empty() {
+        return Ok(PipSolution::none(cspace));
+    }
+    if c.divs.iter().all(Option::is_some) {
+        return pip_lexopt(&c, np, n_opt, cspace, maximize, budget);
+    }
+    let lifted = plain_locals_as_dims(&c);
+    let mut direct = |b: &mut Budget| pip_lexopt(&lifted, np, n_opt, cspace, maximize, b);
+    let mut by_cases = |b: &mut Budget| {
+        let mut acc = PipSolution::none(cspace);
+        for part in crate::algebra::explicit_locals_with(&c, b)? {
+            let sol = pip_lexopt(&part, np, n_opt, cspace, maximize, b)?;
+            acc = merge_solutions(&acc, &sol, maximize, b)?;
+        }
+        Ok(acc)
+    };
+    budget.portfolio(PLAIN_LOCALS_FIRST_CAP, &mut [&mut direct, &mut by_cases])
+}
+
+/// `c` with its plain locals (the existentials without a division
+/// definition) made the last dimensions of its range, in order, and its
+/// division locals kept after them.
+///
+/// The lexicographic optimum of the variables of `c` is the prefix of the
+/// optimum of (variables, plain locals) over the result: lexicographic order
+/// compares the variables first, and the variables' values with some
+/// integer locals are exactly the points of `c`. [`pip_lexopt`] optimizes
+/// such trailing variables without reporting them, so the plain locals need
+/// no rewriting as divisions; it fails with [`Error::Unbounded`] when a
+/// plain local is unbounded in the optimizing direction.
+fn plain_locals_as_dims(c: &Conjunction) -> Conjunction {
+    let plain: Vec<usize> = (0..c.n_local()).filter(|&l| c.divs[l].is_none()).collect();
+    let first_local = 1 + c.space().n_var();
+    let mut space = c.space().clone();
+    let range = Tuple::concat(space.range_tuple(), &Tuple::anonymous(plain.len()));
+    *space.range_tuple_mut() = range;
+    let mut colmap: Vec<usize> = (0..first_local).collect();
+    let (mut next_plain, mut next_div) = (first_local, first_local + plain.len());
+    for d in c.divs() {
+        if d.is_none() {
+            colmap.push(next_plain);
+            next_plain += 1;
+        } else {
+            colmap.push(next_div);
+            next_div += 1;
+        }
+    }
+    c.remap(space, c.n_local() - plain.len(), &colmap)
 }
 
 /// [`lexopt_pieces`] as a graph in the space of `d`.

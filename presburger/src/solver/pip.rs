@@ -865,9 +865,10 @@ const PARAMETER_FREE_PIP_STEPS: u64 = 200_000;
 
 /// The parametric lexicographic optimum of a union, as pieces: each
 /// conjunction is solved by [`pip_lexopt`] (one with plain existentials by
-/// [`lexopt_with_plain_locals`]), and the partial solutions are merged by [`merge_solutions`]. The pieces of the
-/// result are pairwise disjoint and so are its empty parts; `space` is the
-/// space of `d` (its parameters, and for a map its inputs, are the parameters).
+/// [`lexopt_with_plain_locals`]), and the partial solutions are merged by
+/// [`merge_solutions`]. The pieces of the result are pairwise disjoint and so
+/// are its empty parts; `space` is the space of `d` (its parameters, and for
+/// a map its inputs, are the parameters).
 ///
 /// Without parameters (nor inputs) the optimum is one point. The dual simplex
 /// finds it first, on at most [`PARAMETER_FREE_PIP_STEPS`] steps: it is fast on

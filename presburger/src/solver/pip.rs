@@ -27,11 +27,12 @@
 //! isl's (no coalescing of pieces with equal values yet).
 
 use crate::api::{Aff, Disjunction, Map, PwAff, PwMultiAff, Set};
-use crate::conjunction::{Conjunction, Div, Row, normalize_ineq};
+use crate::conjunction::{BuildRowHasher, Conjunction, Div, Row, normalize_ineq};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::solver::budget::Budget;
 use crate::space::{DimKind, Space, Tuple};
+use std::collections::HashMap;
 
 /// One piece of a parametric optimum: on the integer points of `context` the
 /// optimum is `values[k]·(1, params, context locals)` for optimized variable `k`.
@@ -115,6 +116,9 @@ impl TRow {
 struct Tab {
     nv: usize,
     rows: Vec<TRow>,
+    /// Limbs past the first of the entries the pivots multiplied, not yet
+    /// charged to a budget.
+    work: u64,
 }
 
 #[derive(PartialEq, Eq, Debug)]
@@ -155,20 +159,29 @@ fn with_ineq(ctx: &Conjunction, row: Row) -> Conjunction {
 struct PipContext {
     c: Conjunction,
     samples: Vec<Vec<Int>>,
-    /// Rows `r` (normalized) for which `c ∧ r ≥ 0` has no integer point;
-    /// stays true as `c` shrinks.
-    infeasible: Vec<Row>,
+    /// For a linear part `a` (a normalized row without its constant), the
+    /// largest constant `k` known to leave `c ∧ a·x + k ≥ 0` without an
+    /// integer point (then so does every smaller one); stays true as `c`
+    /// shrinks.
+    infeasible: HashMap<Vec<Int>, Int, BuildRowHasher>,
+    /// The latest of those rows (constant first), at most
+    /// [`MAX_TIGHTENINGS`], oldest first.
+    recent: Vec<Row>,
 }
 
 /// At most this many samples are kept per context.
 const MAX_SAMPLES: usize = 32;
+
+/// At most this many rows known infeasible tighten a context's search.
+const MAX_TIGHTENINGS: usize = 8;
 
 impl PipContext {
     fn new(c: Conjunction) -> PipContext {
         PipContext {
             c,
             samples: Vec::new(),
-            infeasible: Vec::new(),
+            infeasible: HashMap::default(),
+            recent: Vec::new(),
         }
     }
 
@@ -227,25 +240,27 @@ impl PipContext {
         let mut key = row.clone();
         normalize_ineq(&mut key);
         // a row that implies a known infeasible one is infeasible
-        if self
-            .infeasible
-            .iter()
-            .any(|k| k[1..] == key[1..] && k[0] >= key[0])
-        {
+        if self.infeasible.get(&key[1..]).is_some_and(|k| *k >= key[0]) {
             return Ok(false);
         }
         // the rows proven infeasible hold negated on the context: `k ≤ -1`
-        // for each; they tighten the relaxation the search starts from
+        // for each; the latest ones tighten the relaxation the search starts
+        // from (all of them would make every question cost as many rows as
+        // the task has asked questions: thousands after a long run of cuts)
         let mut c = with_ineq(&self.c, row.clone());
-        c.ineqs
-            .extend(self.infeasible.iter().map(|k| ineq_le_m1(k)));
+        c.ineqs.extend(self.recent.iter().map(|k| ineq_le_m1(k)));
         match c.sample_full(budget)? {
             Some(p) => {
                 self.remember(p);
                 Ok(true)
             }
             None => {
-                self.infeasible.push(key);
+                // (a known row of the same linear part had a smaller constant)
+                self.infeasible.insert(key[1..].to_vec(), key[0].clone());
+                if self.recent.len() == MAX_TIGHTENINGS {
+                    self.recent.remove(0);
+                }
+                self.recent.push(key);
                 Ok(false)
             }
         }
@@ -274,7 +289,14 @@ impl PipContext {
             let v = Conjunction::eval_row(&num, p).floor_div(&den);
             p.push(v);
         }
-        for k in &mut self.infeasible {
+        self.infeasible = std::mem::take(&mut self.infeasible)
+            .into_iter()
+            .map(|(mut a, k)| {
+                a.push(Int::ZERO);
+                (a, k)
+            })
+            .collect();
+        for k in &mut self.recent {
             k.push(Int::ZERO);
         }
         let col = self.c.add_local(Some(Div { num, den }))?;
@@ -401,12 +423,42 @@ impl Tab {
         }
     }
 
+    /// Drops the constraint rows that the other rows imply: a row (not one
+    /// of the variable rows `0..nv`) whose constant is known nonnegative on
+    /// the context, with a nonnegative `M` coefficient and nonnegative
+    /// coefficients, is at least zero wherever the nonbasic variables are,
+    /// and stays so as the context shrinks (isl marks such rows redundant).
+    /// A row that is the unit vector of its column is kept: it is that
+    /// column's own constraint, the one the others rely on (every column
+    /// has one, the row that left the basis when it entered). Gomory cuts
+    /// pile up rows, and each makes every later pivot longer.
+    fn drop_redundant_rows(&mut self) {
+        let nv = self.nv;
+        let mut k = 0;
+        self.rows.retain(|r| {
+            k += 1;
+            if k <= nv || !r.pos || r.m.is_negative() || r.coef.iter().any(Int::is_negative) {
+                return true;
+            }
+            let unit = r.m.is_zero()
+                && r.par.iter().all(Int::is_zero)
+                && r.coef.iter().filter(|v| !v.is_zero()).count() == 1;
+            unit
+        });
+    }
+
     /// Exchanges the basic variable of row `r` with nonbasic column `j`. The
     /// constant of row `r` must be nonpositive on the context, or no row may
     /// have its `pos` flag set yet (the equalities' pivots): this keeps the
     /// flags of the other rows right.
     fn pivot(&mut self, r: usize, j: usize) {
         let pr = self.rows[r].clone();
+        let extra_limbs: usize = std::iter::once(&pr.m)
+            .chain(&pr.par)
+            .chain(&pr.coef)
+            .map(|v| v.limbs().saturating_sub(1))
+            .sum();
+        self.work += (self.rows.len() * extra_limbs) as u64;
         let a = pr.coef[j].clone();
         debug_assert!(!a.is_zero());
         for (i, row) in self.rows.iter_mut().enumerate() {
@@ -619,7 +671,7 @@ pub(crate) fn pip_lexopt(
     for r in &c.ineqs {
         add_row(&orient(r), false);
     }
-    let mut tab = Tab { nv, rows };
+    let mut tab = Tab { nv, rows, work: 0 };
     tab.eliminate_equalities(eq_rows);
     let mut sol = PipSolution {
         pieces: Vec::new(),
@@ -650,7 +702,12 @@ pub(crate) fn pip_lexopt(
         }
         loop {
             ctx.check_invariants();
-            budget.spend(1 + tab.n_row() * (1 + nv))?;
+            // a step per entry, and per limb past the first that the pivots
+            // multiplied: big entries cost their size (on 2^70 coefficients
+            // a pivot's entries reach thousands of bits)
+            let work = std::mem::take(&mut tab.work);
+            budget
+                .spend(1 + tab.n_row() * (1 + nv) + usize::try_from(work).unwrap_or(usize::MAX))?;
             // 1. a row with a negative constant on the whole context: pivot
             let mut neg = None;
             let mut unknown = None;
@@ -743,6 +800,7 @@ pub(crate) fn pip_lexopt(
                         let mut ttab = Tab {
                             nv,
                             rows: Vec::new(),
+                            work: 0,
                         };
                         let col = trial.add_div(&mut ttab, num.clone(), d.clone())?;
                         let mut p = fr.clone();
@@ -778,6 +836,7 @@ pub(crate) fn pip_lexopt(
                 // its sign would only multiply the tasks. A cut without a
                 // positive coefficient is negative wherever it is not zero
                 // and is left to the sign tests.
+                tab.drop_redundant_rows();
                 tab.rows.push(t);
                 let r = tab.n_row() - 1;
                 if let Some(j) = tab.pivot_col(r) {

@@ -1411,6 +1411,46 @@ impl Set {
 mod tests {
     use super::*;
 
+    fn trow(pos: bool, m: i64, par: &[i64], coef: &[i64]) -> TRow {
+        TRow {
+            pos,
+            den: Int::ONE,
+            m: Int::from(m),
+            par: par.iter().map(|&v| Int::from(v)).collect(),
+            coef: coef.iter().map(|&v| Int::from(v)).collect(),
+        }
+    }
+
+    /// Only constraint rows implied by the columns' own rows go: not the
+    /// variable rows, not a column's unit row, not a row with a negative
+    /// coefficient or a constant not known nonnegative.
+    #[test]
+    fn redundant_rows_are_the_implied_ones() {
+        let mut tab = Tab {
+            nv: 2,
+            rows: vec![
+                trow(true, 1, &[0], &[1, 0]), // variable rows stay
+                trow(true, 1, &[0], &[0, 1]),
+                trow(true, 0, &[0], &[1, 0]), // unit row of column 0: stays
+                trow(true, 0, &[3], &[1, 2]), // implied: goes
+                trow(true, 1, &[-5], &[0, 1]), // M dominates, implied: goes
+                trow(true, 0, &[3], &[1, -2]), // negative coefficient: stays
+                trow(false, 0, &[3], &[1, 2]), // sign unknown: stays
+            ],
+            work: 0,
+        };
+        tab.drop_redundant_rows();
+        let left: Vec<Vec<i64>> = tab
+            .rows
+            .iter()
+            .map(|r| r.coef.iter().map(|v| v.to_i64().unwrap()).collect())
+            .collect();
+        assert_eq!(
+            left,
+            vec![vec![1, 0], vec![0, 1], vec![1, 0], vec![1, -2], vec![1, 2]]
+        );
+    }
+
     fn lexmin_set(s: &str, maximize: bool) -> Result<Set> {
         let s: Set = s.parse().unwrap();
         Ok(Set(lexopt_disjunction(

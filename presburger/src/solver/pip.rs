@@ -440,10 +440,10 @@ impl Tab {
             if k <= nv || !r.pos || r.m.is_negative() || r.coef.iter().any(Int::is_negative) {
                 return true;
             }
-            let unit = r.m.is_zero()
+            // kept when it is a column's unit row
+            r.m.is_zero()
                 && r.par.iter().all(Int::is_zero)
-                && r.coef.iter().filter(|v| !v.is_zero()).count() == 1;
-            unit
+                && r.coef.iter().filter(|v| !v.is_zero()).count() == 1
         });
     }
 

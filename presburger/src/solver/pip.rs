@@ -993,12 +993,8 @@ fn pip_of_parts(
         if c.is_trivially_empty() {
             continue;
         }
-        // A cheap sufficient test first: a conjunction without integer
-        // points adds nothing, and the parametric problem can take long to
-        // find that out (on big coefficients its contexts gather Gomory
-        // divisions of hundreds of bits, where the emptiness test's
-        // equality compression or basis reduction answers at once).
-        if budget.capped(EMPTY_TEST_CAP, |b| c.is_empty_with(b))? == Some(true) {
+        // the cheap sufficient test first (an empty conjunction adds nothing)
+        if crate::solve::plainly_empty(&c, budget)? {
             continue;
         }
         let sol = if c.divs.iter().any(Option::is_none) {
@@ -1010,10 +1006,6 @@ fn pip_of_parts(
     }
     Ok(acc)
 }
-
-/// Steps of the emptiness test of a conjunction before its parametric
-/// optimum (see [`pip_of_parts`]).
-const EMPTY_TEST_CAP: u64 = 10_000;
 
 /// Steps of the first run of the direct method of
 /// [`lexopt_with_plain_locals`] (later runs get four times more each round).

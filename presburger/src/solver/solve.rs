@@ -268,6 +268,22 @@ fn no_params(c: &Conjunction, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Steps of [`plainly_empty`]'s emptiness test.
+const EMPTY_TEST_CAP: u64 = 50_000;
+
+/// True when `c` is found without integer points within a small cap of
+/// steps ([`EMPTY_TEST_CAP`]); false when it has one, or when the test ran
+/// out (the steps spent are charged to `budget` either way). The cheap
+/// sufficient test in front of an optimum: an empty part adds nothing to
+/// it, and an optimizing search can take long to find that out (on big
+/// coefficients the emptiness test's equality compression or basis
+/// reduction answers at once where a parametric problem gathers Gomory
+/// divisions of hundreds of bits, or a branch-and-bound search branches
+/// on every coordinate).
+pub(crate) fn plainly_empty(c: &Conjunction, budget: &mut Budget) -> Result<bool> {
+    Ok(budget.capped(EMPTY_TEST_CAP, |b| c.is_empty_with(b))? == Some(true))
+}
+
 /// The lexicographic optimum over a union, coordinate by coordinate: each part
 /// that still ties with the best prefix is optimised on the next coordinate, and
 /// only the parts reaching the best value go on (fixed to it). A part that loses on
@@ -284,7 +300,7 @@ pub(crate) fn lex_of_parts<'a>(
         no_params(c, what)?;
         let mut c = c.clone();
         c.simplify();
-        if !c.is_trivially_empty() {
+        if !c.is_trivially_empty() && !plainly_empty(&c, budget)? {
             alive.push(c);
         }
     }

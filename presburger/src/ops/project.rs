@@ -175,6 +175,40 @@ impl Conjunction {
         true
     }
 
+    /// Whether every plain local (a local without a definition) is bounded
+    /// once the other columns are fixed, in a conjunction that
+    /// [`Conjunction::drop_rows_along_free_directions`] leaves unchanged
+    /// and where no definition uses a plain local: there every inequality
+    /// on the plain locals is an implicit equality of their cone, so the
+    /// cone is the kernel of their coefficients in all rows, and it is zero
+    /// exactly when those coefficients have full rank. (Without any
+    /// inequality on them, the fixpoint does not reduce the rank: plain
+    /// locals in equalities only can stay free, e.g. `x = 2a + 2b`.)
+    pub(crate) fn plain_locals_have_full_rank(&self) -> bool {
+        let first_local = 1 + self.space.n_var();
+        let plain: Vec<usize> = (0..self.n_local())
+            .filter(|&l| self.divs[l].is_none())
+            .map(|l| first_local + l)
+            .collect();
+        if self
+            .divs
+            .iter()
+            .flatten()
+            .any(|d| plain.iter().any(|&c| !d.num[c].is_zero()))
+        {
+            return false;
+        }
+        let parts: Vec<Vec<Int>> = self
+            .eqs
+            .iter()
+            .chain(self.ineqs.iter())
+            .map(|r| plain.iter().map(|&c| r[c].clone()).collect::<Vec<Int>>())
+            .filter(|p| p.iter().any(|v| !v.is_zero()))
+            .collect();
+        let refs: Vec<&[Int]> = parts.iter().map(Vec::as_slice).collect();
+        column_echelon(&refs, plain.len()).rank == plain.len()
+    }
+
     /// With `plain` the columns of the plain locals (see
     /// [`Conjunction::drop_rows_along_free_directions`]): when their
     /// coefficients in the rows span fewer than `plain.len()` dimensions, a

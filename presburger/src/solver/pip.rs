@@ -1014,8 +1014,10 @@ const PLAIN_LOCALS_FIRST_CAP: u64 = 50_000;
 /// The parametric optimum of a conjunction `c` that has plain locals
 /// (existentials without a division definition), by two exact methods run
 /// as a portfolio ([`Budget::portfolio`]) after the rewritings that need no
-/// split ([`crate::algebra::without_split`], which leaves every plain local
-/// bounded once the variables are fixed):
+/// split ([`crate::algebra::without_split`]; it leaves every plain local
+/// bounded once the variables are fixed, except locals in equalities only
+/// whose coefficients lack full rank, which only the second method takes,
+/// see [`Conjunction::plain_locals_have_full_rank`]):
 /// - directly, with the plain locals as trailing optimized variables
 ///   ([`plain_locals_as_dims`]): one parametric problem, with no cases;
 /// - through the rewriting of the locals as divisions
@@ -1037,9 +1039,7 @@ fn lexopt_with_plain_locals(
     if c.divs.iter().all(Option::is_some) {
         return pip_lexopt(&c, np, n_opt, cspace, maximize, budget);
     }
-    let lifted = plain_locals_as_dims(&c);
-    let mut direct = |b: &mut Budget| pip_lexopt(&lifted, np, n_opt, cspace, maximize, b);
-    let mut by_cases = |b: &mut Budget| {
+    let mut by_cases_only = |b: &mut Budget| -> Result<PipSolution> {
         let mut acc = PipSolution::none(cspace);
         for part in crate::algebra::explicit_locals_with(&c, b)? {
             let sol = pip_lexopt(&part, np, n_opt, cspace, maximize, b)?;
@@ -1047,7 +1047,17 @@ fn lexopt_with_plain_locals(
         }
         Ok(acc)
     };
-    budget.portfolio(PLAIN_LOCALS_FIRST_CAP, &mut [&mut direct, &mut by_cases])
+    if !c.plain_locals_have_full_rank() {
+        // a plain local free in some direction: the direct problem would
+        // report an unbounded optimum that the variables do not have
+        return by_cases_only(budget);
+    }
+    let lifted = plain_locals_as_dims(&c);
+    let mut direct = |b: &mut Budget| pip_lexopt(&lifted, np, n_opt, cspace, maximize, b);
+    budget.portfolio(
+        PLAIN_LOCALS_FIRST_CAP,
+        &mut [&mut direct, &mut by_cases_only],
+    )
 }
 
 /// `c` with its plain locals (the existentials without a division
@@ -1423,6 +1433,28 @@ mod tests {
             par: par.iter().map(|&v| Int::from(v)).collect(),
             coef: coef.iter().map(|&v| Int::from(v)).collect(),
         }
+    }
+
+    /// Existentials in equalities only, with coefficients of less than full
+    /// rank (free along a direction), do not make the optimum unbounded.
+    #[test]
+    fn free_existentials_in_equalities_only() {
+        check(
+            "[N] -> { [x] : exists (a, b : x = 2a + 2b and 0 <= x <= N) }",
+            false,
+            "[N] -> { [0] : N >= 0 }",
+        );
+        check(
+            "[N] -> { [x] : exists (a, b : x = 2a + 2b and 0 <= x <= N) }",
+            true,
+            "[N] -> { [x] : exists (k : x = 2k and N - 1 <= x <= N and x >= 0) }",
+        );
+        check(
+            "[N] -> { [x, y] : exists (a, b : x = 2a + 4b + 1 and y = 3a + 6b and \
+             0 <= x <= N and 0 <= y <= N) }",
+            false,
+            "[N] -> { [1, 0] : N >= 1 }",
+        );
     }
 
     /// Only constraint rows implied by the columns' own rows go: not the

@@ -198,15 +198,20 @@ impl Conjunction {
         {
             return false;
         }
-        let parts: Vec<Vec<Int>> = self
-            .eqs
-            .iter()
-            .chain(self.ineqs.iter())
-            .map(|r| plain.iter().map(|&c| r[c].clone()).collect::<Vec<Int>>())
-            .filter(|p| p.iter().any(|v| !v.is_zero()))
-            .collect();
+        let parts = self.coefficients_on(&plain);
         let refs: Vec<&[Int]> = parts.iter().map(Vec::as_slice).collect();
         column_echelon(&refs, plain.len()).rank == plain.len()
+    }
+
+    /// The coefficients of every row (equalities, then inequalities) on the
+    /// columns `cols`, for the rows with one that is not zero.
+    fn coefficients_on(&self, cols: &[usize]) -> Vec<Vec<Int>> {
+        self.eqs
+            .iter()
+            .chain(self.ineqs.iter())
+            .map(|r| cols.iter().map(|&c| r[c].clone()).collect::<Vec<Int>>())
+            .filter(|p| p.iter().any(|v| !v.is_zero()))
+            .collect()
     }
 
     /// With `plain` the columns of the plain locals (see
@@ -220,13 +225,7 @@ impl Conjunction {
     /// a parametric optimum over them has no value.
     fn drop_lineality_of_locals(&mut self, plain: &[usize]) -> bool {
         let d = plain.len();
-        let parts: Vec<Vec<Int>> = self
-            .eqs
-            .iter()
-            .chain(self.ineqs.iter())
-            .map(|r| plain.iter().map(|&c| r[c].clone()).collect::<Vec<Int>>())
-            .filter(|p| p.iter().any(|v| !v.is_zero()))
-            .collect();
+        let parts = self.coefficients_on(plain);
         let refs: Vec<&[Int]> = parts.iter().map(Vec::as_slice).collect();
         let ech = column_echelon(&refs, d);
         if ech.rank == d {

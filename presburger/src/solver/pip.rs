@@ -994,7 +994,7 @@ fn pip_of_parts(
             continue;
         }
         // the cheap sufficient test first (an empty conjunction adds nothing)
-        if crate::solve::plainly_empty(&c, budget)? {
+        if crate::solve::empty_within_cap(&c, budget)? {
             continue;
         }
         let sol = if c.divs.iter().any(Option::is_none) {

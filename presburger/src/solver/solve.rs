@@ -268,7 +268,7 @@ fn no_params(c: &Conjunction, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Steps of [`plainly_empty`]'s emptiness test.
+/// Steps of [`empty_within_cap`]'s emptiness test.
 const EMPTY_TEST_CAP: u64 = 50_000;
 
 /// True when `c` is found without integer points within a small cap of
@@ -280,7 +280,7 @@ const EMPTY_TEST_CAP: u64 = 50_000;
 /// reduction answers at once where a parametric problem gathers Gomory
 /// divisions of hundreds of bits, or a branch-and-bound search branches
 /// on every coordinate).
-pub(crate) fn plainly_empty(c: &Conjunction, budget: &mut Budget) -> Result<bool> {
+pub(crate) fn empty_within_cap(c: &Conjunction, budget: &mut Budget) -> Result<bool> {
     Ok(budget.capped(EMPTY_TEST_CAP, |b| c.is_empty_with(b))? == Some(true))
 }
 
@@ -300,7 +300,7 @@ pub(crate) fn lex_of_parts<'a>(
         no_params(c, what)?;
         let mut c = c.clone();
         c.simplify();
-        if !c.is_trivially_empty() && !plainly_empty(&c, budget)? {
+        if !c.is_trivially_empty() && !empty_within_cap(&c, budget)? {
             alive.push(c);
         }
     }

@@ -946,20 +946,21 @@ pub(crate) fn lexopt_pieces(
     let cspace = context_space(&space);
     let np = cspace.n_var();
     let n_opt = space.n_var() - np;
+    // the cheap sufficient test first: an empty conjunction adds nothing
+    let parts = crate::solve::nonempty_parts(d.parts.iter(), budget)?;
     if np > 0 {
-        return pip_of_parts(d, &cspace, n_opt, maximize, budget);
+        return pip_of_parts(&parts, &cspace, n_opt, maximize, budget);
     }
     match budget.capped(PARAMETER_FREE_PIP_STEPS, |b| {
-        pip_of_parts(d, &cspace, n_opt, maximize, b)
+        pip_of_parts(&parts, &cspace, n_opt, maximize, b)
     }) {
         Ok(Some(sol)) => return Ok(sol),
         Ok(None) | Err(Error::Unbounded(_)) => {}
         Err(e) => return Err(e),
     }
-    let what = if maximize { "lexmax" } else { "lexmin" };
     let universe = Conjunction::universe(cspace);
     Ok(
-        match crate::solve::lex_of_parts(d.parts.iter(), maximize, what, budget)? {
+        match crate::solve::lex_of_nonempty(parts, maximize, budget)? {
             Some(p) => PipSolution {
                 pieces: vec![PipPiece {
                     context: universe,
@@ -975,11 +976,12 @@ pub(crate) fn lexopt_pieces(
     )
 }
 
-/// [`pip_lexopt`] on every conjunction of `d` (one with plain existentials
-/// through [`lexopt_with_plain_locals`]), merged by [`merge_solutions`];
-/// `cspace` is the context space.
+/// [`pip_lexopt`] on every conjunction of `parts` (simplified ones, see
+/// [`crate::solve::nonempty_parts`]; one with plain existentials through
+/// [`lexopt_with_plain_locals`]), merged by [`merge_solutions`]; `cspace` is
+/// the context space.
 fn pip_of_parts(
-    d: &Disjunction,
+    parts: &[Conjunction],
     cspace: &Space,
     n_opt: usize,
     maximize: bool,
@@ -987,20 +989,11 @@ fn pip_of_parts(
 ) -> Result<PipSolution> {
     let np = cspace.n_var();
     let mut acc = PipSolution::none(cspace);
-    for c in &d.parts {
-        let mut c = c.clone();
-        c.simplify();
-        if c.is_trivially_empty() {
-            continue;
-        }
-        // the cheap sufficient test first (an empty conjunction adds nothing)
-        if crate::solve::empty_within_cap(&c, budget)? {
-            continue;
-        }
+    for c in parts {
         let sol = if c.divs.iter().any(Option::is_none) {
-            lexopt_with_plain_locals(&c, cspace, n_opt, maximize, budget)?
+            lexopt_with_plain_locals(c, cspace, n_opt, maximize, budget)?
         } else {
-            pip_lexopt(&c, np, n_opt, cspace, maximize, budget)?
+            pip_lexopt(c, np, n_opt, cspace, maximize, budget)?
         };
         acc = merge_solutions(&acc, &sol, maximize, budget)?;
     }

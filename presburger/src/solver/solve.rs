@@ -280,7 +280,7 @@ const EMPTY_TEST_CAP: u64 = 50_000;
 /// reduction answers at once where a parametric problem gathers Gomory
 /// divisions of hundreds of bits, or a branch-and-bound search branches
 /// on every coordinate).
-pub(crate) fn empty_within_cap(c: &Conjunction, budget: &mut Budget) -> Result<bool> {
+fn empty_within_cap(c: &Conjunction, budget: &mut Budget) -> Result<bool> {
     Ok(budget.capped(EMPTY_TEST_CAP, |b| c.is_empty_with(b))? == Some(true))
 }
 
@@ -295,15 +295,38 @@ pub(crate) fn lex_of_parts<'a>(
     what: &str,
     budget: &mut Budget,
 ) -> Result<Option<Vec<Int>>> {
-    let mut alive: Vec<Conjunction> = Vec::new();
-    for c in parts {
+    let parts: Vec<&Conjunction> = parts.collect();
+    for c in &parts {
         no_params(c, what)?;
+    }
+    let alive = nonempty_parts(parts.into_iter(), budget)?;
+    lex_of_nonempty(alive, maximize, budget)
+}
+
+/// The parts of a union that may have integer points: each simplified,
+/// without those found empty structurally or by [`empty_within_cap`].
+pub(crate) fn nonempty_parts<'a>(
+    parts: impl Iterator<Item = &'a Conjunction>,
+    budget: &mut Budget,
+) -> Result<Vec<Conjunction>> {
+    let mut alive = Vec::new();
+    for c in parts {
         let mut c = c.clone();
         c.simplify();
         if !c.is_trivially_empty() && !empty_within_cap(&c, budget)? {
             alive.push(c);
         }
     }
+    Ok(alive)
+}
+
+/// [`lex_of_parts`] on parts without parameters that [`nonempty_parts`]
+/// has filtered.
+pub(crate) fn lex_of_nonempty(
+    mut alive: Vec<Conjunction>,
+    maximize: bool,
+    budget: &mut Budget,
+) -> Result<Option<Vec<Int>>> {
     let Some(first) = alive.first() else {
         return Ok(None);
     };

@@ -60,7 +60,10 @@
 //! through the same witnesses, which answers at once, and otherwise what is
 //! left, projected, still holds every point of `m − B`, so the search goes
 //! on from it against all of `B`, and its samples are the first candidates
-//! for a point of `m` outside `B`. Before step 1, a conjunction of `B` that
+//! for a point of `m` outside `B`. When each point of `m` has one witness
+//! only (a capped integer test on `m` with its locals doubled), what is left
+//! is exactly `m` minus those lifted extensions that lie plainly in `m`
+//! (not the peers), and they are not compared again. Before step 1, a conjunction of `B` that
 //! no conjunction of `A` meets rationally is dropped (one linear program
 //! each, where its rewriting could split it into many pieces).
 //!
@@ -1618,11 +1621,51 @@ fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
     })
 }
 
+/// Steps allowed to each test of [`unique_witnesses`]: a sufficient test,
+/// given up (as "not known to be unique") when it is not quick.
+const UNIQUE_WITNESS_CAP: u64 = 20_000;
+
+/// Whether each point of `m` has one witness only: one value of `m`'s locals
+/// with which it satisfies `m`'s rows. False also when a test ran past
+/// [`UNIQUE_WITNESS_CAP`] steps.
+///
+/// The idea: two witnesses `e ≠ e'` of one point differ in some plain local
+/// `k`, and by symmetry `e_k < e'_k` may be assumed; so the witnesses are
+/// unique when, for every plain local `k`, the conjunction of `m` with
+/// itself over the same variables (locals doubled) and `e'_k ≥ e_k + 1` has
+/// no integer point. A local with a definition is the floor of an
+/// expression in earlier columns, the same in both copies once the plain
+/// locals agree.
+///
+/// Then the lifted search of [`peel_extensions`] is exact for an extension
+/// `s` of `m` (all of `m`'s rows among `s`'s, same locals): a point of `s`
+/// has a witness of `s`, which is one of `m`, hence `m`'s only one, so a
+/// point of `m` is outside `s` exactly when its witness fails a row of `s`.
+fn unique_witnesses(m: &Conjunction, budget: &mut Budget) -> Result<bool> {
+    let doubled = m.intersect(m)?;
+    let first = 1 + m.space.n_var();
+    let n = m.n_local();
+    for k in (0..n).filter(|&k| m.divs[k].is_none()) {
+        let mut c = doubled.clone();
+        let mut row = vec![Int::ZERO; c.n_col()];
+        row[0] = Int::from(-1);
+        row[first + n + k] = Int::from(1);
+        row[first + k] = Int::from(-1);
+        c.add_ineq(row)?;
+        if budget.capped(UNIQUE_WITNESS_CAP, |b| c.is_empty_with(b))? != Some(true) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// `a` with, from each of its conjunctions `m`, the conjunctions of `b` that
 /// extend it (see [`extension`]) subtracted, grouped by what is left of `b` to
 /// compare with: each group is the pieces left of some conjunctions of `a` and
 /// the indices (in `b`) of the conjunctions of `b` still to compare them with
-/// (those that do not extend them, and the lifted extensions).
+/// (those that do not extend them, and the lifted extensions, except the
+/// extensions of a conjunction whose witnesses are unique, which the lifted
+/// search subtracts exactly: [`unique_witnesses`]).
 /// The pieces are the rationally non-empty leaves of a search against the
 /// extensions' rows, tidied; a conjunction with no extension is left whole.
 /// When no conjunction has an extension, one group: `a` and all of `b`.
@@ -1641,10 +1684,17 @@ fn peel_extensions<'x>(
     for m in &a.parts {
         let mut ext = Vec::new();
         let mut rest = Vec::new();
+        // whether `m`'s witnesses are unique, asked once, only when needed
+        let mut unique: Option<bool> = None;
         for (j, s) in b.parts.iter().enumerate() {
             match extension(m, s) {
                 Some(p) => {
-                    if p.lifted {
+                    if p.lifted && s.plain_is_subset(m) && unique.is_none() {
+                        unique = Some(unique_witnesses(m, budget)?);
+                    }
+                    // an extension of `m` is wholly subtracted by the lifted
+                    // search when `m`'s witnesses are unique
+                    if p.lifted && !(unique == Some(true) && s.plain_is_subset(m)) {
                         rest.push(j);
                     }
                     ext.push(p);

@@ -406,6 +406,83 @@ proptest! {
     }
 }
 
+/// A conjunction over `[x0, x1]` and `N` with existentials `e0`, `e1` in
+/// -4..=4, each in a window `0 <= lin - k·e <= k - 1 + slack` over the other
+/// columns (the other local included, so that the parser finds no division;
+/// with slack 0 both windows together usually leave one witness), and 0–1
+/// random rows, as isl text; and the same with one more random row over all
+/// columns.
+fn arb_extended_pair() -> impl Strategy<Value = (String, String)> {
+    let row = || (prop::collection::vec(-3i64..=3, 5), -4i64..=4);
+    let window = (
+        prop::collection::vec(-2i64..=2, 4),
+        -3i64..=3,
+        2i64..=3,
+        0i64..=1,
+    );
+    (
+        prop::collection::vec(window, 2),
+        prop::collection::vec(row(), 0..=1),
+        row(),
+    )
+        .prop_map(|(windows, rows, extra)| {
+            let vars = ["x0", "x1", "N", "e0", "e1"];
+            let term = |coefs: &[i64], c: i64| {
+                let mut t = String::from("0");
+                for (k, v) in coefs.iter().zip(vars) {
+                    t.push_str(&format!(" + {k}{v}"));
+                }
+                format!("{t} + {c}")
+            };
+            let mut parts = vec![
+                "-3 <= x0 <= 3".to_string(),
+                "-3 <= x1 <= 3".into(),
+                "-1 <= N <= 2".into(),
+                "-4 <= e0 <= 4".into(),
+                "-4 <= e1 <= 4".into(),
+            ];
+            for (i, (lin, c, k, slack)) in windows.iter().enumerate() {
+                // lin over x0, x1, N and the other local; -k on local i
+                let mut coefs = lin[..3].to_vec();
+                coefs.extend([0, 0]);
+                coefs[3 + (1 - i)] = lin[3];
+                coefs[3 + i] = -k;
+                let t = term(&coefs, *c);
+                parts.push(format!("0 <= {t} <= {}", k - 1 + slack));
+            }
+            for (coefs, c) in &rows {
+                parts.push(format!("{} >= 0", term(coefs, *c)));
+            }
+            let a = parts.join(" and ");
+            let b = format!("{a} and {} >= 0", term(&extra.0, extra.1));
+            let set = |body: &str| format!("[N] -> {{ [x0, x1] : exists e0, e1 : {body} }}");
+            (set(&a), set(&b))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Subtraction, inclusion and equality against enumeration when the
+    /// subtrahend is the minuend with one more row on its locals (a lifted
+    /// extension, wholly subtracted in the space of the locals when the
+    /// minuend's witnesses are unique).
+    #[test]
+    fn extensions_by_rows_on_locals((a, b) in arb_extended_pair()) {
+        let (x, y): (Set, Set) = (a.parse().unwrap(), b.parse().unwrap());
+        let diff = x.subtract(&y).unwrap();
+        let mut sub = true;
+        for pv in param_values(true) {
+            let (px, py) = (pts(&x, &pv), pts(&y, &pv));
+            prop_assert_eq!(pts(&diff, &pv), px.difference(&py).cloned().collect::<Points>(), "{} - {} = {}", a, b, diff);
+            sub &= px.is_subset(&py);
+        }
+        prop_assert_eq!(x.is_subset(&y).unwrap(), sub, "{} in {}", a, b);
+        prop_assert_eq!(x.is_equal(&y).unwrap(), sub, "{} = {}", a, b);
+        prop_assert!(y.is_subset(&x).unwrap());
+    }
+}
+
 /// The enumeration box of the rearrangement tests: the sets of `arb_union`
 /// lie in -3..=3, so this box holds all their points (locals as in `bx`).
 fn small_bx(pv: &[i64]) -> PBox {

@@ -352,6 +352,31 @@ proptest! {
     }
 }
 
+/// The columns of the tied-locals sets: two dimensions, `N`, two locals.
+const TIED_VARS: [&str; 5] = ["x0", "x1", "N", "e0", "e1"];
+
+/// `0 + k0·x0 + ... + k4·e1 + c` over [`TIED_VARS`], as isl text.
+fn tied_term(coefs: &[i64], c: i64) -> String {
+    let mut t = String::from("0");
+    for (k, v) in coefs.iter().zip(TIED_VARS) {
+        t.push_str(&format!(" + {k}{v}"));
+    }
+    format!("{t} + {c}")
+}
+
+/// The bounds of every column of the tied-locals sets.
+fn tied_bounds() -> Vec<String> {
+    [
+        "-3 <= x0 <= 3",
+        "-3 <= x1 <= 3",
+        "-1 <= N <= 2",
+        "-4 <= e0 <= 4",
+        "-4 <= e1 <= 4",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// A random union of 1–2 conjunctions over `[x0, x1]` (each in -3..=3) and
 /// the parameter `N` (in -1..=2), each with two existentials `e0`, `e1` in
 /// -4..=4 bound together by 1–3 random rows over all columns: the parametric
@@ -360,23 +385,12 @@ fn arb_tied_locals_union() -> impl Strategy<Value = String> {
     let row = (prop::collection::vec(-3i64..=3, 5), -4i64..=4);
     let conj = prop::collection::vec(row, 1..=3);
     prop::collection::vec(conj, 1..=2).prop_map(|cs| {
-        let vars = ["x0", "x1", "N", "e0", "e1"];
         let ds: Vec<String> = cs
             .iter()
             .map(|rows| {
-                let mut parts = vec![
-                    "-3 <= x0 <= 3".to_string(),
-                    "-3 <= x1 <= 3".into(),
-                    "-1 <= N <= 2".into(),
-                    "-4 <= e0 <= 4".into(),
-                    "-4 <= e1 <= 4".into(),
-                ];
+                let mut parts = tied_bounds();
                 for (coefs, c) in rows {
-                    let mut t = String::from("0");
-                    for (k, v) in coefs.iter().zip(vars) {
-                        t.push_str(&format!(" + {k}{v}"));
-                    }
-                    parts.push(format!("{t} + {c} >= 0"));
+                    parts.push(format!("{} >= 0", tied_term(coefs, *c)));
                 }
                 format!("(exists e0, e1 : {})", parts.join(" and "))
             })
@@ -426,35 +440,21 @@ fn arb_extended_pair() -> impl Strategy<Value = (String, String)> {
         row(),
     )
         .prop_map(|(windows, rows, extra)| {
-            let vars = ["x0", "x1", "N", "e0", "e1"];
-            let term = |coefs: &[i64], c: i64| {
-                let mut t = String::from("0");
-                for (k, v) in coefs.iter().zip(vars) {
-                    t.push_str(&format!(" + {k}{v}"));
-                }
-                format!("{t} + {c}")
-            };
-            let mut parts = vec![
-                "-3 <= x0 <= 3".to_string(),
-                "-3 <= x1 <= 3".into(),
-                "-1 <= N <= 2".into(),
-                "-4 <= e0 <= 4".into(),
-                "-4 <= e1 <= 4".into(),
-            ];
+            let mut parts = tied_bounds();
             for (i, (lin, c, k, slack)) in windows.iter().enumerate() {
                 // lin over x0, x1, N and the other local; -k on local i
                 let mut coefs = lin[..3].to_vec();
                 coefs.extend([0, 0]);
                 coefs[3 + (1 - i)] = lin[3];
                 coefs[3 + i] = -k;
-                let t = term(&coefs, *c);
+                let t = tied_term(&coefs, *c);
                 parts.push(format!("0 <= {t} <= {}", k - 1 + slack));
             }
             for (coefs, c) in &rows {
-                parts.push(format!("{} >= 0", term(coefs, *c)));
+                parts.push(format!("{} >= 0", tied_term(coefs, *c)));
             }
             let a = parts.join(" and ");
-            let b = format!("{a} and {} >= 0", term(&extra.0, extra.1));
+            let b = format!("{a} and {} >= 0", tied_term(&extra.0, extra.1));
             let set = |body: &str| format!("[N] -> {{ [x0, x1] : exists e0, e1 : {body} }}");
             (set(&a), set(&b))
         })

@@ -60,10 +60,10 @@
 //! through the same witnesses, which answers at once, and otherwise what is
 //! left, projected, still holds every point of `m − B`, so the search goes
 //! on from it against all of `B`, and its samples are the first candidates
-//! for a point of `m` outside `B`. When each point of `m` has one witness
-//! only (a capped integer test on `m` with its locals doubled), what is left
-//! is exactly `m` minus those lifted extensions that lie plainly in `m`
-//! (not the peers), and they are not compared again. Before step 1, a conjunction of `B` that
+//! for a point of `m` outside `B`. When the rows common to `m` and such a
+//! conjunction `s` leave each point one witness only (a capped integer test
+//! with the locals doubled), what is left has no point of `s`, and `s` is not
+//! compared again. Before step 1, a conjunction of `B` that
 //! no conjunction of `A` meets rationally is dropped (one linear program
 //! each, where its rewriting could split it into many pieces).
 //!
@@ -1559,6 +1559,11 @@ fn uncovered<'x>(d: &'x Disjunction, other: &Disjunction) -> Cow<'x, Disjunction
 /// the lifted search, so a peer is worth it only as a small perturbation.
 const PEER_ROWS: usize = 2;
 
+/// Most such rows of a peer that the lifted search subtracts exactly
+/// ([`exactly_lifted`]): it is then not compared again, which is worth the
+/// splits of a few more rows.
+const EXACT_PEER_ROWS: usize = 8;
+
 /// What `s` asks of `m`'s points beyond `m`'s own rows, when `s` has the
 /// locals of `m`: the same space and locals with the same definitions, and
 /// the rows of `s` that no row of `m` implies (an equality of `m`, also as
@@ -1567,7 +1572,9 @@ const PEER_ROWS: usize = 2;
 /// (there is nothing to rewrite then, and the search handles `s` as it is),
 /// for other locals, and for a `s` that is neither an extension of `m` (all
 /// of `m`'s rows implied by rows of `s`: `s` lies plainly in `m`) nor a
-/// peer (at most [`PEER_ROWS`] rows of `s` not implied by `m`'s).
+/// peer (at most [`EXACT_PEER_ROWS`] rows of `s` not implied by `m`'s). With
+/// the piece, the number of those rows for a peer (an equality counting as
+/// two), 0 for an extension.
 ///
 /// - When `s` extends `m` and the added rows do not use a local,
 ///   `s = m ∩ E` for the set `E` of those rows, so `m − s = m − E`: a
@@ -1590,7 +1597,7 @@ const PEER_ROWS: usize = 2;
 ///   compared with a perturbed copy of itself (a row tightened, loosened or
 ///   tilted), which lies in the copy, or in the copy and its siblings,
 ///   through the same witnesses.
-fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
+fn extension(m: &Conjunction, s: &Conjunction) -> Option<(Piece, usize)> {
     if m.divs.is_empty() || !m.space.is_same(&s.space) || m.divs != s.divs {
         return None;
     }
@@ -1604,7 +1611,12 @@ fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
         .collect();
     let extends = s.plain_is_subset(m);
     // a peer may leave out rows of `m`, so it is never `m ∩ E`: lifted
-    if !extends && 2 * eqs.len() + ineqs.len() > PEER_ROWS {
+    let peer_rows = if extends {
+        0
+    } else {
+        2 * eqs.len() + ineqs.len()
+    };
+    if peer_rows > EXACT_PEER_ROWS {
         return None;
     }
     let nv = 1 + m.space.n_var();
@@ -1613,59 +1625,117 @@ fn extension(m: &Conjunction, s: &Conjunction) -> Option<Piece> {
     let width = if lifted { m.n_col() } else { nv };
     let rows =
         |rows: Vec<&Row>| -> Vec<Row> { rows.into_iter().map(|r| r[..width].to_vec()).collect() };
-    Some(Piece {
+    let piece = Piece {
         divs: Vec::new(),
         eqs: rows(eqs),
         ineqs: rows(ineqs),
         lifted,
-    })
+    };
+    Some((piece, peer_rows))
 }
 
 /// Steps allowed to each test of [`unique_witnesses`]: a sufficient test,
 /// given up (as "not known to be unique") when it is not quick.
 const UNIQUE_WITNESS_CAP: u64 = 20_000;
 
-/// Whether each point of `m` has one witness only: one value of `m`'s locals
-/// with which it satisfies `m`'s rows. False also when a test ran past
+/// Whether each point of `c` has one witness only: one value of `c`'s locals
+/// with which it satisfies `c`'s rows. False also when a test ran past
 /// [`UNIQUE_WITNESS_CAP`] steps.
 ///
 /// The idea: two witnesses `e ≠ e'` of one point differ in some plain local
 /// `k`, and by symmetry `e_k < e'_k` may be assumed; so the witnesses are
-/// unique when, for every plain local `k`, the conjunction of `m` with
+/// unique when, for every plain local `k`, the conjunction of `c` with
 /// itself over the same variables (locals doubled) and `e'_k ≥ e_k + 1` has
 /// no integer point. A local with a definition is the floor of an
-/// expression in earlier columns, the same in both copies once the plain
-/// locals agree.
-///
-/// Then the lifted search of [`peel_extensions`] is exact for an extension
-/// `s` of `m` (all of `m`'s rows among `s`'s, same locals): a point of `s`
-/// has a witness of `s`, which is one of `m`, hence `m`'s only one, so a
-/// point of `m` is outside `s` exactly when its witness fails a row of `s`.
-fn unique_witnesses(m: &Conjunction, budget: &mut Budget) -> Result<bool> {
-    let doubled = m.intersect(m)?;
-    let first = 1 + m.space.n_var();
-    let n = m.n_local();
-    for k in (0..n).filter(|&k| m.divs[k].is_none()) {
-        let mut c = doubled.clone();
-        let mut row = vec![Int::ZERO; c.n_col()];
+/// expression in earlier columns (its defining rows are among `c`'s), the
+/// same in both copies once the plain locals agree.
+fn unique_witnesses(c: &Conjunction, budget: &mut Budget) -> Result<bool> {
+    let doubled = c.intersect(c)?;
+    let first = 1 + c.space.n_var();
+    let n = c.n_local();
+    for k in (0..n).filter(|&k| c.divs[k].is_none()) {
+        let mut t = doubled.clone();
+        let mut row = vec![Int::ZERO; t.n_col()];
         row[0] = Int::from(-1);
         row[first + n + k] = Int::from(1);
         row[first + k] = Int::from(-1);
-        c.add_ineq(row)?;
-        if budget.capped(UNIQUE_WITNESS_CAP, |b| c.is_empty_with(b))? != Some(true) {
+        t.add_ineq(row)?;
+        if budget.capped(UNIQUE_WITNESS_CAP, |b| t.is_empty_with(b))? != Some(true) {
             return Ok(false);
         }
     }
     Ok(true)
 }
 
+/// The rows of `m` that hold on `s` too (each implied by a row of `s`; an
+/// equality of `m` that is one of `s`), with the defining rows of the
+/// divisions: a conjunction holding both, over the same columns, when `s`
+/// has `m`'s locals with the same definitions.
+fn common_rows(m: &Conjunction, s: &Conjunction) -> Conjunction {
+    let negated = |r: &Row| -> Row { r.iter().map(|v| -v).collect() };
+    let mut c = m.clone();
+    c.eqs
+        .retain(|e| s.eqs.contains(e) || s.eqs.contains(&negated(e)));
+    c.ineqs
+        .retain(|r| s.ineqs.iter().any(|t| implies_row(t, r)));
+    let first = 1 + m.space.n_var();
+    for (l, d) in m.divs.iter().enumerate() {
+        if let Some(d) = d {
+            let (lo, hi) = div_constraints(d, first + l);
+            c.ineqs.extend([lo, hi]);
+        }
+    }
+    c
+}
+
+/// Whether the lifted search of [`peel_extensions`] subtracts `s` from `m`
+/// exactly (`s` a lifted extension or peer of `m`, same locals and
+/// definitions): when the rows common to both ([`common_rows`], all of `m`'s
+/// when `s` lies plainly in `m`) leave each point one witness
+/// ([`unique_witnesses`]). Then a point of `m` or `s` has only the witness
+/// `w(x)` of those rows, so it is in `m − s` exactly when `(x, w(x))`
+/// satisfies `m`'s rows and fails one of `s`'s: the projection of what the
+/// lifted search leaves is disjoint from `s`, which need not be compared
+/// again. `m_unique` caches the answer for `m` itself, which is asked
+/// first: the common rows leave every witness of `m`, so without unique
+/// witnesses of `m` there is nothing more to ask.
+fn exactly_lifted(
+    m: &Conjunction,
+    s: &Conjunction,
+    m_unique: &mut Option<bool>,
+    budget: &mut Budget,
+) -> Result<bool> {
+    // the common rows are some of `m`'s: they leave at least `m`'s witnesses
+    if m_unique.is_none() {
+        *m_unique = Some(unique_witnesses(m, budget)?);
+    }
+    if *m_unique != Some(true) || s.plain_is_subset(m) {
+        return Ok(*m_unique == Some(true));
+    }
+    unique_witnesses(&common_rows(m, s), budget)
+}
+
+/// Whether a plain local of `c` has a coefficient other than 0 and ±1 in a
+/// row: only then may the rewriting of its existentials into divisions split
+/// it into cases (a local with unit coefficients is eliminated exactly, see
+/// the module doc), and only then, for a conjunction with the same locals,
+/// is a test of [`exactly_lifted`] worth its cost.
+fn splitting_locals(c: &Conjunction) -> bool {
+    let first = 1 + c.space.n_var();
+    (0..c.n_local()).filter(|&l| c.divs[l].is_none()).any(|l| {
+        c.eqs
+            .iter()
+            .chain(c.ineqs.iter())
+            .any(|r| r[first + l].abs() > Int::ONE)
+    })
+}
+
 /// `a` with, from each of its conjunctions `m`, the conjunctions of `b` that
 /// extend it (see [`extension`]) subtracted, grouped by what is left of `b` to
 /// compare with: each group is the pieces left of some conjunctions of `a` and
 /// the indices (in `b`) of the conjunctions of `b` still to compare them with
-/// (those that do not extend them, and the lifted extensions, except the
-/// extensions of a conjunction whose witnesses are unique, which the lifted
-/// search subtracts exactly: [`unique_witnesses`]).
+/// (those that do not extend them, and the lifted extensions and peers,
+/// except those that the lifted search subtracts exactly: [`exactly_lifted`]).
 /// The pieces are the rationally non-empty leaves of a search against the
 /// extensions' rows, tidied; a conjunction with no extension is left whole.
 /// When no conjunction has an extension, one group: `a` and all of `b`.
@@ -1674,7 +1744,13 @@ fn peel_extensions<'x>(
     b: &Disjunction,
     budget: &mut Budget,
 ) -> Result<Vec<(Cow<'x, Disjunction>, Vec<usize>)>> {
-    let extended = |m: &Conjunction| b.parts.iter().any(|s| extension(m, s).is_some());
+    // exactness, and peers with more than `PEER_ROWS` rows, only where the
+    // rewriting of the other conjunction's existentials may split
+    let plain = |m: &Conjunction| splitting_locals(m);
+    let peel = |m: &Conjunction, s: &Conjunction| {
+        extension(m, s).filter(|(_, rows)| *rows <= PEER_ROWS || plain(m))
+    };
+    let extended = |m: &Conjunction| b.parts.iter().any(|s| peel(m, s).is_some());
     if !a.parts.iter().any(extended) {
         // the common case: nothing to peel, nothing copied
         return Ok(vec![(Cow::Borrowed(a), (0..b.parts.len()).collect())]);
@@ -1684,18 +1760,18 @@ fn peel_extensions<'x>(
     for m in &a.parts {
         let mut ext = Vec::new();
         let mut rest = Vec::new();
-        // whether `m`'s witnesses are unique, asked once, only when needed
-        let mut unique: Option<bool> = None;
+        let mut m_unique = None;
         for (j, s) in b.parts.iter().enumerate() {
-            match extension(m, s) {
-                Some(p) => {
-                    if p.lifted && s.plain_is_subset(m) && unique.is_none() {
-                        unique = Some(unique_witnesses(m, budget)?);
-                    }
-                    // an extension of `m` is wholly subtracted by the lifted
-                    // search when `m`'s witnesses are unique
-                    if p.lifted && !(unique == Some(true) && s.plain_is_subset(m)) {
+            match peel(m, s) {
+                Some((p, peer_rows)) => {
+                    let exact =
+                        p.lifted && plain(m) && exactly_lifted(m, s, &mut m_unique, budget)?;
+                    if p.lifted && !exact {
                         rest.push(j);
+                        if peer_rows > PEER_ROWS {
+                            // too many splits for a search that is not exact
+                            continue;
+                        }
                     }
                     ext.push(p);
                 }
@@ -2052,7 +2128,7 @@ mod tests {
         ));
         let low = set(&format!("{{ [x] : {core} and x <= 10 }}"));
         // (the shortcut applies: `low` is `whole` and a row on `x`)
-        let ext = extension(&whole.0.parts[0], &low.0.parts[0]).expect("an extension");
+        let (ext, _) = extension(&whole.0.parts[0], &low.0.parts[0]).expect("an extension");
         assert_eq!((ext.eqs.len(), ext.ineqs.len()), (0, 1));
         assert!(whole.is_equal(&split).unwrap());
         assert!(split.is_equal(&whole).unwrap());

@@ -424,8 +424,9 @@ proptest! {
 /// -4..=4, each in a window `0 <= lin - k·e <= k - 1 + slack` over the other
 /// columns (the other local included, so that the parser finds no division;
 /// with slack 0 both windows together usually leave one witness), and 0–1
-/// random rows, as isl text; and the same with one more random row over all
-/// columns.
+/// random rows, as isl text; and a perturbed copy: each window's top and the
+/// random row's constant moved by -1..=1, and 0–2 more random rows over all
+/// columns (an extension of the first, or a peer).
 fn arb_extended_pair() -> impl Strategy<Value = (String, String)> {
     let row = || (prop::collection::vec(-3i64..=3, 5), -4i64..=4);
     let window = (
@@ -433,29 +434,38 @@ fn arb_extended_pair() -> impl Strategy<Value = (String, String)> {
         -3i64..=3,
         2i64..=3,
         0i64..=1,
+        -1i64..=1,
     );
     (
         prop::collection::vec(window, 2),
-        prop::collection::vec(row(), 0..=1),
-        row(),
+        prop::collection::vec((row(), -1i64..=1), 0..=1),
+        prop::collection::vec(row(), 0..=2),
     )
         .prop_map(|(windows, rows, extra)| {
-            let mut parts = tied_bounds();
-            for (i, (lin, c, k, slack)) in windows.iter().enumerate() {
+            let (mut a, mut b) = (tied_bounds(), tied_bounds());
+            for (i, (lin, c, k, slack, moved)) in windows.iter().enumerate() {
                 // lin over x0, x1, N and the other local; -k on local i
                 let mut coefs = lin[..3].to_vec();
                 coefs.extend([0, 0]);
                 coefs[3 + (1 - i)] = lin[3];
                 coefs[3 + i] = -k;
                 let t = tied_term(&coefs, *c);
-                parts.push(format!("0 <= {t} <= {}", k - 1 + slack));
+                a.push(format!("0 <= {t} <= {}", k - 1 + slack));
+                b.push(format!("0 <= {t} <= {}", k - 1 + (slack + moved).max(0)));
             }
-            for (coefs, c) in &rows {
-                parts.push(format!("{} >= 0", tied_term(coefs, *c)));
+            for ((coefs, c), moved) in &rows {
+                a.push(format!("{} >= 0", tied_term(coefs, *c)));
+                b.push(format!("{} >= 0", tied_term(coefs, c + moved)));
             }
-            let a = parts.join(" and ");
-            let b = format!("{a} and {} >= 0", tied_term(&extra.0, extra.1));
-            let set = |body: &str| format!("[N] -> {{ [x0, x1] : exists e0, e1 : {body} }}");
+            for (coefs, c) in &extra {
+                b.push(format!("{} >= 0", tied_term(coefs, *c)));
+            }
+            let set = |rows: &[String]| {
+                format!(
+                    "[N] -> {{ [x0, x1] : exists e0, e1 : {} }}",
+                    rows.join(" and ")
+                )
+            };
             (set(&a), set(&b))
         })
 }
@@ -464,22 +474,23 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// Subtraction, inclusion and equality against enumeration when the
-    /// subtrahend is the minuend with one more row on its locals (a lifted
-    /// extension, wholly subtracted in the space of the locals when the
-    /// minuend's witnesses are unique).
+    /// subtrahend is the minuend with rows on its locals moved or added (a
+    /// lifted extension or peer, wholly subtracted in the space of the
+    /// locals when the rows common to both leave one witness).
     #[test]
     fn extensions_by_rows_on_locals((a, b) in arb_extended_pair()) {
         let (x, y): (Set, Set) = (a.parse().unwrap(), b.parse().unwrap());
         let diff = x.subtract(&y).unwrap();
-        let mut sub = true;
+        let (mut sub, mut sup) = (true, true);
         for pv in param_values(true) {
             let (px, py) = (pts(&x, &pv), pts(&y, &pv));
             prop_assert_eq!(pts(&diff, &pv), px.difference(&py).cloned().collect::<Points>(), "{} - {} = {}", a, b, diff);
             sub &= px.is_subset(&py);
+            sup &= py.is_subset(&px);
         }
         prop_assert_eq!(x.is_subset(&y).unwrap(), sub, "{} in {}", a, b);
-        prop_assert_eq!(x.is_equal(&y).unwrap(), sub, "{} = {}", a, b);
-        prop_assert!(y.is_subset(&x).unwrap());
+        prop_assert_eq!(y.is_subset(&x).unwrap(), sup, "{} in {}", b, a);
+        prop_assert_eq!(x.is_equal(&y).unwrap(), sub && sup, "{} = {}", a, b);
     }
 }
 

@@ -133,6 +133,18 @@ impl<'a> Cursor<'a> {
         self.rest().starts_with(s)
     }
 
+    /// Whether `s` comes next on the current line, after spaces and tabs
+    /// only. Unlike [`Cursor::peek`] it never moves past a line end: an
+    /// optional trailing part of an op (the `[symbols]` of a map's operands)
+    /// is looked for on the op's own line, so that a reader which then skips
+    /// to the end of the line does not swallow the next op.
+    pub fn peek_on_line(&mut self, s: &str) -> bool {
+        while matches!(self.byte(), Some(b' ' | b'\t' | b'\r')) {
+            self.pos += 1;
+        }
+        self.rest().starts_with(s)
+    }
+
     /// Whether the next token is the keyword `kw` (not followed by an identifier
     /// character).
     pub fn peek_kw(&mut self, kw: &str) -> bool {

@@ -140,6 +140,18 @@ impl Guard {
         }
     }
 
+    /// The condition with each expression `e` replaced by `f(e)`; `None`
+    /// when `f` gives `None` for one.
+    pub fn map(&self, f: &dyn Fn(&AffineExpr) -> Option<AffineExpr>) -> Option<Guard> {
+        let all = |v: &[Guard]| v.iter().map(|g| g.map(f)).collect::<Option<Vec<_>>>();
+        Some(match self {
+            Guard::Ge(e) => Guard::Ge(f(e)?),
+            Guard::Eq(e) => Guard::Eq(f(e)?),
+            Guard::And(v) => Guard::And(all(v)?),
+            Guard::Or(v) => Guard::Or(all(v)?),
+        })
+    }
+
     /// The condition over `n_iters` set dimensions; `None` as for [`to_aff`].
     pub fn to_cond(&self, n_iters: usize, order: &[usize]) -> Option<Cond> {
         let aff = |e| to_aff(e, DimKind::SET, n_iters, order);

@@ -1,7 +1,7 @@
-//! Regions and control flow: `affine.for` and `scf.for` (bounds, steps, the
-//! iterator), `affine.if` on integer sets and `scf.if` on `arith.cmpi`
-//! conditions, each pushing its conditions and schedule position for the
-//! statements inside.
+//! Regions and control flow: `affine.for`, `scf.for` and `affine.parallel`
+//! (bounds, steps, the iterators), `affine.if` on integer sets and `scf.if`
+//! on `arith.cmpi` conditions, each pushing its conditions and loops for the
+//! ops inside.
 
 use super::*;
 
@@ -16,7 +16,10 @@ impl<'a> Reader<'a> {
         }
         self.c.expect("{", "to open the region")?;
         self.scopes.push(Vec::new());
+        self.path.push((self.n_blocks, 0));
+        self.n_blocks += 1;
         let r = self.ops_until_close();
+        self.path.pop();
         for name in self.scopes.pop().unwrap_or_default() {
             self.vals.remove(&name);
         }
@@ -33,17 +36,6 @@ impl<'a> Reader<'a> {
                 return self.err(self.c.pos, "the region is never closed (missing `}`)");
             }
             self.op()?;
-        }
-    }
-
-    /// The next schedule position at the current level.
-    pub(super) fn next_position(&mut self) -> i64 {
-        match self.counters.last_mut() {
-            Some(c) => {
-                *c += 1;
-                *c - 1
-            }
-            None => 0,
         }
     }
 
@@ -150,6 +142,22 @@ impl<'a> Reader<'a> {
         if self.c.eat(":") {
             self.c.skip_type()?;
         }
+        self.enter_loop(iv, &lowers, &uppers, step);
+        let r = self.block();
+        self.exit_loops(&[iv]);
+        r.map(|_| ())
+    }
+
+    /// Opens the loop of iterator `iv` (the next dimension) between the
+    /// largest of `lowers` and the smallest of `uppers` (exclusive), by
+    /// `step`: its conditions, its [`LoopMark`], its iterator.
+    pub(super) fn enter_loop(
+        &mut self,
+        iv: &str,
+        lowers: &[AffineExpr],
+        uppers: &[AffineExpr],
+        step: i64,
+    ) {
         let depth = self.iters.len();
         let x = AffineExpr::Dim(depth);
         let mut parts: Vec<Guard> = lowers
@@ -180,19 +188,119 @@ impl<'a> Reader<'a> {
                 .collect();
             parts.push(Guard::Or(cases));
         }
-        let position = self.next_position();
+        let id = self.loop_marks.len();
+        self.loop_marks.push(LoopMark {
+            id,
+            parent: self.loop_ids.last().copied(),
+            seq: self.seq,
+        });
+        self.loop_ids.push(id);
         self.iters.push(iv.to_string());
         self.vals.insert(iv.to_string(), Val::Index(x));
         self.guards.push(Guard::And(parts));
-        self.prefix.push(position);
-        self.counters.push(0);
+    }
+
+    /// Closes the innermost loops, of iterators `ivs`.
+    pub(super) fn exit_loops(&mut self, ivs: &[&str]) {
+        for iv in ivs {
+            self.guards.pop();
+            self.iters.pop();
+            self.loop_ids.pop();
+            self.vals.remove(*iv);
+        }
+    }
+
+    /// `affine.parallel (%i, %j) = (lbs) to (ubs) step (s, t) { ... }`: one
+    /// loop per iterator, outermost first; a bound is an affine expression
+    /// over SSA values or, below, a `max(...)` of several (above, `min`).
+    /// Reductions and results are not supported.
+    pub(super) fn parallel(&mut self, op_at: usize) -> Result<()> {
+        self.c
+            .expect("(", "to open the iterators of affine.parallel")?;
+        let mut ivs: Vec<&'a str> = Vec::new();
+        loop {
+            let (iv, iv_at) = self.operand("an induction variable")?;
+            if self.vals.contains_key(iv) || ivs.contains(&iv) {
+                return self.err(iv_at, format!("affine.parallel: %{iv} is already defined"));
+            }
+            ivs.push(iv);
+            if !self.c.eat(",") {
+                break;
+            }
+        }
+        self.c
+            .expect(")", "to close the iterators of affine.parallel")?;
+        self.c
+            .expect("=", "after the iterators of affine.parallel")?;
+        let lowers = self.parallel_bounds("max")?;
+        if !self.c.eat_kw("to") {
+            let found = self.c.found();
+            return self.err(
+                self.c.pos,
+                format!("expected `to` in affine.parallel, found {found}"),
+            );
+        }
+        let uppers = self.parallel_bounds("min")?;
+        let mut steps = vec![1; ivs.len()];
+        if self.c.eat_kw("step") {
+            self.c.expect("(", "to open the steps of affine.parallel")?;
+            steps.clear();
+            loop {
+                self.c.skip_ws();
+                let at = self.c.pos;
+                let s = self.c.int()?;
+                if s <= 0 {
+                    return self.err(
+                        at,
+                        format!("affine.parallel: the step {s} must be positive"),
+                    );
+                }
+                steps.push(s);
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
+            self.c
+                .expect(")", "to close the steps of affine.parallel")?;
+        }
+        if self.c.peek_kw("reduce") || self.c.peek("->") {
+            return self.err(
+                op_at,
+                "affine.parallel with reductions or results is not supported",
+            );
+        }
+        if lowers.len() != ivs.len() || uppers.len() != ivs.len() || steps.len() != ivs.len() {
+            return self.err(
+                op_at,
+                format!(
+                    "affine.parallel: {} iterators, {} lower bounds, {} upper bounds, {} steps",
+                    ivs.len(),
+                    lowers.len(),
+                    uppers.len(),
+                    steps.len()
+                ),
+            );
+        }
+        for (k, iv) in ivs.iter().enumerate() {
+            self.enter_loop(iv, &lowers[k], &uppers[k], steps[k]);
+        }
         let r = self.block();
-        self.counters.pop();
-        self.prefix.pop();
-        self.guards.pop();
-        self.iters.pop();
-        self.vals.remove(iv);
+        let rev: Vec<&str> = ivs.iter().rev().copied().collect();
+        self.exit_loops(&rev);
         r.map(|_| ())
+    }
+
+    /// The `(...)` bound list of an `affine.parallel`, `kw` (`max` or `min`)
+    /// allowed: the pieces of each bound over the iterators and parameters.
+    fn parallel_bounds(&mut self, kw: &str) -> Result<Vec<Vec<AffineExpr>>> {
+        self.c
+            .expect("(", "to open the bounds of affine.parallel")?;
+        let (entries, o) = parse_operand_bounds(&mut self.c, ")", kw)
+            .map_err(|e| Error::new(e.line, e.column, format!("affine.parallel: {}", e.message)))?;
+        entries
+            .iter()
+            .map(|pieces| self.resolve(&o, pieces, "affine.parallel"))
+            .collect()
     }
 
     /// `affine.if #set(%d...)[%s...] { ... } else { ... }`.

@@ -6,12 +6,16 @@
 use super::*;
 
 impl<'a> Reader<'a> {
-    /// `%r = memref.alloca(%sizes) : memref<...>`: a local array named by its
-    /// SSA name (its sizes are not modelled).
+    /// `%r = memref.alloca(%sizes) {attributes} : memref<...>`: a local
+    /// array named by its SSA name (its sizes are not modelled).
     pub(super) fn alloc(&mut self, op: &str, r: &str) -> Result<()> {
         while let Some(b) = self.c.byte() {
             if b == b':' || b == b'\n' {
                 break;
+            }
+            if b == b'{' {
+                self.c.skip_balanced(b'{', b'}')?;
+                continue;
             }
             self.c.bump();
         }
@@ -39,7 +43,7 @@ impl<'a> Reader<'a> {
     pub(super) fn constant(&mut self, r: &str) -> Result<()> {
         let val = if self.c.peek_int() {
             let v = self.c.int()?;
-            self.c.skip_ws();
+            self.skip_blanks();
             if self.c.eat(":") && (self.c.peek_kw("index") || self.c.peek("i")) {
                 Val::Index(AffineExpr::Const(v))
             } else {
@@ -81,6 +85,17 @@ impl<'a> Reader<'a> {
         let mut vals = Vec::new();
         for (n, at) in &operands {
             vals.push(self.value(n, *at)?);
+        }
+        let is_index = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_) | Val::NonAffine(_));
+        // `arith.select %c, %a, %b` on an affine condition: data from both
+        // values (piecewise, so not affine, on indices)
+        if name == "arith.select" && vals.len() == 3 && matches!(vals[0], Val::Cond(_)) {
+            if vals[1..].iter().all(is_index) {
+                let why = "`arith.select` of index values is piecewise".to_string();
+                self.define(r, Val::NonAffine(why));
+                return Ok(());
+            }
+            vals.remove(0);
         }
         if vals.iter().any(|v| matches!(v, Val::Cond(_))) {
             let conds: Vec<Guard> = vals
@@ -127,7 +142,6 @@ impl<'a> Reader<'a> {
             self.define(r, Val::Extremum { max, pieces });
             return Ok(());
         }
-        let is_index = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_) | Val::NonAffine(_));
         let val = if !vals.is_empty() && vals.iter().all(is_index) && name.starts_with("arith.") {
             self.index_arith(name, &operands)?
         } else {
@@ -259,7 +273,9 @@ impl<'a> Reader<'a> {
         op: &str,
     ) -> Result<(Vec<AffineExpr>, Vec<AffineExpr>)> {
         let dims = self.operand_list("(", ")", op)?;
-        let syms = if self.c.peek("[") {
+        // on the op's line only: a `[` looked for on the next line would move
+        // the cursor there, and the op's end of line would be the next op's
+        let syms = if self.c.peek_on_line("[") {
             self.operand_list("[", "]", op)?
         } else {
             Vec::new()
@@ -331,22 +347,34 @@ impl<'a> Reader<'a> {
                 .expect("[", &format!("to open the subscripts of {op}"))?;
             let o = parse_operand_exprs(&mut self.c, "]")
                 .map_err(|e| Error::new(e.line, e.column, format!("{op}: {}", e.message)))?;
-            let mut dims = Vec::new();
-            for (n, at) in &o.dims {
-                dims.push(self.index(n, *at, op)?);
-            }
-            let mut syms = Vec::new();
-            for (n, at) in &o.syms {
-                syms.push(self.index(n, *at, op)?);
-            }
-            let at = self.c.pos;
-            o.exprs
-                .iter()
-                .map(|e| self.compose(e, &dims, &syms, at))
-                .collect()
+            self.resolve(&o, &o.exprs, op)
         } else {
             self.operand_list("[", "]", op)
         }
+    }
+
+    /// The expressions `exprs`, written over the SSA operands of `o` (as in
+    /// `affine.load %A[%i + 1]`), as index expressions over the iterators
+    /// and parameters.
+    pub(super) fn resolve(
+        &mut self,
+        o: &OperandExprs,
+        exprs: &[AffineExpr],
+        op: &str,
+    ) -> Result<Vec<AffineExpr>> {
+        let mut dims = Vec::new();
+        for (n, at) in &o.dims {
+            dims.push(self.index(n, *at, op)?);
+        }
+        let mut syms = Vec::new();
+        for (n, at) in &o.syms {
+            syms.push(self.index(n, *at, op)?);
+        }
+        let at = self.c.pos;
+        exprs
+            .iter()
+            .map(|e| self.compose(e, &dims, &syms, at))
+            .collect()
     }
 
     /// The memref operand of a load or store: its name and rank.
@@ -379,30 +407,65 @@ impl<'a> Reader<'a> {
         Ok((array, subs))
     }
 
-    /// `%r = affine.load %A[...] : type` (or `memref.load`).
-    pub(super) fn load(&mut self, op: &str, start: usize, r: &str) -> Result<()> {
+    /// Records the load or store `op` (at `start`, named at `name_at`,
+    /// ending at `end`) of `access` among the [`RawOp`]s.
+    fn record(&mut self, op: &str, write: bool, access: RawAccess, at: (usize, usize, usize)) {
+        let (start, name_at, end) = at;
+        self.ops.push(RawOp {
+            name: op.to_string(),
+            write,
+            access,
+            iters: self.iters.clone(),
+            loops: self.loop_ids.clone(),
+            guard: Guard::And(self.guards.clone()),
+            path: self.path.clone(),
+            start,
+            name_at,
+            end,
+            seq: self.seq,
+        });
+    }
+
+    /// `%r = affine.load %A[...] : type` (or `memref.load`; the result may
+    /// be absent when unused).
+    pub(super) fn load(
+        &mut self,
+        op: &str,
+        start: usize,
+        name_at: usize,
+        r: Option<&str>,
+    ) -> Result<()> {
         let (array, subs) = self.access(op)?;
         let end = self.c.pos;
-        self.define(
-            r,
-            Val::Data {
-                reads: vec![(start, RawAccess { array, subs })],
-                spans: vec![(start, end)],
-            },
-        );
+        let access = RawAccess { array, subs };
+        self.record(op, false, access.clone(), (start, name_at, end));
+        if let Some(r) = r {
+            self.define(
+                r,
+                Val::Data {
+                    reads: vec![(start, access)],
+                    spans: vec![(start, end)],
+                },
+            );
+        }
         Ok(())
     }
 
     /// `affine.store %v, %A[...] : type` (or `memref.store`): a statement.
-    pub(super) fn store(&mut self, op: &str, start: usize) -> Result<()> {
+    pub(super) fn store(&mut self, op: &str, start: usize, name_at: usize) -> Result<()> {
         let (v, v_at) = self.operand("the stored value")?;
         let value = self.value(v, v_at)?;
         self.c
             .expect(",", &format!("after the value stored by {op}"))?;
         let (array, subs) = self.access(op)?;
         let end = self.c.pos;
+        let write = RawAccess { array, subs };
+        self.record(op, true, write.clone(), (start, name_at, end));
         let (reads, mut spans) = match value {
-            Val::Data { reads, spans } => (reads.into_iter().map(|(_, a)| a).collect(), spans),
+            Val::Data { reads, spans } => {
+                self.consumed.extend(reads.iter().map(|(k, _)| *k));
+                (reads.into_iter().map(|(_, a)| a).collect(), spans)
+            }
             Val::Scalar(s) => (
                 vec![RawAccess {
                     array: s,
@@ -422,15 +485,14 @@ impl<'a> Reader<'a> {
             .collect::<Vec<_>>()
             .join("\n");
         let first = spans.first().map(|s| s.0).unwrap_or(start);
-        let position = self.next_position();
-        let mut positions = self.prefix.clone();
-        positions.push(position);
         self.stmts.push(RawStmt {
             iters: self.iters.clone(),
+            loops: self.loop_ids.clone(),
+            seq: self.seq,
             guard: Guard::And(self.guards.clone()),
-            positions,
+            positions: Vec::new(),
             reads,
-            writes: vec![RawAccess { array, subs }],
+            writes: vec![write],
             text,
             span: (first, end),
             at: start,

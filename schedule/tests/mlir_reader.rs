@@ -1,0 +1,304 @@
+//! The MLIR front end on MLIR as MLIR writes it (issue 43): `affine.apply`
+//! chains wherever an affine operand is allowed, the accesses of every
+//! memory op (unused loads, stores of constants into local buffers), memref
+//! types by MLIR's grammar and `affine.parallel`. Each model is compared
+//! with the one written by hand in isl notation (`is_equal`).
+
+use presburger::{UnionMap, UnionSet};
+use presburger_schedule::mlir::{MlirOptions, extract_scop_mlir_with};
+use presburger_schedule::{Options, Scop, extract_scop_mlir};
+
+fn mlir(src: &str) -> Scop {
+    extract_scop_mlir(src, &Options::default()).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+fn per_op(src: &str) -> Scop {
+    let o = MlirOptions { per_op: true };
+    extract_scop_mlir_with(src, &Options::default(), &o).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+/// The message of the error the front end gives for `src`.
+fn error(src: &str) -> String {
+    match extract_scop_mlir(src, &Options::default()) {
+        Ok(_) => panic!("no error for\n{src}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Asserts that the domains, reads and writes of `s` are the given ones.
+fn check(s: &Scop, domain: &str, reads: &str, writes: &str) {
+    let d: UnionSet = domain.parse().unwrap();
+    let r: UnionMap = reads.parse().unwrap();
+    let w: UnionMap = writes.parse().unwrap();
+    let (sd, sr, sw) = (
+        s.domains().unwrap(),
+        s.reads().unwrap(),
+        s.writes().unwrap(),
+    );
+    assert!(sd.is_equal(&d).unwrap(), "domain {sd}\n  want {d}");
+    assert!(sr.is_equal(&r).unwrap(), "reads {sr}\n  want {r}");
+    assert!(sw.is_equal(&w).unwrap(), "writes {sw}\n  want {w}");
+}
+
+/// The headline reproducer of the issue: the load after an `affine.apply`
+/// was swallowed (the apply looked for `[symbols]` on the next line).
+#[test]
+fn apply_feeding_a_load_on_the_next_line() {
+    let s = mlir(
+        "func.func @f(%m: memref<100xf32>, %out: memref<100xf32>) {
+  affine.for %i0 = 1 to 11 {
+    %a1 = affine.apply affine_map<(d0) -> (d0 + 1)> (%i0)
+    %v0 = affine.load %m[%a1] : memref<100xf32>
+    affine.store %v0, %out[%i0] : memref<100xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i0] : 1 <= i0 <= 10 }",
+        "{ S0[i0] -> m[i0 + 1] }",
+        "{ S0[i0] -> out[i0] }",
+    );
+}
+
+/// Chains of applies with `floordiv`, `ceildiv`, `mod` and symbols, in
+/// subscripts, loop bounds (also under `max`/`min`) and `affine.if` sets.
+#[test]
+fn apply_chains_everywhere_an_affine_operand_is_allowed() {
+    let s = mlir(
+        "#lb = affine_map<(d0)[s0] -> (d0 floordiv 2, s0 - 4)>
+#ub = affine_map<(d0)[s0] -> (d0 ceildiv 3 + 10, s0)>
+#set = affine_set<(d0)[s0] : (d0 mod 4 - 1 >= 0, s0 - d0 >= 0)>
+func.func @f(%A: memref<?xindex>, %N: index) {
+  affine.for %i = 0 to 20 {
+    %a = affine.apply affine_map<(d0)[s0] -> (d0 * 2 + s0)> (%i)[%N]
+    %b = affine.apply affine_map<(d0) -> (d0 mod 3)> (%a)
+    %c = affine.apply affine_map<(d0, d1) -> (d0 floordiv 2 + d1)> (%i, %b)
+    affine.for %j = max #lb(%c)[%N] to min #ub(%a)[%N] {
+      %d = affine.apply affine_map<(d0) -> (d0 ceildiv 2)> (%j)
+      affine.if #set(%d)[%N] {
+        %v = affine.load %A[%c + %d] : memref<?xindex>
+        affine.store %v, %A[%b] : memref<?xindex>
+      }
+    }
+  }
+  return
+}
+",
+    );
+    // a = 2i + N, b = a mod 3, c = floor(i/2) + b, d = ceil(j/2)
+    let dom = "[N] -> { S0[i, j] : 0 <= i < 20 and j >= floor((floor(i/2) + ((2i + N) mod 3))/2) \
+               and j >= N - 4 and j < ceil((2i + N)/3) + 10 and j < N \
+               and (ceil(j/2)) mod 4 >= 1 and N >= ceil(j/2) }";
+    check(
+        &s,
+        dom,
+        "[N] -> { S0[i, j] -> A[floor(i/2) + ((2i + N) mod 3) + ceil(j/2)] }",
+        "[N] -> { S0[i, j] -> A[(2i + N) mod 3] }",
+    );
+    assert_eq!(s.params, ["N"]);
+    assert_eq!(
+        s.array("A").map(|a| a.dims),
+        Some(1),
+        "memref<?xindex> is 1-d"
+    );
+}
+
+/// `affine.for` operands of a bound map, and `affine.if` operands, also end
+/// on their own line.
+#[test]
+fn bound_and_if_operands_do_not_swallow_the_next_line() {
+    let s = mlir(
+        "func.func @f(%A: memref<100xf32>, %N: index) {
+  affine.for %i = affine_map<(d0) -> (d0)>(%N) to 100 {
+    affine.if affine_set<(d0) : (d0 - 5 >= 0)>(%i) {
+      %v = affine.load %A[%i] : memref<100xf32>
+      affine.store %v, %A[%i + 1] : memref<100xf32>
+    }
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "[N] -> { S0[i] : N <= i < 100 and i >= 5 }",
+        "[N] -> { S0[i] -> A[i] }",
+        "[N] -> { S0[i] -> A[i + 1] }",
+    );
+}
+
+/// A function whose buffers come from `memref.alloc` and whose loads feed
+/// nothing: every access is in the model (the unused load as a statement of
+/// its own, in textual order), not an empty domain.
+#[test]
+fn unused_loads_and_constant_stores_into_local_buffers_are_accesses() {
+    let src = "func.func @f() {
+  %m = memref.alloc() : memref<10xf32>
+  %cst = arith.constant 7.000000e+00 : f32
+  affine.for %i0 = 0 to 10 {
+    affine.store %cst, %m[%i0] : memref<10xf32>
+  }
+  affine.for %i1 = 0 to 10 {
+    %1 = affine.load %m[%i1] : memref<10xf32>
+    affine.load %m[9 - %i1] : memref<10xf32>
+  }
+  return
+}
+";
+    let s = mlir(src);
+    check(
+        &s,
+        "{ S0[i0] : 0 <= i0 < 10; S1[i1] : 0 <= i1 < 10; S2[i1] : 0 <= i1 < 10 }",
+        "{ S1[i1] -> m[i1]; S2[i1] -> m[9 - i1] }",
+        "{ S0[i0] -> m[i0] }",
+    );
+    let sched: UnionMap = "{ S0[i] -> [0, i, 0]; S1[i] -> [1, i, 0]; S2[i] -> [1, i, 1] }"
+        .parse()
+        .unwrap();
+    assert!(s.schedule().unwrap().is_equal(&sched).unwrap());
+    assert_eq!(
+        s.statements[1].text,
+        "%1 = affine.load %m[%i1] : memref<10xf32>"
+    );
+    let d = presburger_schedule::dependences(&s).unwrap();
+    assert!(
+        !d.raw.is_empty().unwrap(),
+        "the loads read what the store wrote"
+    );
+}
+
+/// Per op, every load and store is a statement with its one access, in
+/// textual order (as MLIR's dependence test numbers them).
+#[test]
+fn accesses_per_op() {
+    let src = "func.func @f(%A: memref<10xf32>, %B: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    %a = affine.load %A[%i] : memref<10xf32>
+    %b = affine.load %B[%i] : memref<10xf32>
+    %s = arith.addf %a, %b : f32
+    affine.store %s, %A[%i] : memref<10xf32>
+  }
+  return
+}
+";
+    let s = per_op(src);
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 10; S1[i] : 0 <= i < 10; S2[i] : 0 <= i < 10 }",
+        "{ S0[i] -> A[i]; S1[i] -> B[i] }",
+        "{ S2[i] -> A[i] }",
+    );
+    // per statement, the same function has one statement with both reads
+    let s = mlir(src);
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 10 }",
+        "{ S0[i] -> A[i]; S0[i] -> B[i] }",
+        "{ S0[i] -> A[i] }",
+    );
+}
+
+/// Memref types by MLIR's grammar: `index` and `vector` element types,
+/// spaces around `x`, layouts and memory spaces.
+#[test]
+fn memref_types_by_mlir_grammar() {
+    let s = mlir(
+        "func.func @f(%A: memref<?x?xindex>, %B: memref<2 x 2 x i32>,
+             %C: memref<4x4xf32, strided<[4, 1], offset: ?>>, %D: memref<8xvector<4xf32>, 1>,
+             %E: memref<f32>) {
+  affine.for %i = 0 to 2 {
+    %a = affine.load %A[%i, %i] : memref<?x?xindex>
+    %b = affine.load %B[%i, 1] : memref<2 x 2 x i32>
+    %c = affine.load %C[%i, 0] : memref<4x4xf32, strided<[4, 1], offset: ?>>
+    %d = affine.load %D[%i] : memref<8xvector<4xf32>, 1>
+    %e = affine.load %E[] : memref<f32>
+  }
+  return
+}
+",
+    );
+    let dims = |n: &str| s.array(n).map(|a| (a.dims, a.element_type.clone()));
+    assert_eq!(dims("A"), Some((2, Some("index".into()))));
+    assert_eq!(dims("B"), Some((2, Some("i32".into()))));
+    assert_eq!(dims("C"), Some((2, Some("f32".into()))));
+    assert_eq!(dims("D"), Some((1, Some("vector<4xf32>".into()))));
+    assert_eq!(dims("E"), Some((0, Some("f32".into()))));
+    assert_eq!(s.array("B").unwrap().sizes, ["2", "2"]);
+    let e = error("func.func @f(%A: memref<*xf32>) {\n  return\n}\n");
+    assert!(e.contains("cannot read the memref type"), "{e}");
+}
+
+/// `affine.parallel` with several iterators, `min`/`max` bounds and steps:
+/// one loop per iterator.
+#[test]
+fn affine_parallel_loops() {
+    let s = mlir(
+        "func.func @f(%A: memref<100x100xf32>, %x: f32, %N: index) {
+  affine.parallel (%i, %j) = (0, max(1, %N - 50)) to (min(%N, 64), 100) step (2, 1) {
+    affine.for %k = 0 to 3 {
+      affine.store %x, %A[%i + %k, %j] : memref<100x100xf32>
+    }
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "[N] -> { S0[i, j, k] : 0 <= i < N and i < 64 and i mod 2 = 0 and j >= 1 \
+         and j >= N - 50 and j < 100 and 0 <= k < 3 }",
+        "[N] -> { S0[i, j, k] -> x[] }",
+        "[N] -> { S0[i, j, k] -> A[i + k, j] }",
+    );
+    let e = error(
+        "func.func @f(%A: memref<10xf32>) {
+  %r = affine.parallel (%i) = (0) to (10) reduce (\"addf\") -> (f32) {
+  }
+  return
+}
+",
+    );
+    assert!(e.contains("line 2"), "{e}");
+}
+
+/// `arith.select` on data keeps the reads of both values; on indices it is
+/// not affine.
+#[test]
+fn select_on_data_and_on_indices() {
+    let s = mlir(
+        "func.func @f(%A: memref<10xf32>, %B: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    %c5 = arith.constant 5 : index
+    %c = arith.cmpi slt, %i, %c5 : index
+    %a = affine.load %A[%i] : memref<10xf32>
+    %b = affine.load %B[%i] : memref<10xf32>
+    %s = arith.select %c, %a, %b : f32
+    affine.store %s, %A[%i] : memref<10xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 10 }",
+        "{ S0[i] -> A[i]; S0[i] -> B[i] }",
+        "{ S0[i] -> A[i] }",
+    );
+    let e = error(
+        "func.func @f(%A: memref<10xf32>, %x: f32) {
+  affine.for %i = 0 to 10 {
+    %c5 = arith.constant 5 : index
+    %c = arith.cmpi slt, %i, %c5 : index
+    %s = arith.select %c, %i, %c5 : index
+    memref.store %x, %A[%s] : memref<10xf32>
+  }
+  return
+}
+",
+    );
+    assert!(e.contains("piecewise"), "{e}");
+}

@@ -302,3 +302,83 @@ fn select_on_data_and_on_indices() {
     );
     assert!(e.contains("piecewise"), "{e}");
 }
+
+/// SSA names that are not identifiers (`%0`, `%m.a`) become isl names
+/// (`v0`, `m_a`, here `m_a_` as `%m_a` keeps its name) so that the model
+/// prints as valid isl notation; names that are identifiers stay as they
+/// are.
+#[test]
+fn ssa_names_that_are_not_identifiers() {
+    let s = mlir(
+        "func.func @f(%m.a: memref<?xf32>, %m_a: memref<?xf32>) {
+  %0 = memref.alloc() : memref<10xf32>
+  %c0 = arith.constant 0 : index
+  %1 = memref.dim %m.a, %c0 : memref<?xf32>
+  affine.for %i = 0 to %1 {
+    %v = affine.load %m.a[%i] : memref<?xf32>
+    %w = affine.load %m_a[%i] : memref<?xf32>
+    %s = arith.addf %v, %w : f32
+    affine.store %s, %0[%i] : memref<10xf32>
+  }
+  return
+}
+",
+    );
+    assert_eq!(s.params, ["v1"]);
+    let names: Vec<&str> = s.arrays.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["m_a_", "m_a", "v0"]);
+    check(
+        &s,
+        "[v1] -> { S0[i] : 0 <= i < v1 }",
+        "[v1] -> { S0[i] -> m_a_[i]; S0[i] -> m_a[i] }",
+        "[v1] -> { S0[i] -> v0[i] }",
+    );
+    for text in [
+        s.reads().unwrap().to_string(),
+        s.writes().unwrap().to_string(),
+    ] {
+        assert!(text.parse::<UnionMap>().is_ok(), "{text}");
+    }
+}
+
+/// `arith.remsi`/`divsi` by a positive constant are `mod`/`floordiv` where
+/// the dividend is never negative (decided from the enclosing loops and
+/// conditions), and not affine where it may be.
+#[test]
+fn remsi_and_divsi_of_non_negative_values() {
+    let s = mlir(
+        "func.func @f(%A: memref<?xf32>, %x: f32, %N: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c1 to %N step %c1 {
+    %r = arith.remsi %i, %c4 : index
+    %q = arith.divsi %i, %c4 : index
+    %s = arith.addi %r, %q : index
+    memref.store %x, %A[%s] : memref<?xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "[N] -> { S0[i] : 1 <= i < N }",
+        "[N] -> { S0[i] -> x[] }",
+        "[N] -> { S0[i] -> A[(i mod 4) + floor(i/4)] }",
+    );
+    let e = error(
+        "func.func @f(%A: memref<?xf32>, %x: f32, %N: index) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c1 to %N step %c1 {
+    %m = arith.subi %i, %c4 : index
+    %r = arith.remsi %m, %c4 : index
+    memref.store %x, %A[%r] : memref<?xf32>
+  }
+  return
+}
+",
+    );
+    assert!(e.contains("line 7") && e.contains("may be negative"), "{e}");
+}

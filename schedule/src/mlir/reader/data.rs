@@ -181,7 +181,9 @@ impl<'a> Reader<'a> {
     }
 
     /// Index arithmetic: `addi`, `subi`, `muli` (by a constant), `floordivsi`,
-    /// `ceildivsi` (by a positive constant), `index_cast`; anything else, or a
+    /// `ceildivsi` (by a positive constant), `remsi`/`divsi` (by a positive
+    /// constant, of a value never negative there: `mod`/`floordiv`),
+    /// `index_cast`; anything else, or a
     /// non-affine result, is [`Val::NonAffine`] (an error only if used as an
     /// index).
     pub(super) fn index_arith(&mut self, name: &str, operands: &[(&'a str, usize)]) -> Result<Val> {
@@ -226,9 +228,52 @@ impl<'a> Reader<'a> {
                     "`{name}` by a value that is not a positive constant"
                 )),
             },
+            ("remsi" | "divsi", Some((a, b))) => match div(constant(&b)) {
+                // C's truncating division and remainder are floordiv and mod
+                // where the dividend is not negative
+                Some(k) if self.never_negative(&a) => {
+                    let (a, k) = (Box::new(a), Box::new(AffineExpr::Const(k)));
+                    Val::Index(if short == "remsi" {
+                        AffineExpr::Mod(a, k)
+                    } else {
+                        AffineExpr::FloorDiv(a, k)
+                    })
+                }
+                Some(_) => Val::NonAffine(format!(
+                    "`{name}` of a value that may be negative (truncating, not floor)"
+                )),
+                None => Val::NonAffine(format!(
+                    "`{name}` by a value that is not a positive constant"
+                )),
+            },
             ("index_cast" | "index_castui", None) if es.len() == 1 => Val::Index(es[0].clone()),
             _ => Val::NonAffine(format!("`{name}` is not an affine operation")),
         })
+    }
+
+    /// Whether the index expression `e` is at least 0 wherever the op is
+    /// reached: the enclosing conditions and `e < 0` have no common point,
+    /// for any values of the parameters (decided by `presburger`; false
+    /// when that cannot be built).
+    fn never_negative(&self, e: &AffineExpr) -> bool {
+        let n = self.iters.len();
+        let mut parts = self.guards.clone();
+        parts.push(Guard::Ge(add(scale(e.clone(), -1), AffineExpr::Const(-1))));
+        let order: Vec<usize> = (0..self.params.len()).collect();
+        let Some(cond) = Guard::And(parts).to_cond(n, &order) else {
+            return false;
+        };
+        let space = presburger::Space::set(self.params.clone(), presburger::Tuple::anonymous(n));
+        let pos = crate::c::ast::Pos {
+            start: self.c.pos,
+            end: self.c.pos,
+            line: 0,
+            col: 0,
+        };
+        crate::c::affine::to_set(&cond, &space, pos)
+            .ok()
+            .and_then(|s| s.is_empty().ok())
+            .unwrap_or(false)
     }
 
     /// `%r = affine.apply #map(%d...)[%s...]`.

@@ -382,3 +382,45 @@ fn remsi_and_divsi_of_non_negative_values() {
     );
     assert!(e.contains("line 7") && e.contains("may be negative"), "{e}");
 }
+
+/// Ops of other dialects in MLIR's generic form (`"op0"(%v) : (f32) -> ()`,
+/// as MLIR's tests use) compute data from their operands; on a memref, with
+/// a region, or from a dialect read in its pretty form, they are errors.
+#[test]
+fn generic_ops_of_other_dialects_compute_data() {
+    let s = mlir(
+        "func.func @f(%A: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    %v = affine.load %A[%i] : memref<10xf32>
+    %w = \"test.op\"(%v) {attr = 1 : i64} : (f32) -> f32
+    \"op0\"(%w) : (f32) -> ()
+    affine.store %w, %A[9 - %i] : memref<10xf32>
+    memref.dealloc %A : memref<10xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 10 }",
+        "{ S0[i] -> A[i] }",
+        "{ S0[i] -> A[9 - i] }",
+    );
+    let wrap = |op: &str| {
+        format!(
+            "func.func @f(%A: memref<10xf32>) {{\n  %c = arith.constant 1.0 : f32\n{op}\n  return\n}}\n"
+        )
+    };
+    let e = error(&wrap(
+        "  \"test.fill\"(%A, %c) : (memref<10xf32>, f32) -> ()",
+    ));
+    assert!(
+        e.contains("line 3, column 15") && e.contains("on the memref %A"),
+        "{e}"
+    );
+    let e = error(&wrap("  \"test.region\"() ({\n  }) : () -> ()"));
+    assert!(e.contains("line 3") && e.contains("regions"), "{e}");
+    let e = error(&wrap("  \"affine.yield\"() : () -> ()"));
+    assert!(e.contains("generic form is not read"), "{e}");
+}

@@ -29,7 +29,10 @@
 //!   `floordivsi`/`ceildivsi` (by a positive constant), `index_cast`;
 //! - `arith.select` on an affine condition computes data from its two values
 //!   (on index values it is piecewise, not affine);
-//! - any other `arith` or `math` op computes data from its operands.
+//! - any other `arith` or `math` op computes data from its operands, and so
+//!   does an op of another dialect in MLIR's generic form (`"op0"(%v) : (f32)
+//!   -> ()`) without regions or memref operands; `memref.dealloc` touches no
+//!   element; `index.constant` is an index constant.
 //!
 //! Each store is one statement (`S0`, `S1`, ... in textual order); its reads
 //! are the loads that feed the stored value (through `arith`/`math` ops) and

@@ -5,6 +5,41 @@
 
 use super::*;
 
+/// The data computed from values `vals` by the op at `span`: their reads
+/// (a scalar argument is a read of its 0-d array), merged without repeats so
+/// that `%y = arith.addf %x, %x` chains stay as large as the loads they
+/// read, and the spans of the ops that compute them.
+fn data_of(vals: Vec<Val>, span: (usize, usize)) -> Val {
+    let mut reads: Vec<(usize, RawAccess)> = Vec::new();
+    let mut spans = vec![span];
+    let mut merge = |key: usize, a: RawAccess| {
+        if !reads.iter().any(|(k, b)| *k == key && b.array == a.array) {
+            reads.push((key, a));
+        }
+    };
+    for v in vals {
+        match v {
+            Val::Data { reads: r, spans: s } => {
+                for (key, a) in r {
+                    merge(key, a);
+                }
+                spans.extend(s);
+            }
+            Val::Scalar(s) => merge(
+                span.0,
+                RawAccess {
+                    array: s,
+                    subs: Vec::new(),
+                },
+            ),
+            _ => {}
+        }
+    }
+    spans.sort_unstable();
+    spans.dedup();
+    Val::Data { reads, spans }
+}
+
 impl<'a> Reader<'a> {
     /// `%r = memref.alloca(%sizes) {attributes} : memref<...>`: a local
     /// array named by its SSA name (its sizes are not modelled).
@@ -38,13 +73,14 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// `%r = arith.constant 3 : index` (an index constant) or any other
+    /// `%r = arith.constant 3 : index` (an index constant), `%r =
+    /// index.constant 3` (`index` set: no type follows) or any other
     /// constant (data without reads).
-    pub(super) fn constant(&mut self, r: &str) -> Result<()> {
+    pub(super) fn constant(&mut self, r: &str, index: bool) -> Result<()> {
         let val = if self.c.peek_int() {
             let v = self.c.int()?;
             self.skip_blanks();
-            if self.c.eat(":") && (self.c.peek_kw("index") || self.c.peek("i")) {
+            if index || (self.c.eat(":") && (self.c.peek_kw("index") || self.c.peek("i"))) {
                 Val::Index(AffineExpr::Const(v))
             } else {
                 Val::Data {
@@ -66,21 +102,7 @@ impl<'a> Reader<'a> {
     /// An `arith` or `math` op: index arithmetic when all operands are
     /// indices, otherwise a computation on data (its reads are its operands').
     pub(super) fn arith(&mut self, name: &str, r: &str, start: usize) -> Result<()> {
-        let mut operands: Vec<(&'a str, usize)> = Vec::new();
-        while let Some(b) = self.c.byte() {
-            if b == b'\n' || (b == b'/' && self.c.byte_at(self.c.pos + 1) == Some(b'/')) {
-                break;
-            }
-            if b == b':' {
-                break;
-            }
-            if b == b'%' {
-                operands.push(self.operand("an operand")?);
-            } else {
-                self.c.bump();
-            }
-        }
-        self.end_of_line();
+        let operands = self.line_operands()?;
         let end = self.c.pos;
         let mut vals = Vec::new();
         for (n, at) in &operands {
@@ -145,38 +167,69 @@ impl<'a> Reader<'a> {
         let val = if !vals.is_empty() && vals.iter().all(is_index) && name.starts_with("arith.") {
             self.index_arith(name, &operands)?
         } else {
-            // merged without repeats, so that `%y = arith.addf %x, %x` chains
-            // stay as large as the loads they read
-            let mut reads: Vec<(usize, RawAccess)> = Vec::new();
-            let mut spans = vec![(start, end)];
-            let mut merge = |key: usize, a: RawAccess| {
-                if !reads.iter().any(|(k, b)| *k == key && b.array == a.array) {
-                    reads.push((key, a));
-                }
-            };
-            for v in vals {
-                match v {
-                    Val::Data { reads: r, spans: s } => {
-                        for (key, a) in r {
-                            merge(key, a);
-                        }
-                        spans.extend(s);
-                    }
-                    Val::Scalar(s) => merge(
-                        start,
-                        RawAccess {
-                            array: s,
-                            subs: Vec::new(),
-                        },
-                    ),
-                    _ => {}
-                }
-            }
-            spans.sort_unstable();
-            spans.dedup();
-            Val::Data { reads, spans }
+            data_of(vals, (start, end))
         };
         self.define(r, val);
+        Ok(())
+    }
+
+    /// The SSA operands on the rest of the op's line, before its `:` type
+    /// (or a comment); the cursor ends at the line's end.
+    fn line_operands(&mut self) -> Result<Vec<(&'a str, usize)>> {
+        let mut operands = Vec::new();
+        while let Some(b) = self.c.byte() {
+            if b == b'\n' || (b == b'/' && self.c.byte_at(self.c.pos + 1) == Some(b'/')) {
+                break;
+            }
+            if b == b':' {
+                break;
+            }
+            if b == b'%' {
+                operands.push(self.operand("an operand")?);
+            } else {
+                self.c.bump();
+            }
+        }
+        self.end_of_line();
+        Ok(operands)
+    }
+
+    /// An op of another dialect in MLIR's generic form, `%r = "d.op"(%a, %b)
+    /// {attrs} : (types) -> type` (or with no result), without regions and
+    /// whose operands are no memrefs: like an `arith` op on data, its
+    /// results are computed from its operands (and it touches no memory the
+    /// model knows of).
+    pub(super) fn generic(
+        &mut self,
+        name: &str,
+        name_at: usize,
+        results: &[&str],
+        start: usize,
+    ) -> Result<()> {
+        let operands = self.line_operands()?;
+        let end = self.c.pos;
+        let line = self.c.src.get(start..end).unwrap_or("");
+        if line.contains("({") || line.trim_end().ends_with('(') {
+            return self.err(
+                name_at,
+                format!("unsupported operation `{name}` with regions in a SCoP"),
+            );
+        }
+        let mut vals = Vec::new();
+        for (n, at) in &operands {
+            let v = self.value(n, *at)?;
+            if matches!(v, Val::Memref(_)) {
+                return self.err(
+                    *at,
+                    format!("unsupported operation `{name}` on the memref %{n} (its accesses are unknown)"),
+                );
+            }
+            vals.push(v);
+        }
+        let val = data_of(vals, (start, end));
+        for r in results {
+            self.define(r, val.clone());
+        }
         Ok(())
     }
 

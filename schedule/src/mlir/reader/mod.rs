@@ -470,10 +470,24 @@ impl<'a> Reader<'a> {
             Some((n, _)) => n,
             None if self.c.byte() == Some(b'"') => {
                 let n = self.c.string_lit()?;
-                return self.err(
-                    name_at,
-                    format!("unsupported operation `{n}` (the generic form is not read)"),
-                );
+                // the dialects whose ops are read in their pretty form
+                let known = [
+                    "affine.", "scf.", "memref.", "func.", "arith.", "math.", "cf.",
+                ];
+                if known.iter().any(|d| n.starts_with(d)) {
+                    return self.err(
+                        name_at,
+                        format!("unsupported operation `{n}` (the generic form is not read)"),
+                    );
+                }
+                if !self.c.peek_on_line("(") {
+                    return self.err(
+                        name_at,
+                        format!("unsupported operation `{n}` (expected its operands `(...)`)"),
+                    );
+                }
+                let names: Vec<&str> = results.iter().map(|r| r.0).collect();
+                return self.generic(&n, name_at, &names, start);
             }
             None => {
                 let found = self.c.found();
@@ -556,9 +570,18 @@ impl<'a> Reader<'a> {
                 self.end_of_line();
                 Ok(())
             }
-            "arith.constant" => {
+            "arith.constant" | "index.constant" => {
                 let r = one_result(self)?;
-                self.constant(r)
+                self.constant(r, name == "index.constant")
+            }
+            // freeing a buffer touches none of its elements
+            "memref.dealloc" => {
+                no_result(self)?;
+                let (m, m_at) = self.operand("a memref")?;
+                if !matches!(self.value(m, m_at)?, Val::Memref(_)) {
+                    return self.err(m_at, format!("memref.dealloc: %{m} is not a memref"));
+                }
+                self.rest_is_type(name)
             }
             n if n.starts_with("arith.") || n.starts_with("math.") => {
                 let r = one_result(self)?;

@@ -204,3 +204,28 @@ func.func @steps(%B: memref<64xf32>, %x: f32) {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--per-op`: one statement per load and store op; refused for C.
+#[test]
+fn scop_per_op_makes_every_access_a_statement() {
+    let src = "func.func @f(%A: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    %a = affine.load %A[%i] : memref<10xf32>
+    affine.store %a, %A[%i + 1] : memref<10xf32>
+  }
+  return
+}
+";
+    let o = poly(&["scop", "--per-op"], src);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(text.contains("reads: { S0[i] -> A[i] }"), "{text}");
+    assert!(text.contains("writes: { S1[i] -> A[i + 1] }"), "{text}");
+    let o = poly(&["scop"], src);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("writes: { S0[i] -> A[i + 1] }"));
+    let o = poly(
+        &["scop", "--per-op"],
+        "#pragma scop\nfor (i = 0; i < 4; i++) a[i] = 0;\n#pragma endscop\n",
+    );
+    assert!(!o.status.success());
+}

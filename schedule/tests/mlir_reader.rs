@@ -424,3 +424,45 @@ fn generic_ops_of_other_dialects_compute_data() {
     let e = error(&wrap("  \"affine.yield\"() : () -> ()"));
     assert!(e.contains("generic form is not read"), "{e}");
 }
+
+/// `affine.min`/`affine.max` ops (as tiling writes them) bound `scf.for`
+/// and `affine.for` loops; as an index they are not affine.
+#[test]
+fn affine_min_and_max_ops_as_loop_bounds() {
+    let s = mlir(
+        "#ub = affine_map<(d0)[s0] -> (d0 + 32, s0)>
+func.func @f(%A: memref<?xf32>, %x: f32, %N: index) {
+  %c1 = arith.constant 1 : index
+  affine.for %i = 0 to %N step 32 {
+    %lb = affine.max affine_map<(d0) -> (d0, 4)>(%i)
+    %ub = affine.min #ub(%i)[%N]
+    scf.for %j = %lb to %ub step %c1 {
+      memref.store %x, %A[%j] : memref<?xf32>
+    }
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "[N] -> { S0[i, j] : 0 <= i < N and i mod 32 = 0 and j >= i and j >= 4 \
+         and j < i + 32 and j < N }",
+        "[N] -> { S0[i, j] -> x[] }",
+        "[N] -> { S0[i, j] -> A[j] }",
+    );
+    let e = error(
+        "func.func @f(%A: memref<?xf32>, %x: f32, %N: index) {
+  affine.for %i = 0 to 10 {
+    %m = affine.min affine_map<(d0)[s0] -> (d0, s0)>(%i)[%N]
+    memref.store %x, %A[%m] : memref<?xf32>
+  }
+  return
+}
+",
+    );
+    assert!(
+        e.contains("line 4") && e.contains("a min of several values"),
+        "{e}"
+    );
+}

@@ -10,7 +10,8 @@
 //!   = (lbs) to (ubs) step (s, t)` (one loop per iterator; bounds over SSA
 //!   values, `max(...)`/`min(...)` of several), and `scf.for %i = %lb to %ub
 //!   step %k` with affine bounds (or an `arith.maxsi` of them below, an
-//!   `arith.minsi` above) and a constant step;
+//!   `arith.minsi` above, or an `affine.max`/`affine.min` op) and a
+//!   constant step;
 //! - `affine.if` with an integer set (inline `affine_set<...>` or `#alias`)
 //!   and an optional `else`;
 //! - `scf.if` (with an optional `else`) on `arith.cmpi` (`eq`, `ne`, `slt`,

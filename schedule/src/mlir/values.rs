@@ -49,7 +49,8 @@ pub enum Val {
     /// A memref argument: the key of its description.
     Memref(String),
     /// The largest (`max`) or smallest of affine pieces (`arith.maxsi`,
-    /// `arith.minsi`): a loop bound of `scf.for`, not an index.
+    /// `arith.minsi`, `affine.max`, `affine.min`): a loop bound, not an
+    /// index.
     Extremum {
         /// Whether it is the maximum.
         max: bool,

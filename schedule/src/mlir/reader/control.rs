@@ -60,7 +60,7 @@ impl<'a> Reader<'a> {
         }
         if self.c.peek("%") {
             let (n, n_at) = self.operand("a bound")?;
-            return Ok(vec![self.index(n, n_at, "affine.for")?]);
+            return self.pieces(n, n_at, "affine.for", lower);
         }
         let map = self.map_ref()?;
         if map.results.is_empty() {

@@ -343,6 +343,33 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// `%r = affine.min #map(%d...)[%s...]` (or `affine.max`): the smallest
+    /// (largest) of the map's results, a loop bound as `arith.minsi` gives
+    /// one (an index when the map has one result).
+    pub(super) fn min_max(&mut self, op: &str, r: &str) -> Result<()> {
+        let at = self.c.pos;
+        let map = self.map_ref()?;
+        if map.results.is_empty() {
+            return self.err(at, format!("{op} needs a map with results"));
+        }
+        let (dims, syms) = self.map_operands(&map, at, op)?;
+        let pieces = map
+            .results
+            .iter()
+            .map(|e| self.compose(e, &dims, &syms, at))
+            .collect::<Result<Vec<_>>>()?;
+        self.end_of_line();
+        let val = match pieces.as_slice() {
+            [one] => Val::Index(one.clone()),
+            _ => Val::Extremum {
+                max: op == "affine.max",
+                pieces,
+            },
+        };
+        self.define(r, val);
+        Ok(())
+    }
+
     /// `#alias` or an inline `affine_map<...>`.
     pub(super) fn map_ref(&mut self) -> Result<AffineMap> {
         self.c.skip_ws();

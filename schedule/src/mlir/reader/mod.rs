@@ -353,7 +353,7 @@ impl<'a> Reader<'a> {
             Val::Extremum { max, .. } => self.err(
                 at,
                 format!(
-                    "{op}: the index %{name} is not affine (an `arith.{}si`, only a loop bound of scf.for)",
+                    "{op}: the index %{name} is not affine (a {} of several values, only a loop bound)",
                     if max { "max" } else { "min" }
                 ),
             ),
@@ -541,6 +541,10 @@ impl<'a> Reader<'a> {
             "affine.apply" => {
                 let r = one_result(self)?;
                 self.apply(r)
+            }
+            "affine.min" | "affine.max" => {
+                let r = one_result(self)?;
+                self.min_max(name, r)
             }
             "memref.alloca" | "memref.alloc" => {
                 let r = one_result(self)?;

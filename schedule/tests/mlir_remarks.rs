@@ -114,3 +114,41 @@ fn refused_functions_are_placed_errors() {
     .unwrap_err();
     assert!(e.to_string().starts_with("line 2, column 3:"), "{e}");
 }
+
+/// No prefix of a module (cut at any character) makes `mlir_remarks`
+/// panic: it gives remarks or an error.
+#[test]
+fn no_prefix_panics() {
+    let src = "#set = affine_set<(d0)[s0] : (d0 - s0 floordiv 2 >= 0)>
+func.func @f(%A: memref<?x?xf32>, %N: index) {
+  %c = arith.constant 1.0 : f32
+  affine.for %i = 0 to %N step 2 {
+    %a = affine.apply affine_map<(d0)[s0] -> (d0 mod 3 + s0)> (%i)[%N]
+    affine.if #set(%i)[%N] {
+      affine.store %c, %A[%a, %i] : memref<?x?xf32>
+    } else {
+      %v = affine.load %A[%i, %a] : memref<?x?xf32>
+    }
+    affine.parallel (%p) = (0) to (min(%N, 8)) {
+      affine.load %A[%p, %i] : memref<?x?xf32>
+    }
+  }
+  return
+}
+// -----
+func.func @g(%B: memref<4xf32>) {
+  %c = arith.constant 1.0 : f32
+  affine.store %c, %B[0] : memref<4xf32>
+  return
+}
+";
+    let full = mlir_remarks(src, "t.mlir", true).unwrap();
+    // @f: 3 accesses, 8 pairs with one common loop (2 depths) and the
+    // parallel load with itself (3); @g, a module of its own: 1
+    assert_eq!(full.lines().count(), 8 * 2 + 3 + 1);
+    for (cut, _) in src.char_indices() {
+        for split in [false, true] {
+            let _ = mlir_remarks(&src[..cut], "t.mlir", split);
+        }
+    }
+}

@@ -466,3 +466,38 @@ func.func @f(%A: memref<?xf32>, %x: f32, %N: index) {
         "{e}"
     );
 }
+
+/// `affine.vector_load`/`vector_store` access the vector's elements: the
+/// last dimensions range over the subscript plus `0 .. size`.
+#[test]
+fn vector_loads_and_stores_access_ranges() {
+    let s = mlir(
+        "func.func @f(%in: memref<512xf32>, %out: memref<16x64xf32>) {
+  %tmp = memref.alloc() : memref<512xf32>
+  affine.for %i = 0 to 16 {
+    %ld0 = affine.vector_load %in[32*%i] : memref<512xf32>, vector<32xf32>
+    affine.vector_store %ld0, %tmp[32*%i] : memref<512xf32>, vector<32xf32>
+    %ld1 = affine.vector_load %tmp[%i] : memref<512xf32>, vector<16xf32>
+    affine.vector_store %ld1, %out[%i, 8] : memref<16x64xf32>, vector<16xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 16; S1[i] : 0 <= i < 16 }",
+        "{ S0[i] -> in[x] : 32i <= x < 32i + 32; S1[i] -> tmp[x] : i <= x < i + 16 }",
+        "{ S0[i] -> tmp[x] : 32i <= x < 32i + 32; S1[i] -> out[i, y] : 8 <= y < 24 }",
+    );
+    let d = presburger_schedule::dependences(&s).unwrap();
+    assert!(!d.raw.is_empty().unwrap(), "S0 writes what S1 reads");
+    let e = error(
+        "func.func @f(%in: memref<512xf32>) {
+  %v = affine.vector_load %in[0] : memref<512xf32>, vector<4x4xf32>
+  return
+}
+",
+    );
+    assert!(e.contains("line 2") && e.contains("vector type"), "{e}");
+}

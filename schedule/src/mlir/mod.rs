@@ -17,7 +17,9 @@
 //! - `scf.if` (with an optional `else`) on `arith.cmpi` (`eq`, `ne`, `slt`,
 //!   `sle`, `sgt`, `sge`) of affine indices, joined by `arith.andi`/`ori`;
 //! - `affine.load`/`affine.store` with affine subscripts over SSA values,
-//!   `memref.load`/`memref.store` whose indices are affine index values;
+//!   `memref.load`/`memref.store` whose indices are affine index values,
+//!   `affine.vector_load`/`vector_store` (the vector's elements: the last
+//!   dimensions range over the subscript plus `0 .. size`);
 //! - `memref.alloca`/`memref.alloc`: local arrays, named like arguments;
 //!   memref types are read by MLIR's grammar (`memref<?x?xindex>`,
 //!   `memref<2 x 2 x i32>`, layouts and memory spaces after the element

@@ -22,6 +22,10 @@ pub struct RawAccess {
     pub array: String,
     /// One index expression per dimension.
     pub subs: Vec<AffineExpr>,
+    /// For a vector access (`affine.vector_load`), the vector's sizes: its
+    /// elements are `subs[d] .. subs[d] + size` in the last dimensions;
+    /// empty for one element.
+    pub extents: Vec<i64>,
 }
 
 /// What an SSA value is, as far as the model goes.

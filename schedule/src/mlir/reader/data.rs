@@ -30,6 +30,7 @@ fn data_of(vals: Vec<Val>, span: (usize, usize)) -> Val {
                 RawAccess {
                     array: s,
                     subs: Vec::new(),
+                    extents: Vec::new(),
                 },
             ),
             _ => {}
@@ -516,7 +517,7 @@ impl<'a> Reader<'a> {
 
     /// `%A[...] : type` after a load or store: the memref, its subscripts
     /// (as many as its rank) and the type, read over.
-    fn access(&mut self, op: &str) -> Result<(String, Vec<AffineExpr>)> {
+    fn access(&mut self, op: &str) -> Result<RawAccess> {
         let (array, rank, at) = self.memref(op)?;
         let subs = self.subscripts(op)?;
         if subs.len() != rank {
@@ -528,8 +529,51 @@ impl<'a> Reader<'a> {
                 ),
             );
         }
-        self.rest_is_type(op)?;
-        Ok((array, subs))
+        let extents = if op.starts_with("affine.vector_") {
+            self.vector_extents(op, rank)?
+        } else {
+            self.rest_is_type(op)?;
+            Vec::new()
+        };
+        Ok(RawAccess {
+            array,
+            subs,
+            extents,
+        })
+    }
+
+    /// The sizes of the vector type of `op` after its memref type (`:
+    /// memref<512xf32>, vector<32xf32>`), at most `rank` of them, each a
+    /// positive constant; the rest of the line is read over.
+    fn vector_extents(&mut self, op: &str, rank: usize) -> Result<Vec<i64>> {
+        self.c.expect(":", &format!("before the types of {op}"))?;
+        self.c.skip_type()?;
+        self.c
+            .expect(",", &format!("before the vector type of {op}"))?;
+        self.c.skip_ws();
+        let at = self.c.pos;
+        self.c.skip_type()?;
+        let ty = self.c.src.get(at..self.c.pos).unwrap_or("");
+        let sizes = ty
+            .strip_prefix("vector<")
+            .and_then(|t| t.strip_suffix('>'))
+            .and_then(shape)
+            .map(|(sizes, _)| sizes);
+        let extents: Option<Vec<i64>> = sizes.and_then(|v| {
+            v.iter()
+                .map(|x| x.parse::<i64>().ok().filter(|k| *k > 0))
+                .collect()
+        });
+        match extents {
+            Some(e) if !e.is_empty() && e.len() <= rank => {
+                self.end_of_line();
+                Ok(e)
+            }
+            _ => self.err(
+                at,
+                format!("{op}: cannot read the vector type `{ty}` (fixed sizes, at most the memref's rank)"),
+            ),
+        }
     }
 
     /// Records the load or store `op` (at `start`, named at `name_at`,
@@ -560,9 +604,8 @@ impl<'a> Reader<'a> {
         name_at: usize,
         r: Option<&str>,
     ) -> Result<()> {
-        let (array, subs) = self.access(op)?;
+        let access = self.access(op)?;
         let end = self.c.pos;
-        let access = RawAccess { array, subs };
         self.record(op, false, access.clone(), (start, name_at, end));
         if let Some(r) = r {
             self.define(
@@ -582,9 +625,8 @@ impl<'a> Reader<'a> {
         let value = self.value(v, v_at)?;
         self.c
             .expect(",", &format!("after the value stored by {op}"))?;
-        let (array, subs) = self.access(op)?;
+        let write = self.access(op)?;
         let end = self.c.pos;
-        let write = RawAccess { array, subs };
         self.record(op, true, write.clone(), (start, name_at, end));
         let (reads, mut spans) = match value {
             Val::Data { reads, spans } => {
@@ -595,6 +637,7 @@ impl<'a> Reader<'a> {
                 vec![RawAccess {
                     array: s,
                     subs: Vec::new(),
+                    extents: Vec::new(),
                 }],
                 Vec::new(),
             ),

@@ -216,6 +216,22 @@ pub struct Reader<'a> {
 /// unranked `memref<*xf32>` or a type without an element type.
 fn memref_info(ty: &str) -> Option<MemrefInfo> {
     let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
+    let (sizes, elem) = shape(inner)?;
+    if elem.starts_with('*') {
+        return None;
+    }
+    Some(MemrefInfo {
+        rank: sizes.len(),
+        elem,
+        sizes,
+    })
+}
+
+/// The shape of a shaped type's text inside its `<...>` (`4x?xf32, layout`):
+/// its sizes (`?` or decimal, each followed by `x`, spaces allowed) and its
+/// element type, up to the first top-level comma; `None` without an element
+/// type.
+fn shape(inner: &str) -> Option<(Vec<String>, String)> {
     // the shape and element type end at the first top-level comma
     let mut depth = 0i32;
     let mut end = inner.len();
@@ -249,14 +265,10 @@ fn memref_info(ty: &str) -> Option<MemrefInfo> {
         rest = next.trim_start();
     }
     let elem = rest.trim();
-    if elem.is_empty() || elem.starts_with('*') {
+    if elem.is_empty() {
         return None;
     }
-    Some(MemrefInfo {
-        rank: sizes.len(),
-        elem: elem.to_string(),
-        sizes,
-    })
+    Some((sizes, elem.to_string()))
 }
 
 impl<'a> Reader<'a> {
@@ -526,7 +538,7 @@ impl<'a> Reader<'a> {
                 let r = one_result(self)?;
                 self.cmpi(r)
             }
-            "affine.load" | "memref.load" => {
+            "affine.load" | "memref.load" | "affine.vector_load" => {
                 // a load whose value is unused may have no result name
                 let r = match results.as_slice() {
                     [] => None,
@@ -534,7 +546,7 @@ impl<'a> Reader<'a> {
                 };
                 self.load(name, start, name_at, r)
             }
-            "affine.store" | "memref.store" => {
+            "affine.store" | "memref.store" | "affine.vector_store" => {
                 no_result(self)?;
                 self.store(name, start, name_at)
             }

@@ -501,3 +501,30 @@ fn vector_loads_and_stores_access_ranges() {
     );
     assert!(e.contains("line 2") && e.contains("vector type"), "{e}");
 }
+
+/// `memref.cast` is the same buffer (the same array); `gpu.alloc` is a
+/// local buffer as `memref.alloc` is.
+#[test]
+fn casts_are_the_same_array_and_gpu_buffers_are_local_arrays() {
+    let s = mlir(
+        "func.func @f(%in: memref<512xf32>) {
+  %c = arith.constant 1.0 : f32
+  %m2 = memref.cast %in : memref<512xf32> to memref<?xf32>
+  %g = gpu.alloc() : memref<10xf32>
+  affine.for %i = 0 to 16 {
+    affine.store %c, %m2[32*%i] : memref<?xf32>
+    %v = affine.load %in[32*%i] : memref<512xf32>
+    affine.store %v, %g[%i mod 10] : memref<10xf32>
+  }
+  gpu.dealloc %g : memref<10xf32>
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 16; S1[i] : 0 <= i < 16 }",
+        "{ S1[i] -> in[32i] }",
+        "{ S0[i] -> in[32i]; S1[i] -> g[i mod 10] }",
+    );
+}

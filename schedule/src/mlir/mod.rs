@@ -20,7 +20,8 @@
 //!   `memref.load`/`memref.store` whose indices are affine index values,
 //!   `affine.vector_load`/`vector_store` (the vector's elements: the last
 //!   dimensions range over the subscript plus `0 .. size`);
-//! - `memref.alloca`/`memref.alloc`: local arrays, named like arguments;
+//! - `memref.alloca`/`memref.alloc`/`gpu.alloc`: local arrays, named like
+//!   arguments; `memref.cast` is the same array;
 //!   memref types are read by MLIR's grammar (`memref<?x?xindex>`,
 //!   `memref<2 x 2 x i32>`, layouts and memory spaces after the element
 //!   type);

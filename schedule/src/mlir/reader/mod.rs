@@ -558,7 +558,18 @@ impl<'a> Reader<'a> {
                 let r = one_result(self)?;
                 self.min_max(name, r)
             }
-            "memref.alloca" | "memref.alloc" => {
+            "memref.cast" => {
+                // the same buffer under another type: the same array
+                let r = one_result(self)?;
+                let (m, m_at) = self.operand("a memref")?;
+                let Val::Memref(k) = self.value(m, m_at)? else {
+                    return self.err(m_at, format!("memref.cast: %{m} is not a memref"));
+                };
+                self.end_of_line();
+                self.define(r, Val::Memref(k));
+                Ok(())
+            }
+            "memref.alloca" | "memref.alloc" | "gpu.alloc" => {
                 let r = one_result(self)?;
                 self.alloc(name, r)
             }
@@ -591,7 +602,7 @@ impl<'a> Reader<'a> {
                 self.constant(r, name == "index.constant")
             }
             // freeing a buffer touches none of its elements
-            "memref.dealloc" => {
+            "memref.dealloc" | "gpu.dealloc" => {
                 no_result(self)?;
                 let (m, m_at) = self.operand("a memref")?;
                 if !matches!(self.value(m, m_at)?, Val::Memref(_)) {

@@ -528,3 +528,28 @@ fn casts_are_the_same_array_and_gpu_buffers_are_local_arrays() {
         "{ S0[i] -> in[32i]; S1[i] -> g[i mod 10] }",
     );
 }
+
+/// An op's type may stand on the next line (MLIR's tests write long loads
+/// so); the next op is not swallowed.
+#[test]
+fn a_type_on_the_next_line() {
+    let s = mlir(
+        "func.func @f(%A: memref<4x4xf32>) {
+  affine.for %i = 0 to 4 {
+    %v = affine.load %A[%i, %i]
+      : memref<4x4xf32>
+    affine.store %v, %A[%i, 0]
+      : memref<4x4xf32>
+    %w = affine.load %A[0, %i] : memref<4x4xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 4; S1[i] : 0 <= i < 4 }",
+        "{ S0[i] -> A[i, i]; S1[i] -> A[0, i] }",
+        "{ S0[i] -> A[i, 0] }",
+    );
+}

@@ -432,9 +432,15 @@ impl<'a> Reader<'a> {
     }
 
     /// Fails unless only whitespace, a `:` type suffix or a comment is left on
-    /// the line (so that what the model ignores is only types).
+    /// the line (so that what the model ignores is only types); a type
+    /// suffix may also start the next line (`%v = affine.load %A[...]` then
+    /// `  : memref<...>`, as MLIR allows an op to go on over lines).
     pub(super) fn rest_is_type(&mut self, op: &str) -> Result<()> {
         self.skip_blanks();
+        let here = self.c.pos;
+        if !self.c.peek(":") {
+            self.c.pos = here;
+        }
         match self.c.byte() {
             None | Some(b'\n' | b':') => {}
             Some(b'/') if self.c.byte_at(self.c.pos + 1) == Some(b'/') => {}

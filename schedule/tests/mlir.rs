@@ -334,11 +334,11 @@ fn malformed_and_non_affine_inputs_are_placed_errors() {
         ),
         (
             wrap(
-                "  affine.for %i = 0 to %N {\n    %r = affine.for %j = 0 to %N iter_args(%a = %s) -> (f64) {\n      affine.yield %a : f64\n    }\n  }",
+                "  affine.for %i = 0 to %N {\n    %r = affine.for %j = 0 to %N iter_args(%a = %A) -> (memref<?xf64>) {\n      affine.yield %a : memref<?xf64>\n    }\n  }",
             ),
             3,
-            10,
-            "`affine.for` with results (loop-carried values, iter_args)",
+            49,
+            "loop-carried memrefs are not supported",
         ),
         (
             wrap("  %c = arith.constant 1 : index\n  scf.for %i = %c to %N step %N {\n  }"),

@@ -9,8 +9,8 @@ use crate::c::affine::to_set;
 use crate::c::ast::Pos;
 use crate::error::{Error, Result};
 use crate::scop::{Access, Array, Scop, Statement, access, schedule_map};
-use presburger::build::{Constraint, Expr as Aff};
-use presburger::{DimKind, Map, Set, Space, Tuple};
+use presburger::build::Constraint;
+use presburger::{DimKind, Set, Space, Tuple};
 use presburger_mlir_syntax::isl_name;
 use std::collections::{HashMap, HashSet};
 
@@ -38,45 +38,6 @@ impl Namer {
         self.given.insert(ssa.to_string(), n.clone());
         n
     }
-}
-
-/// The access relation `S[i] -> array[subs...]`, as the front ends' `access`
-/// gives it, except that for a vector access (`extents` not empty) the last
-/// `extents.len()` dimensions range over `subs[d] .. subs[d] + size`.
-fn range_access(
-    params: &[String],
-    tuple: &Tuple,
-    array: &str,
-    subs: &[Aff],
-    extents: &[i64],
-) -> presburger::Result<Access> {
-    let Some(first) = subs
-        .len()
-        .checked_sub(extents.len())
-        .filter(|_| !extents.is_empty())
-    else {
-        return access(params, tuple, array, subs);
-    };
-    let space = Space::map(
-        params.to_vec(),
-        tuple.clone(),
-        Tuple::named(Some(array.to_string()), subs.len()),
-    );
-    let mut cons = Vec::new();
-    for (d, s) in subs.iter().enumerate() {
-        let out = Aff::dim(DimKind::Out, d);
-        match d.checked_sub(first).and_then(|k| extents.get(k)) {
-            Some(&size) => {
-                cons.push(out.ge(s.clone()));
-                cons.push(out.lt(s.clone() + size));
-            }
-            None => cons.push(out.eq(s.clone())),
-        }
-    }
-    Ok(Access {
-        array: array.to_string(),
-        relation: Map::from_constraints(&space, cons)?,
-    })
 }
 
 /// The place of byte offset `at` (line and column of `src`).
@@ -162,7 +123,20 @@ pub fn build(
                     }
                 }
             }
-            range_access(&params, &tuple, name, &subs, &a.extents).map_err(pb)
+            if !a.extents.is_empty() {
+                // a range of elements per instance: the last writers of
+                // `dependences` take every access to be one element
+                return Err(Error::new(
+                    pos.line,
+                    pos.col,
+                    format!(
+                        "the vector access of {} (several elements at once) is not in the \
+                         SCoP model (`poly deps --mlir-remarks` reads it)",
+                        a.array
+                    ),
+                ));
+            }
+            access(&params, &tuple, name, &subs).map_err(pb)
         };
         let mut relations = |v: &[RawAccess]| -> Result<Vec<Access>> {
             v.iter()

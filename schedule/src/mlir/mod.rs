@@ -17,9 +17,15 @@
 //! - `scf.if` (with an optional `else`) on `arith.cmpi` (`eq`, `ne`, `slt`,
 //!   `sle`, `sgt`, `sge`) of affine indices, joined by `arith.andi`/`ori`;
 //! - `affine.load`/`affine.store` with affine subscripts over SSA values,
-//!   `memref.load`/`memref.store` whose indices are affine index values,
-//!   `affine.vector_load`/`vector_store` (the vector's elements: the last
-//!   dimensions range over the subscript plus `0 .. size`);
+//!   `memref.load`/`memref.store` whose indices are affine index values;
+//!   `affine.vector_load`/`vector_store` are read (for [`mlir_remarks`],
+//!   which does not count them) but a statement with one is an error: it
+//!   touches several elements per instance;
+//! - loop-carried values (`iter_args` of `affine.for`/`scf.for`) and the
+//!   results of `affine.if`/`scf.if` are scalars, as C accumulators are:
+//!   written by a statement before the loop (the initial value) and by each
+//!   `yield` (one statement per yield, writing all its values), read where
+//!   they are used;
 //! - `memref.alloca`/`memref.alloc`/`gpu.alloc`: local arrays, named like
 //!   arguments; `memref.cast` is the same array;
 //!   memref types are read by MLIR's grammar (`memref<?x?xindex>`,
@@ -51,7 +57,7 @@
 //! parameters are listed in the order of the arguments (then of the
 //! `memref.dim`s). The context has no constraints (MLIR types say nothing
 //! about the parameters). Other operations (`scf.while`, calls, ...),
-//! loop-carried values, non-affine or data-dependent indices are errors
+//! loop-carried memrefs, non-affine or data-dependent indices are errors
 //! with the line and column and the op named; the reader never panics.
 //!
 //! [`mlir_remarks`] prints MLIR's own dependence report

@@ -28,6 +28,17 @@ pub struct RawAccess {
     pub extents: Vec<i64>,
 }
 
+impl RawAccess {
+    /// The access of the 0-d array `name` (a scalar).
+    pub fn scalar(name: &str) -> RawAccess {
+        RawAccess {
+            array: name.to_string(),
+            subs: Vec::new(),
+            extents: Vec::new(),
+        }
+    }
+}
+
 /// What an SSA value is, as far as the model goes.
 #[derive(Clone, Debug)]
 pub enum Val {

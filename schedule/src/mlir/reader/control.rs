@@ -74,8 +74,12 @@ impl<'a> Reader<'a> {
     }
 
     /// `affine.for %i = lb to ub step s { ... }` or
-    /// `scf.for %i = %lb to %ub step %s { ... }`.
-    pub(super) fn for_loop(&mut self, op: &str, op_at: usize) -> Result<()> {
+    /// `scf.for %i = %lb to %ub step %s { ... }`, optionally with
+    /// `iter_args(%a = %init, ...) -> (types)` and as many `results`: each
+    /// `%a` is a scalar (the 0-d array `a`, as a C accumulator is), written
+    /// by a statement before the loop with `%init` and by the body's
+    /// `yield` with each iteration's value; the results read it.
+    pub(super) fn for_loop(&mut self, op: &str, op_at: usize, results: &[&'a str]) -> Result<()> {
         let (iv, iv_at) = self.operand("the loop's induction variable")?;
         if self.vals.contains_key(iv) {
             return self.err(iv_at, format!("{op}: %{iv} is already defined"));
@@ -133,19 +137,91 @@ impl<'a> Reader<'a> {
             };
             (l, u, step)
         };
-        if self.c.peek_kw("iter_args") || self.c.peek("->") {
+        let carried = self.iter_args(op)?;
+        // results may go unnamed (unused)
+        if !results.is_empty() && carried.len() != results.len() {
             return self.err(
                 op_at,
-                format!("{op} with iter_args or results (loop-carried values) is not supported"),
+                format!(
+                    "{op}: {} results for {} iter_args",
+                    results.len(),
+                    carried.len()
+                ),
             );
         }
         if self.c.eat(":") {
             self.c.skip_type()?;
         }
+        let header = (op_at, self.c.pos);
+        for (a, init) in &carried {
+            self.statement(vec![RawAccess::scalar(a)], vec![init.clone()], header);
+        }
+        // the loop comes after the statements that start its scalars
+        self.seq += 1;
         self.enter_loop(iv, &lowers, &uppers, step);
+        for (a, _) in &carried {
+            self.vals.insert(a.to_string(), Val::Scalar(a.to_string()));
+        }
+        self.yields
+            .push(carried.iter().map(|(a, _)| a.to_string()).collect());
         let r = self.block();
+        self.yields.pop();
+        for (a, _) in &carried {
+            self.vals.remove(*a);
+        }
         self.exit_loops(&[iv]);
-        r.map(|_| ())
+        r?;
+        for (res, (a, _)) in results.iter().zip(&carried) {
+            self.define(res, Val::Scalar(a.to_string()));
+        }
+        Ok(())
+    }
+
+    /// The optional `iter_args(%a = %init, ...) -> (types)` of a loop: each
+    /// loop-carried name with its initial value.
+    fn iter_args(&mut self, op: &str) -> Result<Vec<(&'a str, Val)>> {
+        let mut out = Vec::new();
+        if !self.c.eat_kw("iter_args") {
+            if self.c.peek("->") {
+                return self.err(self.c.pos, format!("{op}: results without iter_args"));
+            }
+            return Ok(out);
+        }
+        self.c.expect("(", &format!("after iter_args of {op}"))?;
+        loop {
+            let (a, a_at) = self.operand("a loop-carried value")?;
+            if self.vals.contains_key(a) {
+                return self.err(a_at, format!("{op}: %{a} is already defined"));
+            }
+            self.c.expect("=", "after the name of an iter_arg")?;
+            let (x, x_at) = self.operand("an initial value")?;
+            let v = self.value(x, x_at)?;
+            if matches!(v, Val::Memref(_)) {
+                return self.err(
+                    x_at,
+                    format!("{op}: loop-carried memrefs are not supported"),
+                );
+            }
+            out.push((a, v));
+            if !self.c.eat(",") {
+                break;
+            }
+        }
+        self.c.expect(")", &format!("to close iter_args of {op}"))?;
+        self.result_types(op)?;
+        Ok(out)
+    }
+
+    /// The `-> (types)` (or `-> type`) of an op with results.
+    fn result_types(&mut self, op: &str) -> Result<()> {
+        self.c
+            .expect("->", &format!("before the result types of {op}"))?;
+        if self.c.peek("(") {
+            self.c.skip_balanced(b'(', b')')?;
+        } else {
+            self.c.skip_type()?;
+        }
+        Ok(())
     }
 
     /// Opens the loop of iterator `iv` (the next dimension) between the
@@ -303,8 +379,9 @@ impl<'a> Reader<'a> {
             .collect()
     }
 
-    /// `affine.if #set(%d...)[%s...] { ... } else { ... }`.
-    pub(super) fn if_op(&mut self, op_at: usize) -> Result<()> {
+    /// `affine.if #set(%d...)[%s...] { ... } else { ... }`, optionally with
+    /// results (see [`Reader::if_results`]).
+    pub(super) fn if_op(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
         self.c.skip_ws();
         let at = self.c.pos;
         let set = if self.c.eat("affine_set<") {
@@ -330,20 +407,47 @@ impl<'a> Reader<'a> {
             results: Vec::new(),
         };
         let (dims, syms) = self.map_operands(&shape, at, "affine.if")?;
-        if self.c.peek("->") {
-            return self.err(op_at, "affine.if with results is not supported");
-        }
         let mut atoms = Vec::new();
         for (e, is_eq) in &set.constraints {
             let e = self.compose(e, &dims, &syms, at)?;
             atoms.push(if *is_eq { Guard::Eq(e) } else { Guard::Ge(e) });
         }
-        self.branches(Guard::And(atoms))
+        self.if_results("affine.if", op_at, results, Guard::And(atoms))
+    }
+
+    /// The branches of an `if` with `results` (`-> (types)` next, unless
+    /// there are none): each result is a scalar (the 0-d array named by
+    /// it) that the `yield` of the branch taken writes, and that its uses
+    /// read.
+    fn if_results(
+        &mut self,
+        op: &str,
+        op_at: usize,
+        results: &[&'a str],
+        cond: Guard,
+    ) -> Result<()> {
+        if results.is_empty() {
+            if self.c.peek("->") {
+                return self.err(op_at, format!("{op}: result types without result names"));
+            }
+        } else {
+            self.result_types(op)?;
+        }
+        self.yields
+            .push(results.iter().map(|r| r.to_string()).collect());
+        let r = self.branches(cond);
+        self.yields.pop();
+        r?;
+        for res in results {
+            self.define(res, Val::Scalar(res.to_string()));
+        }
+        Ok(())
     }
 
     /// `scf.if %c { ... } else { ... }` on a condition from `arith.cmpi` of
-    /// affine indices (and `arith.andi`/`ori` of such).
-    pub(super) fn scf_if(&mut self) -> Result<()> {
+    /// affine indices (and `arith.andi`/`ori` of such), optionally with
+    /// results (see [`Reader::if_results`]).
+    pub(super) fn scf_if(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
         let (c, at) = self.operand("the condition of scf.if")?;
         let cond = match self.value(c, at)? {
             Val::Cond(g) => g,
@@ -357,7 +461,7 @@ impl<'a> Reader<'a> {
                 )
             }
         };
-        self.branches(cond)
+        self.if_results("scf.if", op_at, results, cond)
     }
 
     /// `%r = arith.cmpi pred, %a, %b : index` with a signed or equality

@@ -25,14 +25,7 @@ fn data_of(vals: Vec<Val>, span: (usize, usize)) -> Val {
                 }
                 spans.extend(s);
             }
-            Val::Scalar(s) => merge(
-                span.0,
-                RawAccess {
-                    array: s,
-                    subs: Vec::new(),
-                    extents: Vec::new(),
-                },
-            ),
+            Val::Scalar(s) => merge(span.0, RawAccess::scalar(&s)),
             _ => {}
         }
     }
@@ -628,22 +621,31 @@ impl<'a> Reader<'a> {
         let write = self.access(op)?;
         let end = self.c.pos;
         self.record(op, true, write.clone(), (start, name_at, end));
-        let (reads, mut spans) = match value {
-            Val::Data { reads, spans } => {
-                self.consumed.extend(reads.iter().map(|(k, _)| *k));
-                (reads.into_iter().map(|(_, a)| a).collect(), spans)
-            }
-            Val::Scalar(s) => (
-                vec![RawAccess {
-                    array: s,
-                    subs: Vec::new(),
-                    extents: Vec::new(),
-                }],
-                Vec::new(),
-            ),
-            Val::Memref(_) => return self.err(v_at, format!("{op}: cannot store the memref %{v}")),
-            _ => (Vec::new(), Vec::new()),
-        };
+        if matches!(value, Val::Memref(_)) {
+            return self.err(v_at, format!("{op}: cannot store the memref %{v}"));
+        }
+        self.statement(vec![write], vec![value], (start, end));
+        Ok(())
+    }
+
+    /// Records the statement that writes `writes` with the values `values`
+    /// (its reads: the loads that feed them, the scalars they are; its
+    /// text: the ops that compute them and the op at `span`), at the
+    /// current place. Several writes are one statement when one op writes
+    /// them at once (a `yield` of several values reads them all first).
+    pub(super) fn statement(
+        &mut self,
+        writes: Vec<RawAccess>,
+        values: Vec<Val>,
+        span: (usize, usize),
+    ) {
+        let (start, end) = span;
+        let (mut reads, mut spans) = (Vec::new(), Vec::new());
+        if let Val::Data { reads: r, spans: s } = data_of(values, span) {
+            self.consumed.extend(r.iter().map(|(k, _)| *k));
+            reads = r.into_iter().map(|(_, a)| a).collect();
+            spans = s;
+        }
         spans.push((start, end));
         spans.sort_unstable();
         spans.dedup();
@@ -653,6 +655,9 @@ impl<'a> Reader<'a> {
             .collect::<Vec<_>>()
             .join("\n");
         let first = spans.first().map(|s| s.0).unwrap_or(start);
+        // a number of its own: one op (a yield of several values, a loop
+        // with several iter_args) may make several statements
+        self.seq += 1;
         self.stmts.push(RawStmt {
             iters: self.iters.clone(),
             loops: self.loop_ids.clone(),
@@ -660,11 +665,46 @@ impl<'a> Reader<'a> {
             guard: Guard::And(self.guards.clone()),
             positions: Vec::new(),
             reads,
-            writes: vec![write],
+            writes,
             text,
             span: (first, end),
             at: start,
         });
+    }
+
+    /// `affine.yield %a, %b : types` (or `scf.yield`) in a region whose op
+    /// has results: each value is written to the scalar the result stands
+    /// for (a statement each); a yield of values elsewhere is an error.
+    pub(super) fn yield_values(&mut self, name: &str, name_at: usize, start: usize) -> Result<()> {
+        let targets = self.yields.last().cloned().unwrap_or_default();
+        if targets.is_empty() {
+            return self.err(
+                name_at,
+                format!("`{name}` with values where the op has no results"),
+            );
+        }
+        let operands = self.line_operands()?;
+        let end = self.c.pos;
+        if operands.len() != targets.len() {
+            return self.err(
+                name_at,
+                format!(
+                    "`{name}` of {} values for {} results",
+                    operands.len(),
+                    targets.len()
+                ),
+            );
+        }
+        let mut values = Vec::new();
+        for (v, at) in &operands {
+            let value = self.value(v, *at)?;
+            if matches!(value, Val::Memref(_)) {
+                return self.err(*at, format!("`{name}` of the memref %{v} is not supported"));
+            }
+            values.push(value);
+        }
+        let writes = targets.iter().map(|t| RawAccess::scalar(t)).collect();
+        self.statement(writes, values, (start, end));
         Ok(())
     }
 }

@@ -195,6 +195,10 @@ pub struct Reader<'a> {
     guards: Vec<Guard>,
     /// The start offsets of the loads whose value feeds a store.
     consumed: HashSet<usize>,
+    /// For each open region op, the scalars its `yield` values are written
+    /// to (its `iter_args`, or the results of an `if`; empty without
+    /// results).
+    yields: Vec<Vec<String>>,
     /// Make every load and store a statement of its own (with its one
     /// access), in textual order, instead of one statement per store.
     pub per_op: bool,
@@ -290,6 +294,7 @@ impl<'a> Reader<'a> {
             scopes: Vec::new(),
             guards: Vec::new(),
             consumed: HashSet::new(),
+            yields: Vec::new(),
             per_op: false,
             stmts: Vec::new(),
             ops: Vec::new(),
@@ -524,22 +529,18 @@ impl<'a> Reader<'a> {
                 Some((_, at)) => r.err(*at, format!("`{name}` has no result here")),
             }
         };
-        if !results.is_empty()
-            && matches!(
-                name,
-                "affine.for" | "scf.for" | "affine.if" | "scf.if" | "affine.parallel"
-            )
-        {
+        if !results.is_empty() && name == "affine.parallel" {
             return self.err(
                 name_at,
-                format!("`{name}` with results (loop-carried values, iter_args) is not supported"),
+                format!("`{name}` with results (reductions) is not supported"),
             );
         }
+        let result_names: Vec<&'a str> = results.iter().map(|r| r.0).collect();
         match name {
-            "affine.for" | "scf.for" => self.for_loop(name, name_at),
+            "affine.for" | "scf.for" => self.for_loop(name, name_at, &result_names),
             "affine.parallel" => self.parallel(name_at),
-            "affine.if" => self.if_op(name_at),
-            "scf.if" => self.scf_if(),
+            "affine.if" => self.if_op(name_at, &result_names),
+            "scf.if" => self.scf_if(name_at, &result_names),
             "arith.cmpi" => {
                 let r = one_result(self)?;
                 self.cmpi(r)
@@ -593,12 +594,7 @@ impl<'a> Reader<'a> {
             "affine.yield" | "scf.yield" | "func.return" | "return" => {
                 self.skip_blanks();
                 if self.c.byte() == Some(b'%') && name.ends_with("yield") {
-                    return self.err(
-                        name_at,
-                        format!(
-                            "`{name}` with values (loop-carried or region results) is not supported"
-                        ),
-                    );
+                    return self.yield_values(name, name_at, start);
                 }
                 self.end_of_line();
                 Ok(())

@@ -625,6 +625,15 @@ fn accesses(f: &Func) -> Vec<Acc> {
     w.accs
 }
 
+/// The number of loops around both `a` and `b`.
+fn common(a: &Acc, b: &Acc) -> usize {
+    a.loops
+        .iter()
+        .zip(&b.loops)
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// The exact remark results of one function, in MLIR's order.
 fn brute_force(f: &Func) -> Vec<String> {
     let mut accs = accesses(f);
@@ -632,12 +641,7 @@ fn brute_force(f: &Func) -> Vec<String> {
     let mut out = Vec::new();
     for a in &accs {
         for b in &accs {
-            let c = a
-                .loops
-                .iter()
-                .zip(&b.loops)
-                .take_while(|(x, y)| x == y)
-                .count();
+            let c = common(a, b);
             let before = {
                 let mut last = None;
                 for (x, y) in a.path.iter().zip(&b.path) {
@@ -857,13 +861,10 @@ fn random_functions_against_brute_force_and_mlir_opt() {
             let mut in_else = Vec::new();
             for a in &accs {
                 for b in &accs {
-                    let c = a
-                        .loops
-                        .iter()
-                        .zip(&b.loops)
-                        .take_while(|(x, y)| x == y)
-                        .count();
-                    in_else.extend(std::iter::repeat_n(a.in_else || b.in_else, c + 1));
+                    in_else.extend(std::iter::repeat_n(
+                        a.in_else || b.in_else,
+                        common(a, b) + 1,
+                    ));
                 }
             }
             with_else += usize::from(accs.iter().any(|a| a.in_else));

@@ -359,10 +359,11 @@ fn malformed_and_non_affine_inputs_are_placed_errors() {
             "`min` in a lower bound",
         ),
         (
-            "func.func @f(%N: index) {\n  func.call @g(%N) : (index) -> ()\n}\n".to_string(),
+            "func.func @f(%A: memref<4xf32>) {\n  func.call @g(%A) : (memref<4xf32>) -> ()\n}\n"
+                .to_string(),
             2,
-            3,
-            "unsupported operation `func.call`",
+            16,
+            "unsupported operation `func.call` on the memref %A",
         ),
         (
             wrap("  scf.if %N {\n  }"),

@@ -652,3 +652,39 @@ fn several_iter_args_are_several_statements() {
         "{ S0[] -> a[]; S1[] -> b[]; S2[i] -> a[]; S2[i] -> b[] }",
     );
 }
+
+/// A `func.call` on values only computes data; on a memref it is an error
+/// (what it touches is unknown).
+#[test]
+fn calls_on_values_compute_data() {
+    let s = mlir(
+        "func.func private @g(f32) -> f32
+func.func @f(%A: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    %v = affine.load %A[%i] : memref<10xf32>
+    %w = func.call @g(%v) : (f32) -> f32
+    func.call @h() : () -> ()
+    affine.store %w, %A[%i] : memref<10xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 10 }",
+        "{ S0[i] -> A[i] }",
+        "{ S0[i] -> A[i] }",
+    );
+    let e = error(
+        "func.func @f(%A: memref<10xf32>) {
+  func.call @fill(%A) : (memref<10xf32>) -> ()
+  return
+}
+",
+    );
+    assert!(
+        e.contains("line 2") && e.contains("on the memref %A"),
+        "{e}"
+    );
+}

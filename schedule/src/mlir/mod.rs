@@ -41,7 +41,7 @@
 //!   (on index values it is piecewise, not affine);
 //! - any other `arith` or `math` op computes data from its operands, and so
 //!   does an op of another dialect in MLIR's generic form (`"op0"(%v) : (f32)
-//!   -> ()`) without regions or memref operands; `memref.dealloc` touches no
+//!   -> ()`) or a `func.call`, without regions or memref operands; `memref.dealloc` touches no
 //!   element; `index.constant` is an index constant.
 //!
 //! Each store is one statement (`S0`, `S1`, ... in textual order); its reads
@@ -56,7 +56,7 @@
 //! Schedules are 2d+1 from the nesting and textual order, as for C. The
 //! parameters are listed in the order of the arguments (then of the
 //! `memref.dim`s). The context has no constraints (MLIR types say nothing
-//! about the parameters). Other operations (`scf.while`, calls, ...),
+//! about the parameters). Other operations (`scf.while`, calls on memrefs, ...),
 //! loop-carried memrefs, non-affine or data-dependent indices are errors
 //! with the line and column and the op named; the reader never panics.
 //!

@@ -189,10 +189,10 @@ impl<'a> Reader<'a> {
     }
 
     /// An op of another dialect in MLIR's generic form, `%r = "d.op"(%a, %b)
-    /// {attrs} : (types) -> type` (or with no result), without regions and
-    /// whose operands are no memrefs: like an `arith` op on data, its
-    /// results are computed from its operands (and it touches no memory the
-    /// model knows of).
+    /// {attrs} : (types) -> type` (or with no result), or a `func.call @f(%a)`,
+    /// without regions and whose operands are no memrefs: like an `arith` op
+    /// on data, its results are computed from its operands (and it touches
+    /// no memory the model knows of).
     pub(super) fn generic(
         &mut self,
         name: &str,

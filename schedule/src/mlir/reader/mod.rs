@@ -603,6 +603,12 @@ impl<'a> Reader<'a> {
                 let r = one_result(self)?;
                 self.constant(r, name == "index.constant")
             }
+            // a call on values only computes data, as a generic op does (one
+            // on a memref is an error there)
+            "func.call" | "call" => {
+                let names: Vec<&str> = results.iter().map(|r| r.0).collect();
+                self.generic(name, name_at, &names, start)
+            }
             // freeing a buffer touches none of its elements
             "memref.dealloc" | "gpu.dealloc" => {
                 no_result(self)?;

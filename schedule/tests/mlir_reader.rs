@@ -8,10 +8,12 @@ use presburger::{UnionMap, UnionSet};
 use presburger_schedule::mlir::{MlirOptions, extract_scop_mlir_with};
 use presburger_schedule::{Options, Scop, extract_scop_mlir};
 
+/// The model of `src` (one statement per store).
 fn mlir(src: &str) -> Scop {
     extract_scop_mlir(src, &Options::default()).unwrap_or_else(|e| panic!("{e}\n{src}"))
 }
 
+/// The model of `src` with one statement per load and store op.
 fn per_op(src: &str) -> Scop {
     let o = MlirOptions { per_op: true };
     extract_scop_mlir_with(src, &Options::default(), &o).unwrap_or_else(|e| panic!("{e}\n{src}"))

@@ -267,13 +267,43 @@ fn affine_parallel_loops() {
     );
     let e = error(
         "func.func @f(%A: memref<10xf32>) {
-  %r = affine.parallel (%i) = (0) to (10) reduce (\"addf\") -> (f32) {
+  %r, %s = affine.parallel (%i) = (0) to (10) reduce (\"addf\") -> (f32) {
   }
   return
 }
 ",
     );
-    assert!(e.contains("line 2"), "{e}");
+    assert!(
+        e.contains("line 2") && e.contains("2 results for 1 reductions"),
+        "{e}"
+    );
+}
+
+/// A reduction of `affine.parallel` is a scalar: started before the loops,
+/// each iteration's yield combines its value into it (reads and writes it).
+#[test]
+fn parallel_reductions_are_scalars() {
+    let s = mlir(
+        "func.func @f(%A: memref<10x10xf32>, %B: memref<1xf32>) {
+  %r = affine.parallel (%i, %j) = (0, 0) to (10, 10) reduce (\"addf\") -> (f32) {
+    %v = affine.load %A[%i, %j] : memref<10x10xf32>
+    affine.yield %v : f32
+  }
+  affine.store %r, %B[0] : memref<1xf32>
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[]; S1[i, j] : 0 <= i < 10 and 0 <= j < 10; S2[] }",
+        "{ S1[i, j] -> A[i, j]; S1[i, j] -> r[]; S2[] -> r[] }",
+        "{ S0[] -> r[]; S1[i, j] -> r[]; S2[] -> B[0] }",
+    );
+    check_schedule(
+        &s,
+        "{ S0[] -> [0, 0, 0, 0, 0]; S1[i, j] -> [1, i, 0, j, 0]; S2[] -> [2, 0, 0, 0, 0] }",
+    );
 }
 
 /// `arith.select` on data keeps the reads of both values; on indices it is

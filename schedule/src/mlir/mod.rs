@@ -21,11 +21,12 @@
 //!   `affine.vector_load`/`vector_store` are read (for [`mlir_remarks`],
 //!   which does not count them) but a statement with one is an error: it
 //!   touches several elements per instance;
-//! - loop-carried values (`iter_args` of `affine.for`/`scf.for`) and the
-//!   results of `affine.if`/`scf.if` are scalars, as C accumulators are:
+//! - loop-carried values (`iter_args` of `affine.for`/`scf.for`), the
+//!   results of `affine.if`/`scf.if` and the reductions of `affine.parallel`
+//!   are scalars, as C accumulators are:
 //!   written by a statement before the loop (the initial value) and by each
-//!   `yield` (one statement per yield, writing all its values), read where
-//!   they are used;
+//!   `yield` (one statement per yield, writing all its values; a reduction's
+//!   also reads them), read where they are used;
 //! - `memref.alloca`/`memref.alloc`/`gpu.alloc`: local arrays, named like
 //!   arguments; `memref.cast` is the same array;
 //!   memref types are read by MLIR's grammar (`memref<?x?xindex>`,

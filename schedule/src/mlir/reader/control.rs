@@ -163,7 +163,7 @@ impl<'a> Reader<'a> {
             self.vals.insert(a.to_string(), Val::Scalar(a.to_string()));
         }
         self.yields
-            .push(carried.iter().map(|(a, _)| a.to_string()).collect());
+            .push((carried.iter().map(|(a, _)| a.to_string()).collect(), false));
         let r = self.block();
         self.yields.pop();
         for (a, _) in &carried {
@@ -289,8 +289,11 @@ impl<'a> Reader<'a> {
     /// `affine.parallel (%i, %j) = (lbs) to (ubs) step (s, t) { ... }`: one
     /// loop per iterator, outermost first; a bound is an affine expression
     /// over SSA values or, below, a `max(...)` of several (above, `min`).
-    /// Reductions and results are not supported.
-    pub(super) fn parallel(&mut self, op_at: usize) -> Result<()> {
+    /// With `reduce ("addf", ...) -> (types)`, each result is a scalar (named
+    /// by it): a statement before the loops starts it, and each iteration's
+    /// `yield` combines its value into it (reads and writes it), in the
+    /// loops' order.
+    pub(super) fn parallel(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
         self.c
             .expect("(", "to open the iterators of affine.parallel")?;
         let mut ivs: Vec<&'a str> = Vec::new();
@@ -339,10 +342,28 @@ impl<'a> Reader<'a> {
             self.c
                 .expect(")", "to close the steps of affine.parallel")?;
         }
-        if self.c.peek_kw("reduce") || self.c.peek("->") {
+        let mut reductions = 0;
+        if self.c.eat_kw("reduce") {
+            self.c.expect("(", "after `reduce`")?;
+            loop {
+                self.c.string_lit()?;
+                reductions += 1;
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
+            self.c.expect(")", "to close the reductions")?;
+            self.result_types("affine.parallel")?;
+        } else if self.c.peek("->") {
+            return self.err(op_at, "affine.parallel: results without reductions");
+        }
+        if !results.is_empty() && results.len() != reductions {
             return self.err(
                 op_at,
-                "affine.parallel with reductions or results is not supported",
+                format!(
+                    "affine.parallel: {} results for {reductions} reductions",
+                    results.len()
+                ),
             );
         }
         if lowers.len() != ivs.len() || uppers.len() != ivs.len() || steps.len() != ivs.len() {
@@ -357,13 +378,26 @@ impl<'a> Reader<'a> {
                 ),
             );
         }
+        let header = (op_at, self.c.pos);
+        for res in results {
+            self.statement(vec![RawAccess::scalar(res)], Vec::new(), header);
+        }
+        // the loops come after the statements that start the reductions
+        self.seq += 1;
         for (k, iv) in ivs.iter().enumerate() {
             self.enter_loop(iv, &lowers[k], &uppers[k], steps[k]);
         }
+        self.yields
+            .push((results.iter().map(|r| r.to_string()).collect(), true));
         let r = self.block();
+        self.yields.pop();
         let rev: Vec<&str> = ivs.iter().rev().copied().collect();
         self.exit_loops(&rev);
-        r.map(|_| ())
+        r?;
+        for res in results {
+            self.define(res, Val::Scalar(res.to_string()));
+        }
+        Ok(())
     }
 
     /// The `(...)` bound list of an `affine.parallel`, `kw` (`max` or `min`)
@@ -434,7 +468,7 @@ impl<'a> Reader<'a> {
             self.result_types(op)?;
         }
         self.yields
-            .push(results.iter().map(|r| r.to_string()).collect());
+            .push((results.iter().map(|r| r.to_string()).collect(), false));
         let r = self.branches(cond);
         self.yields.pop();
         r?;

@@ -676,7 +676,7 @@ impl<'a> Reader<'a> {
     /// has results: each value is written to the scalar the result stands
     /// for (a statement each); a yield of values elsewhere is an error.
     pub(super) fn yield_values(&mut self, name: &str, name_at: usize, start: usize) -> Result<()> {
-        let targets = self.yields.last().cloned().unwrap_or_default();
+        let (targets, accumulate) = self.yields.last().cloned().unwrap_or_default();
         if targets.is_empty() {
             return self.err(
                 name_at,
@@ -702,6 +702,10 @@ impl<'a> Reader<'a> {
                 return self.err(*at, format!("`{name}` of the memref %{v} is not supported"));
             }
             values.push(value);
+        }
+        if accumulate {
+            // a reduction combines each value with the scalar's
+            values.extend(targets.iter().map(|t| Val::Scalar(t.clone())));
         }
         let writes = targets.iter().map(|t| RawAccess::scalar(t)).collect();
         self.statement(writes, values, (start, end));

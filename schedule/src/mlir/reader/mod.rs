@@ -196,9 +196,10 @@ pub struct Reader<'a> {
     /// The start offsets of the loads whose value feeds a store.
     consumed: HashSet<usize>,
     /// For each open region op, the scalars its `yield` values are written
-    /// to (its `iter_args`, or the results of an `if`; empty without
-    /// results).
-    yields: Vec<Vec<String>>,
+    /// to (its `iter_args`, the results of an `if` or of an
+    /// `affine.parallel` reduction; empty without results), and whether a
+    /// yield accumulates into them (a reduction reads them too).
+    yields: Vec<(Vec<String>, bool)>,
     /// Make every load and store a statement of its own (with its one
     /// access), in textual order, instead of one statement per store.
     pub per_op: bool,
@@ -529,16 +530,10 @@ impl<'a> Reader<'a> {
                 Some((_, at)) => r.err(*at, format!("`{name}` has no result here")),
             }
         };
-        if !results.is_empty() && name == "affine.parallel" {
-            return self.err(
-                name_at,
-                format!("`{name}` with results (reductions) is not supported"),
-            );
-        }
         let result_names: Vec<&'a str> = results.iter().map(|r| r.0).collect();
         match name {
             "affine.for" | "scf.for" => self.for_loop(name, name_at, &result_names),
-            "affine.parallel" => self.parallel(name_at),
+            "affine.parallel" => self.parallel(name_at, &result_names),
             "affine.if" => self.if_op(name_at, &result_names),
             "scf.if" => self.scf_if(name_at, &result_names),
             "arith.cmpi" => {

@@ -720,3 +720,30 @@ func.func @f(%A: memref<10xf32>) {
         "{e}"
     );
 }
+
+/// The `index` dialect's arithmetic (`index.add`, `index.mul`, ...) is
+/// index arithmetic, as `arith`'s is.
+#[test]
+fn index_dialect_arithmetic() {
+    let s = mlir(
+        "func.func @f(%A: memref<?xf32>, %x: f32, %N: index) {
+  %c0 = index.constant 0
+  %c1 = index.constant 1
+  %c2 = index.constant 2
+  scf.for %i = %c0 to %N step %c1 {
+    %a = index.mul %i, %c2
+    %b = index.add %a, %c1
+    %q = index.floordivs %b, %c2
+    memref.store %x, %A[%q] : memref<?xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "[N] -> { S0[i] : 0 <= i < N }",
+        "[N] -> { S0[i] -> x[] }",
+        "[N] -> { S0[i] -> A[floor((2i + 1)/2)] }",
+    );
+}

@@ -37,7 +37,8 @@
 //!   `affine.apply` (with `floordiv`, `ceildiv`, `mod`, symbols, chains of
 //!   applies; usable wherever an affine operand is: subscripts, loop bounds,
 //!   `affine.if` operands), `arith.addi`/`subi`/`muli` (by a constant),
-//!   `floordivsi`/`ceildivsi` (by a positive constant), `index_cast`;
+//!   `floordivsi`/`ceildivsi` (by a positive constant), `index_cast`, and
+//!   the same ops of the `index` dialect (`index.add`, `index.mul`, ...);
 //! - `arith.select` on an affine condition computes data from its two values
 //!   (on index values it is piecewise, not affine);
 //! - any other `arith` or `math` op computes data from its operands, and so

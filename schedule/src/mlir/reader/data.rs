@@ -158,7 +158,8 @@ impl<'a> Reader<'a> {
             self.define(r, Val::Extremum { max, pieces });
             return Ok(());
         }
-        let val = if !vals.is_empty() && vals.iter().all(is_index) && name.starts_with("arith.") {
+        let index_op = name.starts_with("arith.") || name.starts_with("index.");
+        let val = if !vals.is_empty() && vals.iter().all(is_index) && index_op {
             self.index_arith(name, &operands)?
         } else {
             data_of(vals, (start, end))
@@ -248,7 +249,18 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let short = name.trim_start_matches("arith.");
+        // the index dialect's names of the same operations
+        let short = match name {
+            "index.add" => "addi",
+            "index.sub" => "subi",
+            "index.mul" => "muli",
+            "index.floordivs" => "floordivsi",
+            "index.ceildivs" => "ceildivsi",
+            "index.rems" => "remsi",
+            "index.divs" => "divsi",
+            "index.casts" | "index.castu" => "index_cast",
+            n => n.trim_start_matches("arith."),
+        };
         let bin = |es: &[AffineExpr]| match es {
             [a, b] => Some((a.clone(), b.clone())),
             _ => None,

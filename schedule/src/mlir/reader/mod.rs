@@ -24,6 +24,20 @@ use presburger_mlir_syntax::affine::{
 };
 use presburger_mlir_syntax::{AffineExpr, AffineMap, Cursor, IntegerSet, OperandExprs};
 
+/// The ops of the `index` dialect read as index arithmetic (`index.add`
+/// is `arith.addi`, ...).
+const INDEX_OPS: [&str; 9] = [
+    "index.add",
+    "index.sub",
+    "index.mul",
+    "index.floordivs",
+    "index.ceildivs",
+    "index.rems",
+    "index.divs",
+    "index.casts",
+    "index.castu",
+];
+
 /// Deepest nesting of regions (loops and `affine.if`) accepted.
 pub const MAX_DEPTH: usize = 64;
 
@@ -613,7 +627,7 @@ impl<'a> Reader<'a> {
                 }
                 self.rest_is_type(name)
             }
-            n if n.starts_with("arith.") || n.starts_with("math.") => {
+            n if n.starts_with("arith.") || n.starts_with("math.") || INDEX_OPS.contains(&n) => {
                 let r = one_result(self)?;
                 self.arith(n, r, start)
             }

@@ -11,10 +11,12 @@
 //! (each read instance from its last writer); `--distances` adds a line per
 //! relation between two statements, `distance KIND SRC -> TGT: (DIRS) SET`.
 //!
-//! `poly deps --mlir-remarks [--split-input-file] FILE.mlir`: instead, the
-//! remarks MLIR's `-test-memref-dependence-check` pass prints for the file
-//! (`FILE:LINE:COL: remark: dependence from A to B at depth D = ...`, one
-//! line each), to be diffed with `mlir-opt`'s.
+//! `poly deps --mlir-remarks [--split-input-file] [--mlir-else] FILE.mlir`:
+//! instead, the remarks MLIR's `-test-memref-dependence-check` pass prints
+//! for the file (`FILE:LINE:COL: remark: dependence from A to B at depth D
+//! = ...`, one line each), to be diffed with `mlir-opt`'s; `--mlir-else`
+//! gives the ops of `else` regions their `affine.if`'s condition, as MLIR
+//! does.
 //!
 //! `--per-op` (scop, deps, MLIR only): one statement per load and store op,
 //! as MLIR's dependence test counts accesses, instead of one per store.
@@ -106,17 +108,18 @@ pub fn run_deps(args: &[String]) -> Result<String, String> {
     Ok(out)
 }
 
-/// The output of `poly deps --mlir-remarks [--split-input-file] FILE.mlir`:
-/// MLIR's dependence remarks for the file, placed at the file's name as
+/// The output of `poly deps --mlir-remarks [--split-input-file]
+/// [--mlir-else] FILE.mlir`: MLIR's dependence remarks for the file, placed at the file's name as
 /// given (`-` or none: standard input, placed at `<stdin>` as `mlir-opt`
 /// does).
 fn mlir_remarks(args: &[String]) -> Result<String, String> {
-    let mut split = false;
+    let (mut split, mut as_mlir) = (false, false);
     let mut file = None;
     for a in args {
         match a.as_str() {
             "--mlir-remarks" => {}
             "--split-input-file" => split = true,
+            "--mlir-else" => as_mlir = true,
             s if s.starts_with("--") => {
                 return Err(format!("unknown option '{s}' with --mlir-remarks"));
             }
@@ -129,5 +132,6 @@ fn mlir_remarks(args: &[String]) -> Result<String, String> {
         None | Some("-") => "<stdin>",
         Some(f) => f,
     };
-    presburger_schedule::mlir::mlir_remarks(&text, name, split).map_err(|e| e.to_string())
+    presburger_schedule::mlir::mlir_remarks_with(&text, name, split, as_mlir)
+        .map_err(|e| e.to_string())
 }

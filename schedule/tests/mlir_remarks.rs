@@ -69,6 +69,10 @@ fn else_regions_have_the_negated_condition() {
 }
 ";
     assert_eq!(results(src, false)[2], "0 to 1 at depth 1 = true");
+    // as MLIR has it
+    let mlir = presburger_schedule::mlir::mlir_remarks_with(src, "t.mlir", false, true).unwrap();
+    let third = mlir.lines().nth(2).unwrap_or("");
+    assert!(third.ends_with("0 to 1 at depth 1 = false"), "{mlir}");
 }
 
 /// Accesses are numbered over the module; two functions' accesses never

@@ -15,13 +15,14 @@
 //!   (Fourier–Motzkin bounds and rational emptiness with `mod`/`floordiv`
 //!   and steps). The one documented exception: MLIR gives the ops of an
 //!   `else` region the `then` condition, so the remarks from or to an
-//!   access in an `else` region are counted apart, not compared; so are
-//!   the functions on which mlir-opt runs out of memory.
+//!   access in an `else` region are compared as `mlir_remarks_with(..,
+//!   as_mlir)` gives them (with MLIR's conditions), and counted apart. The
+//!   functions on which mlir-opt runs out of memory are counted apart too.
 //!
 //! `POLY_MLIR_DIFF_N` sets the number of functions (300 by default; the
 //! issue's run used 10^4), `POLY_MLIR_DIFF_SEED` the seed.
 
-use presburger_schedule::mlir::mlir_remarks;
+use presburger_schedule::mlir::{mlir_remarks, mlir_remarks_with};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -786,7 +787,7 @@ fn random_functions_against_brute_force_and_mlir_opt() {
     std::fs::create_dir_all(&dir).unwrap();
     let (mut brute, mut compared, mut tighter, mut with_else) = (0, 0, 0, 0);
     let (mut remarks, mut dependent, mut equal, mut crashed) = (0, 0, 0, 0);
-    let mut else_remarks = 0;
+    let (mut else_remarks, mut else_equal) = (0, 0);
     let mut failures = Vec::new();
     let batch = 100;
     for start in (0..n).step_by(batch) {
@@ -823,6 +824,8 @@ fn random_functions_against_brute_force_and_mlir_opt() {
             per
         };
         let ours = split(&ours_all);
+        // the same with MLIR's conditions of else regions
+        let as_mlir = split(&mlir_remarks_with(&module, "f.mlir", true, true).unwrap());
         for (k, f) in funcs.iter().enumerate() {
             if !f.sym {
                 brute += 1;
@@ -874,6 +877,7 @@ fn random_functions_against_brute_force_and_mlir_opt() {
             };
             compared += 1;
             let (o, t) = (results(&ours[k].join("\n")), results(&their.join("\n")));
+            let o_mlir = results(&as_mlir[k].join("\n"));
             if o.len() != t.len() {
                 failures.push(format!(
                     "{} remarks vs mlir-opt's {}:\n{}\n{}",
@@ -887,7 +891,17 @@ fn random_functions_against_brute_force_and_mlir_opt() {
             let mut any = false;
             for (i, (a, b)) in o.iter().zip(&t).enumerate() {
                 if in_else.get(i).copied().unwrap_or(false) {
+                    // compared as MLIR sees the else region
                     else_remarks += 1;
+                    let a = &o_mlir[i];
+                    if a == b {
+                        else_equal += 1;
+                    } else if !tighter_or_equal(a, b) {
+                        failures.push(format!(
+                            "remark {i} (else, as MLIR): ours {a}, mlir-opt {b}\n{}",
+                            texts[k]
+                        ));
+                    }
                     continue;
                 }
                 remarks += 1;
@@ -910,7 +924,8 @@ fn random_functions_against_brute_force_and_mlir_opt() {
         "{n} functions: {brute} checked by brute force; {compared} compared with mlir-opt \
          ({tighter} with some remark tighter than MLIR's, {with_else} with an access in an else region), \
          {crashed} on which mlir-opt fails (out of memory); {remarks} remarks compared ({dependent} not false \
-         in ours), {equal} equal to mlir-opt's, {else_remarks} from or to an access in an else region not compared"
+         in ours), {equal} equal to mlir-opt's, {else_remarks} from or to an access in an else region \
+         compared with MLIR's conditions of else regions ({else_equal} equal, the others tighter)"
     );
     if let Ok(path) = std::env::var("POLY_MLIR_DIFF_DUMP") {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);

@@ -70,7 +70,7 @@ mod reader;
 mod remarks;
 mod values;
 
-pub use remarks::mlir_remarks;
+pub use remarks::{mlir_remarks, mlir_remarks_with};
 
 use crate::c::Options;
 use crate::error::Result;

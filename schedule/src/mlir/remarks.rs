@@ -46,6 +46,14 @@ struct Function {
 /// `mlir-opt --split-input-file` (the lines and columns stay those of the
 /// whole text).
 pub fn mlir_remarks(src: &str, file: &str, split: bool) -> Result<String> {
+    mlir_remarks_with(src, file, split, false)
+}
+
+/// As [`mlir_remarks`]; with `as_mlir`, the ops of an `else` region have
+/// their `affine.if`'s condition, as MLIR's analysis gives them (its error,
+/// see the module doc), so that the remarks of such ops can be compared
+/// too; the answers are then MLIR's model's, no longer the program's.
+pub fn mlir_remarks_with(src: &str, file: &str, split: bool, as_mlir: bool) -> Result<String> {
     let mut out = String::new();
     for chunk in chunks(src, split) {
         let functions = functions(&chunk)?;
@@ -61,7 +69,8 @@ pub fn mlir_remarks(src: &str, file: &str, split: bool) -> Result<String> {
                 let common = if fa == fb { common_loops(a, b) } else { 0 };
                 for d in 1..=common + 1 {
                     let result = if fa == fb {
-                        dependence(a, b, d, common, &functions[*fa].params, &cursor)?
+                        let p = &functions[*fa].params;
+                        dependence(a, b, d, common, p, &cursor, as_mlir)?
                     } else {
                         "false".to_string()
                     };
@@ -147,7 +156,7 @@ fn before(a: &RawOp, b: &RawOp) -> bool {
 
 /// The result of one remark: the dependence from `a` to `b` (one function,
 /// `common` loops in common, parameters `params`) at depth `d` (see the
-/// module doc).
+/// module doc); with `as_mlir`, under MLIR's conditions of `else` regions.
 fn dependence(
     a: &RawOp,
     b: &RawOp,
@@ -155,6 +164,7 @@ fn dependence(
     common: usize,
     params: &[String],
     cursor: &Cursor,
+    as_mlir: bool,
 ) -> Result<String> {
     let no = || Ok("false".to_string());
     if a.access.array != b.access.array || (!a.write && !b.write) {
@@ -176,7 +186,12 @@ fn dependence(
     let dims: Vec<AffineExpr> = (0..nb).map(|k| AffineExpr::Dim(na + k)).collect();
     let syms: Vec<AffineExpr> = (0..np).map(AffineExpr::Symbol).collect();
     let shift = |e: &AffineExpr| substitute(e, &dims, &syms);
-    let mut parts = vec![a.guard.clone(), b.guard.map(&shift).ok_or_else(not_affine)?];
+    let (ga, gb) = if as_mlir {
+        (&a.mlir_guard, &b.mlir_guard)
+    } else {
+        (&a.guard, &b.guard)
+    };
+    let mut parts = vec![ga.clone(), gb.map(&shift).ok_or_else(not_affine)?];
     for (x, y) in a.access.subs.iter().zip(&b.access.subs) {
         let y = shift(y).ok_or_else(not_affine)?;
         parts.push(Guard::Eq(sub(x.clone(), y)));

@@ -545,9 +545,11 @@ impl<'a> Reader<'a> {
         self.guards.pop();
         r?;
         if self.c.eat_kw("else") {
+            self.else_guards.push((self.guards.len(), cond.clone()));
             self.guards.push(cond.negate());
             let r = self.block();
             self.guards.pop();
+            self.else_guards.pop();
             r?;
         }
         Ok(())

@@ -592,6 +592,15 @@ impl<'a> Reader<'a> {
             iters: self.iters.clone(),
             loops: self.loop_ids.clone(),
             guard: Guard::And(self.guards.clone()),
+            mlir_guard: {
+                let mut g = self.guards.clone();
+                for (k, then) in &self.else_guards {
+                    if let Some(x) = g.get_mut(*k) {
+                        *x = then.clone();
+                    }
+                }
+                Guard::And(g)
+            },
             path: self.path.clone(),
             start,
             name_at,

@@ -142,6 +142,11 @@ pub struct RawOp {
     pub loops: Vec<usize>,
     /// The conjunction of the enclosing conditions.
     pub guard: Guard,
+    /// The same as MLIR's dependence analysis takes it: an `else` region
+    /// has its `affine.if`'s condition, not its negation (MLIR's
+    /// `getIndexSet` adds every enclosing `affine.if` set, whatever the
+    /// region).
+    pub mlir_guard: Guard,
     /// For each enclosing block, outermost first: its number and the
     /// number, within it, of the op that holds the access (for the textual
     /// order of two ops: the one whose ancestor comes first in their
@@ -207,6 +212,10 @@ pub struct Reader<'a> {
     /// The names defined in each open region, innermost last.
     scopes: Vec<Vec<String>>,
     guards: Vec<Guard>,
+    /// The open `else` regions: the place of each one's condition in
+    /// `guards` and the `then` condition it negates (for MLIR's own view of
+    /// the region, [`RawOp::mlir_guard`]).
+    else_guards: Vec<(usize, Guard)>,
     /// The start offsets of the loads whose value feeds a store.
     consumed: HashSet<usize>,
     /// For each open region op, the scalars its `yield` values are written
@@ -308,6 +317,7 @@ impl<'a> Reader<'a> {
             seq: 0,
             scopes: Vec::new(),
             guards: Vec::new(),
+            else_guards: Vec::new(),
             consumed: HashSet::new(),
             yields: Vec::new(),
             per_op: false,

@@ -48,6 +48,7 @@ usage: poly <command> [FILE|-]
                     [--index NAME=V,...]]
        poly scop [--function NAME] [FILE.c|FILE.mlir|-]
        poly deps [--function NAME] [--distances] [FILE.c|FILE.mlir|-]
+       poly deps --mlir-remarks [--split-input-file] [--mlir-else] [FILE.mlir|-]
        poly schedule [--scheduler dfp|lp|identity] [--fuse max|smart|none] [--pluto]
                      [--function NAME] [FILE.c|FILE.mlir|-]
        poly schedule --check [--function NAME] FILE.c|FILE.mlir SCHEDULE
@@ -83,7 +84,12 @@ commands:
           lines, each a union map from source to target statement instances,
           then `flow:`, the value-based flow (each read from its last writer);
           --distances adds `distance KIND SRC -> TGT: (DIRS) SET` per relation:
-          the direction per common loop (<, =, >, <=, >=, *) and the distances
+          the direction per common loop (<, =, >, <=, >=, *) and the distances;
+          --per-op (MLIR): one statement per load and store op instead of per store;
+          --mlir-remarks: the remarks of mlir-opt --test-memref-dependence-check
+          instead, one line per pair of affine accesses and depth
+          (--split-input-file: each part between `// -----` lines on its own;
+          --mlir-else: else regions under their affine.if's condition, as MLIR has them)
   schedule  a schedule of that region: `schedule:` (a union map to one time space),
           `band: FIRST LAST` per permutable band, `parallel:` the dimensions that
           carry no dependence; --scheduler dfp (pluto-lp-dfp: fusion and

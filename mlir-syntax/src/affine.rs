@@ -170,6 +170,49 @@ pub fn parse_operand_exprs(c: &mut Cursor, close: &str) -> Result<OperandExprs> 
     Ok(out)
 }
 
+/// Reads the bound list of an `affine.parallel` written over SSA values up
+/// to and including `close` (`0, max(%a, %b + 1))`): each entry is one
+/// expression, or `kw(e, ...)` (`max` for lower bounds, `min` for upper
+/// ones) of several; returns the pieces of each entry, numbered over SSA
+/// names as in [`parse_operand_exprs`] (the returned `exprs` stay empty).
+pub fn parse_operand_bounds(
+    c: &mut Cursor,
+    close: &str,
+    kw: &str,
+) -> Result<(Vec<Vec<AffineExpr>>, OperandExprs)> {
+    let ops = RefCell::new(OperandExprs::default());
+    let names = Names {
+        dims: &[],
+        syms: &[],
+        ssa: Some(&ops),
+    };
+    let mut entries = Vec::new();
+    if !c.eat(close) {
+        loop {
+            let mut pieces = Vec::new();
+            if c.eat_kw(kw) {
+                c.expect("(", &format!("after `{kw}`"))?;
+                loop {
+                    pieces.push(expr(c, &names, 0)?.0);
+                    if !c.eat(",") {
+                        break;
+                    }
+                }
+                c.expect(")", &format!("to close `{kw}(`"))?;
+            } else {
+                pieces.push(expr(c, &names, 0)?.0);
+            }
+            entries.push(pieces);
+            if c.eat(",") {
+                continue;
+            }
+            c.expect(close, "to close the list of bounds")?;
+            break;
+        }
+    }
+    Ok((entries, ops.into_inner()))
+}
+
 /// The position of `name` in `list`, added at the end when new.
 fn operand_index(list: &mut Vec<(String, usize)>, name: &str, at: usize) -> usize {
     match list.iter().position(|(n, _)| n == name) {
@@ -599,6 +642,29 @@ mod tests {
         assert!(parse_operand_exprs(&mut c, "]").unwrap().exprs.is_empty());
         let mut c = Cursor::new("%i * %j]");
         assert!(parse_operand_exprs(&mut c, "]").is_err());
+    }
+
+    #[test]
+    fn parallel_bounds_with_min_and_max() {
+        let mut c = Cursor::new("0, max(%a, %b + 1), symbol(%n) - 1) {");
+        let (e, o) = parse_operand_bounds(&mut c, ")", "max").unwrap();
+        assert_eq!(e.iter().map(Vec::len).collect::<Vec<_>>(), [1, 2, 1]);
+        assert_eq!(o.dims.len(), 2);
+        assert_eq!(o.syms.len(), 1);
+        assert!(c.peek("{"));
+        let mut c = Cursor::new("min(1, 2), %i)");
+        assert!(parse_operand_bounds(&mut c, ")", "max").is_err());
+    }
+
+    #[test]
+    fn peek_on_line_stays_on_the_line() {
+        let mut c = Cursor::new("(%i)  \n[%x] = 1");
+        c.pos = 4;
+        assert!(!c.peek_on_line("["));
+        assert_eq!(c.byte(), Some(b'\n'));
+        let mut c = Cursor::new("(%i) [%n]");
+        c.pos = 4;
+        assert!(c.peek_on_line("["));
     }
 
     #[test]

@@ -27,6 +27,37 @@ pub fn is_ssa_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'-')
 }
 
+/// Words of isl notation that cannot name a tuple or a parameter.
+const ISL_KEYWORDS: &[&str] = &[
+    "and", "or", "not", "exists", "floor", "ceil", "mod", "min", "max", "true", "false", "implies",
+    "infty",
+];
+
+/// An SSA name (without `%`) as an identifier of isl notation: characters
+/// other than ASCII letters, digits and `_` become `_`, a name that does
+/// not start with a letter or `_` gets a `v` in front (`%0` is `v0`), and a
+/// keyword of isl notation (`max`, `and`, ...) gets a `_` after it. A name
+/// that is an identifier already is kept.
+pub fn isl_name(ssa: &str) -> String {
+    let mut s: String = ssa
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        s.insert(0, 'v');
+    }
+    if ISL_KEYWORDS.contains(&s.to_ascii_lowercase().as_str()) {
+        s.push('_');
+    }
+    s
+}
+
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `src`, with its line starts indexed.
     pub fn new(src: &'a str) -> Cursor<'a> {
@@ -130,6 +161,18 @@ impl<'a> Cursor<'a> {
     /// Whether the next token starts with `s` (after whitespace).
     pub fn peek(&mut self, s: &str) -> bool {
         self.skip_ws();
+        self.rest().starts_with(s)
+    }
+
+    /// Whether `s` comes next on the current line, after spaces and tabs
+    /// only. Unlike [`Cursor::peek`] it never moves past a line end: an
+    /// optional trailing part of an op (the `[symbols]` of a map's operands)
+    /// is looked for on the op's own line, so that a reader which then skips
+    /// to the end of the line does not swallow the next op.
+    pub fn peek_on_line(&mut self, s: &str) -> bool {
+        while matches!(self.byte(), Some(b' ' | b'\t' | b'\r')) {
+            self.pos += 1;
+        }
         self.rest().starts_with(s)
     }
 

@@ -17,6 +17,6 @@ pub mod cursor;
 pub mod error;
 pub mod optree;
 
-pub use affine::{AffineExpr, AffineMap, IntegerSet, OperandExprs};
-pub use cursor::Cursor;
+pub use affine::{AffineExpr, AffineMap, IntegerSet, OperandExprs, parse_operand_bounds};
+pub use cursor::{Cursor, isl_name};
 pub use error::{Error, Result};

@@ -334,11 +334,11 @@ fn malformed_and_non_affine_inputs_are_placed_errors() {
         ),
         (
             wrap(
-                "  affine.for %i = 0 to %N {\n    %r = affine.for %j = 0 to %N iter_args(%a = %s) -> (f64) {\n      affine.yield %a : f64\n    }\n  }",
+                "  affine.for %i = 0 to %N {\n    %r = affine.for %j = 0 to %N iter_args(%a = %A) -> (memref<?xf64>) {\n      affine.yield %a : memref<?xf64>\n    }\n  }",
             ),
             3,
-            10,
-            "`affine.for` with results (loop-carried values, iter_args)",
+            49,
+            "loop-carried memrefs are not supported",
         ),
         (
             wrap("  %c = arith.constant 1 : index\n  scf.for %i = %c to %N step %N {\n  }"),
@@ -359,10 +359,11 @@ fn malformed_and_non_affine_inputs_are_placed_errors() {
             "`min` in a lower bound",
         ),
         (
-            "func.func @f(%N: index) {\n  func.call @g(%N) : (index) -> ()\n}\n".to_string(),
+            "func.func @f(%A: memref<4xf32>) {\n  func.call @g(%A) : (memref<4xf32>) -> ()\n}\n"
+                .to_string(),
             2,
-            3,
-            "unsupported operation `func.call`",
+            16,
+            "unsupported operation `func.call` on the memref %A",
         ),
         (
             wrap("  scf.if %N {\n  }"),

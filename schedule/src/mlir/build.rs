@@ -11,7 +11,34 @@ use crate::error::{Error, Result};
 use crate::scop::{Access, Array, Scop, Statement, access, schedule_map};
 use presburger::build::Constraint;
 use presburger::{DimKind, Set, Space, Tuple};
-use std::collections::HashMap;
+use presburger_mlir_syntax::isl_name;
+use std::collections::{HashMap, HashSet};
+
+/// Names in isl notation for SSA names: those are `[A-Za-z0-9_$.-]+` and
+/// may start with a digit (`%0`, `%m.a`), isl's are identifiers. Each is
+/// [`isl_name`] of it (`v0`, `m_a`), with `_`s added until it is unlike
+/// every other name given.
+#[derive(Default)]
+struct Namer {
+    given: HashMap<String, String>,
+    used: HashSet<String>,
+}
+
+impl Namer {
+    /// The isl name of the SSA name `ssa`.
+    fn name(&mut self, ssa: &str) -> String {
+        if let Some(n) = self.given.get(ssa) {
+            return n.clone();
+        }
+        let mut n = isl_name(ssa);
+        while self.used.contains(&n) {
+            n.push('_');
+        }
+        self.used.insert(n.clone());
+        self.given.insert(ssa.to_string(), n.clone());
+        n
+    }
+}
 
 /// The place of byte offset `at` (line and column of `src`).
 fn place(src: &str, at: usize) -> Pos {
@@ -38,15 +65,23 @@ pub fn build(
     memrefs: &HashMap<String, MemrefInfo>,
     span: (usize, usize),
 ) -> Result<Scop> {
-    let params: Vec<String> = declared
-        .iter()
-        .filter(|p| used.contains(p))
-        .cloned()
-        .collect();
+    let declared_used: Vec<&String> = declared.iter().filter(|p| used.contains(p)).collect();
     let order: Vec<usize> = used
         .iter()
-        .map(|u| params.iter().position(|p| p == u).unwrap_or(0))
+        .map(|u| declared_used.iter().position(|p| *p == u).unwrap_or(0))
         .collect();
+    let mut namer = Namer::default();
+    // names that are identifiers first, so that they stay as they are
+    let all = stmts
+        .iter()
+        .flat_map(|s| s.reads.iter().chain(&s.writes).map(|a| &a.array))
+        .chain(declared_used.iter().copied());
+    for n in all {
+        if isl_name(n) == *n {
+            namer.name(n);
+        }
+    }
+    let params: Vec<String> = declared_used.iter().map(|p| namer.name(p)).collect();
     let context = Set::from_constraints(
         &Space::set(params.clone(), Tuple::new(None, &[])),
         Vec::<Constraint>::new(),
@@ -61,7 +96,8 @@ pub fn build(
         let pos = place(src, raw.at);
         let pb = |e| Error::from_presburger(pos.line, pos.col, e);
         let n = raw.iters.len();
-        let iters: Vec<&str> = raw.iters.iter().map(String::as_str).collect();
+        let iter_names: Vec<String> = raw.iters.iter().map(|i| isl_name(i)).collect();
+        let iters: Vec<&str> = iter_names.iter().map(String::as_str).collect();
         let tuple = Tuple::new(Some(&name), &iters);
         let Some(cond) = raw.guard.to_cond(n, &order) else {
             return Err(Error::new(
@@ -73,7 +109,7 @@ pub fn build(
         let domain = to_set(&cond, &Space::set(params.clone(), tuple.clone()), pos)?;
         let schedule =
             schedule_map(&params, &tuple, &raw.positions, &vec![1; n], n_out).map_err(pb)?;
-        let relation = |a: &RawAccess| -> Result<Access> {
+        let relation = |a: &RawAccess, name: &str| -> Result<Access> {
             let mut subs = Vec::new();
             for s in &a.subs {
                 match to_aff(s, DimKind::In, n, &order) {
@@ -87,21 +123,36 @@ pub fn build(
                     }
                 }
             }
-            access(&params, &tuple, &a.array, &subs).map_err(pb)
+            if !a.extents.is_empty() {
+                // a range of elements per instance: the last writers of
+                // `dependences` take every access to be one element
+                return Err(Error::new(
+                    pos.line,
+                    pos.col,
+                    format!(
+                        "the vector access of {} (several elements at once) is not in the \
+                         SCoP model (`poly deps --mlir-remarks` reads it)",
+                        a.array
+                    ),
+                ));
+            }
+            access(&params, &tuple, name, &subs).map_err(pb)
         };
-        let reads = raw.reads.iter().map(relation).collect::<Result<Vec<_>>>()?;
-        let writes = raw
-            .writes
-            .iter()
-            .map(relation)
-            .collect::<Result<Vec<_>>>()?;
+        let mut relations = |v: &[RawAccess]| -> Result<Vec<Access>> {
+            v.iter()
+                .map(|a| relation(a, &namer.name(&a.array)))
+                .collect()
+        };
+        let reads = relations(&raw.reads)?;
+        let writes = relations(&raw.writes)?;
         for a in raw.reads.iter().chain(&raw.writes) {
-            if arrays.iter().any(|x| x.name == a.array) {
+            let name = namer.name(&a.array);
+            if arrays.iter().any(|x| x.name == name) {
                 continue;
             }
             let info = memrefs.get(&a.array);
             arrays.push(Array {
-                name: a.array.clone(),
+                name,
                 dims: a.subs.len(),
                 element_type: info.map(|i| i.elem.clone()),
                 sizes: info.map(|i| i.sizes.clone()).unwrap_or_default(),
@@ -109,7 +160,7 @@ pub fn build(
         }
         statements.push(Statement {
             name,
-            iterators: raw.iters.clone(),
+            iterators: iter_names.clone(),
             positions: raw.positions.clone(),
             signs: vec![1; n],
             domain,

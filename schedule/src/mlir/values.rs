@@ -22,6 +22,21 @@ pub struct RawAccess {
     pub array: String,
     /// One index expression per dimension.
     pub subs: Vec<AffineExpr>,
+    /// For a vector access (`affine.vector_load`), the vector's sizes: its
+    /// elements are `subs[d] .. subs[d] + size` in the last dimensions;
+    /// empty for one element.
+    pub extents: Vec<i64>,
+}
+
+impl RawAccess {
+    /// The access of the 0-d array `name` (a scalar).
+    pub fn scalar(name: &str) -> RawAccess {
+        RawAccess {
+            array: name.to_string(),
+            subs: Vec::new(),
+            extents: Vec::new(),
+        }
+    }
 }
 
 /// What an SSA value is, as far as the model goes.
@@ -49,7 +64,8 @@ pub enum Val {
     /// A memref argument: the key of its description.
     Memref(String),
     /// The largest (`max`) or smallest of affine pieces (`arith.maxsi`,
-    /// `arith.minsi`): a loop bound of `scf.for`, not an index.
+    /// `arith.minsi`, `affine.max`, `affine.min`): a loop bound, not an
+    /// index.
     Extremum {
         /// Whether it is the maximum.
         max: bool,
@@ -138,6 +154,18 @@ impl Guard {
             Guard::And(v) => Guard::Or(v.iter().map(Guard::negate).collect()),
             Guard::Or(v) => Guard::And(v.iter().map(Guard::negate).collect()),
         }
+    }
+
+    /// The condition with each expression `e` replaced by `f(e)`; `None`
+    /// when `f` gives `None` for one.
+    pub fn map(&self, f: &dyn Fn(&AffineExpr) -> Option<AffineExpr>) -> Option<Guard> {
+        let all = |v: &[Guard]| v.iter().map(|g| g.map(f)).collect::<Option<Vec<_>>>();
+        Some(match self {
+            Guard::Ge(e) => Guard::Ge(f(e)?),
+            Guard::Eq(e) => Guard::Eq(f(e)?),
+            Guard::And(v) => Guard::And(all(v)?),
+            Guard::Or(v) => Guard::Or(all(v)?),
+        })
     }
 
     /// The condition over `n_iters` set dimensions; `None` as for [`to_aff`].

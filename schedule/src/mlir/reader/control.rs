@@ -1,7 +1,7 @@
-//! Regions and control flow: `affine.for` and `scf.for` (bounds, steps, the
-//! iterator), `affine.if` on integer sets and `scf.if` on `arith.cmpi`
-//! conditions, each pushing its conditions and schedule position for the
-//! statements inside.
+//! Regions and control flow: `affine.for`, `scf.for` and `affine.parallel`
+//! (bounds, steps, the iterators), `affine.if` on integer sets and `scf.if`
+//! on `arith.cmpi` conditions, each pushing its conditions and loops for the
+//! ops inside.
 
 use super::*;
 
@@ -16,7 +16,10 @@ impl<'a> Reader<'a> {
         }
         self.c.expect("{", "to open the region")?;
         self.scopes.push(Vec::new());
+        self.path.push((self.n_blocks, 0));
+        self.n_blocks += 1;
         let r = self.ops_until_close();
+        self.path.pop();
         for name in self.scopes.pop().unwrap_or_default() {
             self.vals.remove(&name);
         }
@@ -33,17 +36,6 @@ impl<'a> Reader<'a> {
                 return self.err(self.c.pos, "the region is never closed (missing `}`)");
             }
             self.op()?;
-        }
-    }
-
-    /// The next schedule position at the current level.
-    pub(super) fn next_position(&mut self) -> i64 {
-        match self.counters.last_mut() {
-            Some(c) => {
-                *c += 1;
-                *c - 1
-            }
-            None => 0,
         }
     }
 
@@ -68,7 +60,7 @@ impl<'a> Reader<'a> {
         }
         if self.c.peek("%") {
             let (n, n_at) = self.operand("a bound")?;
-            return Ok(vec![self.index(n, n_at, "affine.for")?]);
+            return self.pieces(n, n_at, "affine.for", lower);
         }
         let map = self.map_ref()?;
         if map.results.is_empty() {
@@ -82,8 +74,12 @@ impl<'a> Reader<'a> {
     }
 
     /// `affine.for %i = lb to ub step s { ... }` or
-    /// `scf.for %i = %lb to %ub step %s { ... }`.
-    pub(super) fn for_loop(&mut self, op: &str, op_at: usize) -> Result<()> {
+    /// `scf.for %i = %lb to %ub step %s { ... }`, optionally with
+    /// `iter_args(%a = %init, ...) -> (types)` and as many `results`: each
+    /// `%a` is a scalar (the 0-d array `a`, as a C accumulator is), written
+    /// by a statement before the loop with `%init` and by the body's
+    /// `yield` with each iteration's value; the results read it.
+    pub(super) fn for_loop(&mut self, op: &str, op_at: usize, results: &[&'a str]) -> Result<()> {
         let (iv, iv_at) = self.operand("the loop's induction variable")?;
         if self.vals.contains_key(iv) {
             return self.err(iv_at, format!("{op}: %{iv} is already defined"));
@@ -141,15 +137,103 @@ impl<'a> Reader<'a> {
             };
             (l, u, step)
         };
-        if self.c.peek_kw("iter_args") || self.c.peek("->") {
+        let carried = self.iter_args(op)?;
+        // results may go unnamed (unused)
+        if !results.is_empty() && carried.len() != results.len() {
             return self.err(
                 op_at,
-                format!("{op} with iter_args or results (loop-carried values) is not supported"),
+                format!(
+                    "{op}: {} results for {} iter_args",
+                    results.len(),
+                    carried.len()
+                ),
             );
         }
         if self.c.eat(":") {
             self.c.skip_type()?;
         }
+        let header = (op_at, self.c.pos);
+        for (a, init) in &carried {
+            self.statement(vec![RawAccess::scalar(a)], vec![init.clone()], header);
+        }
+        // the loop comes after the statements that start its scalars
+        self.seq += 1;
+        self.enter_loop(iv, &lowers, &uppers, step);
+        for (a, _) in &carried {
+            self.vals.insert(a.to_string(), Val::Scalar(a.to_string()));
+        }
+        self.yields
+            .push((carried.iter().map(|(a, _)| a.to_string()).collect(), false));
+        let r = self.block();
+        self.yields.pop();
+        for (a, _) in &carried {
+            self.vals.remove(*a);
+        }
+        self.exit_loops(&[iv]);
+        r?;
+        for (res, (a, _)) in results.iter().zip(&carried) {
+            self.define(res, Val::Scalar(a.to_string()));
+        }
+        Ok(())
+    }
+
+    /// The optional `iter_args(%a = %init, ...) -> (types)` of a loop: each
+    /// loop-carried name with its initial value.
+    fn iter_args(&mut self, op: &str) -> Result<Vec<(&'a str, Val)>> {
+        let mut out = Vec::new();
+        if !self.c.eat_kw("iter_args") {
+            if self.c.peek("->") {
+                return self.err(self.c.pos, format!("{op}: results without iter_args"));
+            }
+            return Ok(out);
+        }
+        self.c.expect("(", &format!("after iter_args of {op}"))?;
+        loop {
+            let (a, a_at) = self.operand("a loop-carried value")?;
+            if self.vals.contains_key(a) {
+                return self.err(a_at, format!("{op}: %{a} is already defined"));
+            }
+            self.c.expect("=", "after the name of an iter_arg")?;
+            let (x, x_at) = self.operand("an initial value")?;
+            let v = self.value(x, x_at)?;
+            if matches!(v, Val::Memref(_)) {
+                return self.err(
+                    x_at,
+                    format!("{op}: loop-carried memrefs are not supported"),
+                );
+            }
+            out.push((a, v));
+            if !self.c.eat(",") {
+                break;
+            }
+        }
+        self.c.expect(")", &format!("to close iter_args of {op}"))?;
+        self.result_types(op)?;
+        Ok(out)
+    }
+
+    /// The `-> (types)` (or `-> type`) of an op with results.
+    fn result_types(&mut self, op: &str) -> Result<()> {
+        self.c
+            .expect("->", &format!("before the result types of {op}"))?;
+        if self.c.peek("(") {
+            self.c.skip_balanced(b'(', b')')?;
+        } else {
+            self.c.skip_type()?;
+        }
+        Ok(())
+    }
+
+    /// Opens the loop of iterator `iv` (the next dimension) between the
+    /// largest of `lowers` and the smallest of `uppers` (exclusive), by
+    /// `step`: its conditions, its [`LoopMark`], its iterator.
+    pub(super) fn enter_loop(
+        &mut self,
+        iv: &str,
+        lowers: &[AffineExpr],
+        uppers: &[AffineExpr],
+        step: i64,
+    ) {
         let depth = self.iters.len();
         let x = AffineExpr::Dim(depth);
         let mut parts: Vec<Guard> = lowers
@@ -180,23 +264,158 @@ impl<'a> Reader<'a> {
                 .collect();
             parts.push(Guard::Or(cases));
         }
-        let position = self.next_position();
+        let id = self.loop_marks.len();
+        self.loop_marks.push(LoopMark {
+            id,
+            parent: self.loop_ids.last().copied(),
+            seq: self.seq,
+        });
+        self.loop_ids.push(id);
         self.iters.push(iv.to_string());
         self.vals.insert(iv.to_string(), Val::Index(x));
         self.guards.push(Guard::And(parts));
-        self.prefix.push(position);
-        self.counters.push(0);
-        let r = self.block();
-        self.counters.pop();
-        self.prefix.pop();
-        self.guards.pop();
-        self.iters.pop();
-        self.vals.remove(iv);
-        r.map(|_| ())
     }
 
-    /// `affine.if #set(%d...)[%s...] { ... } else { ... }`.
-    pub(super) fn if_op(&mut self, op_at: usize) -> Result<()> {
+    /// Closes the innermost loops, of iterators `ivs`.
+    pub(super) fn exit_loops(&mut self, ivs: &[&str]) {
+        for iv in ivs {
+            self.guards.pop();
+            self.iters.pop();
+            self.loop_ids.pop();
+            self.vals.remove(*iv);
+        }
+    }
+
+    /// `affine.parallel (%i, %j) = (lbs) to (ubs) step (s, t) { ... }`: one
+    /// loop per iterator, outermost first; a bound is an affine expression
+    /// over SSA values or, below, a `max(...)` of several (above, `min`).
+    /// With `reduce ("addf", ...) -> (types)`, each result is a scalar (named
+    /// by it): a statement before the loops starts it, and each iteration's
+    /// `yield` combines its value into it (reads and writes it), in the
+    /// loops' order.
+    pub(super) fn parallel(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
+        self.c
+            .expect("(", "to open the iterators of affine.parallel")?;
+        let mut ivs: Vec<&'a str> = Vec::new();
+        loop {
+            let (iv, iv_at) = self.operand("an induction variable")?;
+            if self.vals.contains_key(iv) || ivs.contains(&iv) {
+                return self.err(iv_at, format!("affine.parallel: %{iv} is already defined"));
+            }
+            ivs.push(iv);
+            if !self.c.eat(",") {
+                break;
+            }
+        }
+        self.c
+            .expect(")", "to close the iterators of affine.parallel")?;
+        self.c
+            .expect("=", "after the iterators of affine.parallel")?;
+        let lowers = self.parallel_bounds("max")?;
+        if !self.c.eat_kw("to") {
+            let found = self.c.found();
+            return self.err(
+                self.c.pos,
+                format!("expected `to` in affine.parallel, found {found}"),
+            );
+        }
+        let uppers = self.parallel_bounds("min")?;
+        let mut steps = vec![1; ivs.len()];
+        if self.c.eat_kw("step") {
+            self.c.expect("(", "to open the steps of affine.parallel")?;
+            steps.clear();
+            loop {
+                self.c.skip_ws();
+                let at = self.c.pos;
+                let s = self.c.int()?;
+                if s <= 0 {
+                    return self.err(
+                        at,
+                        format!("affine.parallel: the step {s} must be positive"),
+                    );
+                }
+                steps.push(s);
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
+            self.c
+                .expect(")", "to close the steps of affine.parallel")?;
+        }
+        let mut reductions = 0;
+        if self.c.eat_kw("reduce") {
+            self.c.expect("(", "after `reduce`")?;
+            loop {
+                self.c.string_lit()?;
+                reductions += 1;
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
+            self.c.expect(")", "to close the reductions")?;
+            self.result_types("affine.parallel")?;
+        } else if self.c.peek("->") {
+            return self.err(op_at, "affine.parallel: results without reductions");
+        }
+        if !results.is_empty() && results.len() != reductions {
+            return self.err(
+                op_at,
+                format!(
+                    "affine.parallel: {} results for {reductions} reductions",
+                    results.len()
+                ),
+            );
+        }
+        if lowers.len() != ivs.len() || uppers.len() != ivs.len() || steps.len() != ivs.len() {
+            return self.err(
+                op_at,
+                format!(
+                    "affine.parallel: {} iterators, {} lower bounds, {} upper bounds, {} steps",
+                    ivs.len(),
+                    lowers.len(),
+                    uppers.len(),
+                    steps.len()
+                ),
+            );
+        }
+        let header = (op_at, self.c.pos);
+        for res in results {
+            self.statement(vec![RawAccess::scalar(res)], Vec::new(), header);
+        }
+        // the loops come after the statements that start the reductions
+        self.seq += 1;
+        for (k, iv) in ivs.iter().enumerate() {
+            self.enter_loop(iv, &lowers[k], &uppers[k], steps[k]);
+        }
+        self.yields
+            .push((results.iter().map(|r| r.to_string()).collect(), true));
+        let r = self.block();
+        self.yields.pop();
+        let rev: Vec<&str> = ivs.iter().rev().copied().collect();
+        self.exit_loops(&rev);
+        r?;
+        for res in results {
+            self.define(res, Val::Scalar(res.to_string()));
+        }
+        Ok(())
+    }
+
+    /// The `(...)` bound list of an `affine.parallel`, `kw` (`max` or `min`)
+    /// allowed: the pieces of each bound over the iterators and parameters.
+    fn parallel_bounds(&mut self, kw: &str) -> Result<Vec<Vec<AffineExpr>>> {
+        self.c
+            .expect("(", "to open the bounds of affine.parallel")?;
+        let (entries, o) = parse_operand_bounds(&mut self.c, ")", kw)
+            .map_err(|e| Error::new(e.line, e.column, format!("affine.parallel: {}", e.message)))?;
+        entries
+            .iter()
+            .map(|pieces| self.resolve(&o, pieces, "affine.parallel"))
+            .collect()
+    }
+
+    /// `affine.if #set(%d...)[%s...] { ... } else { ... }`, optionally with
+    /// results (see [`Reader::if_results`]).
+    pub(super) fn if_op(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
         self.c.skip_ws();
         let at = self.c.pos;
         let set = if self.c.eat("affine_set<") {
@@ -222,20 +441,47 @@ impl<'a> Reader<'a> {
             results: Vec::new(),
         };
         let (dims, syms) = self.map_operands(&shape, at, "affine.if")?;
-        if self.c.peek("->") {
-            return self.err(op_at, "affine.if with results is not supported");
-        }
         let mut atoms = Vec::new();
         for (e, is_eq) in &set.constraints {
             let e = self.compose(e, &dims, &syms, at)?;
             atoms.push(if *is_eq { Guard::Eq(e) } else { Guard::Ge(e) });
         }
-        self.branches(Guard::And(atoms))
+        self.if_results("affine.if", op_at, results, Guard::And(atoms))
+    }
+
+    /// The branches of an `if` with `results` (`-> (types)` next, unless
+    /// there are none): each result is a scalar (the 0-d array named by
+    /// it) that the `yield` of the branch taken writes, and that its uses
+    /// read.
+    fn if_results(
+        &mut self,
+        op: &str,
+        op_at: usize,
+        results: &[&'a str],
+        cond: Guard,
+    ) -> Result<()> {
+        if results.is_empty() {
+            if self.c.peek("->") {
+                return self.err(op_at, format!("{op}: result types without result names"));
+            }
+        } else {
+            self.result_types(op)?;
+        }
+        self.yields
+            .push((results.iter().map(|r| r.to_string()).collect(), false));
+        let r = self.branches(cond);
+        self.yields.pop();
+        r?;
+        for res in results {
+            self.define(res, Val::Scalar(res.to_string()));
+        }
+        Ok(())
     }
 
     /// `scf.if %c { ... } else { ... }` on a condition from `arith.cmpi` of
-    /// affine indices (and `arith.andi`/`ori` of such).
-    pub(super) fn scf_if(&mut self) -> Result<()> {
+    /// affine indices (and `arith.andi`/`ori` of such), optionally with
+    /// results (see [`Reader::if_results`]).
+    pub(super) fn scf_if(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
         let (c, at) = self.operand("the condition of scf.if")?;
         let cond = match self.value(c, at)? {
             Val::Cond(g) => g,
@@ -249,7 +495,7 @@ impl<'a> Reader<'a> {
                 )
             }
         };
-        self.branches(cond)
+        self.if_results("scf.if", op_at, results, cond)
     }
 
     /// `%r = arith.cmpi pred, %a, %b : index` with a signed or equality
@@ -299,9 +545,11 @@ impl<'a> Reader<'a> {
         self.guards.pop();
         r?;
         if self.c.eat_kw("else") {
+            self.else_guards.push((self.guards.len(), cond.clone()));
             self.guards.push(cond.negate());
             let r = self.block();
             self.guards.pop();
+            self.else_guards.pop();
             r?;
         }
         Ok(())

@@ -5,13 +5,46 @@
 
 use super::*;
 
+/// The data computed from values `vals` by the op at `span`: their reads
+/// (a scalar argument is a read of its 0-d array), merged without repeats so
+/// that `%y = arith.addf %x, %x` chains stay as large as the loads they
+/// read, and the spans of the ops that compute them.
+fn data_of(vals: Vec<Val>, span: (usize, usize)) -> Val {
+    let mut reads: Vec<(usize, RawAccess)> = Vec::new();
+    let mut spans = vec![span];
+    let mut merge = |key: usize, a: RawAccess| {
+        if !reads.iter().any(|(k, b)| *k == key && b.array == a.array) {
+            reads.push((key, a));
+        }
+    };
+    for v in vals {
+        match v {
+            Val::Data { reads: r, spans: s } => {
+                for (key, a) in r {
+                    merge(key, a);
+                }
+                spans.extend(s);
+            }
+            Val::Scalar(s) => merge(span.0, RawAccess::scalar(&s)),
+            _ => {}
+        }
+    }
+    spans.sort_unstable();
+    spans.dedup();
+    Val::Data { reads, spans }
+}
+
 impl<'a> Reader<'a> {
-    /// `%r = memref.alloca(%sizes) : memref<...>`: a local array named by its
-    /// SSA name (its sizes are not modelled).
+    /// `%r = memref.alloca(%sizes) {attributes} : memref<...>`: a local
+    /// array named by its SSA name (its sizes are not modelled).
     pub(super) fn alloc(&mut self, op: &str, r: &str) -> Result<()> {
         while let Some(b) = self.c.byte() {
             if b == b':' || b == b'\n' {
                 break;
+            }
+            if b == b'{' {
+                self.c.skip_balanced(b'{', b'}')?;
+                continue;
             }
             self.c.bump();
         }
@@ -34,13 +67,14 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// `%r = arith.constant 3 : index` (an index constant) or any other
+    /// `%r = arith.constant 3 : index` (an index constant), `%r =
+    /// index.constant 3` (`index` set: no type follows) or any other
     /// constant (data without reads).
-    pub(super) fn constant(&mut self, r: &str) -> Result<()> {
+    pub(super) fn constant(&mut self, r: &str, index: bool) -> Result<()> {
         let val = if self.c.peek_int() {
             let v = self.c.int()?;
-            self.c.skip_ws();
-            if self.c.eat(":") && (self.c.peek_kw("index") || self.c.peek("i")) {
+            self.skip_blanks();
+            if index || (self.c.eat(":") && (self.c.peek_kw("index") || self.c.peek("i"))) {
                 Val::Index(AffineExpr::Const(v))
             } else {
                 Val::Data {
@@ -62,25 +96,22 @@ impl<'a> Reader<'a> {
     /// An `arith` or `math` op: index arithmetic when all operands are
     /// indices, otherwise a computation on data (its reads are its operands').
     pub(super) fn arith(&mut self, name: &str, r: &str, start: usize) -> Result<()> {
-        let mut operands: Vec<(&'a str, usize)> = Vec::new();
-        while let Some(b) = self.c.byte() {
-            if b == b'\n' || (b == b'/' && self.c.byte_at(self.c.pos + 1) == Some(b'/')) {
-                break;
-            }
-            if b == b':' {
-                break;
-            }
-            if b == b'%' {
-                operands.push(self.operand("an operand")?);
-            } else {
-                self.c.bump();
-            }
-        }
-        self.end_of_line();
+        let operands = self.line_operands()?;
         let end = self.c.pos;
         let mut vals = Vec::new();
         for (n, at) in &operands {
             vals.push(self.value(n, *at)?);
+        }
+        let is_index = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_) | Val::NonAffine(_));
+        // `arith.select %c, %a, %b` on an affine condition: data from both
+        // values (piecewise, so not affine, on indices)
+        if name == "arith.select" && vals.len() == 3 && matches!(vals[0], Val::Cond(_)) {
+            if vals[1..].iter().all(is_index) {
+                let why = "`arith.select` of index values is piecewise".to_string();
+                self.define(r, Val::NonAffine(why));
+                return Ok(());
+            }
+            vals.remove(0);
         }
         if vals.iter().any(|v| matches!(v, Val::Cond(_))) {
             let conds: Vec<Guard> = vals
@@ -127,47 +158,80 @@ impl<'a> Reader<'a> {
             self.define(r, Val::Extremum { max, pieces });
             return Ok(());
         }
-        let is_index = |v: &Val| matches!(v, Val::Index(_) | Val::Param(_) | Val::NonAffine(_));
-        let val = if !vals.is_empty() && vals.iter().all(is_index) && name.starts_with("arith.") {
+        let index_op = name.starts_with("arith.") || name.starts_with("index.");
+        let val = if !vals.is_empty() && vals.iter().all(is_index) && index_op {
             self.index_arith(name, &operands)?
         } else {
-            // merged without repeats, so that `%y = arith.addf %x, %x` chains
-            // stay as large as the loads they read
-            let mut reads: Vec<(usize, RawAccess)> = Vec::new();
-            let mut spans = vec![(start, end)];
-            let mut merge = |key: usize, a: RawAccess| {
-                if !reads.iter().any(|(k, b)| *k == key && b.array == a.array) {
-                    reads.push((key, a));
-                }
-            };
-            for v in vals {
-                match v {
-                    Val::Data { reads: r, spans: s } => {
-                        for (key, a) in r {
-                            merge(key, a);
-                        }
-                        spans.extend(s);
-                    }
-                    Val::Scalar(s) => merge(
-                        start,
-                        RawAccess {
-                            array: s,
-                            subs: Vec::new(),
-                        },
-                    ),
-                    _ => {}
-                }
-            }
-            spans.sort_unstable();
-            spans.dedup();
-            Val::Data { reads, spans }
+            data_of(vals, (start, end))
         };
         self.define(r, val);
         Ok(())
     }
 
+    /// The SSA operands on the rest of the op's line, before its `:` type
+    /// (or a comment); the cursor ends at the line's end.
+    fn line_operands(&mut self) -> Result<Vec<(&'a str, usize)>> {
+        let mut operands = Vec::new();
+        while let Some(b) = self.c.byte() {
+            if b == b'\n' || (b == b'/' && self.c.byte_at(self.c.pos + 1) == Some(b'/')) {
+                break;
+            }
+            if b == b':' {
+                break;
+            }
+            if b == b'%' {
+                operands.push(self.operand("an operand")?);
+            } else {
+                self.c.bump();
+            }
+        }
+        self.end_of_line();
+        Ok(operands)
+    }
+
+    /// An op of another dialect in MLIR's generic form, `%r = "d.op"(%a, %b)
+    /// {attrs} : (types) -> type` (or with no result), or a `func.call @f(%a)`,
+    /// without regions and whose operands are no memrefs: like an `arith` op
+    /// on data, its results are computed from its operands (and it touches
+    /// no memory the model knows of).
+    pub(super) fn generic(
+        &mut self,
+        name: &str,
+        name_at: usize,
+        results: &[&str],
+        start: usize,
+    ) -> Result<()> {
+        let operands = self.line_operands()?;
+        let end = self.c.pos;
+        let line = self.c.src.get(start..end).unwrap_or("");
+        if line.contains("({") || line.trim_end().ends_with('(') {
+            return self.err(
+                name_at,
+                format!("unsupported operation `{name}` with regions in a SCoP"),
+            );
+        }
+        let mut vals = Vec::new();
+        for (n, at) in &operands {
+            let v = self.value(n, *at)?;
+            if matches!(v, Val::Memref(_)) {
+                return self.err(
+                    *at,
+                    format!("unsupported operation `{name}` on the memref %{n} (its accesses are unknown)"),
+                );
+            }
+            vals.push(v);
+        }
+        let val = data_of(vals, (start, end));
+        for r in results {
+            self.define(r, val.clone());
+        }
+        Ok(())
+    }
+
     /// Index arithmetic: `addi`, `subi`, `muli` (by a constant), `floordivsi`,
-    /// `ceildivsi` (by a positive constant), `index_cast`; anything else, or a
+    /// `ceildivsi` (by a positive constant), `remsi`/`divsi` (by a positive
+    /// constant, of a value never negative there: `mod`/`floordiv`),
+    /// `index_cast`; anything else, or a
     /// non-affine result, is [`Val::NonAffine`] (an error only if used as an
     /// index).
     pub(super) fn index_arith(&mut self, name: &str, operands: &[(&'a str, usize)]) -> Result<Val> {
@@ -185,7 +249,18 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let short = name.trim_start_matches("arith.");
+        // the index dialect's names of the same operations
+        let short = match name {
+            "index.add" => "addi",
+            "index.sub" => "subi",
+            "index.mul" => "muli",
+            "index.floordivs" => "floordivsi",
+            "index.ceildivs" => "ceildivsi",
+            "index.rems" => "remsi",
+            "index.divs" => "divsi",
+            "index.casts" | "index.castu" => "index_cast",
+            n => n.trim_start_matches("arith."),
+        };
         let bin = |es: &[AffineExpr]| match es {
             [a, b] => Some((a.clone(), b.clone())),
             _ => None,
@@ -212,9 +287,52 @@ impl<'a> Reader<'a> {
                     "`{name}` by a value that is not a positive constant"
                 )),
             },
+            ("remsi" | "divsi", Some((a, b))) => match div(constant(&b)) {
+                // C's truncating division and remainder are floordiv and mod
+                // where the dividend is not negative
+                Some(k) if self.never_negative(&a) => {
+                    let (a, k) = (Box::new(a), Box::new(AffineExpr::Const(k)));
+                    Val::Index(if short == "remsi" {
+                        AffineExpr::Mod(a, k)
+                    } else {
+                        AffineExpr::FloorDiv(a, k)
+                    })
+                }
+                Some(_) => Val::NonAffine(format!(
+                    "`{name}` of a value that may be negative (truncating, not floor)"
+                )),
+                None => Val::NonAffine(format!(
+                    "`{name}` by a value that is not a positive constant"
+                )),
+            },
             ("index_cast" | "index_castui", None) if es.len() == 1 => Val::Index(es[0].clone()),
             _ => Val::NonAffine(format!("`{name}` is not an affine operation")),
         })
+    }
+
+    /// Whether the index expression `e` is at least 0 wherever the op is
+    /// reached: the enclosing conditions and `e < 0` have no common point,
+    /// for any values of the parameters (decided by `presburger`; false
+    /// when that cannot be built).
+    fn never_negative(&self, e: &AffineExpr) -> bool {
+        let n = self.iters.len();
+        let mut parts = self.guards.clone();
+        parts.push(Guard::Ge(add(scale(e.clone(), -1), AffineExpr::Const(-1))));
+        let order: Vec<usize> = (0..self.params.len()).collect();
+        let Some(cond) = Guard::And(parts).to_cond(n, &order) else {
+            return false;
+        };
+        let space = presburger::Space::set(self.params.clone(), presburger::Tuple::anonymous(n));
+        let pos = crate::c::ast::Pos {
+            start: self.c.pos,
+            end: self.c.pos,
+            line: 0,
+            col: 0,
+        };
+        crate::c::affine::to_set(&cond, &space, pos)
+            .ok()
+            .and_then(|s| s.is_empty().ok())
+            .unwrap_or(false)
     }
 
     /// `%r = affine.apply #map(%d...)[%s...]`.
@@ -228,6 +346,33 @@ impl<'a> Reader<'a> {
         let e = self.compose(&map.results[0], &dims, &syms, at)?;
         self.end_of_line();
         self.define(r, Val::Index(e));
+        Ok(())
+    }
+
+    /// `%r = affine.min #map(%d...)[%s...]` (or `affine.max`): the smallest
+    /// (largest) of the map's results, a loop bound as `arith.minsi` gives
+    /// one (an index when the map has one result).
+    pub(super) fn min_max(&mut self, op: &str, r: &str) -> Result<()> {
+        let at = self.c.pos;
+        let map = self.map_ref()?;
+        if map.results.is_empty() {
+            return self.err(at, format!("{op} needs a map with results"));
+        }
+        let (dims, syms) = self.map_operands(&map, at, op)?;
+        let pieces = map
+            .results
+            .iter()
+            .map(|e| self.compose(e, &dims, &syms, at))
+            .collect::<Result<Vec<_>>>()?;
+        self.end_of_line();
+        let val = match pieces.as_slice() {
+            [one] => Val::Index(one.clone()),
+            _ => Val::Extremum {
+                max: op == "affine.max",
+                pieces,
+            },
+        };
+        self.define(r, val);
         Ok(())
     }
 
@@ -259,7 +404,9 @@ impl<'a> Reader<'a> {
         op: &str,
     ) -> Result<(Vec<AffineExpr>, Vec<AffineExpr>)> {
         let dims = self.operand_list("(", ")", op)?;
-        let syms = if self.c.peek("[") {
+        // on the op's line only: a `[` looked for on the next line would move
+        // the cursor there, and the op's end of line would be the next op's
+        let syms = if self.c.peek_on_line("[") {
             self.operand_list("[", "]", op)?
         } else {
             Vec::new()
@@ -331,22 +478,34 @@ impl<'a> Reader<'a> {
                 .expect("[", &format!("to open the subscripts of {op}"))?;
             let o = parse_operand_exprs(&mut self.c, "]")
                 .map_err(|e| Error::new(e.line, e.column, format!("{op}: {}", e.message)))?;
-            let mut dims = Vec::new();
-            for (n, at) in &o.dims {
-                dims.push(self.index(n, *at, op)?);
-            }
-            let mut syms = Vec::new();
-            for (n, at) in &o.syms {
-                syms.push(self.index(n, *at, op)?);
-            }
-            let at = self.c.pos;
-            o.exprs
-                .iter()
-                .map(|e| self.compose(e, &dims, &syms, at))
-                .collect()
+            self.resolve(&o, &o.exprs, op)
         } else {
             self.operand_list("[", "]", op)
         }
+    }
+
+    /// The expressions `exprs`, written over the SSA operands of `o` (as in
+    /// `affine.load %A[%i + 1]`), as index expressions over the iterators
+    /// and parameters.
+    pub(super) fn resolve(
+        &mut self,
+        o: &OperandExprs,
+        exprs: &[AffineExpr],
+        op: &str,
+    ) -> Result<Vec<AffineExpr>> {
+        let mut dims = Vec::new();
+        for (n, at) in &o.dims {
+            dims.push(self.index(n, *at, op)?);
+        }
+        let mut syms = Vec::new();
+        for (n, at) in &o.syms {
+            syms.push(self.index(n, *at, op)?);
+        }
+        let at = self.c.pos;
+        exprs
+            .iter()
+            .map(|e| self.compose(e, &dims, &syms, at))
+            .collect()
     }
 
     /// The memref operand of a load or store: its name and rank.
@@ -363,7 +522,7 @@ impl<'a> Reader<'a> {
 
     /// `%A[...] : type` after a load or store: the memref, its subscripts
     /// (as many as its rank) and the type, read over.
-    fn access(&mut self, op: &str) -> Result<(String, Vec<AffineExpr>)> {
+    fn access(&mut self, op: &str) -> Result<RawAccess> {
         let (array, rank, at) = self.memref(op)?;
         let subs = self.subscripts(op)?;
         if subs.len() != rank {
@@ -375,44 +534,139 @@ impl<'a> Reader<'a> {
                 ),
             );
         }
-        self.rest_is_type(op)?;
-        Ok((array, subs))
+        let extents = if op.starts_with("affine.vector_") {
+            self.vector_extents(op, rank)?
+        } else {
+            self.rest_is_type(op)?;
+            Vec::new()
+        };
+        Ok(RawAccess {
+            array,
+            subs,
+            extents,
+        })
     }
 
-    /// `%r = affine.load %A[...] : type` (or `memref.load`).
-    pub(super) fn load(&mut self, op: &str, start: usize, r: &str) -> Result<()> {
-        let (array, subs) = self.access(op)?;
-        let end = self.c.pos;
-        self.define(
-            r,
-            Val::Data {
-                reads: vec![(start, RawAccess { array, subs })],
-                spans: vec![(start, end)],
+    /// The sizes of the vector type of `op` after its memref type (`:
+    /// memref<512xf32>, vector<32xf32>`), at most `rank` of them, each a
+    /// positive constant; the rest of the line is read over.
+    fn vector_extents(&mut self, op: &str, rank: usize) -> Result<Vec<i64>> {
+        self.c.expect(":", &format!("before the types of {op}"))?;
+        self.c.skip_type()?;
+        self.c
+            .expect(",", &format!("before the vector type of {op}"))?;
+        self.c.skip_ws();
+        let at = self.c.pos;
+        self.c.skip_type()?;
+        let ty = self.c.src.get(at..self.c.pos).unwrap_or("");
+        let sizes = ty
+            .strip_prefix("vector<")
+            .and_then(|t| t.strip_suffix('>'))
+            .and_then(shape)
+            .map(|(sizes, _)| sizes);
+        let extents: Option<Vec<i64>> = sizes.and_then(|v| {
+            v.iter()
+                .map(|x| x.parse::<i64>().ok().filter(|k| *k > 0))
+                .collect()
+        });
+        match extents {
+            Some(e) if !e.is_empty() && e.len() <= rank => {
+                self.end_of_line();
+                Ok(e)
+            }
+            _ => self.err(
+                at,
+                format!("{op}: cannot read the vector type `{ty}` (fixed sizes, at most the memref's rank)"),
+            ),
+        }
+    }
+
+    /// Records the load or store `op` (at `start`, named at `name_at`,
+    /// ending at `end`) of `access` among the [`RawOp`]s.
+    fn record(&mut self, op: &str, write: bool, access: RawAccess, at: (usize, usize, usize)) {
+        let (start, name_at, end) = at;
+        self.ops.push(RawOp {
+            name: op.to_string(),
+            write,
+            access,
+            iters: self.iters.clone(),
+            loops: self.loop_ids.clone(),
+            guard: Guard::And(self.guards.clone()),
+            mlir_guard: {
+                let mut g = self.guards.clone();
+                for (k, then) in &self.else_guards {
+                    if let Some(x) = g.get_mut(*k) {
+                        *x = then.clone();
+                    }
+                }
+                Guard::And(g)
             },
-        );
+            path: self.path.clone(),
+            start,
+            name_at,
+            end,
+            seq: self.seq,
+        });
+    }
+
+    /// `%r = affine.load %A[...] : type` (or `memref.load`; the result may
+    /// be absent when unused).
+    pub(super) fn load(
+        &mut self,
+        op: &str,
+        start: usize,
+        name_at: usize,
+        r: Option<&str>,
+    ) -> Result<()> {
+        let access = self.access(op)?;
+        let end = self.c.pos;
+        self.record(op, false, access.clone(), (start, name_at, end));
+        if let Some(r) = r {
+            self.define(
+                r,
+                Val::Data {
+                    reads: vec![(start, access)],
+                    spans: vec![(start, end)],
+                },
+            );
+        }
         Ok(())
     }
 
     /// `affine.store %v, %A[...] : type` (or `memref.store`): a statement.
-    pub(super) fn store(&mut self, op: &str, start: usize) -> Result<()> {
+    pub(super) fn store(&mut self, op: &str, start: usize, name_at: usize) -> Result<()> {
         let (v, v_at) = self.operand("the stored value")?;
         let value = self.value(v, v_at)?;
         self.c
             .expect(",", &format!("after the value stored by {op}"))?;
-        let (array, subs) = self.access(op)?;
+        let write = self.access(op)?;
         let end = self.c.pos;
-        let (reads, mut spans) = match value {
-            Val::Data { reads, spans } => (reads.into_iter().map(|(_, a)| a).collect(), spans),
-            Val::Scalar(s) => (
-                vec![RawAccess {
-                    array: s,
-                    subs: Vec::new(),
-                }],
-                Vec::new(),
-            ),
-            Val::Memref(_) => return self.err(v_at, format!("{op}: cannot store the memref %{v}")),
-            _ => (Vec::new(), Vec::new()),
-        };
+        self.record(op, true, write.clone(), (start, name_at, end));
+        if matches!(value, Val::Memref(_)) {
+            return self.err(v_at, format!("{op}: cannot store the memref %{v}"));
+        }
+        self.statement(vec![write], vec![value], (start, end));
+        Ok(())
+    }
+
+    /// Records the statement that writes `writes` with the values `values`
+    /// (its reads: the loads that feed them, the scalars they are; its
+    /// text: the ops that compute them and the op at `span`), at the
+    /// current place. Several writes are one statement when one op writes
+    /// them at once (a `yield` of several values reads them all first).
+    pub(super) fn statement(
+        &mut self,
+        writes: Vec<RawAccess>,
+        values: Vec<Val>,
+        span: (usize, usize),
+    ) {
+        let (start, end) = span;
+        let (mut reads, mut spans) = (Vec::new(), Vec::new());
+        if let Val::Data { reads: r, spans: s } = data_of(values, span) {
+            self.consumed.extend(r.iter().map(|(k, _)| *k));
+            reads = r.into_iter().map(|(_, a)| a).collect();
+            spans = s;
+        }
         spans.push((start, end));
         spans.sort_unstable();
         spans.dedup();
@@ -422,19 +676,60 @@ impl<'a> Reader<'a> {
             .collect::<Vec<_>>()
             .join("\n");
         let first = spans.first().map(|s| s.0).unwrap_or(start);
-        let position = self.next_position();
-        let mut positions = self.prefix.clone();
-        positions.push(position);
+        // a number of its own: one op (a yield of several values, a loop
+        // with several iter_args) may make several statements
+        self.seq += 1;
         self.stmts.push(RawStmt {
             iters: self.iters.clone(),
+            loops: self.loop_ids.clone(),
+            seq: self.seq,
             guard: Guard::And(self.guards.clone()),
-            positions,
+            positions: Vec::new(),
             reads,
-            writes: vec![RawAccess { array, subs }],
+            writes,
             text,
             span: (first, end),
             at: start,
         });
+    }
+
+    /// `affine.yield %a, %b : types` (or `scf.yield`) in a region whose op
+    /// has results: each value is written to the scalar the result stands
+    /// for (a statement each); a yield of values elsewhere is an error.
+    pub(super) fn yield_values(&mut self, name: &str, name_at: usize, start: usize) -> Result<()> {
+        let (targets, accumulate) = self.yields.last().cloned().unwrap_or_default();
+        if targets.is_empty() {
+            return self.err(
+                name_at,
+                format!("`{name}` with values where the op has no results"),
+            );
+        }
+        let operands = self.line_operands()?;
+        let end = self.c.pos;
+        if operands.len() != targets.len() {
+            return self.err(
+                name_at,
+                format!(
+                    "`{name}` of {} values for {} results",
+                    operands.len(),
+                    targets.len()
+                ),
+            );
+        }
+        let mut values = Vec::new();
+        for (v, at) in &operands {
+            let value = self.value(v, *at)?;
+            if matches!(value, Val::Memref(_)) {
+                return self.err(*at, format!("`{name}` of the memref %{v} is not supported"));
+            }
+            values.push(value);
+        }
+        if accumulate {
+            // a reduction combines each value with the scalar's
+            values.extend(targets.iter().map(|t| Val::Scalar(t.clone())));
+        }
+        let writes = targets.iter().map(|t| RawAccess::scalar(t)).collect();
+        self.statement(writes, values, (start, end));
         Ok(())
     }
 }

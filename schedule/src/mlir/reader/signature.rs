@@ -9,6 +9,33 @@ impl<'a> Reader<'a> {
     /// Reads the top level and the function named `want` (or the first one
     /// with a body).
     pub fn top(&mut self, want: Option<&str>) -> Result<()> {
+        if self.top_pick(&mut |name| want.is_none_or(|w| w == name))? {
+            return Ok(());
+        }
+        match want {
+            Some(w) => Err(Error::new(
+                1,
+                1,
+                format!("no function @{w} with a body in the file"),
+            )),
+            None => Err(Error::new(1, 1, "no function with a body in the file")),
+        }
+    }
+
+    /// Reads the top level and the `n`-th function with a body (from 0);
+    /// false when the file has fewer.
+    pub fn top_nth(&mut self, n: usize) -> Result<bool> {
+        let mut k = 0usize;
+        self.top_pick(&mut |_| {
+            k += 1;
+            k == n + 1
+        })
+    }
+
+    /// Reads the top level up to the first function with a body that `pick`
+    /// accepts (it is asked about each, by name, in order) and reads that
+    /// function; false when there is none.
+    fn top_pick(&mut self, pick: &mut dyn FnMut(&str) -> bool) -> Result<bool> {
         let mut open_modules = 0usize;
         loop {
             if self.c.at_eof() {
@@ -29,8 +56,8 @@ impl<'a> Reader<'a> {
             } else if open_modules > 0 && self.c.eat("}") {
                 open_modules -= 1;
             } else if self.c.eat_kw("func.func") {
-                if self.function(want)? {
-                    return Ok(());
+                if self.function(pick)? {
+                    return Ok(true);
                 }
             } else {
                 let found = self.c.found();
@@ -40,14 +67,7 @@ impl<'a> Reader<'a> {
                 );
             }
         }
-        match want {
-            Some(w) => Err(Error::new(
-                1,
-                1,
-                format!("no function @{w} with a body in the file"),
-            )),
-            None => Err(Error::new(1, 1, "no function with a body in the file")),
-        }
+        Ok(false)
     }
 
     /// `#name = affine_map<...>` or `affine_set<...>` (other aliases are skipped).
@@ -73,8 +93,8 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// One `func.func`; reads its body when it is the one wanted (true).
-    pub(super) fn function(&mut self, want: Option<&str>) -> Result<bool> {
+    /// One `func.func`; reads its body when `pick` wants it (true).
+    pub(super) fn function(&mut self, pick: &mut dyn FnMut(&str) -> bool) -> Result<bool> {
         for kw in ["private", "public", "nested"] {
             self.c.eat_kw(kw);
         }
@@ -125,7 +145,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let wanted = has_body && want.is_none_or(|w| w == name);
+        let wanted = has_body && pick(&name);
         if !wanted {
             if has_body {
                 self.c.skip_balanced(b'{', b'}')?;

@@ -1746,9 +1746,8 @@ fn peel_extensions<'x>(
 ) -> Result<Vec<(Cow<'x, Disjunction>, Vec<usize>)>> {
     // exactness, and peers with more than `PEER_ROWS` rows, only where the
     // rewriting of the other conjunction's existentials may split
-    let plain = |m: &Conjunction| splitting_locals(m);
     let peel = |m: &Conjunction, s: &Conjunction| {
-        extension(m, s).filter(|(_, rows)| *rows <= PEER_ROWS || plain(m))
+        extension(m, s).filter(|(_, rows)| *rows <= PEER_ROWS || splitting_locals(m))
     };
     let extended = |m: &Conjunction| b.parts.iter().any(|s| peel(m, s).is_some());
     if !a.parts.iter().any(extended) {
@@ -1764,8 +1763,9 @@ fn peel_extensions<'x>(
         for (j, s) in b.parts.iter().enumerate() {
             match peel(m, s) {
                 Some((p, peer_rows)) => {
-                    let exact =
-                        p.lifted && plain(m) && exactly_lifted(m, s, &mut m_unique, budget)?;
+                    let exact = p.lifted
+                        && splitting_locals(m)
+                        && exactly_lifted(m, s, &mut m_unique, budget)?;
                     if p.lifted && !exact {
                         rest.push(j);
                         if peer_rows > PEER_ROWS {

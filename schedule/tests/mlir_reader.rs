@@ -747,3 +747,67 @@ fn index_dialect_arithmetic() {
         "[N] -> { S0[i] -> A[floor((2i + 1)/2)] }",
     );
 }
+
+/// Top-level ops other than `func.func` (a `gpu.module` with its region, a
+/// `memref.global`, a generic op) are skipped, in a `module` too: the
+/// functions after them are found, by name as well; an unclosed region is
+/// an error with its place.
+#[test]
+fn other_top_level_ops_are_skipped() {
+    let src = "module {
+gpu.module @kernels {
+  gpu.func @k() {
+    affine.for %i = 0 to 4 {
+    }
+    gpu.return
+  }
+}
+memref.global \"private\" constant @c : memref<2xi32> = dense<[1, 2]> {alignment = 64 : i64}
+func.func private @decl(f32) -> f32
+\"test.op\"() ({
+  ^bb0:
+}) : () -> ()
+func.func @first(%A: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    %v = affine.load %A[%i] : memref<10xf32>
+    affine.store %v, %A[%i] : memref<10xf32>
+  }
+  return
+}
+gpu.module @more { }
+func.func @second(%B: memref<5xf32>) {
+  affine.for %j = 0 to 5 {
+    %v = affine.load %B[%j] : memref<5xf32>
+    affine.store %v, %B[%j] : memref<5xf32>
+  }
+  return
+}
+}
+";
+    let s = mlir(src);
+    check(
+        &s,
+        "{ S0[i] : 0 <= i < 10 }",
+        "{ S0[i] -> A[i] }",
+        "{ S0[i] -> A[i] }",
+    );
+    let o = Options {
+        function: Some("second".to_string()),
+    };
+    let s = extract_scop_mlir(src, &o).unwrap();
+    check(
+        &s,
+        "{ S0[j] : 0 <= j < 5 }",
+        "{ S0[j] -> B[j] }",
+        "{ S0[j] -> B[j] }",
+    );
+    let e = error(
+        "gpu.module @m {
+  gpu.func @k() {
+func.func @f() {
+  return
+}
+",
+    );
+    assert!(e.contains("line 1, column 15"), "{e}");
+}

@@ -59,6 +59,8 @@ impl<'a> Reader<'a> {
                 if self.function(pick)? {
                     return Ok(true);
                 }
+            } else if self.at_top_level_op() {
+                self.skip_top_level_op()?;
             } else {
                 let found = self.c.found();
                 return self.err(
@@ -68,6 +70,58 @@ impl<'a> Reader<'a> {
             }
         }
         Ok(false)
+    }
+
+    /// Whether an op other than `func.func` starts here: a dialect op's name
+    /// (`gpu.module`, `memref.global`, `transform.sequence`, an identifier
+    /// with a `.`) or a generic op's quoted name.
+    fn at_top_level_op(&mut self) -> bool {
+        self.c.skip_ws();
+        if self.c.byte() == Some(b'"') {
+            return true;
+        }
+        let here = self.c.pos;
+        let dotted = self.c.ident().is_some_and(|(n, _)| n.contains('.'));
+        self.c.pos = here;
+        dotted
+    }
+
+    /// Moves over a top-level op that is not a function (its functions, as
+    /// those of a `gpu.module`, are not looked at): the rest of its line,
+    /// with each `(...)`, `[...]`, `{...}` (its regions and attributes) and
+    /// `<...>` group skipped whole even over line ends; it ends at a line
+    /// end outside any group. An op that goes on after its region on the next
+    /// line (`} : type`) is taken to end at the region's line.
+    fn skip_top_level_op(&mut self) -> Result<()> {
+        self.c.skip_ws();
+        if self.c.byte() == Some(b'"') {
+            self.c.string_lit()?;
+        }
+        loop {
+            match self.c.byte() {
+                None | Some(b'\n') => return Ok(()),
+                Some(b'/') if self.c.byte_at(self.c.pos + 1) == Some(b'/') => {
+                    self.end_of_line();
+                    return Ok(());
+                }
+                Some(b'"') => {
+                    self.c.string_lit()?;
+                }
+                // the end of an enclosing `module`'s body
+                Some(b'}' | b')' | b']') => return Ok(()),
+                Some(b'-') if self.c.byte_at(self.c.pos + 1) == Some(b'>') => self.c.pos += 2,
+                Some(open @ (b'(' | b'[' | b'{' | b'<')) => {
+                    let close = match open {
+                        b'(' => b')',
+                        b'[' => b']',
+                        b'{' => b'}',
+                        _ => b'>',
+                    };
+                    self.c.skip_balanced(open, close)?;
+                }
+                Some(_) => self.c.bump(),
+            }
+        }
     }
 
     /// `#name = affine_map<...>` or `affine_set<...>` (other aliases are skipped).
@@ -131,6 +185,8 @@ impl<'a> Reader<'a> {
                 }
                 Some(b'#') => break,
                 _ if self.c.peek_kw("func.func") || self.c.peek("}") || self.c.at_eof() => break,
+                // a declaration followed by another top-level op
+                _ if self.at_top_level_op() => break,
                 _ => {
                     if self.c.byte() == Some(b'!') {
                         self.c.pos += 1;

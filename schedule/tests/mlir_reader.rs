@@ -811,3 +811,41 @@ func.func @f() {
     );
     assert!(e.contains("line 1, column 15"), "{e}");
 }
+
+/// An attribute dictionary after a region's `}` (of `affine.for`, `affine.if`)
+/// is the op's attributes, skipped; one never closed is an error.
+#[test]
+fn attributes_after_a_region_are_skipped() {
+    let s = mlir(
+        "func.func @f(%A: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    affine.if affine_set<(d0) : (d0 - 5 >= 0)>(%i) {
+      %v = affine.load %A[%i] : memref<10xf32>
+      affine.store %v, %A[%i] : memref<10xf32>
+    } {tag = \"if\"}
+  } {slice_fusion_barrier = true, nested = {a = [1, 2]}}
+  affine.for %j = 0 to 3 {
+    %w = affine.load %A[%j] : memref<10xf32>
+    affine.store %w, %A[%j] : memref<10xf32>
+  } {test.keep = \"inner\"}
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i] : 5 <= i < 10; S1[j] : 0 <= j < 3 }",
+        "{ S0[i] -> A[i]; S1[j] -> A[j] }",
+        "{ S0[i] -> A[i]; S1[j] -> A[j] }",
+    );
+    let e = error(
+        "func.func @f(%A: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+  } {a = 1
+",
+    );
+    assert!(
+        e.contains("line 3, column 5") && e.contains("never closed"),
+        "{e}"
+    );
+}

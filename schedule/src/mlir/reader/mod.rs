@@ -484,6 +484,16 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Skips the op's attribute dictionary after its region's `}` on the
+    /// same line (`} {slice_fusion_barrier = true}`): attributes do not
+    /// change the model.
+    fn attributes_after_region(&mut self) -> Result<()> {
+        if self.c.peek_on_line("{") {
+            self.c.skip_balanced(b'{', b'}')?;
+        }
+        Ok(())
+    }
+
     /// One operation.
     pub(super) fn op(&mut self) -> Result<()> {
         self.c.skip_ws();
@@ -556,10 +566,22 @@ impl<'a> Reader<'a> {
         };
         let result_names: Vec<&'a str> = results.iter().map(|r| r.0).collect();
         match name {
-            "affine.for" | "scf.for" => self.for_loop(name, name_at, &result_names),
-            "affine.parallel" => self.parallel(name_at, &result_names),
-            "affine.if" => self.if_op(name_at, &result_names),
-            "scf.if" => self.scf_if(name_at, &result_names),
+            "affine.for" | "scf.for" => {
+                self.for_loop(name, name_at, &result_names)?;
+                self.attributes_after_region()
+            }
+            "affine.parallel" => {
+                self.parallel(name_at, &result_names)?;
+                self.attributes_after_region()
+            }
+            "affine.if" => {
+                self.if_op(name_at, &result_names)?;
+                self.attributes_after_region()
+            }
+            "scf.if" => {
+                self.scf_if(name_at, &result_names)?;
+                self.attributes_after_region()
+            }
             "arith.cmpi" => {
                 let r = one_result(self)?;
                 self.cmpi(r)

@@ -849,3 +849,39 @@ fn attributes_after_a_region_are_skipped() {
         "{e}"
     );
 }
+
+/// An `arith` op whose result is not named computes nothing used: no
+/// statement; an operand that is not defined is still an error.
+#[test]
+fn arith_ops_without_a_result_name_make_no_statement() {
+    let s = mlir(
+        "func.func @f(%A: memref<10xf32>, %n: index) {
+  affine.for %i = 0 to 10 {
+    arith.addi %i, %n : index
+    arith.constant 1 : index
+    %v = affine.load %A[%i] : memref<10xf32>
+    arith.addf %v, %v : f32
+    affine.store %v, %A[%i] : memref<10xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "[n] -> { S0[i] : 0 <= i < 10 }",
+        "[n] -> { S0[i] -> A[i] }",
+        "[n] -> { S0[i] -> A[i] }",
+    );
+    let e = error(
+        "func.func @f() {
+  arith.addi %x, %x : index
+  return
+}
+",
+    );
+    assert!(
+        e.contains("line 2, column 14") && e.contains("%x is not defined"),
+        "{e}"
+    );
+}

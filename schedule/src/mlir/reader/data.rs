@@ -168,6 +168,16 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// An `arith`, `math` or `index` op without a result name
+    /// (`arith.addi %i, %j : index`): its value is used by nothing, so it
+    /// makes no statement; its operands must still be defined.
+    pub(super) fn unnamed_arith(&mut self) -> Result<()> {
+        for (n, at) in self.line_operands()? {
+            self.value(n, at)?;
+        }
+        Ok(())
+    }
+
     /// The SSA operands on the rest of the op's line, before its `:` type
     /// (or a comment); the cursor ends at the line's end.
     fn line_operands(&mut self) -> Result<Vec<(&'a str, usize)>> {

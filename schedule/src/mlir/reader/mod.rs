@@ -582,6 +582,15 @@ impl<'a> Reader<'a> {
                 self.scf_if(name_at, &result_names)?;
                 self.attributes_after_region()
             }
+            // computes a value that nothing uses
+            n if (n.starts_with("arith.")
+                || n.starts_with("math.")
+                || INDEX_OPS.contains(&n)
+                || n == "index.constant")
+                && results.is_empty() =>
+            {
+                self.unnamed_arith()
+            }
             "arith.cmpi" => {
                 let r = one_result(self)?;
                 self.cmpi(r)

@@ -885,3 +885,93 @@ fn arith_ops_without_a_result_name_make_no_statement() {
         "{e}"
     );
 }
+
+/// A result pack `%r:2` of `affine.for` or `affine.if` is read as the names
+/// `%r#0`, `%r#1` (as `%r_0, %r_1 = ...` is, the names isl gets); a use past the pack, a pack on an
+/// op with one result and a pack of no results are errors.
+#[test]
+fn result_packs_are_several_results() {
+    let packed = mlir(
+        "func.func @f(%A: memref<10xf32>, %B: memref<10xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %r:2 = affine.for %i = 0 to 10 iter_args(%a = %c0, %b = %c0) -> (f32, f32) {
+    %v = affine.load %A[%i] : memref<10xf32>
+    %s = arith.addf %a, %v : f32
+    affine.yield %s, %a : f32, f32
+  }
+  affine.store %r#1, %B[0] : memref<10xf32>
+  affine.for %j = 0 to 10 {
+    %y:2 = affine.if affine_set<(d0) : (d0 - 5 >= 0)>(%j) -> (f32, f32) {
+      affine.yield %r#0, %c0 : f32, f32
+    } else {
+      affine.yield %c0, %r#1 : f32, f32
+    }
+    affine.store %y#1, %B[%j] : memref<10xf32>
+  }
+  return
+}
+",
+    );
+    let named = mlir(
+        "func.func @f(%A: memref<10xf32>, %B: memref<10xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %r_0, %r_1 = affine.for %i = 0 to 10 iter_args(%a = %c0, %b = %c0) -> (f32, f32) {
+    %v = affine.load %A[%i] : memref<10xf32>
+    %s = arith.addf %a, %v : f32
+    affine.yield %s, %a : f32, f32
+  }
+  affine.store %r_1, %B[0] : memref<10xf32>
+  affine.for %j = 0 to 10 {
+    %y_0, %y_1 = affine.if affine_set<(d0) : (d0 - 5 >= 0)>(%j) -> (f32, f32) {
+      affine.yield %r_0, %c0 : f32, f32
+    } else {
+      affine.yield %c0, %r_1 : f32, f32
+    }
+    affine.store %y_1, %B[%j] : memref<10xf32>
+  }
+  return
+}
+",
+    );
+    let (pd, nd) = (packed.domains().unwrap(), named.domains().unwrap());
+    assert!(pd.is_equal(&nd).unwrap(), "{pd}\n{nd}");
+    let (pw, nw) = (packed.writes().unwrap(), named.writes().unwrap());
+    assert!(pw.is_equal(&nw).unwrap(), "{pw}\n{nw}");
+    let (pr, nr) = (packed.reads().unwrap(), named.reads().unwrap());
+    assert!(pr.is_equal(&nr).unwrap(), "{pr}\n{nr}");
+    let past = error(
+        "func.func @f(%B: memref<10xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %r:2 = affine.for %i = 0 to 10 iter_args(%a = %c0, %b = %c0) -> (f32, f32) {
+    affine.yield %a, %b : f32, f32
+  }
+  affine.store %r#2, %B[0] : memref<10xf32>
+  return
+}
+",
+    );
+    assert!(
+        past.contains("line 6, column 16") && past.contains("%r#2 is not defined"),
+        "{past}"
+    );
+    let one = error(
+        "func.func @f(%A: memref<10xf32>) {
+  %v:1 = affine.load %A[0] : memref<10xf32>
+  return
+}
+",
+    );
+    assert!(
+        one.contains("line 2, column 3") && one.contains("result pack"),
+        "{one}"
+    );
+    let none = error(
+        "func.func @f() {
+  %r:0 = affine.for %i = 0 to 10 {
+  }
+  return
+}
+",
+    );
+    assert!(none.contains("line 2, column 6"), "{none}");
+}

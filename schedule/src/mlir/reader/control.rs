@@ -79,7 +79,7 @@ impl<'a> Reader<'a> {
     /// `%a` is a scalar (the 0-d array `a`, as a C accumulator is), written
     /// by a statement before the loop with `%init` and by the body's
     /// `yield` with each iteration's value; the results read it.
-    pub(super) fn for_loop(&mut self, op: &str, op_at: usize, results: &[&'a str]) -> Result<()> {
+    pub(super) fn for_loop(&mut self, op: &str, op_at: usize, results: &[&str]) -> Result<()> {
         let (iv, iv_at) = self.operand("the loop's induction variable")?;
         if self.vals.contains_key(iv) {
             return self.err(iv_at, format!("{op}: %{iv} is already defined"));
@@ -293,7 +293,7 @@ impl<'a> Reader<'a> {
     /// by it): a statement before the loops starts it, and each iteration's
     /// `yield` combines its value into it (reads and writes it), in the
     /// loops' order.
-    pub(super) fn parallel(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
+    pub(super) fn parallel(&mut self, op_at: usize, results: &[&str]) -> Result<()> {
         self.c
             .expect("(", "to open the iterators of affine.parallel")?;
         let mut ivs: Vec<&'a str> = Vec::new();
@@ -415,7 +415,7 @@ impl<'a> Reader<'a> {
 
     /// `affine.if #set(%d...)[%s...] { ... } else { ... }`, optionally with
     /// results (see [`Reader::if_results`]).
-    pub(super) fn if_op(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
+    pub(super) fn if_op(&mut self, op_at: usize, results: &[&str]) -> Result<()> {
         self.c.skip_ws();
         let at = self.c.pos;
         let set = if self.c.eat("affine_set<") {
@@ -453,13 +453,7 @@ impl<'a> Reader<'a> {
     /// there are none): each result is a scalar (the 0-d array named by
     /// it) that the `yield` of the branch taken writes, and that its uses
     /// read.
-    fn if_results(
-        &mut self,
-        op: &str,
-        op_at: usize,
-        results: &[&'a str],
-        cond: Guard,
-    ) -> Result<()> {
+    fn if_results(&mut self, op: &str, op_at: usize, results: &[&str], cond: Guard) -> Result<()> {
         if results.is_empty() {
             if self.c.peek("->") {
                 return self.err(op_at, format!("{op}: result types without result names"));
@@ -481,7 +475,7 @@ impl<'a> Reader<'a> {
     /// `scf.if %c { ... } else { ... }` on a condition from `arith.cmpi` of
     /// affine indices (and `arith.andi`/`ori` of such), optionally with
     /// results (see [`Reader::if_results`]).
-    pub(super) fn scf_if(&mut self, op_at: usize, results: &[&'a str]) -> Result<()> {
+    pub(super) fn scf_if(&mut self, op_at: usize, results: &[&str]) -> Result<()> {
         let (c, at) = self.operand("the condition of scf.if")?;
         let cond = match self.value(c, at)? {
             Val::Cond(g) => g,

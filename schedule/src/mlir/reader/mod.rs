@@ -41,6 +41,9 @@ const INDEX_OPS: [&str; 9] = [
 /// Deepest nesting of regions (loops and `affine.if`) accepted.
 pub const MAX_DEPTH: usize = 64;
 
+/// Most results of a pack `%r:N` read.
+pub const MAX_PACK: i64 = 1024;
+
 /// Largest index expression (in tree nodes) a value may stand for: chains of
 /// `affine.apply` or `arith.addi %x, %x` would otherwise double it each time.
 pub const MAX_INDEX_NODES: usize = 1024;
@@ -484,6 +487,32 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// The names `r#0`, ..., `r#{N-1}` of the results of the pack `%r:N`
+    /// whose `:` was just read (`alone`: no result name came before it);
+    /// the uses `%r#k` are these names.
+    fn pack_names(&mut self, (r, at): (&str, usize), alone: bool) -> Result<Vec<String>> {
+        if !alone {
+            return self.err(
+                at,
+                "a result pack (`%r:N`) must be the op's only result name",
+            );
+        }
+        self.c.skip_ws();
+        let n_at = self.c.pos;
+        let n = self.c.int()?;
+        if !(1..=MAX_PACK).contains(&n) {
+            return self.err(
+                n_at,
+                format!("%{r}: a result pack of {n} results (1 to {MAX_PACK} are read)"),
+            );
+        }
+        let names: Vec<String> = (0..n).map(|k| format!("{r}#{k}")).collect();
+        if let Some(d) = names.iter().find(|d| self.vals.contains_key(d.as_str())) {
+            return self.err(at, format!("%{d} is defined twice"));
+        }
+        Ok(names)
+    }
+
     /// Skips the op's attribute dictionary after its region's `}` on the
     /// same line (`} {slice_fusion_barrier = true}`): attributes do not
     /// change the model.
@@ -503,17 +532,17 @@ impl<'a> Reader<'a> {
             top.1 += 1;
         }
         let mut results: Vec<(&'a str, usize)> = Vec::new();
+        // a result pack `%r:N`: its name, offset, and its results' names
+        let mut pack: Option<(&'a str, usize, Vec<String>)> = None;
         if self.c.byte() == Some(b'%') {
             loop {
                 let r = self.operand("a result name")?;
-                if self.c.peek(":") {
-                    return self.err(
-                        r.1,
-                        "operations with result packs (`%r:2`) are not supported",
-                    );
-                }
                 if self.vals.contains_key(r.0) {
                     return self.err(r.1, format!("%{} is defined twice", r.0));
+                }
+                if self.c.eat(":") {
+                    pack = Some((r.0, r.1, self.pack_names(r, results.is_empty())?));
+                    break;
                 }
                 results.push(r);
                 if !self.c.eat(",") {
@@ -522,6 +551,10 @@ impl<'a> Reader<'a> {
             }
             self.c.expect("=", "after the result names")?;
         }
+        let result_names: Vec<&str> = match &pack {
+            Some((_, _, names)) => names.iter().map(String::as_str).collect(),
+            None => results.iter().map(|r| r.0).collect(),
+        };
         self.c.skip_ws();
         let name_at = self.c.pos;
         let name = match self.c.ident() {
@@ -544,8 +577,7 @@ impl<'a> Reader<'a> {
                         format!("unsupported operation `{n}` (expected its operands `(...)`)"),
                     );
                 }
-                let names: Vec<&str> = results.iter().map(|r| r.0).collect();
-                return self.generic(&n, name_at, &names, start);
+                return self.generic(&n, name_at, &result_names, start);
             }
             None => {
                 let found = self.c.found();
@@ -564,7 +596,23 @@ impl<'a> Reader<'a> {
                 Some((_, at)) => r.err(*at, format!("`{name}` has no result here")),
             }
         };
-        let result_names: Vec<&'a str> = results.iter().map(|r| r.0).collect();
+        if let Some((r, at, _)) = &pack {
+            let with_packs = [
+                "affine.for",
+                "scf.for",
+                "affine.parallel",
+                "affine.if",
+                "scf.if",
+                "func.call",
+                "call",
+            ];
+            if !with_packs.contains(&name) {
+                return self.err(
+                    *at,
+                    format!("%{r}: `{name}` with a result pack (`%r:N`) is not read"),
+                );
+            }
+        }
         match name {
             "affine.for" | "scf.for" => {
                 self.for_loop(name, name_at, &result_names)?;
@@ -655,10 +703,7 @@ impl<'a> Reader<'a> {
             }
             // a call on values only computes data, as a generic op does (one
             // on a memref is an error there)
-            "func.call" | "call" => {
-                let names: Vec<&str> = results.iter().map(|r| r.0).collect();
-                self.generic(name, name_at, &names, start)
-            }
+            "func.call" | "call" => self.generic(name, name_at, &result_names, start),
             // freeing a buffer touches none of its elements
             "memref.dealloc" | "gpu.dealloc" => {
                 no_result(self)?;

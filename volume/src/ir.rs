@@ -183,41 +183,13 @@ impl Program {
     }
 }
 
-/// Words of isl notation that cannot name a tuple.
-const ISL_KEYWORDS: &[&str] = &[
-    "and", "or", "not", "exists", "floor", "ceil", "mod", "min", "max", "true", "false", "implies",
-    "infty",
-];
-
-/// Turns an SSA name into an isl identifier: characters other than ASCII letters,
-/// digits and `_` become `_`, a leading digit gets a `v` in front, and a keyword of
-/// isl notation (`max`, `and`, ...) gets a `_` after it.
-pub fn volume_name(ssa: &str) -> String {
-    let mut s: String = ssa
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, 'v');
-    }
-    if ISL_KEYWORDS.contains(&s.to_ascii_lowercase().as_str()) {
-        s.push('_');
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn volume_names_are_identifiers() {
+        use presburger_mlir_syntax::isl_name as volume_name;
         assert_eq!(volume_name("conv0.init"), "conv0_init");
         assert_eq!(volume_name("0"), "v0");
         assert_eq!(volume_name("r#1"), "r_1");

@@ -469,7 +469,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Defines a new SSA value (error if the name is taken) with a unique volume
-    /// name: [`crate::ir::volume_name`] plus `_1`, `_2`, ... on a collision.
+    /// name: [`presburger_mlir_syntax::isl_name`] plus `_1`, `_2`, ... on a collision.
     fn define(&mut self, ssa: &str, at: usize, ty: Type, def: Def) -> Result<ValueId> {
         if let Some(&old) = self.scope.get(ssa) {
             let first = match self.values.get(old).map(|v| v.def) {
@@ -483,7 +483,7 @@ impl<'a> Parser<'a> {
             };
             return Err(self.c.error(at, msg));
         }
-        let base = crate::ir::volume_name(ssa);
+        let base = presburger_mlir_syntax::isl_name(ssa);
         let mut volume = base.clone();
         let mut k = 1;
         while self.volumes.contains(&volume) {

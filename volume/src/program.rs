@@ -387,7 +387,7 @@ mod tests {
     fn value(ssa: &str, ty: Type, def: Def) -> Value {
         Value {
             ssa: ssa.into(),
-            volume: crate::ir::volume_name(ssa),
+            volume: presburger_mlir_syntax::isl_name(ssa),
             ty,
             def,
         }

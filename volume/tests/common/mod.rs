@@ -53,7 +53,7 @@ impl Builder {
     fn value(&mut self, ssa: &str, ty: Type, def: Def) -> ValueId {
         self.p.values.push(Value {
             ssa: ssa.into(),
-            volume: presburger_volume::ir::volume_name(ssa),
+            volume: presburger_mlir_syntax::isl_name(ssa),
             ty,
             def,
         });

@@ -126,6 +126,10 @@ struct Names<'n> {
     /// In the inline form of `affine.load` subscripts: the SSA operands met so
     /// far (dims `%x`, symbols `symbol(%x)`), which name new dims and symbols.
     ssa: Option<&'n RefCell<OperandExprs>>,
+    /// Semi-affine forms are kept: a product of a symbol expression and
+    /// another, a division by a symbol expression (see
+    /// [`parse_semi_affine_map_after_open`]).
+    semi: bool,
 }
 
 /// Affine expressions written over SSA values, as in the subscripts of
@@ -153,6 +157,7 @@ pub fn parse_operand_exprs(c: &mut Cursor, close: &str) -> Result<OperandExprs> 
         dims: &[],
         syms: &[],
         ssa: Some(&ops),
+        semi: false,
     };
     let mut exprs = Vec::new();
     if !c.eat(close) {
@@ -185,6 +190,7 @@ pub fn parse_operand_bounds(
         dims: &[],
         syms: &[],
         ssa: Some(&ops),
+        semi: false,
     };
     let mut entries = Vec::new();
     if !c.eat(close) {
@@ -235,6 +241,20 @@ fn operand_index(list: &mut Vec<(String, usize)>, name: &str, at: usize) -> usiz
 /// factor and divisors must be positive constants, else an error. Nesting deeper
 /// than [`MAX_NESTING`] or trees deeper than [`MAX_TREE_DEPTH`] are refused.
 pub fn parse_map_after_open(c: &mut Cursor) -> Result<AffineMap> {
+    map_after_open(c, false)
+}
+
+/// Parses an affine map as [`parse_map_after_open`] does, but keeps MLIR's
+/// semi-affine forms: a product one of whose factors is an expression of
+/// symbols and constants only (`d0 * s0`), and a `floordiv`, `ceildiv` or
+/// `mod` by such an expression (`d0 floordiv s0`). They are affine once the
+/// symbols are bound to constants (as `%c2 = arith.constant 2 : index` binds
+/// them), which the caller checks after substituting the operands.
+pub fn parse_semi_affine_map_after_open(c: &mut Cursor) -> Result<AffineMap> {
+    map_after_open(c, true)
+}
+
+fn map_after_open(c: &mut Cursor, semi: bool) -> Result<AffineMap> {
     let (dims, syms) = dims_and_symbols(c, "map")?;
     c.expect("->", "after the affine map's dimensions")?;
     c.expect("(", "to open the affine map's results")?;
@@ -242,6 +262,7 @@ pub fn parse_map_after_open(c: &mut Cursor) -> Result<AffineMap> {
         dims: &dims,
         syms: &syms,
         ssa: None,
+        semi,
     };
     let mut results = Vec::new();
     if !c.eat(")") {
@@ -288,7 +309,7 @@ fn dims_and_symbols<'a>(c: &mut Cursor<'a>, what: &str) -> Result<(Vec<&'a str>,
 /// Grammar: `(dims)[syms]? : (constraints)` where a constraint is `e >= f`,
 /// `e <= f` or `e == f` with affine expressions as in [`parse_map_after_open`]
 /// (MLIR writes `f` as `0`; another right side is moved to the left). An empty
-/// constraint list is refused (MLIR spells the universe `(d0) : (0 == 0)`).
+/// constraint list, `() : ()`, is the universe (MLIR prints it `(0 == 0)`).
 pub fn parse_set_after_open(c: &mut Cursor) -> Result<IntegerSet> {
     let (dims, syms) = dims_and_symbols(c, "set")?;
     c.expect(":", "after the integer set's dimensions")?;
@@ -297,9 +318,13 @@ pub fn parse_set_after_open(c: &mut Cursor) -> Result<IntegerSet> {
         dims: &dims,
         syms: &syms,
         ssa: None,
+        semi: false,
     };
     let mut constraints = Vec::new();
-    loop {
+    // no constraint, `affine_set<() : ()>`, is the universe (MLIR reads it
+    // as `0 == 0`)
+    let mut more = !c.eat(")");
+    while more {
         let lhs = expr(c, &names, 0)?;
         c.skip_ws();
         let at = c.pos;
@@ -329,11 +354,10 @@ pub fn parse_set_after_open(c: &mut Cursor) -> Result<IntegerSet> {
             add(c, at, lhs, r)?
         };
         constraints.push((e.0, is_eq));
-        if c.eat(",") {
-            continue;
+        if !c.eat(",") {
+            c.expect(")", "to close the integer set's constraints")?;
+            more = false;
         }
-        c.expect(")", "to close the integer set's constraints")?;
-        break;
     }
     c.expect(">", "to close `affine_set<`")?;
     Ok(IntegerSet {
@@ -418,6 +442,25 @@ fn add(c: &Cursor, at: usize, a: Expr, b: Expr) -> Result<Expr> {
 /// `a * b`: folded when both are constants; otherwise one factor must be a
 /// constant (else the product is not affine).
 fn mul(c: &Cursor, at: usize, a: Expr, b: Expr) -> Result<Expr> {
+    mul_in(c, at, a, b, false)
+}
+
+/// Whether `e` uses no dimension (constants and symbols only).
+fn symbolic(e: &AffineExpr) -> bool {
+    match e {
+        AffineExpr::Dim(_) => false,
+        AffineExpr::Symbol(_) | AffineExpr::Const(_) => true,
+        AffineExpr::Add(a, b)
+        | AffineExpr::Mul(a, b)
+        | AffineExpr::FloorDiv(a, b)
+        | AffineExpr::CeilDiv(a, b)
+        | AffineExpr::Mod(a, b) => symbolic(a) && symbolic(b),
+    }
+}
+
+/// `a * b` as [`mul`]; with `semi`, a product of a symbol expression and
+/// another is kept too (semi-affine).
+fn mul_in(c: &Cursor, at: usize, a: Expr, b: Expr, semi: bool) -> Result<Expr> {
     match (&a.0, &b.0) {
         (AffineExpr::Const(x), AffineExpr::Const(y)) => {
             let v = x
@@ -426,6 +469,10 @@ fn mul(c: &Cursor, at: usize, a: Expr, b: Expr) -> Result<Expr> {
             Ok((AffineExpr::Const(v), 1))
         }
         (AffineExpr::Const(_), _) | (_, AffineExpr::Const(_)) => {
+            let d = deeper(c, at, a.1.max(b.1) + 1)?;
+            Ok((AffineExpr::Mul(Box::new(a.0), Box::new(b.0)), d))
+        }
+        (x, y) if semi && (symbolic(x) || symbolic(y)) => {
             let d = deeper(c, at, a.1.max(b.1) + 1)?;
             Ok((AffineExpr::Mul(Box::new(a.0), Box::new(b.0)), d))
         }
@@ -482,7 +529,7 @@ fn term(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
         let at = c.pos;
         if c.eat("*") {
             let rhs = unary(c, n, nest)?;
-            lhs = mul(c, at, lhs, rhs)?;
+            lhs = mul_in(c, at, lhs, rhs, n.semi)?;
             continue;
         }
         let op = if c.eat_kw("floordiv") {
@@ -495,6 +542,11 @@ fn term(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
             return Ok(lhs);
         };
         let rhs = unary(c, n, nest)?;
+        if n.semi && !matches!(rhs.0, AffineExpr::Const(_)) && symbolic(&rhs.0) {
+            let d = deeper(c, at, lhs.1.max(rhs.1) + 1)?;
+            lhs = (division(op, lhs.0, rhs.0), d);
+            continue;
+        }
         let AffineExpr::Const(k) = rhs.0 else {
             return Err(c.error(
                 at,
@@ -514,15 +566,17 @@ fn term(c: &mut Cursor, n: &Names, nest: usize) -> Result<Expr> {
             continue;
         }
         let d = deeper(c, at, lhs.1 + 1)?;
-        let (a, b) = (Box::new(lhs.0), Box::new(AffineExpr::Const(k)));
-        lhs = (
-            match op {
-                0 => AffineExpr::FloorDiv(a, b),
-                1 => AffineExpr::CeilDiv(a, b),
-                _ => AffineExpr::Mod(a, b),
-            },
-            d,
-        );
+        lhs = (division(op, lhs.0, AffineExpr::Const(k)), d);
+    }
+}
+
+/// `a floordiv b` (`op` 0), `a ceildiv b` (1) or `a mod b` (2).
+fn division(op: u8, a: AffineExpr, b: AffineExpr) -> AffineExpr {
+    let (a, b) = (Box::new(a), Box::new(b));
+    match op {
+        0 => AffineExpr::FloorDiv(a, b),
+        1 => AffineExpr::CeilDiv(a, b),
+        _ => AffineExpr::Mod(a, b),
     }
 }
 
@@ -612,6 +666,48 @@ mod tests {
     }
 
     #[test]
+    fn semi_affine_forms_only_where_asked_for() {
+        let semi = |t: &str| {
+            let mut c = Cursor::new(t);
+            parse_semi_affine_map_after_open(&mut c)
+        };
+        let plain = |t: &str| {
+            let mut c = Cursor::new(t);
+            parse_map_after_open(&mut c)
+        };
+        for t in [
+            "(d0)[s0] -> (d0 floordiv s0)>",
+            "(d0)[s0] -> (d0 * s0, s0 * (d0 + 1))>",
+            "(d0)[s0, s1] -> (d0 mod (s0 + 2 * s1), d0 ceildiv s1)>",
+        ] {
+            assert!(semi(t).is_ok(), "{t}");
+            assert!(plain(t).is_err(), "{t}");
+        }
+        let m = semi("(d0)[s0] -> (d0 floordiv s0)>").unwrap();
+        assert_eq!(
+            m.results[0],
+            AffineExpr::FloorDiv(
+                Box::new(AffineExpr::Dim(0)),
+                Box::new(AffineExpr::Symbol(0))
+            )
+        );
+        // a dimension is never a divisor or a factor of another dimension
+        assert!(semi("(d0, d1) -> (d0 * d1)>").is_err());
+        assert!(semi("(d0, d1) -> (d0 floordiv d1)>").is_err());
+        assert!(semi("(d0)[s0] -> (d0 floordiv (s0 + d0))>").is_err());
+    }
+
+    #[test]
+    fn an_empty_constraint_list_is_the_universe() {
+        let s = set("affine_set<() : ()>").unwrap();
+        assert_eq!((s.n_dims, s.n_symbols), (0, 0));
+        assert!(s.constraints.is_empty());
+        let s = set("affine_set<(d0) : ()>").unwrap();
+        assert_eq!((s.n_dims, s.constraints.len()), (1, 0));
+        assert!(set("affine_set<(d0) : (d0 >= 0,)>").is_err());
+    }
+
+    #[test]
     fn sets_move_right_sides_to_the_left() {
         let s = set("affine_set<(d0)[s0] : (d0 - s0 >= 0, d0 <= 5, d0 mod 2 == 0)>").unwrap();
         assert_eq!((s.n_dims, s.n_symbols), (1, 1));
@@ -675,8 +771,6 @@ mod tests {
         assert!(e.message.contains("not affine"), "{e}");
         let e = set("affine_set<(d0)[d0] : (d0 >= 0)>").unwrap_err();
         assert!(e.message.contains("twice"), "{e}");
-        let e = set("affine_set<(d0) : ()>").unwrap_err();
-        assert!(e.message.contains("affine expression"), "{e}");
         let e = parse_affine_map("(d0) -> (d1)").unwrap_err();
         assert!(e.to_string().starts_with("line 1, column 10:"), "{e}");
     }

@@ -975,3 +975,79 @@ fn result_packs_are_several_results() {
     );
     assert!(none.contains("line 2, column 6"), "{none}");
 }
+
+/// `affine.apply` in MLIR's generic form (with an attribute dictionary or
+/// properties, over two lines), the empty integer set `affine_set<() : ()>`
+/// (the universe), and semi-affine maps whose symbols are bound to
+/// constants: all as their affine equivalents.
+#[test]
+fn generic_apply_empty_sets_and_semi_affine_maps_bound_to_constants() {
+    let s = mlir(
+        "func.func @f(%A: memref<100xf32>) {
+  %c2 = arith.constant 2 : index
+  affine.for %i = 0 to 50 step 2 {
+    affine.for %j = 0 to 4 {
+      %x = \"affine.apply\" (%j) { map = affine_map<(d0) -> (d0 + 1)> } :
+        (index) -> (index)
+      %y = \"affine.apply\"(%i, %x) <{map = affine_map<(d0, d1) -> (d0 + d1)>}> : (index, index) -> index
+      %z = affine.apply affine_map<(d0)[s0] -> (d0 floordiv s0)>(%y)[%c2]
+      %w = affine.apply affine_map<(d0)[s0] -> (d0 * s0)>(%z)[%c2]
+      %v = affine.load %A[%w] : memref<100xf32>
+      affine.if affine_set<() : ()>() {
+        affine.store %v, %A[%y] : memref<100xf32>
+      }
+    }
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[i, j] : i mod 2 = 0 and 0 <= i < 50 and 0 <= j < 4 }",
+        "{ S0[i, j] -> A[2 * floor((i + j + 1) / 2)] }",
+        "{ S0[i, j] -> A[i + j + 1] }",
+    );
+    let wrap = |map: &str, sym: &str| {
+        format!(
+            "func.func @f(%A: memref<100xf32>, %N: index) {{
+  %c0 = arith.constant 0 : index
+  affine.for %i = 0 to 100 {{
+    %z = affine.apply affine_map<{map}>(%i)[{sym}]
+    %v = affine.load %A[%z] : memref<100xf32>
+    affine.store %v, %A[%i] : memref<100xf32>
+  }}
+  return
+}}
+"
+        )
+    };
+    let e = error(&wrap("(d0)[s0] -> (d0 floordiv s0)", "%N"));
+    assert!(
+        e.contains("line 4") && e.contains("divisor that is not a constant"),
+        "{e}"
+    );
+    let e = error(&wrap("(d0)[s0] -> (d0 * s0)", "%N"));
+    assert!(
+        e.contains("line 4") && e.contains("product of two values"),
+        "{e}"
+    );
+    let e = error(&wrap("(d0)[s0] -> (d0 mod s0)", "%c0"));
+    assert!(e.contains("line 4") && e.contains("divisor 0"), "{e}");
+    let e = error(&wrap("(d0)[s0] -> (d0 * d0)", "%N"));
+    assert!(e.contains("not affine"), "{e}");
+    let e = error(
+        "func.func @f(%A: memref<100xf32>) {
+  affine.for %i = 0 to 100 {
+    %x = \"affine.apply\"(%i) {map = affine_map<(d0)[s0] -> (d0 + s0)>} : (index) -> index
+    affine.store %x, %A[%i] : memref<100xf32>
+  }
+  return
+}
+",
+    );
+    assert!(
+        e.contains("line 3") && e.contains("takes 2 operands, 1 given"),
+        "{e}"
+    );
+}

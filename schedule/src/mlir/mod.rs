@@ -12,8 +12,8 @@
 //!   step %k` with affine bounds (or an `arith.maxsi` of them below, an
 //!   `arith.minsi` above, or an `affine.max`/`affine.min` op) and a
 //!   constant step;
-//! - `affine.if` with an integer set (inline `affine_set<...>` or `#alias`)
-//!   and an optional `else`;
+//! - `affine.if` with an integer set (inline `affine_set<...>` or `#alias`;
+//!   `affine_set<() : ()>` is the universe) and an optional `else`;
 //! - `scf.if` (with an optional `else`) on `arith.cmpi` (`eq`, `ne`, `slt`,
 //!   `sle`, `sgt`, `sge`) of affine indices, joined by `arith.andi`/`ori`;
 //! - `affine.load`/`affine.store` with affine subscripts over SSA values,
@@ -36,7 +36,10 @@
 //!   (the parameters, named by their SSA names without `%`), `arith.constant`,
 //!   `affine.apply` (with `floordiv`, `ceildiv`, `mod`, symbols, chains of
 //!   applies; usable wherever an affine operand is: subscripts, loop bounds,
-//!   `affine.if` operands), `arith.addi`/`subi`/`muli` (by a constant),
+//!   `affine.if` operands; also in the generic form `"affine.apply"(%i)
+//!   {map = ...} : (index) -> index`); a semi-affine map (a symbol as a
+//!   divisor or a factor) is read when its symbols are constants there,
+//!   and is an error otherwise; `arith.addi`/`subi`/`muli` (by a constant),
 //!   `floordivsi`/`ceildivsi` (by a positive constant), `index_cast`, and
 //!   the same ops of the `index` dialect (`index.add`, `index.mul`, ...);
 //! - `arith.select` on an affine condition computes data from its two values

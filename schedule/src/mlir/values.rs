@@ -131,6 +131,52 @@ pub fn substitute(e: &AffineExpr, dims: &[AffineExpr], syms: &[AffineExpr]) -> O
     })
 }
 
+/// `e` with the divisor of every `floordiv`, `ceildiv` and `mod` and one
+/// factor of every product folded to a constant: a semi-affine map (a symbol
+/// as divisor or factor, see
+/// `presburger_mlir_syntax::affine::parse_semi_affine_map_after_open`) whose
+/// symbols are bound to constants is affine. `Err` says which form stays
+/// semi-affine, or which divisor is not positive.
+pub fn quasi_affine(e: &AffineExpr) -> Result<AffineExpr, String> {
+    let q = |x: &AffineExpr| quasi_affine(x).map(Box::new);
+    Ok(match e {
+        AffineExpr::Dim(_) | AffineExpr::Symbol(_) | AffineExpr::Const(_) => e.clone(),
+        AffineExpr::Add(a, b) => AffineExpr::Add(q(a)?, q(b)?),
+        AffineExpr::Mul(a, b) => {
+            let (a, b) = (q(a)?, q(b)?);
+            match (constant(&a), constant(&b)) {
+                (Some(k), _) => AffineExpr::Mul(b, Box::new(AffineExpr::Const(k))),
+                (None, Some(k)) => AffineExpr::Mul(a, Box::new(AffineExpr::Const(k))),
+                (None, None) => {
+                    return Err(
+                        "a product of two values that are not constants (a semi-affine map) \
+                         is not in the model"
+                            .to_string(),
+                    );
+                }
+            }
+        }
+        AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) | AffineExpr::Mod(a, b) => {
+            let a = q(a)?;
+            let k = match constant(&quasi_affine(b)?) {
+                Some(k) if k > 0 => Box::new(AffineExpr::Const(k)),
+                Some(k) => return Err(format!("the divisor {k} must be a positive constant")),
+                None => {
+                    return Err(
+                        "a divisor that is not a constant (a semi-affine map) is not in the model"
+                            .to_string(),
+                    );
+                }
+            };
+            match e {
+                AffineExpr::FloorDiv(..) => AffineExpr::FloorDiv(a, k),
+                AffineExpr::CeilDiv(..) => AffineExpr::CeilDiv(a, k),
+                _ => AffineExpr::Mod(a, k),
+            }
+        }
+    })
+}
+
 /// `e` as a `presburger` expression, iterators as dimensions of `kind` (at
 /// most `n_iters` of them) and symbol `p` as parameter `order[p]`; `None`
 /// when `e` is not quasi-affine (a product of non-constants, a divisor that is

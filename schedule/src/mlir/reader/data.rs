@@ -359,6 +359,80 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// `%r = "affine.apply"(%d..., %s...) {map = MAP} : (index...) -> index`,
+    /// the generic form of `affine.apply` (the attribute dictionary may be
+    /// the properties `<{map = MAP}>`, and the op may span lines): the
+    /// operands are the map's dimensions, then its symbols.
+    pub(super) fn generic_apply(&mut self, r: &str) -> Result<()> {
+        let at = self.c.pos;
+        self.c
+            .expect("(", "to open the operands of `affine.apply`")?;
+        let mut operands = Vec::new();
+        if !self.c.eat(")") {
+            loop {
+                operands.push(self.operand("an index operand")?);
+                if self.c.eat(",") {
+                    continue;
+                }
+                self.c
+                    .expect(")", "to close the operands of `affine.apply`")?;
+                break;
+            }
+        }
+        self.c.skip_ws();
+        let close = if self.c.eat("<{") {
+            "}>"
+        } else {
+            self.c
+                .expect("{", "to open the attributes of `affine.apply`")?;
+            "}"
+        };
+        self.c.skip_ws();
+        let key_at = self.c.pos;
+        if !self.c.eat_kw("map") {
+            let found = self.c.found();
+            return self.err(
+                key_at,
+                format!("`affine.apply`: expected `map = ...`, found {found}"),
+            );
+        }
+        self.c.expect("=", "after `map`")?;
+        let map = self.map_ref()?;
+        self.c
+            .expect(close, "to close the attributes of `affine.apply`")?;
+        self.c.expect(":", "before the type of `affine.apply`")?;
+        self.c.skip_balanced(b'(', b')')?;
+        self.c.expect("->", "in the type of `affine.apply`")?;
+        self.c.skip_ws();
+        if self.c.byte() == Some(b'(') {
+            self.c.skip_balanced(b'(', b')')?;
+        } else {
+            self.c.skip_type()?;
+        }
+        if map.results.len() != 1 {
+            return self.err(at, "affine.apply needs a map with one result");
+        }
+        if operands.len() != map.n_dims + map.n_symbols {
+            return self.err(
+                at,
+                format!(
+                    "affine.apply: the map takes {} operands, {} given",
+                    map.n_dims + map.n_symbols,
+                    operands.len()
+                ),
+            );
+        }
+        let mut es = Vec::new();
+        for (n, o_at) in &operands {
+            es.push(self.index(n, *o_at, "affine.apply")?);
+        }
+        let syms = es.split_off(map.n_dims);
+        let e = self.compose(&map.results[0], &es, &syms, at)?;
+        self.end_of_line();
+        self.define(r, Val::Index(e));
+        Ok(())
+    }
+
     /// `%r = affine.min #map(%d...)[%s...]` (or `affine.max`): the smallest
     /// (largest) of the map's results, a loop bound as `arith.minsi` gives
     /// one (an index when the map has one result).
@@ -391,7 +465,7 @@ impl<'a> Reader<'a> {
         self.c.skip_ws();
         let at = self.c.pos;
         if self.c.eat("affine_map<") {
-            return Ok(parse_map_after_open(&mut self.c)?);
+            return Ok(parse_semi_affine_map_after_open(&mut self.c)?);
         }
         if self.c.eat("#") {
             if let Some((n, _)) = self.c.ident() {
@@ -474,7 +548,7 @@ impl<'a> Reader<'a> {
                 at,
                 format!("the index expression has more than {MAX_INDEX_NODES} terms"),
             ),
-            Some(x) => Ok(x),
+            Some(x) => quasi_affine(&x).or_else(|why| self.err(at, why)),
             None => self.err(at, "the affine map uses more operands than given"),
         }
     }

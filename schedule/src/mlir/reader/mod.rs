@@ -17,10 +17,11 @@ mod signature;
 
 use std::collections::{HashMap, HashSet};
 
-use super::values::{Guard, RawAccess, Val, add, constant, scale, sub, substitute};
+use super::values::{Guard, RawAccess, Val, add, constant, quasi_affine, scale, sub, substitute};
 use crate::error::{Error, Result};
 use presburger_mlir_syntax::affine::{
-    parse_map_after_open, parse_operand_bounds, parse_operand_exprs, parse_set_after_open,
+    parse_operand_bounds, parse_operand_exprs, parse_semi_affine_map_after_open,
+    parse_set_after_open,
 };
 use presburger_mlir_syntax::{AffineExpr, AffineMap, Cursor, IntegerSet, OperandExprs};
 
@@ -561,6 +562,12 @@ impl<'a> Reader<'a> {
             Some((n, _)) => n,
             None if self.c.byte() == Some(b'"') => {
                 let n = self.c.string_lit()?;
+                if n == "affine.apply" {
+                    return match result_names.as_slice() {
+                        [r] => self.generic_apply(r),
+                        _ => self.err(start, "`affine.apply` has one result"),
+                    };
+                }
                 // the dialects whose ops are read in their pretty form
                 let known = [
                     "affine.", "scf.", "memref.", "func.", "arith.", "math.", "cf.",

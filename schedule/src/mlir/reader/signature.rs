@@ -133,7 +133,7 @@ impl<'a> Reader<'a> {
         };
         self.c.expect("=", "after the alias name")?;
         if self.c.eat("affine_map<") {
-            let m = parse_map_after_open(&mut self.c)?;
+            let m = parse_semi_affine_map_after_open(&mut self.c)?;
             self.maps.insert(name.to_string(), m);
         } else if self.c.eat("affine_set<") {
             let s = parse_set_after_open(&mut self.c)?;

@@ -1,6 +1,7 @@
 //! A differential of `mlir_remarks` (MLIR's dependence report, issue 43):
 //! random affine functions (1–4 deep nests with steps and `max`/`min`
-//! bounds, `affine.apply` chains with `floordiv`, `ceildiv` and `mod`, a
+//! bounds, `affine.apply` chains with `floordiv`, `ceildiv` and `mod` (some
+//! in the generic form, some with the divisor a symbol bound to a constant), a
 //! symbol, `affine.if` with and without `else`, 1–3 memrefs, 2–6 accesses)
 //! are checked two ways.
 //!
@@ -317,7 +318,12 @@ impl Emit<'_> {
                     E::CeilDiv(..) => "ceildiv",
                     _ => "mod",
                 };
-                (format!("(d0) -> (d0 {op} {k})"), format!("({t})"))
+                if self.rng.chance(30) {
+                    // semi-affine: the divisor a symbol bound to a constant
+                    (format!("(d0)[s0] -> (d0 {op} s0)"), format!("({t})[%c{k}]"))
+                } else {
+                    (format!("(d0) -> (d0 {op} {k})"), format!("({t})"))
+                }
             }
             E::Add(a, b) if self.rng.chance(50) => {
                 let (ta, tb) = (self.apply(a, depth, indent), self.apply(b, depth, indent));
@@ -327,10 +333,25 @@ impl Emit<'_> {
         };
         let t = format!("%t{}", self.n_tmp);
         self.n_tmp += 1;
-        self.line(
-            indent,
-            &format!("{t} = affine.apply affine_map<{map}>{operands}"),
-        );
+        if self.rng.chance(20) {
+            // the generic form: dims then symbols in one operand list
+            let flat = operands
+                .replace("()[", "(")
+                .replace(")[", ", ")
+                .replace(']', ")");
+            let types = vec!["index"; flat.matches('%').count()].join(", ");
+            self.line(
+                indent,
+                &format!(
+                    "{t} = \"affine.apply\"{flat} {{map = affine_map<{map}>}} : ({types}) -> index"
+                ),
+            );
+        } else {
+            self.line(
+                indent,
+                &format!("{t} = affine.apply affine_map<{map}>{operands}"),
+            );
+        }
         t
     }
 
@@ -493,6 +514,9 @@ fn emit(f: &Func, name: usize, rng: &mut Rng) -> String {
         sym: f.sym,
     };
     e.line(0, "%cst = arith.constant 1.0 : f32");
+    for k in 2..=4 {
+        e.line(0, &format!("%c{k} = arith.constant {k} : index"));
+    }
     e.block(&f.body, 0, 0);
     format!(
         "func.func @f{name}({}) {{\n{}  return\n}}\n",

@@ -5,6 +5,9 @@
 
 use super::*;
 
+/// SSA operands as written: names without `%`, and the offsets of their `%`.
+type Operands<'a> = Vec<(&'a str, usize)>;
+
 /// The data computed from values `vals` by the op at `span`: their reads
 /// (a scalar argument is a read of its 0-d array), merged without repeats so
 /// that `%y = arith.addf %x, %x` chains stay as large as the loads they
@@ -204,6 +207,11 @@ impl<'a> Reader<'a> {
     /// without regions and whose operands are no memrefs: like an `arith` op
     /// on data, its results are computed from its operands (and it touches
     /// no memory the model knows of).
+    ///
+    /// The generic form may span lines (`"d.op"(%a)\n  {attrs}\n  : (f32) ->
+    /// ()`). An op at the function's top level (in no loop or condition)
+    /// whose one result is an `index` is a parameter: it has one value in a
+    /// run of the function, as MLIR takes it for a valid symbol.
     pub(super) fn generic(
         &mut self,
         name: &str,
@@ -211,15 +219,21 @@ impl<'a> Reader<'a> {
         results: &[&str],
         start: usize,
     ) -> Result<()> {
-        let operands = self.line_operands()?;
+        let (operands, result_ty) = if self.c.peek("(") {
+            self.generic_parts(name, name_at)?
+        } else {
+            let operands = self.line_operands()?;
+            let line = self.c.src.get(start..self.c.pos).unwrap_or("");
+            if line.contains("({") || line.trim_end().ends_with('(') {
+                return self.err(
+                    name_at,
+                    format!("unsupported operation `{name}` with regions in a SCoP"),
+                );
+            }
+            let ty = line.rsplit_once("->").map(|(_, t)| t.trim().to_string());
+            (operands, ty)
+        };
         let end = self.c.pos;
-        let line = self.c.src.get(start..end).unwrap_or("");
-        if line.contains("({") || line.trim_end().ends_with('(') {
-            return self.err(
-                name_at,
-                format!("unsupported operation `{name}` with regions in a SCoP"),
-            );
-        }
         let mut vals = Vec::new();
         for (n, at) in &operands {
             let v = self.value(n, *at)?;
@@ -231,11 +245,84 @@ impl<'a> Reader<'a> {
             }
             vals.push(v);
         }
+        let one_index = |t: &str| t.trim_start_matches('(').trim_end_matches(')').trim() == "index";
+        if let [r] = results
+            && result_ty.as_deref().is_some_and(one_index)
+            && self.iters.is_empty()
+            && self.path.len() <= 1
+        {
+            self.declared.push(r.to_string());
+            self.define(r, Val::Param(r.to_string()));
+            return Ok(());
+        }
         let val = data_of(vals, (start, end));
         for r in results {
             self.define(r, val.clone());
         }
         Ok(())
+    }
+
+    /// The operands and the result type (one type, or a parenthesized list
+    /// as written) of a generic op `"d.op"(%a, %b) <{props}> {attrs} :
+    /// (types) -> type`, the cursor at its `(`; over as many lines as it
+    /// takes. An op with regions is an error. When its type is not read
+    /// (a type this reader does not know), the rest of the line is skipped
+    /// and no result type is given.
+    fn generic_parts(
+        &mut self,
+        name: &str,
+        name_at: usize,
+    ) -> Result<(Operands<'a>, Option<String>)> {
+        let (from, to) = self.c.skip_balanced(b'(', b')')?;
+        let after = self.c.pos;
+        self.c.pos = from;
+        let mut operands = Vec::new();
+        while self.c.pos < to {
+            if self.c.byte() == Some(b'%') {
+                operands.push(self.operand("an operand")?);
+            } else {
+                self.c.bump();
+            }
+        }
+        self.c.pos = after;
+        self.c.skip_ws();
+        if self.c.peek("<{") {
+            self.c.skip_balanced(b'<', b'>')?;
+            self.c.skip_ws();
+        }
+        if self.c.peek("(") {
+            return self.err(
+                name_at,
+                format!("unsupported operation `{name}` with regions in a SCoP"),
+            );
+        }
+        if self.c.peek("{") {
+            self.c.skip_balanced(b'{', b'}')?;
+        }
+        self.c
+            .expect(":", &format!("before the type of `{name}`"))?;
+        let type_at = self.c.pos;
+        let ty = self.function_type_result();
+        if ty.is_err() {
+            self.c.pos = type_at;
+        }
+        self.end_of_line();
+        Ok((operands, ty.ok()))
+    }
+
+    /// Moves over a function type `(types) -> type` or `(types) -> (types)`
+    /// and returns its result part as written.
+    fn function_type_result(&mut self) -> Result<String> {
+        self.c.skip_balanced(b'(', b')')?;
+        self.c.expect("->", "in the function type")?;
+        self.c.skip_ws();
+        let from = self.c.pos;
+        if self.c.byte() == Some(b'(') {
+            self.c.skip_balanced(b'(', b')')?;
+        } else {
+            self.c.skip_type()?;
+        }
+        Ok(self.c.src.get(from..self.c.pos).unwrap_or("").to_string())
     }
 
     /// Index arithmetic: `addi`, `subi`, `muli` (by a constant), `floordivsi`,
@@ -352,10 +439,15 @@ impl<'a> Reader<'a> {
         if map.results.len() != 1 {
             return self.err(at, "affine.apply needs a map with one result");
         }
+        if let Some(why) = self.not_affine_operand("affine.apply") {
+            self.end_of_line();
+            self.define(r, Val::NonAffine(why));
+            return Ok(());
+        }
         let (dims, syms) = self.map_operands(&map, at, "affine.apply")?;
-        let e = self.compose(&map.results[0], &dims, &syms, at)?;
+        let v = self.compose_value(&map.results, &dims, &syms, at, "affine.apply")?;
         self.end_of_line();
-        self.define(r, Val::Index(e));
+        self.define(r, v);
         Ok(())
     }
 
@@ -401,14 +493,7 @@ impl<'a> Reader<'a> {
         self.c
             .expect(close, "to close the attributes of `affine.apply`")?;
         self.c.expect(":", "before the type of `affine.apply`")?;
-        self.c.skip_balanced(b'(', b')')?;
-        self.c.expect("->", "in the type of `affine.apply`")?;
-        self.c.skip_ws();
-        if self.c.byte() == Some(b'(') {
-            self.c.skip_balanced(b'(', b')')?;
-        } else {
-            self.c.skip_type()?;
-        }
+        self.function_type_result()?;
         if map.results.len() != 1 {
             return self.err(at, "affine.apply needs a map with one result");
         }
@@ -427,9 +512,9 @@ impl<'a> Reader<'a> {
             es.push(self.index(n, *o_at, "affine.apply")?);
         }
         let syms = es.split_off(map.n_dims);
-        let e = self.compose(&map.results[0], &es, &syms, at)?;
+        let v = self.compose_value(&map.results, &es, &syms, at, "affine.apply")?;
         self.end_of_line();
-        self.define(r, Val::Index(e));
+        self.define(r, v);
         Ok(())
     }
 
@@ -442,22 +527,58 @@ impl<'a> Reader<'a> {
         if map.results.is_empty() {
             return self.err(at, format!("{op} needs a map with results"));
         }
+        if let Some(why) = self.not_affine_operand(op) {
+            self.end_of_line();
+            self.define(r, Val::NonAffine(why));
+            return Ok(());
+        }
         let (dims, syms) = self.map_operands(&map, at, op)?;
-        let pieces = map
-            .results
-            .iter()
-            .map(|e| self.compose(e, &dims, &syms, at))
-            .collect::<Result<Vec<_>>>()?;
+        let mut val = self.compose_value(&map.results, &dims, &syms, at, op)?;
+        if let Val::Extremum { max, .. } = &mut val {
+            *max = op == "affine.max";
+        }
         self.end_of_line();
-        let val = match pieces.as_slice() {
-            [one] => Val::Index(one.clone()),
-            _ => Val::Extremum {
-                max: op == "affine.max",
-                pieces,
-            },
-        };
         self.define(r, val);
         Ok(())
+    }
+
+    /// Why the value of an op is not affine although it is well defined: one
+    /// of its map operands `(%d...)[%s...]` (on the op's line, the cursor
+    /// before them) is a min or max of several values, or not affine itself
+    /// (an `affine.min` of an `affine.min`, as canonicalization leaves them).
+    /// Such a value is an error only where it is used as an index. The cursor
+    /// does not move.
+    fn not_affine_operand(&mut self, op: &str) -> Option<String> {
+        let from = self.c.pos;
+        let mut why = None;
+        while let Some(b) = self.c.byte() {
+            if b == b'\n'
+                || b == b':'
+                || (b == b'/' && self.c.byte_at(self.c.pos + 1) == Some(b'/'))
+            {
+                break;
+            }
+            if b != b'%' {
+                self.c.bump();
+                continue;
+            }
+            let Some((n, _)) = self.c.ssa() else {
+                break;
+            };
+            why = match self.vals.get(n) {
+                Some(Val::Extremum { max, .. }) => Some(format!(
+                    "computed by `{op}` from %{n}, a {} of several values",
+                    if *max { "max" } else { "min" }
+                )),
+                Some(Val::NonAffine(w)) => Some(format!("computed by `{op}` from %{n}: {w}")),
+                _ => None,
+            };
+            if why.is_some() {
+                break;
+            }
+        }
+        self.c.pos = from;
+        why
     }
 
     /// `#alias` or an inline `affine_map<...>`.
@@ -543,14 +664,54 @@ impl<'a> Reader<'a> {
         syms: &[AffineExpr],
         at: usize,
     ) -> Result<AffineExpr> {
+        self.compose_or_semi(e, dims, syms, at)?
+            .or_else(|why| self.err(at, why))
+    }
+
+    /// As [`Reader::compose`], but a map that stays semi-affine (a symbol
+    /// that is not a constant as a divisor or a factor) is `Ok(Err(why))`.
+    fn compose_or_semi(
+        &self,
+        e: &AffineExpr,
+        dims: &[AffineExpr],
+        syms: &[AffineExpr],
+        at: usize,
+    ) -> Result<std::result::Result<AffineExpr, String>> {
         match substitute(e, dims, syms) {
             Some(x) if nodes(&x, MAX_INDEX_NODES) > MAX_INDEX_NODES => self.err(
                 at,
                 format!("the index expression has more than {MAX_INDEX_NODES} terms"),
             ),
-            Some(x) => quasi_affine(&x).or_else(|why| self.err(at, why)),
+            Some(x) => Ok(quasi_affine(&x)),
             None => self.err(at, "the affine map uses more operands than given"),
         }
+    }
+
+    /// The value of an op that applies the map with results `results` to
+    /// its operands (`affine.apply`, or `affine.min`/`max` with several
+    /// results: a minimum, which the caller may turn into a maximum). A map
+    /// that stays semi-affine gives a [`Val::NonAffine`], an error only
+    /// where it is used as an index (MLIR's canonicalization tests return
+    /// such values).
+    fn compose_value(
+        &self,
+        results: &[AffineExpr],
+        dims: &[AffineExpr],
+        syms: &[AffineExpr],
+        at: usize,
+        op: &str,
+    ) -> Result<Val> {
+        let mut pieces = Vec::new();
+        for e in results {
+            match self.compose_or_semi(e, dims, syms, at)? {
+                Ok(x) => pieces.push(x),
+                Err(why) => return Ok(Val::NonAffine(format!("`{op}`: {why}"))),
+            }
+        }
+        Ok(match pieces.len() {
+            1 => Val::Index(pieces.remove(0)),
+            _ => Val::Extremum { max: false, pieces },
+        })
     }
 
     /// The subscripts of a load or store: `[exprs over %values]` for the

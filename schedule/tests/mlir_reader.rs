@@ -1112,3 +1112,74 @@ fn values_that_are_not_affine_until_used_and_top_level_symbols() {
     );
     assert!(e.contains("line 4") && e.contains("data-dependent"), "{e}");
 }
+
+/// `affine.delinearize_index` (the digits of an index in a mixed radix, the
+/// first one not reduced) and `affine.linearize_index` (their sum weighted by
+/// the radix), with constant bases, as their `floordiv`/`mod` forms; a basis
+/// with a symbol gives values that are errors where used as indices.
+/// `affine.prefetch` touches no element.
+#[test]
+fn delinearize_and_linearize_index() {
+    let s = mlir(
+        "func.func @f(%A: memref<4x8x16xf32>, %B: memref<512xf32>) {
+  %c8 = arith.constant 8 : index
+  affine.for %x = 0 to 500 {
+    %r:3 = affine.delinearize_index %x into (4, %c8, 16) : index, index, index
+    %v = affine.load %A[%r#0, %r#1, %r#2] : memref<4x8x16xf32>
+    %l = affine.linearize_index disjoint [%r#0, %r#2] by (4, 16) : index
+    %q:2 = affine.delinearize_index %x into (16) : index, index
+    %u = affine.load %B[%q#0 - %q#1] : memref<512xf32>
+    affine.prefetch %B[%l + 16], read, locality<3>, data : memref<512xf32>
+    affine.store %v, %B[%l] : memref<512xf32>
+  }
+  return
+}
+",
+    );
+    check(
+        &s,
+        "{ S0[x] : 0 <= x < 500; S1[x] : 0 <= x < 500 }",
+        "{ S1[x] -> A[floor(x / 128), floor(x / 16) mod 8, x mod 16]; \
+           S0[x] -> B[floor(x / 16) - (x mod 16)] }",
+        "{ S1[x] -> B[16 * floor(x / 128) + (x mod 16)] }",
+    );
+    let wrap = |ops: &str| {
+        format!(
+            "func.func @f(%A: memref<512xf32>, %N: index) {{
+  affine.for %x = 0 to 500 {{
+{ops}
+  }}
+  return
+}}
+"
+        )
+    };
+    // a symbol in the basis: semi-affine, an error only where used
+    let e = error(&wrap(
+        "    %r:2 = affine.delinearize_index %x into (%N) : index, index
+    %v = affine.load %A[%r#1] : memref<512xf32>",
+    ));
+    assert!(
+        e.contains("line 4") && e.contains("%r#1 is not affine"),
+        "{e}"
+    );
+    let _ = mlir(&wrap(
+        "    %r:2 = affine.delinearize_index %x into (%N) : index, index
+    %v = affine.load %A[%x] : memref<512xf32>",
+    ));
+    let e = error(&wrap(
+        "    %r:3 = affine.delinearize_index %x into (4) : index, index, index",
+    ));
+    assert!(
+        e.contains("line 3") && e.contains("3 indices need a basis of 3 or 2"),
+        "{e}"
+    );
+    let e = error(&wrap(
+        "    %l = affine.linearize_index [%x, %x] by (2, 3) : vector<4xindex>
+    %v = affine.load %A[%l] : memref<512xf32>",
+    ));
+    assert!(
+        e.contains("line 4") && e.contains("vectors of indices"),
+        "{e}"
+    );
+}

@@ -46,8 +46,15 @@
 //!   (on index values it is piecewise, not affine);
 //! - any other `arith` or `math` op computes data from its operands, and so
 //!   does an op of another dialect in MLIR's generic form (`"op0"(%v) : (f32)
-//!   -> ()`) or a `func.call`, without regions or memref operands; `memref.dealloc` touches no
-//!   element; `index.constant` is an index constant.
+//!   -> ()`) or a `func.call`, without regions or memref operands; an
+//!   `index` computed so at the function's top level is a parameter (MLIR's
+//!   valid symbol); `memref.dealloc` and `affine.prefetch` touch no
+//!   element; `index.constant` is an index constant;
+//! - `affine.delinearize_index` and `affine.linearize_index` with a basis
+//!   of constants, as their `floordiv`/`mod` and weighted-sum forms;
+//! - a value that is not affine (a min or max of several values, a
+//!   semi-affine map whose symbols are not constants, a basis with a
+//!   symbol) is an error only where it is used as an index.
 //!
 //! Each store is one statement (`S0`, `S1`, ... in textual order); its reads
 //! are the loads that feed the stored value (through `arith`/`math` ops) and

@@ -542,6 +542,223 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// `%r:N = affine.delinearize_index %x into (b0, ..., bN-1) : index, ...`
+    /// (the first basis element may be left out): the digits of `%x` in the
+    /// mixed radix of the basis, `r_k = (x floordiv S_k) mod b_k` with `S_k`
+    /// the product of the basis elements after `b_k`, the first digit not
+    /// reduced (`x floordiv S_0`), as MLIR defines the op. The basis elements
+    /// are integers or SSA constants; another basis (a product of symbols)
+    /// or an index that is not affine gives values that are errors only
+    /// where they are used as indices.
+    pub(super) fn delinearize(&mut self, results: &[&str]) -> Result<()> {
+        let op = "affine.delinearize_index";
+        let at = self.c.pos;
+        let (x, x_at) = self.operand("the linear index")?;
+        if !self.c.eat_kw("into") {
+            let found = self.c.found();
+            return self.err(self.c.pos, format!("{op}: expected `into`, found {found}"));
+        }
+        let basis = self.basis(op)?;
+        let n = results.len();
+        let vals = match self.radix(op, at, &basis, n)? {
+            Err(why) => vec![Val::NonAffine(why); n],
+            Ok(strides) => match self.index_or_why(x, x_at, op)? {
+                Err(why) => vec![Val::NonAffine(why); n],
+                Ok(x) => (0..n)
+                    .map(|k| {
+                        let q = match strides[k] {
+                            1 => x.clone(),
+                            s => AffineExpr::FloorDiv(
+                                Box::new(x.clone()),
+                                Box::new(AffineExpr::Const(s)),
+                            ),
+                        };
+                        Val::Index(if k == 0 {
+                            q
+                        } else {
+                            AffineExpr::Mod(
+                                Box::new(q),
+                                Box::new(AffineExpr::Const(strides[k - 1] / strides[k])),
+                            )
+                        })
+                    })
+                    .collect(),
+            },
+        };
+        let vals = self.only_for_index_types(vals, op);
+        for (r, v) in results.iter().zip(vals) {
+            self.define(r, v);
+        }
+        Ok(())
+    }
+
+    /// `%r = affine.linearize_index [disjoint] [%i0, ..., %iN-1] by (b0, ...,
+    /// bN-1) : index` (the first basis element may be left out): the sum of
+    /// the `i_k * S_k`, `S_k` the product of the basis elements after `b_k`,
+    /// as MLIR defines the op (`disjoint`, a promise that each `i_k` is in
+    /// `0 .. b_k`, changes nothing). The basis as for [`Reader::delinearize`].
+    pub(super) fn linearize(&mut self, r: &str) -> Result<()> {
+        let op = "affine.linearize_index";
+        let at = self.c.pos;
+        self.c.eat_kw("disjoint");
+        self.c
+            .expect("[", &format!("to open the indices of {op}"))?;
+        let mut operands = Vec::new();
+        if !self.c.eat("]") {
+            loop {
+                operands.push(self.operand("an index operand")?);
+                if self.c.eat(",") {
+                    continue;
+                }
+                self.c
+                    .expect("]", &format!("to close the indices of {op}"))?;
+                break;
+            }
+        }
+        if !self.c.eat_kw("by") {
+            let found = self.c.found();
+            return self.err(self.c.pos, format!("{op}: expected `by`, found {found}"));
+        }
+        let basis = self.basis(op)?;
+        let n = operands.len();
+        let mut val = match self.radix(op, at, &basis, n)? {
+            Err(why) => Val::NonAffine(why),
+            Ok(strides) => {
+                let mut sum = Ok(AffineExpr::Const(0));
+                for ((name, o_at), s) in operands.iter().zip(&strides) {
+                    sum = match (sum, self.index_or_why(name, *o_at, op)?) {
+                        (Ok(acc), Ok(i)) => Ok(add(acc, scale(i, *s))),
+                        (Err(why), _) | (_, Err(why)) => Err(why),
+                    };
+                }
+                match sum {
+                    Ok(e) => Val::Index(e),
+                    Err(why) => Val::NonAffine(why),
+                }
+            }
+        };
+        if let [v] = self.only_for_index_types(vec![val.clone()], op).as_slice() {
+            val = v.clone();
+        }
+        self.define(r, val);
+        Ok(())
+    }
+
+    /// The basis `(b, %b, ...)` of a (de)linearization: each element an
+    /// integer, or the value of an SSA constant; `None` for another value.
+    fn basis(&mut self, op: &str) -> Result<Vec<Option<i64>>> {
+        self.c.expect("(", &format!("to open the basis of {op}"))?;
+        let mut basis = Vec::new();
+        if self.c.eat(")") {
+            return Ok(basis);
+        }
+        loop {
+            self.c.skip_ws();
+            if self.c.peek_int() {
+                basis.push(Some(self.c.int()?));
+            } else {
+                let (b, _) = self.operand("a basis element")?;
+                basis.push(match self.vals.get(b) {
+                    Some(Val::Index(e)) => constant(e),
+                    _ => None,
+                });
+            }
+            if self.c.eat(",") {
+                continue;
+            }
+            self.c.expect(")", &format!("to close the basis of {op}"))?;
+            return Ok(basis);
+        }
+    }
+
+    /// The strides `S_0, ..., S_{n-1}` of `n` digits in the mixed radix
+    /// `basis` (`n` or `n - 1` elements; the first of `n` is not used):
+    /// `S_{n-1} = 1`, `S_k = S_{k+1} * b_{k+1}`. `Ok(Err(why))` when an
+    /// element the strides use is not a positive constant.
+    fn radix(
+        &self,
+        op: &str,
+        at: usize,
+        basis: &[Option<i64>],
+        n: usize,
+    ) -> Result<std::result::Result<Vec<i64>, String>> {
+        if n == 0 || (basis.len() != n && basis.len() + 1 != n) {
+            return self.err(
+                at,
+                format!(
+                    "{op}: {n} indices need a basis of {n} or {} elements, not {}",
+                    n.saturating_sub(1),
+                    basis.len()
+                ),
+            );
+        }
+        let used = &basis[basis.len() + 1 - n..];
+        let mut strides = vec![1i64; n];
+        for k in (0..n - 1).rev() {
+            let Some(b) = used[k].filter(|b| *b > 0) else {
+                return Ok(Err(format!(
+                    "`{op}` with a basis element that is not a positive constant (semi-affine)"
+                )));
+            };
+            let Some(s) = strides[k + 1].checked_mul(b) else {
+                return self.err(at, format!("{op}: the basis' product overflows 64 bits"));
+            };
+            strides[k] = s;
+        }
+        Ok(Ok(strides))
+    }
+
+    /// The affine index of `%name`, or why it is not one (not affine, data);
+    /// undefined names and memrefs are errors.
+    fn index_or_why(
+        &mut self,
+        name: &str,
+        at: usize,
+        op: &str,
+    ) -> Result<std::result::Result<AffineExpr, String>> {
+        match self.value(name, at)? {
+            Val::Memref(_) => self.err(at, format!("{op}: %{name} is a memref, not an index")),
+            Val::Index(_) | Val::Param(_) => Ok(Ok(self.index(name, at, op)?)),
+            Val::NonAffine(why) => Ok(Err(format!("computed by `{op}` from %{name}: {why}"))),
+            _ => Ok(Err(format!(
+                "computed by `{op}` from %{name}, which is not an affine index"
+            ))),
+        }
+    }
+
+    /// The values `vals` of the op's results if its type list (after `:`,
+    /// which may be on the next line) is all `index`; for vectors of indices
+    /// (`vector<4xindex>`) they are not affine indices. Moves past the list.
+    fn only_for_index_types(&mut self, vals: Vec<Val>, op: &str) -> Vec<Val> {
+        let before = self.c.pos;
+        let mut all_index = true;
+        if self.c.eat(":") {
+            loop {
+                self.c.skip_ws();
+                let from = self.c.pos;
+                if self.c.skip_type().is_err() {
+                    all_index = false;
+                    break;
+                }
+                all_index &= self.c.src.get(from..self.c.pos) == Some("index");
+                // a `,` on this line continues the list (the next op may
+                // start on the next line)
+                if !self.c.peek_on_line(",") {
+                    break;
+                }
+                self.c.bump();
+            }
+        } else {
+            self.c.pos = before;
+        }
+        self.end_of_line();
+        if all_index {
+            return vals;
+        }
+        let why = format!("`{op}` on vectors of indices");
+        vals.iter().map(|_| Val::NonAffine(why.clone())).collect()
+    }
+
     /// Why the value of an op is not affine although it is well defined: one
     /// of its map operands `(%d...)[%s...]` (on the op's line, the cursor
     /// before them) is a min or max of several values, or not affine itself

@@ -612,6 +612,7 @@ impl<'a> Reader<'a> {
                 "scf.if",
                 "func.call",
                 "call",
+                "affine.delinearize_index",
             ];
             if !with_packs.contains(&name) {
                 return self.err(
@@ -666,6 +667,11 @@ impl<'a> Reader<'a> {
                 let r = one_result(self)?;
                 self.apply(r)
             }
+            "affine.delinearize_index" => self.delinearize(&result_names),
+            "affine.linearize_index" => {
+                let r = one_result(self)?;
+                self.linearize(r)
+            }
             "affine.min" | "affine.max" => {
                 let r = one_result(self)?;
                 self.min_max(name, r)
@@ -712,6 +718,17 @@ impl<'a> Reader<'a> {
             // on a memref is an error there)
             "func.call" | "call" => self.generic(name, name_at, &result_names, start),
             // freeing a buffer touches none of its elements
+            // a hint to the cache: it reads and writes no element (MLIR's
+            // dependence test does not count it either)
+            "affine.prefetch" => {
+                no_result(self)?;
+                let (m, m_at) = self.operand("a memref")?;
+                if !matches!(self.value(m, m_at)?, Val::Memref(_)) {
+                    return self.err(m_at, format!("affine.prefetch: %{m} is not a memref"));
+                }
+                self.end_of_line();
+                Ok(())
+            }
             "memref.dealloc" | "gpu.dealloc" => {
                 no_result(self)?;
                 let (m, m_at) = self.operand("a memref")?;

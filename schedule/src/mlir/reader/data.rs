@@ -457,20 +457,7 @@ impl<'a> Reader<'a> {
     /// operands are the map's dimensions, then its symbols.
     pub(super) fn generic_apply(&mut self, r: &str) -> Result<()> {
         let at = self.c.pos;
-        self.c
-            .expect("(", "to open the operands of `affine.apply`")?;
-        let mut operands = Vec::new();
-        if !self.c.eat(")") {
-            loop {
-                operands.push(self.operand("an index operand")?);
-                if self.c.eat(",") {
-                    continue;
-                }
-                self.c
-                    .expect(")", "to close the operands of `affine.apply`")?;
-                break;
-            }
-        }
+        let operands = self.operand_names("(", ")", "the operands of `affine.apply`")?;
         self.c.skip_ws();
         let close = if self.c.eat("<{") {
             "}>"
@@ -601,20 +588,7 @@ impl<'a> Reader<'a> {
         let op = "affine.linearize_index";
         let at = self.c.pos;
         self.c.eat_kw("disjoint");
-        self.c
-            .expect("[", &format!("to open the indices of {op}"))?;
-        let mut operands = Vec::new();
-        if !self.c.eat("]") {
-            loop {
-                operands.push(self.operand("an index operand")?);
-                if self.c.eat(",") {
-                    continue;
-                }
-                self.c
-                    .expect("]", &format!("to close the indices of {op}"))?;
-                break;
-            }
-        }
+        let operands = self.operand_names("[", "]", &format!("the indices of {op}"))?;
         if !self.c.eat_kw("by") {
             let found = self.c.found();
             return self.err(self.c.pos, format!("{op}: expected `by`, found {found}"));
@@ -642,6 +616,23 @@ impl<'a> Reader<'a> {
         }
         self.define(r, val);
         Ok(())
+    }
+
+    /// The SSA names of a list `open %a, %b close` (`what` names it in
+    /// messages).
+    fn operand_names(&mut self, open: &str, close: &str, what: &str) -> Result<Operands<'a>> {
+        self.c.expect(open, &format!("to open {what}"))?;
+        let mut operands = Vec::new();
+        if self.c.eat(close) {
+            return Ok(operands);
+        }
+        loop {
+            operands.push(self.operand("an index operand")?);
+            if !self.c.eat(",") {
+                self.c.expect(close, &format!("to close {what}"))?;
+                return Ok(operands);
+            }
+        }
     }
 
     /// The basis `(b, %b, ...)` of a (de)linearization: each element an

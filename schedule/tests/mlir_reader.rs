@@ -1182,4 +1182,15 @@ fn delinearize_and_linearize_index() {
         e.contains("line 4") && e.contains("vectors of indices"),
         "{e}"
     );
+    for (bad, want) in [
+        ("%A[%x], rw, locality<0>, data", "access kind"),
+        ("%A[%x], read, locality<4>, data", "locality is 0 to 3"),
+        ("%A[%x], read, locality<0>, false", "cache type"),
+        ("%A[%y], read, locality<0>, data", "%y is not defined"),
+    ] {
+        let e = error(&wrap(&format!(
+            "    affine.prefetch {bad} : memref<512xf32>"
+        )));
+        assert!(e.contains("line 3") && e.contains(want), "{e}");
+    }
 }

@@ -406,6 +406,37 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The `, read|write, locality<0..3>, data|instr` of an `affine.prefetch`.
+    fn prefetch_specifiers(&mut self) -> Result<()> {
+        let kinds: [(&str, &[&str]); 3] = [
+            ("the access kind", &["read", "write"]),
+            ("the locality", &["locality"]),
+            ("the cache type", &["data", "instr"]),
+        ];
+        for (what, words) in kinds {
+            self.c
+                .expect(",", &format!("before {what} of affine.prefetch"))?;
+            self.c.skip_ws();
+            let at = self.c.pos;
+            match self.c.ident() {
+                Some((w, _)) if words.contains(&w) => {}
+                _ => {
+                    let want = words.join("` or `");
+                    return self.err(at, format!("affine.prefetch: {what} is `{want}`"));
+                }
+            }
+            if words == ["locality"] {
+                self.c.expect("<", "after `locality`")?;
+                let k_at = self.c.pos;
+                if !(0..=3).contains(&self.c.int()?) {
+                    return self.err(k_at, "affine.prefetch: the locality is 0 to 3");
+                }
+                self.c.expect(">", "to close `locality<`")?;
+            }
+        }
+        Ok(())
+    }
+
     /// Skips spaces and tabs (not line ends).
     pub(super) fn skip_blanks(&mut self) {
         while matches!(self.c.byte(), Some(b' ' | b'\t' | b'\r')) {
@@ -726,8 +757,9 @@ impl<'a> Reader<'a> {
                 if !matches!(self.value(m, m_at)?, Val::Memref(_)) {
                     return self.err(m_at, format!("affine.prefetch: %{m} is not a memref"));
                 }
-                self.end_of_line();
-                Ok(())
+                self.subscripts(name)?;
+                self.prefetch_specifiers()?;
+                self.rest_is_type(name)
             }
             "memref.dealloc" | "gpu.dealloc" => {
                 no_result(self)?;

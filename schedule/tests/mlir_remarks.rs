@@ -171,3 +171,43 @@ fn casts_alias_their_buffer() {
 ";
     assert_eq!(results(src, false)[1], "0 to 1 at depth 1 = true");
 }
+
+/// An `scf.for` around affine loops is no loop of MLIR's report: depths
+/// count the affine loops only, and the `scf.for`'s iterator is free in
+/// each access (as `mlir-opt-22` prints for this function of
+/// `loop-fusion-inner.mlir`, with one more store).
+#[test]
+fn scf_loops_are_not_depths() {
+    let src = "func.func @fusion_inner_simple_scf(%A : memref<10xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  scf.for %i = %c0 to %c100 step %c1 {
+    %B = memref.alloc() : memref<10xf32>
+    affine.for %j = 0 to 10 {
+      %v = affine.load %A[%j] : memref<10xf32>
+      affine.store %v, %B[%j] : memref<10xf32>
+    }
+    affine.for %j = 0 to 10 {
+      %v = affine.load %B[%j] : memref<10xf32>
+      affine.store %v, %A[%j] : memref<10xf32>
+    }
+  }
+  return
+}
+";
+    let r = results(src, false);
+    let want = |s: &str| assert!(r.iter().any(|x| x == s), "{s} not in {r:#?}");
+    // the store to %B and the load of it have no common (affine) loop: one
+    // depth, `true`, although the scf.for carries the dependence too
+    want("1 to 2 at depth 1 = true");
+    // the load of %A meets the later store to %A only through the scf.for:
+    // without common affine loops, `true` at depth 1, and back from the
+    // store to the load too (the scf.for's next iteration, free here)
+    want("0 to 3 at depth 1 = true");
+    want("3 to 0 at depth 1 = false");
+    // one affine loop in common: depth 1 is the %j loop
+    want("2 to 3 at depth 1 = false");
+    want("2 to 3 at depth 2 = false");
+    assert_eq!(r.len(), 16 + 2 * 2 + 2 * 2, "{r:#?}");
+}

@@ -7,7 +7,9 @@
 //! so that the two can be diffed. Accesses are numbered in textual order
 //! over the whole module (every function); the remark is placed at the
 //! source op's name. For accesses `a` (source) and `b` (target) with `c`
-//! common loops, the depths are `1 ..= c + 1`; at depth `d <= c` the
+//! common loops (`affine.for` and `affine.parallel` loops only, as MLIR
+//! counts them: the iterator of an `scf.for` around both is free in each),
+//! the depths are `1 ..= c + 1`; at depth `d <= c` the
 //! dependence is carried by loop `d` (the first `d - 1` common iterators
 //! equal, the `d`-th of `b` larger), at depth `c + 1` it is loop
 //! independent (all common iterators equal, and `a` before `b` in the text:
@@ -34,10 +36,12 @@ use crate::error::{Error, Result};
 use presburger::{Int, Space, Tuple};
 use presburger_mlir_syntax::{AffineExpr, Cursor};
 
-/// The `affine` accesses of one function, and its parameters.
+/// The `affine` accesses of one function, its parameters, and for each of
+/// its loops whether it is affine.
 struct Function {
     ops: Vec<RawOp>,
     params: Vec<String>,
+    affine: Vec<bool>,
 }
 
 /// The remarks of MLIR's `-test-memref-dependence-check` for the MLIR text
@@ -66,11 +70,15 @@ pub fn mlir_remarks_with(src: &str, file: &str, split: bool, as_mlir: bool) -> R
         for (i, (fa, a)) in all.iter().enumerate() {
             let (line, col) = cursor.line_col(a.name_at);
             for (j, (fb, b)) in all.iter().enumerate() {
-                let common = if fa == fb { common_loops(a, b) } else { 0 };
-                for d in 1..=common + 1 {
+                let common = if fa == fb {
+                    common_loops(a, b, &functions[*fa].affine)
+                } else {
+                    Vec::new()
+                };
+                for d in 1..=common.len() + 1 {
                     let result = if fa == fb {
                         let p = &functions[*fa].params;
-                        dependence(a, b, d, common, p, &cursor, as_mlir)?
+                        dependence(a, b, d, &common, p, &cursor, as_mlir)?
                     } else {
                         "false".to_string()
                     };
@@ -117,6 +125,7 @@ fn functions(src: &str) -> Result<Vec<Function>> {
         if !r.top_nth(n)? {
             break;
         }
+        let affine = r.affine_loops();
         let ops = r
             .ops
             .into_iter()
@@ -126,18 +135,26 @@ fn functions(src: &str) -> Result<Vec<Function>> {
         out.push(Function {
             ops,
             params: r.params,
+            affine,
         });
     }
     Ok(out)
 }
 
-/// The number of loops around both `a` and `b` (of one function).
-fn common_loops(a: &RawOp, b: &RawOp) -> usize {
+/// The affine loops around both `a` and `b` (of one function; `affine[l]`
+/// says whether loop `l` is), as positions among their iterators. MLIR's
+/// test counts those only: an `scf.for` around both is not a loop of the
+/// report, its iterator is free in each access (it cannot appear in an
+/// affine subscript or condition).
+fn common_loops(a: &RawOp, b: &RawOp, affine: &[bool]) -> Vec<usize> {
     a.loops
         .iter()
         .zip(&b.loops)
         .take_while(|(x, y)| x == y)
-        .count()
+        .enumerate()
+        .filter(|(_, (l, _))| affine.get(**l).copied().unwrap_or(true))
+        .map(|(k, _)| k)
+        .collect()
 }
 
 /// Whether `a` comes before `b`: in their innermost common block, the op
@@ -155,13 +172,14 @@ fn before(a: &RawOp, b: &RawOp) -> bool {
 }
 
 /// The result of one remark: the dependence from `a` to `b` (one function,
-/// `common` loops in common, parameters `params`) at depth `d` (see the
-/// module doc); with `as_mlir`, under MLIR's conditions of `else` regions.
+/// the loops of iterators `common` in common, parameters `params`) at depth
+/// `d` (see the module doc); with `as_mlir`, under MLIR's conditions of
+/// `else` regions.
 fn dependence(
     a: &RawOp,
     b: &RawOp,
     d: usize,
-    common: usize,
+    common: &[usize],
     params: &[String],
     cursor: &Cursor,
     as_mlir: bool,
@@ -170,7 +188,8 @@ fn dependence(
     if a.access.array != b.access.array || (!a.write && !b.write) {
         return no();
     }
-    if d > common && !before(a, b) {
+    let n_common = common.len();
+    if d > n_common && !before(a, b) {
         return no();
     }
     let (na, nb, np) = (a.iters.len(), b.iters.len(), params.len());
@@ -196,9 +215,9 @@ fn dependence(
         let y = shift(y).ok_or_else(not_affine)?;
         parts.push(Guard::Eq(sub(x.clone(), y)));
     }
-    for k in 0..common.min(d) {
+    for (i, &k) in common.iter().take(d).enumerate() {
         let diff = sub(AffineExpr::Dim(na + k), AffineExpr::Dim(k));
-        parts.push(if k + 1 == d {
+        parts.push(if i + 1 == d {
             Guard::Ge(add(diff, AffineExpr::Const(-1)))
         } else {
             Guard::Eq(diff)
@@ -221,11 +240,11 @@ fn dependence(
     if set.is_empty().map_err(pb)? {
         return no();
     }
-    if common == 0 || d > common {
+    if n_common == 0 || d > n_common {
         return Ok("true".to_string());
     }
     let mut ranges = String::new();
-    for k in 0..common {
+    for &k in common {
         // b's iterator minus a's, over (1, params, a's dims, b's dims)
         let mut aff = vec![Int::from(0); 1 + np + na + nb];
         aff[1 + np + na + k] = Int::from(1);

@@ -158,7 +158,7 @@ impl<'a> Reader<'a> {
         }
         // the loop comes after the statements that start its scalars
         self.seq += 1;
-        self.enter_loop(iv, &lowers, &uppers, step);
+        self.enter_loop(iv, &lowers, &uppers, step, op == "affine.for");
         for (a, _) in &carried {
             self.vals.insert(a.to_string(), Val::Scalar(a.to_string()));
         }
@@ -226,13 +226,15 @@ impl<'a> Reader<'a> {
 
     /// Opens the loop of iterator `iv` (the next dimension) between the
     /// largest of `lowers` and the smallest of `uppers` (exclusive), by
-    /// `step`: its conditions, its [`LoopMark`], its iterator.
+    /// `step`: its conditions, its [`LoopMark`] (`affine` for an
+    /// `affine.for` or `affine.parallel`), its iterator.
     pub(super) fn enter_loop(
         &mut self,
         iv: &str,
         lowers: &[AffineExpr],
         uppers: &[AffineExpr],
         step: i64,
+        affine: bool,
     ) {
         let depth = self.iters.len();
         let x = AffineExpr::Dim(depth);
@@ -269,6 +271,7 @@ impl<'a> Reader<'a> {
             id,
             parent: self.loop_ids.last().copied(),
             seq: self.seq,
+            affine,
         });
         self.loop_ids.push(id);
         self.iters.push(iv.to_string());
@@ -385,7 +388,7 @@ impl<'a> Reader<'a> {
         // the loops come after the statements that start the reductions
         self.seq += 1;
         for (k, iv) in ivs.iter().enumerate() {
-            self.enter_loop(iv, &lowers[k], &uppers[k], steps[k]);
+            self.enter_loop(iv, &lowers[k], &uppers[k], steps[k], true);
         }
         self.yields
             .push((results.iter().map(|r| r.to_string()).collect(), true));

@@ -177,6 +177,9 @@ pub struct LoopMark {
     pub parent: Option<usize>,
     /// The number of its op, in textual order.
     pub seq: usize,
+    /// Whether it is an `affine.for` or `affine.parallel` loop (MLIR's
+    /// dependence test counts only those).
+    pub affine: bool,
 }
 
 /// A memref argument: its rank, element type and sizes as written.
@@ -453,6 +456,11 @@ impl<'a> Reader<'a> {
             }
             self.c.bump();
         }
+    }
+
+    /// For each loop read (by [`LoopMark::id`]), whether it is affine.
+    pub fn affine_loops(&self) -> Vec<bool> {
+        self.loop_marks.iter().map(|m| m.affine).collect()
     }
 
     /// Completes the statements after the walk: the loads whose value feeds

@@ -19,7 +19,10 @@
 //! The sizes the file `#define`s as integer constants (outside `#if`
 //! blocks) are assumed in the generated code unless `--parametric`.
 //! `--max-steps N` is the work limit of the code generation, as for
-//! `poly codegen`.
+//! `poly codegen`. `--print-schedule` prints, instead of C, the transformed
+//! schedule and the context as `schedule: ...` and `context: ...` lines,
+//! then `# parallel: DIMS` (the parallel dimensions, a comment there): the
+//! input format of `poly codegen`.
 
 use presburger_codegen::emit::constant_macros;
 use presburger_codegen::opt::{specialize, transform};
@@ -216,7 +219,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             .map(|k| k.to_string())
             .collect();
         return Ok(format!(
-            "schedule: {}\ncontext: {}\nparallel: {}\n",
+            "schedule: {}\ncontext: {}\n# parallel: {}\n",
             t.schedule,
             scop.context,
             par.join(" ")

@@ -368,7 +368,7 @@ fn print_schedule_and_verbose() {
         out.starts_with("schedule: [NI, NJ, NK] -> { S0[i, j] -> ["),
         "{out}"
     );
-    assert!(out.contains("\nparallel: "), "{out}");
+    assert!(out.contains("\n# parallel: "), "{out}");
     let o = poly(&["opt", k.to_str().unwrap(), "--verbose"]);
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
@@ -515,4 +515,44 @@ fn a_flat_sum_of_300_terms_is_optimised() {
     );
     let got = same_output("sum300", &text, &[]);
     assert!(got.contains("a[299]"), "{got}");
+}
+
+/// Issue 45: a scalar declared without a value in the region (`double t;`,
+/// and `b` of `double a = 1.0, b;`) is declared in the generated block, so
+/// the optimised file compiles and computes what the original does.
+const DECLARED_WITHOUT_VALUE: &str = r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+#define N 50
+static double A[N], B[N], C[N];
+int main(void)
+{
+  int i;
+  for (i = 0; i < N; i++)
+    B[i] = i % 7;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    double t;
+    double a = 1.0, b;
+    t = B[i] * 2;
+    b = t + a;
+    A[i] = t + 1;
+    C[i] = b;
+  }
+#pragma endscop
+  double s = 0;
+  for (i = 0; i < N; i++)
+    s += A[i] + 3 * C[i];
+  printf("%.1f\n", s);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_scalar_declared_without_a_value_is_declared_in_the_generated_block() {
+    for args in [&[][..], &["--no-tile"], &["--parallel"]] {
+        let got = same_output("declared_without_value", DECLARED_WITHOUT_VALUE, args);
+        assert!(got.contains("    double t = 0;\n"), "{got}");
+        assert!(got.contains("    double b = 0;\n"), "{got}");
+        assert!(got.contains("    double a = 0;\n"), "{got}");
+    }
 }

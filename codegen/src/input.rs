@@ -19,7 +19,11 @@
 //! Each of them may also be given with a label, in any order:
 //! `schedule: UMAP`, `context: SET`, `domain: USET` (statement domains,
 //! intersected with the schedule's as isl's `intersect_domain` does: a
-//! statement without a domain there has no instances), `options: ...`. This is the format of
+//! statement without a domain there has no instances), `options: ...`; an
+//! object without a label is the first of schedule, context and options not
+//! given yet. Each is given at most once (a second one is an error naming
+//! both places). A comment line `# parallel: 0 1` (as `poly opt
+//! --print-schedule` prints it) is a comment like any other. This is the format of
 //! the `.in` files of isl's `test_inputs/codegen` directory (three lines:
 //! schedule, context, options).
 //!
@@ -221,7 +225,8 @@ pub fn parse_input(text: &str) -> Result<Input> {
     let mut domain: Option<UnionSet> = None;
     let mut context: Option<Set> = None;
     let mut options: Option<Options> = None;
-    let mut positional = 0;
+    // what has been given, and where
+    let mut given: Vec<(String, (usize, usize))> = Vec::new();
     let at = |cur: &Cursor, start: usize, e: presburger::Error| -> Error {
         let (l, c) = cur.place(start);
         Error::Presburger(e.offset_by(l, c))
@@ -244,12 +249,13 @@ pub fn parse_input(text: &str) -> Result<Input> {
                 )));
             }
             None => {
-                positional += 1;
-                match positional {
-                    1 => "schedule",
-                    2 => "context",
-                    3 => "options",
-                    _ => {
+                // the first of schedule, context and options not given yet
+                let next = ["schedule", "context", "options"]
+                    .into_iter()
+                    .find(|w| !given.iter().any(|(g, _)| g == w));
+                match next {
+                    Some(w) => w.to_string(),
+                    None => {
                         let (l, c) = cur.place(cur.pos);
                         return Err(Error::Input(format!(
                             "line {l}, column {c}: more than three objects (schedule, \
@@ -257,9 +263,16 @@ pub fn parse_input(text: &str) -> Result<Input> {
                         )));
                     }
                 }
-                .to_string()
             }
         };
+        let (l, c) = cur.place(label_pos);
+        if let Some((_, (l0, c0))) = given.iter().find(|(g, _)| *g == which) {
+            return Err(Error::Input(format!(
+                "line {l}, column {c}: a second {which} (the first is at line {l0}, column \
+                 {c0}); each of schedule, context, domain and options is given once"
+            )));
+        }
+        given.push((which.clone(), (l, c)));
         if which == "options" {
             let w = cur.word().to_string();
             if !w.is_empty() {
@@ -278,7 +291,21 @@ pub fn parse_input(text: &str) -> Result<Input> {
         let (t, start) = cur.object()?;
         match which.as_str() {
             "schedule" => {
-                let m: UnionMap = t.parse().map_err(|e| at(&cur, start, e))?;
+                let m = match presburger::parse_object(&t).map_err(|e| at(&cur, start, e))? {
+                    presburger::Object::Map(m) => m,
+                    // `{ }`: no statement
+                    presburger::Object::Set(s) if s.members().is_empty() => {
+                        t.parse().map_err(|e| at(&cur, start, e))?
+                    }
+                    presburger::Object::Set(_) => {
+                        let (l, c) = cur.place(start);
+                        return Err(Error::Input(format!(
+                            "line {l}, column {c}: the schedule is a set; it must be a map \
+                             from statement instances to times, such as \
+                             {{ S[i] -> [i] : 0 <= i < 10 }}"
+                        )));
+                    }
+                };
                 if let Some(k) = m
                     .members()
                     .iter()
@@ -346,6 +373,40 @@ mod tests {
         // as isl's intersect_domain: a statement without a domain has no instances
         let t = ast.trace(&[("N", 3)], 100).unwrap();
         assert_eq!(t, [("S".to_string(), vec![1]), ("S".to_string(), vec![2])]);
+    }
+
+    #[test]
+    fn each_object_is_given_once() {
+        let e = parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\nschedule: { S[i] -> [0] }")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 2, column 1: a second schedule (the first is at line 1, column 1)"),
+            "{e}"
+        );
+        let e = parse_input("{ S[i] -> [i] : 0 <= i < 4 }\n  schedule: { S[i] -> [0] }")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2, column 3: a second schedule"), "{e}");
+        for twice in [
+            "context: { : }\ncontext: { : }",
+            "options: atomic\noptions: separate",
+            "domain: { S[i] }\ndomain: { S[i] }",
+            "{ : }\ncontext: { : }",
+        ] {
+            let text = format!("{{ S[i] -> [i] : 0 <= i < 4 }}\n{twice}");
+            let e = parse_input(&text).unwrap_err().to_string();
+            assert!(e.contains("a second "), "{text}: {e}");
+        }
+        // an object without a label is the first not given yet
+        let i = parse_input(
+            "context: [N] -> { : N >= 1 }\n[N] -> { S[i] -> [i] : 0 <= i < N }\natomic",
+        )
+        .unwrap();
+        assert!(i.context.is_some() && i.options.atomic);
+        let i =
+            parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\n{ : }\n# parallel: 0\n").unwrap();
+        assert!(i.context.is_some());
     }
 
     #[test]

@@ -73,6 +73,8 @@ struct Walk<'a> {
     arrays: Vec<(String, usize, Pos)>,
     /// Types of the scalars declared in the region.
     local_types: BTreeMap<String, String>,
+    /// The scalars declared in the region, in order (`Scop::locals`).
+    locals: Vec<(String, String)>,
     /// Scalars written, with the place of the first write.
     written: BTreeMap<String, Pos>,
 }
@@ -113,6 +115,7 @@ impl<'a> Walk<'a> {
             stmts: Vec::new(),
             arrays: Vec::new(),
             local_types: BTreeMap::new(),
+            locals: Vec::new(),
             written: BTreeMap::new(),
         }
     }
@@ -208,6 +211,7 @@ impl<'a> Walk<'a> {
                     ));
                 }
                 self.local_types.insert(name.clone(), ty.clone());
+                self.locals.push((name.clone(), ty.clone()));
                 let Some(init) = init else {
                     return Ok(());
                 };
@@ -612,6 +616,7 @@ impl<'a> Walk<'a> {
             context,
             statements,
             arrays,
+            locals: self.locals,
             span,
         })
     }

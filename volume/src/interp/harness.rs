@@ -59,7 +59,7 @@ impl HarnessSizes {
                     .find(|(n, _)| *n == v.ssa)
                     .map(|x| x.1)
                     .ok_or_else(|| {
-                        crate::error::Error::Invalid(format!(
+                        crate::error::Error::Request(format!(
                             "harness: no value for the argument %{} (give it as NAME=VALUE)",
                             v.ssa
                         ))

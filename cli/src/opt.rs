@@ -21,8 +21,9 @@
 //! `--max-steps N` is the work limit of the code generation, as for
 //! `poly codegen`. `--print-schedule` prints, instead of C, the transformed
 //! schedule and the context as `schedule: ...` and `context: ...` lines,
-//! then `# parallel: DIMS` (the parallel dimensions, a comment there): the
-//! input format of `poly codegen`.
+//! `approximate: DIMS` (the tile dimensions, which `poly opt` scans over
+//! rational shadows), then `# parallel: DIMS` (the parallel dimensions, a
+//! comment there): the input format of `poly codegen`.
 
 use presburger_codegen::emit::constant_macros;
 use presburger_codegen::opt::{specialize, transform};
@@ -218,8 +219,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
             .filter(|&k| t.parallel[k])
             .map(|k| k.to_string())
             .collect();
+        let tiles: Vec<String> = (t.layout.tile_dims().into_iter().enumerate())
+            .filter(|&(_, tile)| tile)
+            .map(|(k, _)| k.to_string())
+            .collect();
+        let approximate = if tiles.is_empty() {
+            String::new()
+        } else {
+            format!("approximate: {}\n", tiles.join(" "))
+        };
         return Ok(format!(
-            "schedule: {}\ncontext: {}\n# parallel: {}\n",
+            "schedule: {}\ncontext: {}\n{approximate}# parallel: {}\n",
             t.schedule,
             scop.context,
             par.join(" ")

@@ -378,6 +378,11 @@ fn malformed_inputs_of_every_subcommand_are_clear_errors() {
             b"{ S[i] -> [i] : 0 <= i < 4 }\n{ : }\n{ }\n{ }".to_vec(),
             "line 4, column 1: more than three objects",
         ),
+        (
+            "not a dimension",
+            b"{ S[i] -> [i] : 0 <= i < 4 }\napproximate: 0 x".to_vec(),
+            "line 2, column 16: 'x' is not a dimension number",
+        ),
         ("binary", binary.clone(), "not contain valid UTF-8"),
     ];
     for (what, input, says) in &codegen {
@@ -608,6 +613,13 @@ fn a_value_given_twice_is_an_error() {
         b"",
     );
     fails_with("--index n twice", &o, "--index: %n is given twice");
+    let twice = "{ S[i] -> [i] : 0 <= i < 4 }\napproximate: 0\napproximate: 0\n";
+    let o = run(&["codegen"], twice.as_bytes());
+    fails_with(
+        "two approximate lines",
+        &o,
+        "line 3, column 1: a second approximate (the first is at line 2, column 1)",
+    );
 }
 
 /// iscc's `^` with an exponent other than -1 is named as unsupported.

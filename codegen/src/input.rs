@@ -22,7 +22,10 @@
 //! statement without a domain there has no instances), `options: ...`; an
 //! object without a label is the first of schedule, context and options not
 //! given yet. Each is given at most once (a second one is an error naming
-//! both places). A comment line `# parallel: 0 1` (as `poly opt
+//! both places). A line `approximate: 0 1` names the time dimensions to
+//! scan over rational shadows ([`Options::approximate`]), as `poly opt`
+//! scans its tile loops and prints them with `--print-schedule`, at most
+//! once too. A comment line `# parallel: 0 1` (as `poly opt
 //! --print-schedule` prints it) is a comment like any other. This is the format of
 //! the `.in` files of isl's `test_inputs/codegen` directory (three lines:
 //! schedule, context, options).
@@ -142,6 +145,46 @@ impl Cursor<'_> {
         }
     }
 
+    /// The dimension numbers on the rest of the line (`0 1 3`, or `0, 1,
+    /// 3`; a `#` comment ends them), as flags per dimension: true for each
+    /// number given. The cursor ends at the end of the line.
+    fn dimensions(&mut self) -> Result<Vec<bool>> {
+        let rest = &self.text[self.pos..];
+        let end = rest.find(['\n', '#']).unwrap_or(rest.len());
+        let line = &rest[..end];
+        let b = line.as_bytes();
+        let sep = |c: u8| c.is_ascii_whitespace() || c == b',';
+        let mut flags = Vec::new();
+        let mut k = 0;
+        while k < b.len() {
+            if sep(b[k]) {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k < b.len() && !sep(b[k]) {
+                k += 1;
+            }
+            let w = &line[start..k];
+            let d = w
+                .parse::<usize>()
+                .ok()
+                .filter(|&d| d < 4096)
+                .ok_or_else(|| {
+                    let (l, c) = self.place(self.pos + start);
+                    Error::Input(format!(
+                        "line {l}, column {c}: '{w}' is not a dimension number (0 to 4095)"
+                    ))
+                })?;
+            if flags.len() <= d {
+                flags.resize(d + 1, false);
+            }
+            flags[d] = true;
+        }
+        self.pos += end;
+        Ok(flags)
+    }
+
     /// One object in isl notation: an optional parameter prefix `[..] ->`,
     /// then braces, balanced (comments inside are kept for the parser).
     /// Returns the text and its start.
@@ -227,6 +270,8 @@ pub fn parse_input(text: &str) -> Result<Input> {
     let mut options: Option<Options> = None;
     // what has been given, and where
     let mut given: Vec<(String, (usize, usize))> = Vec::new();
+    let mut approximate: Vec<bool> = Vec::new();
+    let mut approximate_at: Option<(usize, usize)> = None;
     let at = |cur: &Cursor, start: usize, e: presburger::Error| -> Error {
         let (l, c) = cur.place(start);
         Error::Presburger(e.offset_by(l, c))
@@ -238,14 +283,26 @@ pub fn parse_input(text: &str) -> Result<Input> {
         }
         let label_pos = cur.pos;
         let label = cur.label();
+        if label.as_deref() == Some("approximate") {
+            let (l, c) = cur.place(label_pos);
+            if let Some((l0, c0)) = approximate_at {
+                return Err(Error::Input(format!(
+                    "line {l}, column {c}: a second approximate (the first is at line {l0}, \
+                     column {c0})"
+                )));
+            }
+            approximate_at = Some((l, c));
+            approximate = cur.dimensions()?;
+            continue;
+        }
         cur.skip();
         let which = match label.as_deref() {
             Some(l @ ("schedule" | "context" | "domain" | "options")) => l.to_string(),
             Some(other) => {
                 let (l, c) = cur.place(label_pos);
                 return Err(Error::Input(format!(
-                    "line {l}, column {c}: unknown label {other}: (schedule, context, domain \
-                     or options)"
+                    "line {l}, column {c}: unknown label {other}: (schedule, context, domain, \
+                     options or approximate)"
                 )));
             }
             None => {
@@ -339,7 +396,10 @@ pub fn parse_input(text: &str) -> Result<Input> {
         schedule,
         domain,
         context,
-        options: options.unwrap_or_default(),
+        options: Options {
+            approximate,
+            ..options.unwrap_or_default()
+        },
     })
 }
 

@@ -839,5 +839,14 @@ mod tests {
         assert_eq!(s.array("b"), None);
         let c = s.array("c").unwrap();
         assert_eq!(c.element_type.as_deref(), Some("double"));
+        // every declarator is a local, with or without a value
+        let locals: Vec<(&str, &str)> = s
+            .locals
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        assert_eq!(locals, [("a", "double"), ("b", "double"), ("c", "double")]);
+        let s = scop("for (int i = 0; i < N; i++) {\n  int t;\n  t = i;\n  x[i] = t;\n}");
+        assert_eq!(s.locals, [("t".to_string(), "int".to_string())]);
     }
 }

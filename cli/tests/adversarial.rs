@@ -655,6 +655,8 @@ fn option_errors_of_volume_do_not_blame_the_program() {
     let _alone = alone();
     let mlir = root().join("examples/matmul_bias_relu.mlir");
     let mlir = mlir.to_str().unwrap();
+    let dynamic = root().join("examples/dynamic_pad_matmul.mlir");
+    let dynamic = dynamic.to_str().unwrap().to_string();
     for (args, says) in [
         (
             vec!["volume", mlir, "--output", "%zz"],
@@ -678,6 +680,14 @@ fn option_errors_of_volume_do_not_blame_the_program() {
                 "/nonexistent/o.mlir",
             ],
             "poly: cannot write /nonexistent/o.mlir",
+        ),
+        (
+            vec!["volume", &dynamic, "--main", "/dev/null", "--index", "zz=3"],
+            "poly: harness: %zz is not an integer or index argument of @",
+        ),
+        (
+            vec!["volume", &dynamic, "--main", "/dev/null"],
+            "poly: harness: no value for the argument %n (give it as NAME=VALUE)",
         ),
     ] {
         let o = run(&args, b"");

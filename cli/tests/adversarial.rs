@@ -777,3 +777,41 @@ fn a_flat_sum_of_many_terms_is_accepted() {
         assert!(o.status.success(), "{cmd}: {}", common::stderr(&o));
     }
 }
+
+/// `poly schedule --check` reads the schedules `poly schedule` and `poly
+/// opt --print-schedule` print, and says what is wrong with a set or a
+/// missing file.
+#[test]
+fn schedule_check_reads_printed_schedules_and_names_bad_ones() {
+    let _alone = alone();
+    let d = dir();
+    let gemm = common::kernel("gemm.c");
+    for (name, args) in [
+        ("schedule", vec!["schedule", gemm.as_str()]),
+        ("opt", vec!["opt", gemm.as_str(), "--print-schedule"]),
+    ] {
+        let o = run(&args, b"");
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        let f = d.join(format!("gemm.{name}.schedule"));
+        std::fs::write(&f, &o.stdout).unwrap();
+        let o = run(&["schedule", "--check", &gemm, f.to_str().unwrap()], b"");
+        assert_eq!(common::stdout(&o), "valid\n", "{}", common::stderr(&o));
+    }
+    for (schedule, says) in [
+        (
+            "{ [i] : 0 <= i < 4 }",
+            "the schedule: invalid input: line 1, column 1: the schedule is a set",
+        ),
+        (
+            "{ S0[i, j] -> [i, j] ",
+            "the schedule: invalid input: line 1, column 1: the braces opened here are not closed",
+        ),
+        (
+            "/nonexistent/s.txt",
+            "cannot read the schedule file /nonexistent/s.txt: ",
+        ),
+    ] {
+        let o = run(&["schedule", "--check", &gemm, schedule], b"");
+        fails_with(schedule, &o, says);
+    }
+}

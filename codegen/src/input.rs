@@ -26,7 +26,9 @@
 //! scan over rational shadows ([`Options::approximate`]), as `poly opt`
 //! scans its tile loops and prints them with `--print-schedule`, at most
 //! once too. A comment line `# parallel: 0 1` (as `poly opt
-//! --print-schedule` prints it) is a comment like any other. This is the format of
+//! --print-schedule` prints it) is a comment like any other, and the lines
+//! `band: 0 2` and `parallel: 0 1` that `poly schedule` prints after its
+//! schedule are read and not used. This is the format of
 //! the `.in` files of isl's `test_inputs/codegen` directory (three lines:
 //! schedule, context, options).
 //!
@@ -283,6 +285,12 @@ pub fn parse_input(text: &str) -> Result<Input> {
         }
         let label_pos = cur.pos;
         let label = cur.label();
+        if matches!(label.as_deref(), Some("band" | "parallel")) {
+            // what `poly schedule` prints besides the schedule: not used
+            let rest = &cur.text[cur.pos..];
+            cur.pos += rest.find('\n').unwrap_or(rest.len());
+            continue;
+        }
         if label.as_deref() == Some("approximate") {
             let (l, c) = cur.place(label_pos);
             if let Some((l0, c0)) = approximate_at {
@@ -467,6 +475,10 @@ mod tests {
         let i =
             parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\n{ : }\n# parallel: 0\n").unwrap();
         assert!(i.context.is_some());
+        // `poly schedule`'s output: its band and parallel lines are not used
+        let i = parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\nband: 0 0\nparallel: 0\n")
+            .unwrap();
+        assert!(i.context.is_none());
     }
 
     #[test]

@@ -659,7 +659,8 @@ impl Gen<'_> {
             let unbounded = || {
                 Error::Unsupported(format!(
                     "the loop on {name} has no lower or upper bound: the scheduled domain \
-                     is unbounded"
+                     is unbounded (the schedule's constraints and the domains given leave \
+                     the instances of a statement unbounded)"
                 ))
             };
             if node.set.n_basic() <= 1 {

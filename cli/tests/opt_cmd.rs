@@ -556,3 +556,39 @@ fn a_scalar_declared_without_a_value_is_declared_in_the_generated_block() {
         assert!(got.contains("    double a = 0;\n"), "{got}");
     }
 }
+
+/// Issue 45: a loop stops at the first value where its condition fails;
+/// `poly opt` ran `i != 10 && i < 20` from 11 to 19 as well (wrong code).
+const STOPPING_CONDITIONS: &str = r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+#define N 30
+static double A[N], B[N][N];
+int main(void)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i != 10 && i < 20; i++)
+    A[i] = A[i] + 1;
+  for (i = 25; i >= 0 && (i < 5 || i > 12); i--)
+    A[i] = A[i] + 2 * i;
+  for (j = 0; j < N; j++)
+    for (i = 0; i != j && i < 20; i++)
+      B[j][i] = A[i] + j;
+#pragma endscop
+  double s = 0;
+  for (i = 0; i < N; i++) {
+    s += (i + 1) * A[i];
+    for (j = 0; j < N; j++)
+      s += B[i][j] * (j + 2);
+  }
+  printf("%.1f\n", s);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_loop_stops_at_the_first_value_where_its_condition_fails() {
+    for args in [&[][..], &["--no-tile"], &["--tile", "4", "--parallel"]] {
+        same_output("stopping_conditions", STOPPING_CONDITIONS, args);
+    }
+}

@@ -66,7 +66,8 @@ impl fmt::Display for Value {
 const NOT_YET: &[(&str, &str)] = &[
     (
         "card",
-        "counting points is not implemented yet; `is_empty`, `sample` and `lexmin` are",
+        "counting points is not implemented yet; `is_empty`, `sample` and `lexmin` give \
+         emptiness, a point and the least point",
     ),
     (
         "transitive_closure",

@@ -586,9 +586,48 @@ int main(void)
 }
 "#;
 
+/// [`same_output`] tiled, untiled, and tiled small with OpenMP.
+fn same_output_tiled_or_not(name: &str, text: &str) {
+    for args in [&[][..], &["--no-tile"], &["--tile", "4", "--parallel"]] {
+        same_output(name, text, args);
+    }
+}
+
 #[test]
 fn a_loop_stops_at_the_first_value_where_its_condition_fails() {
-    for args in [&[][..], &["--no-tile"], &["--tile", "4", "--parallel"]] {
-        same_output("stopping_conditions", STOPPING_CONDITIONS, args);
-    }
+    same_output_tiled_or_not("stopping_conditions", STOPPING_CONDITIONS);
+}
+
+/// C's `/` and `%` truncate towards zero: with negative dividends they are
+/// not floor and mod (`(N - 1) / 4` is 0 for N = 0, so the first loop runs
+/// once; `i / 2` and `i % 3` of negative `i` pick other elements).
+const TRUNCATING_DIVISION: &str = r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+#define N 0
+#define M 9
+static double A[40], B[40], C[40];
+int main(void)
+{
+  int i;
+  for (i = 0; i < 40; i++)
+    B[i] = i % 7;
+#pragma scop
+  for (i = 0; i <= (N - 1) / 4; i++)
+    A[i] = A[i] + 5;
+  for (i = -M; i < M; i++)
+    A[i / 2 + 20] = A[i / 2 + 20] * 2 + B[i % 3 + 10] + i;
+  for (i = -M; i <= (M - 20) / 3; i++)
+    C[i + 20] = A[i + 20] + 1;
+#pragma endscop
+  double s = 0;
+  for (i = 0; i < 40; i++)
+    s += (i + 1) * (A[i] + 3 * C[i]);
+  printf("%.1f\n", s);
+  return 0;
+}
+"#;
+
+#[test]
+fn division_and_remainder_truncate_as_in_c() {
+    same_output_tiled_or_not("truncating_division", TRUNCATING_DIVISION);
 }

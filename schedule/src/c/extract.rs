@@ -714,7 +714,9 @@ impl<'a> Walk<'a> {
 /// union over its pieces of the piece's subscripts restricted to where the
 /// piece's condition holds (errors at `pos`). The conjunctions of a piece
 /// that no instance of `domain` reaches (`i == 0 ? N - 1 : i - 1` has the
-/// case `i < 0` of `i != 0`, outside `0 <= i < N`) are left out; the
+/// case `i < 0` of `i != 0`, outside `0 <= i < N`) are left out, and a
+/// piece whose condition every instance of `domain` meets (`i >= 0` of C's
+/// `i / 4` over `0 <= i < N`) keeps its subscripts unrestricted; the
 /// relation is not otherwise restricted to the domain, like a reference
 /// without pieces.
 fn access_relation(
@@ -734,19 +736,27 @@ fn access_relation(
                 .relation
                 .intersect(&to_map(c, &space, pos)?)
                 .map_err(pb)?;
-            let mut kept = Map::empty(space).map_err(pb)?;
-            for b in whole.basics() {
-                let b = Map::from(b);
-                if !b
-                    .intersect_domain(domain)
-                    .map_err(pb)?
-                    .is_empty()
-                    .map_err(pb)?
-                {
-                    kept = kept.union(&b).map_err(pb)?;
+            // a condition that every instance meets (`i >= 0` of C's `i / 4`
+            // over `0 <= i < N`) leaves the relation as it is
+            let everywhere = whole
+                .intersect_domain(domain)
+                .and_then(|w| w.is_equal(&piece.relation.intersect_domain(domain)?))
+                .map_err(pb)?;
+            if !everywhere {
+                let mut kept = Map::empty(space).map_err(pb)?;
+                for b in whole.basics() {
+                    let b = Map::from(b);
+                    if !b
+                        .intersect_domain(domain)
+                        .map_err(pb)?
+                        .is_empty()
+                        .map_err(pb)?
+                    {
+                        kept = kept.union(&b).map_err(pb)?;
+                    }
                 }
+                piece.relation = kept;
             }
-            piece.relation = kept;
         }
         out = Some(match out {
             None => piece,
@@ -911,6 +921,31 @@ mod tests {
         .unwrap_err();
         assert_eq!((e.line, e.column), (3, 24), "{e}");
         assert!(e.message.contains("(?:)"), "{e}");
+    }
+
+    #[test]
+    fn division_and_remainder_truncate_as_in_c() {
+        let s = scop("for (int i = -8; i < 8; i++)\n  x[i / 2 + 8] = x[i % 3 + 8];");
+        same_map(
+            &s.statements[0].writes[0].relation,
+            "{ S0[i] -> x[o] : (i >= 0 and o = floor(i/2) + 8) or (i < 0 and o = -floor(-i/2) + 8) }",
+        );
+        same_map(
+            &s.statements[0].reads[0].relation,
+            "{ S0[i] -> x[o] : (i >= 0 and o = (i mod 3) + 8) or (i < 0 and o = 8 - ((-i) mod 3)) }",
+        );
+        // over non-negative values, floor without a condition
+        let s = scop("for (int i = 0; i < N; i++)\n  x[i / 4] = 0;");
+        same_map(
+            &s.statements[0].writes[0].relation,
+            "{ S0[i] -> x[floor(i/4)] }",
+        );
+        // (N - 1) / 4 is 0 for N = 0, as for N = 1
+        let s = scop("for (int i = 0; i <= (N - 1) / 4; i++)\n  x[i] = 0;");
+        same_set(
+            &s.statements[0].domain,
+            "[N] -> { S0[i] : (N >= 1 and 0 <= i <= floor((N - 1)/4)) or (-2 <= N <= 0 and i = 0) }",
+        );
     }
 
     #[test]

@@ -347,7 +347,10 @@ fn binary(x: Bound, op: &str, rhs: &Expr, pos: Pos, res: &mut Resolver) -> Resul
             if x.leaves().saturating_mul(y.leaves()) > MAX_LEAVES {
                 return Err(err(
                     pos,
-                    format!("more than {MAX_LEAVES} min/max combinations in one expression"),
+                    format!(
+                        "more than {MAX_LEAVES} pieces in one expression (min/max, ?: and \
+                         each C division, split by the sign of its dividend, multiply them)"
+                    ),
                 ));
             }
             Ok(x.add(if op == "+" { y } else { y.neg() }))

@@ -253,13 +253,9 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
+/// The value of `--repeat`: a count from 1 to `u64::MAX`.
 fn parse_repeat(v: &str) -> Result<u64, String> {
-    match v.parse::<u64>() {
-        Ok(r) if r >= 1 => Ok(r),
-        _ => Err(format!(
-            "--repeat needs a whole number of at least 1, got '{v}'"
-        )),
-    }
+    crate::args::unsigned("--repeat", v, 1)
 }
 
 /// Runs the batch on `input`, writing answers to `out`. Returns the statistics;

@@ -66,7 +66,8 @@ impl fmt::Display for Value {
 const NOT_YET: &[(&str, &str)] = &[
     (
         "card",
-        "counting points is not implemented yet; `is_empty`, `sample` and `lexmin` are",
+        "counting points is not implemented yet; `is_empty`, `sample` and `lexmin` give \
+         emptiness, a point and the least point",
     ),
     (
         "transitive_closure",
@@ -709,10 +710,27 @@ impl Calc<'_> {
                              `M . M` composes a map with itself for a bounded number of steps",
                         )));
                     }
-                    self.expect(&Tok::Minus)?;
+                    let minus = self.eat(&Tok::Minus);
                     match self.peek() {
-                        Tok::Num(n) if n.is_one() => self.advance(),
-                        _ => return Err(self.expected("'1' in '^-1'")),
+                        Tok::Num(n) if minus && n.is_one() => self.advance(),
+                        Tok::Num(n) => {
+                            let n = format!("{}{n}", if minus { "-" } else { "" });
+                            return Err(err_at(
+                                &at,
+                                format!(
+                                    "'^{n}': a power of a map is not supported; '^' takes \
+                                 '-1' (the reverse, 'M^-1') only, and `M . M` composes a map \
+                                 with itself"
+                                ),
+                            ));
+                        }
+                        _ => {
+                            return Err(self.expected(if minus {
+                                "'1' in '^-1'"
+                            } else {
+                                "'-1' after '^' ('M^-1', the reverse)"
+                            }));
+                        }
                     }
                     v = Value::Map(as_map(v, "'^-1'").map_err(|m| err_at(&at, m))?.reverse());
                 }

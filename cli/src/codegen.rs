@@ -13,7 +13,8 @@
 //! [`presburger_codegen::DEFAULT_MAX_STEPS`]); past it the command fails with a
 //! message naming the step it was in. `--run N=4,M=2` prints, instead of the code, the statement
 //! instances the code executes for those parameter values, one per line
-//! (`S(0, 1)`), by running the AST.
+//! (`S(0, 1)`), by running the AST; several `--run` options add up, and a
+//! parameter given twice is an error.
 //!
 //! The parameters of the printed code are 64-bit integers (to be declared
 //! `long long`); the loop counters are `int` where the loop bounds and the
@@ -37,11 +38,19 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 let spec = it
                     .next()
                     .ok_or("--run needs parameter values, such as N=4,M=2")?;
-                run_with = Some(parse_values(spec)?);
+                let values = run_with.get_or_insert_with(Vec::new);
+                for (name, v) in parse_values(spec)? {
+                    if values.iter().any(|(n, _)| *n == name) {
+                        return Err(format!(
+                            "--run: {name} is given twice (each parameter takes one value)"
+                        ));
+                    }
+                    values.push((name, v));
+                }
             }
             s if s.starts_with("--") => {
                 return Err(format!(
-                    "unknown option {s}\nusage: poly codegen [--atomic] [--max-steps N] [--run PARAM=VALUE,...] [FILE|-]"
+                    "unknown option '{s}'\nusage: poly codegen [--atomic] [--max-steps N] [--run PARAM=VALUE,...] [FILE|-]"
                 ));
             }
             _ if file.is_some() => return Err("poly codegen takes one input file".into()),
@@ -79,18 +88,14 @@ pub fn run(args: &[String]) -> Result<String, String> {
     Ok(out)
 }
 
-/// The value of `--max-steps`: a positive number of solver steps.
+/// The value of `--max-steps`: a positive number of solver steps (at most
+/// `u64::MAX`).
 pub fn parse_max_steps(v: Option<&String>) -> Result<u64, String> {
     let v = v.ok_or("--max-steps needs a number of solver steps, such as 100000000")?;
-    match v.trim().replace('_', "").parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!(
-            "--max-steps: {v} is not a positive number of solver steps"
-        )),
-    }
+    crate::args::unsigned("--max-steps", v, 1)
 }
 
-/// `N=4,M=2` as pairs.
+/// `N=4,M=2` as pairs, in order; each value a 64-bit integer.
 fn parse_values(spec: &str) -> Result<Vec<(String, i64)>, String> {
     spec.split(',')
         .filter(|p| !p.trim().is_empty())
@@ -98,11 +103,9 @@ fn parse_values(spec: &str) -> Result<Vec<(String, i64)>, String> {
             let (n, v) = p
                 .split_once('=')
                 .ok_or_else(|| format!("--run: expected PARAM=VALUE, not {p}"))?;
-            let v: i64 = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("--run: {v} is not an integer"))?;
-            Ok((n.trim().to_string(), v))
+            let n = n.trim();
+            let v = crate::args::signed(&format!("--run: {n}"), v)?;
+            Ok((n.to_string(), v))
         })
         .collect()
 }

@@ -24,6 +24,7 @@
 //! quietly with status 141 on a broken pipe, with `poly: COMMAND: cannot write
 //! the output: ...` and status 1 otherwise.
 
+mod args;
 mod batch;
 mod calc;
 mod codegen;
@@ -156,11 +157,13 @@ fn run(args: &[String]) -> Result<(), Failure> {
         }
         _ => {}
     }
-    if args.len() > 2 {
-        return Err(format!("too many arguments\n{USAGE}").into());
-    }
     match cmd.as_str() {
-        "help" | "--help" | "-h" => print("help", &format!("{USAGE}\n")),
+        "help" | "--help" | "-h" if rest.is_empty() => print("help", &format!("{USAGE}\n")),
+        "help" | "--help" | "-h" => Err(format!(
+            "{cmd} takes no arguments (`poly calc --help`, `poly batch --help` and `poly opt \
+             --help` describe those commands)"
+        )
+        .into()),
         "calc"
             if matches!(
                 args.get(1).map(String::as_str),
@@ -170,7 +173,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
             print("calc", &calc::help())
         }
         "calc" => {
-            let text = read_input(args.get(1))?;
+            let text = read_input(only_file("calc", rest)?)?;
             let mut out = Out::new();
             let r = calc::run(&text, &mut out);
             // a failed write is the reason calc stopped, if there was one
@@ -181,7 +184,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
             out.finish("calc")
         }
         "parse" => {
-            let text = read_input(args.get(1))?;
+            let text = read_input(only_file("parse", rest)?)?;
             let obj = presburger::parse_object(&text).map_err(|e| e.to_string())?;
             let text = match obj {
                 presburger::Object::Set(s) => format!("{s}\n"),
@@ -191,6 +194,24 @@ fn run(args: &[String]) -> Result<(), Failure> {
         }
         other => Err(format!("unknown command '{other}'\n{USAGE}").into()),
     }
+}
+
+/// The one optional input file of a command that takes no options (`calc`,
+/// `parse`): an argument starting with `-` (but `-` itself, standard
+/// input) is an unknown option, a second file too many.
+fn only_file<'a>(cmd: &str, rest: &'a [String]) -> Result<Option<&'a String>, String> {
+    let usage = format!("usage: poly {cmd} [FILE|-]");
+    let mut file = None;
+    for a in rest {
+        if a.starts_with('-') && a != "-" {
+            return Err(format!("{cmd}: unknown option '{a}'\n{usage}"));
+        }
+        if file.is_some() {
+            return Err(format!("{cmd}: at most one input file\n{usage}"));
+        }
+        file = Some(a);
+    }
+    Ok(file)
 }
 
 fn main() -> ExitCode {

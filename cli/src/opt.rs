@@ -19,7 +19,11 @@
 //! The sizes the file `#define`s as integer constants (outside `#if`
 //! blocks) are assumed in the generated code unless `--parametric`.
 //! `--max-steps N` is the work limit of the code generation, as for
-//! `poly codegen`.
+//! `poly codegen`. `--print-schedule` prints, instead of C, the transformed
+//! schedule and the context as `schedule: ...` and `context: ...` lines,
+//! `approximate: DIMS` (the tile dimensions, which `poly opt` scans over
+//! rational shadows), then `# parallel: DIMS` (the parallel dimensions, a
+//! comment there): the input format of `poly codegen`.
 
 use presburger_codegen::emit::constant_macros;
 use presburger_codegen::opt::{specialize, transform};
@@ -215,8 +219,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
             .filter(|&k| t.parallel[k])
             .map(|k| k.to_string())
             .collect();
+        let tiles: Vec<String> = (t.layout.tile_dims().into_iter().enumerate())
+            .filter(|&(_, tile)| tile)
+            .map(|(k, _)| k.to_string())
+            .collect();
+        let approximate = if tiles.is_empty() {
+            String::new()
+        } else {
+            format!("approximate: {}\n", tiles.join(" "))
+        };
         return Ok(format!(
-            "schedule: {}\ncontext: {}\nparallel: {}\n",
+            "schedule: {}\ncontext: {}\n{approximate}# parallel: {}\n",
             t.schedule,
             scop.context,
             par.join(" ")

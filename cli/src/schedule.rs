@@ -8,9 +8,11 @@
 //! `T(S0): (i, j, 0, k)`.
 //!
 //! `poly schedule --check FILE SCHEDULE`: checks a schedule given in isl
-//! notation (the text itself or a file holding it) against the memory-based
-//! dependences of FILE; prints `valid`, or `invalid: ...` with the violated
-//! relation and a witness pair, and then fails.
+//! notation (the text itself, told by its braces, or a file holding it, in
+//! `poly codegen`'s input format: `poly opt --print-schedule`'s output is
+//! one) against the memory-based dependences of FILE; prints `valid`, or
+//! `invalid: ...` with the violated relation and a witness pair, and then
+//! fails.
 
 use crate::scop::load;
 use presburger_schedule::validity::{Validity, check};
@@ -68,16 +70,16 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
             return Err("usage: poly schedule --check FILE SCHEDULE".into());
         }
         let scop = load(&rest)?;
-        let text = if std::path::Path::new(&sched_arg).is_file() {
+        // a file, unless the argument is isl text (it has a brace)
+        let text = if std::path::Path::new(&sched_arg).is_file() || !sched_arg.contains('{') {
             std::fs::read_to_string(&sched_arg)
-                .map_err(|err| format!("cannot read {sched_arg}: {err}"))?
+                .map_err(|err| format!("cannot read the schedule file {sched_arg}: {err}"))?
         } else {
             sched_arg
         };
-        let sched: presburger::UnionMap = text
-            .trim()
-            .parse()
-            .map_err(|err| format!("the schedule: {err}"))?;
+        let sched = presburger_codegen::input::parse_input(&text)
+            .map_err(|err| format!("the schedule: {err}"))?
+            .schedule;
         let d = dependences(&scop).map_err(e)?;
         return Ok(match check(&scop, &d, &sched).map_err(e)? {
             Validity::Valid => ("valid\n".into(), true),

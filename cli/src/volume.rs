@@ -55,19 +55,13 @@ fn parse_tiles(spec: &str) -> Result<Vec<(usize, i64)>, String> {
         let (d, s) = part
             .split_once('=')
             .ok_or_else(|| format!("--tile: '{part}' is not DIM=SIZE (e.g. 2=16)"))?;
-        let d: usize = d
-            .trim()
-            .parse()
-            .map_err(|_| format!("--tile: dimension '{}' is not a number", d.trim()))?;
-        let s: i64 = s
-            .trim()
-            .parse()
-            .map_err(|_| format!("--tile: size '{}' is not a number", s.trim()))?;
-        if s < 1 {
-            return Err(format!(
-                "--tile: size {s} of dimension {d} must be at least 1"
-            ));
-        }
+        let d = crate::args::integer("--tile: the dimension", d, 0, u32::MAX.into())? as usize;
+        let s = crate::args::integer(
+            &format!("--tile: the size of dimension {d}"),
+            s,
+            1,
+            i64::MAX.into(),
+        )? as i64;
         tiles.push((d, s));
     }
     if tiles.is_empty() {
@@ -121,25 +115,25 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 a.main_module = Some(it.next().ok_or("--main-module needs a file")?.clone())
             }
             "--reps" => {
-                a.reps = it
-                    .next()
-                    .and_then(|x| x.parse().ok())
-                    .ok_or("--reps needs a number of calls")?
+                let v = it.next().ok_or("--reps needs a number of calls")?;
+                a.reps = crate::args::integer("--reps", v, 1, u32::MAX.into())? as usize;
             }
             "--dyn-size" => {
-                a.sizes.dynamic = it
+                let v = it
                     .next()
-                    .and_then(|x| x.parse().ok())
-                    .ok_or("--dyn-size needs the size of every `?` dimension")?
+                    .ok_or("--dyn-size needs the size of every `?` dimension")?;
+                a.sizes.dynamic = crate::args::integer("--dyn-size", v, 0, i64::MAX.into())? as _;
             }
             "--index" => {
                 for part in it.next().ok_or("--index needs NAME=VALUE,...")?.split(',') {
                     let (n, v) = part
                         .split_once('=')
-                        .and_then(|(n, v)| {
-                            Some((n.trim_start_matches('%'), v.parse::<i64>().ok()?))
-                        })
                         .ok_or_else(|| format!("--index: '{part}' is not NAME=VALUE"))?;
+                    let n = n.trim().trim_start_matches('%');
+                    let v = crate::args::signed(&format!("--index: %{n}"), v)?;
+                    if a.sizes.index_args.iter().any(|(m, _)| m == n) {
+                        return Err(format!("--index: %{n} is given twice"));
+                    }
                     a.sizes.index_args.push((n.to_string(), v));
                 }
             }
@@ -239,7 +233,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
 
 fn write(path: &str, text: &str) -> Result<(), presburger_volume::Error> {
     std::fs::write(path, text)
-        .map_err(|e| presburger_volume::Error::Invalid(format!("cannot write {path}: {e}")))
+        .map_err(|e| presburger_volume::Error::Request(format!("cannot write {path}: {e}")))
 }
 
 /// `--emit`, `--emit-regions`, `--main`: writes the files and says what it wrote.
@@ -248,7 +242,7 @@ fn generate(text: &str, a: &Args) -> Result<String, presburger_volume::Error> {
     let mut o = String::new();
     if let Some(path) = &a.emit {
         if a.tiles.is_empty() {
-            return Err(presburger_volume::Error::Invalid(
+            return Err(presburger_volume::Error::Request(
                 "--emit needs tile sizes (--tile DIM=SIZE,...); --emit-regions emits the regions alone"
                     .into(),
             ));
@@ -284,7 +278,7 @@ fn generate(text: &str, a: &Args) -> Result<String, presburger_volume::Error> {
         )?;
         let module = match &a.main_module {
             Some(m) => std::fs::read_to_string(m)
-                .map_err(|e| presburger_volume::Error::Invalid(format!("cannot read {m}: {e}")))?,
+                .map_err(|e| presburger_volume::Error::Request(format!("cannot read {m}: {e}")))?,
             None => text.to_string(),
         };
         let sizes = a.sizes.for_program(&p)?;

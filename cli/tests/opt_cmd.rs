@@ -368,7 +368,7 @@ fn print_schedule_and_verbose() {
         out.starts_with("schedule: [NI, NJ, NK] -> { S0[i, j] -> ["),
         "{out}"
     );
-    assert!(out.contains("\nparallel: "), "{out}");
+    assert!(out.contains("\n# parallel: "), "{out}");
     let o = poly(&["opt", k.to_str().unwrap(), "--verbose"]);
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
@@ -515,4 +515,119 @@ fn a_flat_sum_of_300_terms_is_optimised() {
     );
     let got = same_output("sum300", &text, &[]);
     assert!(got.contains("a[299]"), "{got}");
+}
+
+/// Issue 45: a scalar declared without a value in the region (`double t;`,
+/// and `b` of `double a = 1.0, b;`) is declared in the generated block, so
+/// the optimised file compiles and computes what the original does.
+const DECLARED_WITHOUT_VALUE: &str = r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+#define N 50
+static double A[N], B[N], C[N];
+int main(void)
+{
+  int i;
+  for (i = 0; i < N; i++)
+    B[i] = i % 7;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    double t;
+    double a = 1.0, b;
+    t = B[i] * 2;
+    b = t + a;
+    A[i] = t + 1;
+    C[i] = b;
+  }
+#pragma endscop
+  double s = 0;
+  for (i = 0; i < N; i++)
+    s += A[i] + 3 * C[i];
+  printf("%.1f\n", s);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_scalar_declared_without_a_value_is_declared_in_the_generated_block() {
+    for args in [&[][..], &["--no-tile"], &["--parallel"]] {
+        let got = same_output("declared_without_value", DECLARED_WITHOUT_VALUE, args);
+        assert!(got.contains("    double t = 0;\n"), "{got}");
+        assert!(got.contains("    double b = 0;\n"), "{got}");
+        assert!(got.contains("    double a = 0;\n"), "{got}");
+    }
+}
+
+/// Issue 45: a loop stops at the first value where its condition fails;
+/// `poly opt` ran `i != 10 && i < 20` from 11 to 19 as well (wrong code).
+const STOPPING_CONDITIONS: &str = r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+#define N 30
+static double A[N], B[N][N];
+int main(void)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i != 10 && i < 20; i++)
+    A[i] = A[i] + 1;
+  for (i = 25; i >= 0 && (i < 5 || i > 12); i--)
+    A[i] = A[i] + 2 * i;
+  for (j = 0; j < N; j++)
+    for (i = 0; i != j && i < 20; i++)
+      B[j][i] = A[i] + j;
+#pragma endscop
+  double s = 0;
+  for (i = 0; i < N; i++) {
+    s += (i + 1) * A[i];
+    for (j = 0; j < N; j++)
+      s += B[i][j] * (j + 2);
+  }
+  printf("%.1f\n", s);
+  return 0;
+}
+"#;
+
+/// [`same_output`] tiled, untiled, and tiled small with OpenMP.
+fn same_output_tiled_or_not(name: &str, text: &str) {
+    for args in [&[][..], &["--no-tile"], &["--tile", "4", "--parallel"]] {
+        same_output(name, text, args);
+    }
+}
+
+#[test]
+fn a_loop_stops_at_the_first_value_where_its_condition_fails() {
+    same_output_tiled_or_not("stopping_conditions", STOPPING_CONDITIONS);
+}
+
+/// C's `/` and `%` truncate towards zero: with negative dividends they are
+/// not floor and mod (`(N - 1) / 4` is 0 for N = 0, so the first loop runs
+/// once; `i / 2` and `i % 3` of negative `i` pick other elements).
+const TRUNCATING_DIVISION: &str = r#"#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include <stdio.h>
+#define N 0
+#define M 9
+static double A[40], B[40], C[40];
+int main(void)
+{
+  int i;
+  for (i = 0; i < 40; i++)
+    B[i] = i % 7;
+#pragma scop
+  for (i = 0; i <= (N - 1) / 4; i++)
+    A[i] = A[i] + 5;
+  for (i = -M; i < M; i++)
+    A[i / 2 + 20] = A[i / 2 + 20] * 2 + B[i % 3 + 10] + i;
+  for (i = -M; i <= (M - 20) / 3; i++)
+    C[i + 20] = A[i + 20] + 1;
+#pragma endscop
+  double s = 0;
+  for (i = 0; i < 40; i++)
+    s += (i + 1) * (A[i] + 3 * C[i]);
+  printf("%.1f\n", s);
+  return 0;
+}
+"#;
+
+#[test]
+fn division_and_remainder_truncate_as_in_c() {
+    same_output_tiled_or_not("truncating_division", TRUNCATING_DIVISION);
 }

@@ -34,7 +34,8 @@
 //! - A statement that declares a scalar (`double v = A[i] * w[i];`) is an
 //!   assignment in its macro, and the scalar is declared (initialised to 0)
 //!   at the top of the generated block: the reordered statements may use it
-//!   outside the loop it was declared in. Its memory-based dependences keep
+//!   outside the loop it was declared in. A scalar declared without a value
+//!   (`double t;`, `Scop::locals`) is declared there the same way. Its memory-based dependences keep
 //!   the order of its uses, and no loop that writes it is parallel.
 //! - The loop iterators are declared in their `for` (`for (int c1 = ...)`),
 //!   hence private to each thread of an enclosing `omp parallel for`. They
@@ -363,12 +364,17 @@ pub fn emit_c(source: &str, scop: &Scop, ast: &Ast, options: &EmitOptions) -> Re
     let ast = ast.renamed(&|v| var_map.get(v).cloned(), &|s| stmt_map.get(s).cloned())?;
     let macro_name = |s: &str| stmt_map.get(s).cloned().unwrap_or_else(|| s.to_string());
 
-    // the region's indentation: that of its first token after `#pragma scop`
-    let indent = toks
+    // the region's indentation: the white space that starts the line of its
+    // first token after `#pragma scop` (not the token's column: a comment
+    // may come before it on that line)
+    let pad = toks
         .iter()
         .find(|t| t.start > start && t.start < end && !matches!(t.tok, Tok::Directive(_)))
-        .map_or(0, |t| t.col.saturating_sub(1));
-    let pad = " ".repeat(indent);
+        .map_or("", |t| {
+            let line = source[..t.start].rfind('\n').map_or(0, |k| k + 1);
+            let rest = &source[line..t.start];
+            &rest[..rest.len() - rest.trim_start_matches([' ', '\t']).len()]
+        });
 
     // iterators assigned in `for (i = ...` headers: declared outside
     let region: Vec<&Token> = toks
@@ -419,6 +425,28 @@ pub fn emit_c(source: &str, scop: &Scop, ast: &Ast, options: &EmitOptions) -> Re
             st.iterators.join(", "),
             m.body
         );
+    }
+    // the scalars declared without a value (`double t;`) have no statement
+    for (name, ty) in &scop.locals {
+        let ty: Vec<&str> = ty
+            .split_whitespace()
+            .filter(|w| !matches!(*w, "const" | "static" | "register"))
+            .collect();
+        let ty = ty.join(" ");
+        match decls.iter().find(|(_, n)| n == name) {
+            Some((t, _)) if *t != ty && !ty.is_empty() => {
+                return Err(Error::Unsupported(format!(
+                    "the scalar {name} is declared with two types ({t} and {ty})"
+                )));
+            }
+            Some(_) => {}
+            None if ty.is_empty() => {
+                return Err(Error::Unsupported(format!(
+                    "the declaration of {name} has no type"
+                )));
+            }
+            None => decls.push((ty, name.clone())),
+        }
     }
     let _ = writeln!(out, "{pad}{{");
     for (ty, name) in &decls {

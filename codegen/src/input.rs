@@ -19,7 +19,16 @@
 //! Each of them may also be given with a label, in any order:
 //! `schedule: UMAP`, `context: SET`, `domain: USET` (statement domains,
 //! intersected with the schedule's as isl's `intersect_domain` does: a
-//! statement without a domain there has no instances), `options: ...`. This is the format of
+//! statement without a domain there has no instances), `options: ...`; an
+//! object without a label is the first of schedule, context and options not
+//! given yet. Each is given at most once (a second one is an error naming
+//! both places). A line `approximate: 0 1` names the time dimensions to
+//! scan over rational shadows ([`Options::approximate`]), as `poly opt`
+//! scans its tile loops and prints them with `--print-schedule`, at most
+//! once too. A comment line `# parallel: 0 1` (as `poly opt
+//! --print-schedule` prints it) is a comment like any other, and the lines
+//! `band: 0 2` and `parallel: 0 1` that `poly schedule` prints after its
+//! schedule are read and not used. This is the format of
 //! the `.in` files of isl's `test_inputs/codegen` directory (three lines:
 //! schedule, context, options).
 //!
@@ -138,6 +147,46 @@ impl Cursor<'_> {
         }
     }
 
+    /// The dimension numbers on the rest of the line (`0 1 3`, or `0, 1,
+    /// 3`; a `#` comment ends them), as flags per dimension: true for each
+    /// number given. The cursor ends at the end of the line.
+    fn dimensions(&mut self) -> Result<Vec<bool>> {
+        let rest = &self.text[self.pos..];
+        let end = rest.find(['\n', '#']).unwrap_or(rest.len());
+        let line = &rest[..end];
+        let b = line.as_bytes();
+        let sep = |c: u8| c.is_ascii_whitespace() || c == b',';
+        let mut flags = Vec::new();
+        let mut k = 0;
+        while k < b.len() {
+            if sep(b[k]) {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k < b.len() && !sep(b[k]) {
+                k += 1;
+            }
+            let w = &line[start..k];
+            let d = w
+                .parse::<usize>()
+                .ok()
+                .filter(|&d| d < 4096)
+                .ok_or_else(|| {
+                    let (l, c) = self.place(self.pos + start);
+                    Error::Input(format!(
+                        "line {l}, column {c}: '{w}' is not a dimension number (0 to 4095)"
+                    ))
+                })?;
+            if flags.len() <= d {
+                flags.resize(d + 1, false);
+            }
+            flags[d] = true;
+        }
+        self.pos += end;
+        Ok(flags)
+    }
+
     /// One object in isl notation: an optional parameter prefix `[..] ->`,
     /// then braces, balanced (comments inside are kept for the parser).
     /// Returns the text and its start.
@@ -221,7 +270,10 @@ pub fn parse_input(text: &str) -> Result<Input> {
     let mut domain: Option<UnionSet> = None;
     let mut context: Option<Set> = None;
     let mut options: Option<Options> = None;
-    let mut positional = 0;
+    // what has been given, and where
+    let mut given: Vec<(String, (usize, usize))> = Vec::new();
+    let mut approximate: Vec<bool> = Vec::new();
+    let mut approximate_at: Option<(usize, usize)> = None;
     let at = |cur: &Cursor, start: usize, e: presburger::Error| -> Error {
         let (l, c) = cur.place(start);
         Error::Presburger(e.offset_by(l, c))
@@ -233,23 +285,42 @@ pub fn parse_input(text: &str) -> Result<Input> {
         }
         let label_pos = cur.pos;
         let label = cur.label();
+        if matches!(label.as_deref(), Some("band" | "parallel")) {
+            // what `poly schedule` prints besides the schedule: not used
+            let rest = &cur.text[cur.pos..];
+            cur.pos += rest.find('\n').unwrap_or(rest.len());
+            continue;
+        }
+        if label.as_deref() == Some("approximate") {
+            let (l, c) = cur.place(label_pos);
+            if let Some((l0, c0)) = approximate_at {
+                return Err(Error::Input(format!(
+                    "line {l}, column {c}: a second approximate (the first is at line {l0}, \
+                     column {c0})"
+                )));
+            }
+            approximate_at = Some((l, c));
+            approximate = cur.dimensions()?;
+            continue;
+        }
         cur.skip();
         let which = match label.as_deref() {
             Some(l @ ("schedule" | "context" | "domain" | "options")) => l.to_string(),
             Some(other) => {
                 let (l, c) = cur.place(label_pos);
                 return Err(Error::Input(format!(
-                    "line {l}, column {c}: unknown label {other}: (schedule, context, domain \
-                     or options)"
+                    "line {l}, column {c}: unknown label {other}: (schedule, context, domain, \
+                     options or approximate)"
                 )));
             }
             None => {
-                positional += 1;
-                match positional {
-                    1 => "schedule",
-                    2 => "context",
-                    3 => "options",
-                    _ => {
+                // the first of schedule, context and options not given yet
+                let next = ["schedule", "context", "options"]
+                    .into_iter()
+                    .find(|w| !given.iter().any(|(g, _)| g == w));
+                match next {
+                    Some(w) => w.to_string(),
+                    None => {
                         let (l, c) = cur.place(cur.pos);
                         return Err(Error::Input(format!(
                             "line {l}, column {c}: more than three objects (schedule, \
@@ -257,9 +328,16 @@ pub fn parse_input(text: &str) -> Result<Input> {
                         )));
                     }
                 }
-                .to_string()
             }
         };
+        let (l, c) = cur.place(label_pos);
+        if let Some((_, (l0, c0))) = given.iter().find(|(g, _)| *g == which) {
+            return Err(Error::Input(format!(
+                "line {l}, column {c}: a second {which} (the first is at line {l0}, column \
+                 {c0}); each of schedule, context, domain and options is given once"
+            )));
+        }
+        given.push((which.clone(), (l, c)));
         if which == "options" {
             let w = cur.word().to_string();
             if !w.is_empty() {
@@ -278,7 +356,21 @@ pub fn parse_input(text: &str) -> Result<Input> {
         let (t, start) = cur.object()?;
         match which.as_str() {
             "schedule" => {
-                let m: UnionMap = t.parse().map_err(|e| at(&cur, start, e))?;
+                let m = match presburger::parse_object(&t).map_err(|e| at(&cur, start, e))? {
+                    presburger::Object::Map(m) => m,
+                    // `{ }`: no statement
+                    presburger::Object::Set(s) if s.members().is_empty() => {
+                        t.parse().map_err(|e| at(&cur, start, e))?
+                    }
+                    presburger::Object::Set(_) => {
+                        let (l, c) = cur.place(start);
+                        return Err(Error::Input(format!(
+                            "line {l}, column {c}: the schedule is a set; it must be a map \
+                             from statement instances to times, such as \
+                             {{ S[i] -> [i] : 0 <= i < 10 }}"
+                        )));
+                    }
+                };
                 if let Some(k) = m
                     .members()
                     .iter()
@@ -312,7 +404,10 @@ pub fn parse_input(text: &str) -> Result<Input> {
         schedule,
         domain,
         context,
-        options: options.unwrap_or_default(),
+        options: Options {
+            approximate,
+            ..options.unwrap_or_default()
+        },
     })
 }
 
@@ -346,6 +441,44 @@ mod tests {
         // as isl's intersect_domain: a statement without a domain has no instances
         let t = ast.trace(&[("N", 3)], 100).unwrap();
         assert_eq!(t, [("S".to_string(), vec![1]), ("S".to_string(), vec![2])]);
+    }
+
+    #[test]
+    fn each_object_is_given_once() {
+        let e = parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\nschedule: { S[i] -> [0] }")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 2, column 1: a second schedule (the first is at line 1, column 1)"),
+            "{e}"
+        );
+        let e = parse_input("{ S[i] -> [i] : 0 <= i < 4 }\n  schedule: { S[i] -> [0] }")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2, column 3: a second schedule"), "{e}");
+        for twice in [
+            "context: { : }\ncontext: { : }",
+            "options: atomic\noptions: separate",
+            "domain: { S[i] }\ndomain: { S[i] }",
+            "{ : }\ncontext: { : }",
+        ] {
+            let text = format!("{{ S[i] -> [i] : 0 <= i < 4 }}\n{twice}");
+            let e = parse_input(&text).unwrap_err().to_string();
+            assert!(e.contains("a second "), "{text}: {e}");
+        }
+        // an object without a label is the first not given yet
+        let i = parse_input(
+            "context: [N] -> { : N >= 1 }\n[N] -> { S[i] -> [i] : 0 <= i < N }\natomic",
+        )
+        .unwrap();
+        assert!(i.context.is_some() && i.options.atomic);
+        let i =
+            parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\n{ : }\n# parallel: 0\n").unwrap();
+        assert!(i.context.is_some());
+        // `poly schedule`'s output: its band and parallel lines are not used
+        let i = parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\nband: 0 0\nparallel: 0\n")
+            .unwrap();
+        assert!(i.context.is_none());
     }
 
     #[test]

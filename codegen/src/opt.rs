@@ -32,7 +32,7 @@
 use crate::ast::{Ast, Mark};
 use crate::error::{Error, Result};
 use crate::scan::{Options, generate_in, iterator_names};
-use crate::tile::{Dim, Layout, TileOptions};
+use crate::tile::{Layout, TileOptions};
 use crate::work::Work;
 use presburger::build::Expr as Aff;
 use presburger::{Set, UnionMap};
@@ -244,11 +244,7 @@ fn optimize_once(
     let clock = Instant::now();
     let domains = scop.domains()?;
     let scan_options = Options {
-        approximate: layout
-            .dims
-            .iter()
-            .map(|d| matches!(d, Dim::Tile { .. }))
-            .collect(),
+        approximate: layout.tile_dims(),
         ..Options::default()
     };
     // the approximate tile loops first; should they fail (a shadow that

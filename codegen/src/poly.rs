@@ -752,14 +752,27 @@ pub(crate) fn eliminate_with(r: &[Int], e: &[Int], col: usize, is_eq: bool) -> V
 /// Most rows one Fourier–Motzkin step of [`shadow`] may create; a local
 /// that would need more is dropped with its rows (a weaker, still valid,
 /// shadow).
-const MAX_SHADOW_ROWS: usize = 64;
+pub(crate) const MAX_SHADOW_ROWS: usize = 64;
+
+/// The cap of [`shadow_capped`] where [`shadow`]'s lost a bound that a loop
+/// needs: a local with 11 lower and 11 upper bounds (121 rows) is
+/// eliminated, one with more than 4096 combinations still dropped.
+pub(crate) const MAX_SHADOW_ROWS_FOR_BOUNDS: usize = 4096;
+
+/// [`shadow_capped`] with the cap [`MAX_SHADOW_ROWS`].
+pub(crate) fn shadow(c: &Conjunction) -> (Vec<Vec<Int>>, Vec<Vec<Int>>) {
+    shadow_capped(c, MAX_SHADOW_ROWS)
+}
 
 /// The rational shadow of `c` on its variables: equalities and inequalities
 /// without locals (over the constant and the variables) implied by `c` over
 /// the rationals, hence by its integer points. Each local is eliminated by
 /// an equality that contains it when there is one (Gaussian elimination),
-/// else by Fourier–Motzkin.
-pub(crate) fn shadow(c: &Conjunction) -> (Vec<Vec<Int>>, Vec<Vec<Int>>) {
+/// else by Fourier–Motzkin, which makes one row per pair of a lower and an
+/// upper bound of the local; a local with more than `cap` pairs is dropped
+/// with its rows instead (the shadow is then weaker, still implied by `c`,
+/// and may have lost every bound of a variable that the local carried).
+pub(crate) fn shadow_capped(c: &Conjunction, cap: usize) -> (Vec<Vec<Int>>, Vec<Vec<Int>>) {
     let nv = 1 + c.space().n_var();
     let n = c.n_col();
     let pad = |r: &Vec<Int>| {
@@ -785,7 +798,7 @@ pub(crate) fn shadow(c: &Conjunction) -> (Vec<Vec<Int>>, Vec<Vec<Int>>) {
         ineqs = without;
         let lowers: Vec<&Vec<Int>> = with.iter().filter(|r| r[col].is_positive()).collect();
         let uppers: Vec<&Vec<Int>> = with.iter().filter(|r| r[col].is_negative()).collect();
-        if lowers.len() * uppers.len() <= MAX_SHADOW_ROWS {
+        if lowers.len() * uppers.len() <= cap {
             for lo in &lowers {
                 for up in &uppers {
                     // |up[col]|·lo + lo[col]·up
@@ -834,6 +847,22 @@ pub(crate) fn shadow_set(w: &Work, s: &Set) -> Result<Set> {
         parts.push(b.build()?);
     }
     try_coalesce(w, to_set(&space, parts)?)
+}
+
+/// True when every conjunction of `s` bounds set dimension `d` on both
+/// sides by its own rows: an equality on it, or an inequality with a
+/// positive and one with a negative coefficient on it. A [`shadow_set`]
+/// that dropped a local with too many rows ([`MAX_SHADOW_ROWS`]) may have
+/// lost every bound of `d` that the local carried; a loop on `d` needs
+/// them.
+pub(crate) fn bounds_dim(s: &Set, d: usize) -> bool {
+    conjs(s).iter().all(|c| {
+        let col = c.col(DimKind::SET, d);
+        let eq = c.equalities().iter().any(|r| !r[col].is_zero());
+        let lower = c.inequalities().iter().any(|r| r[col].is_positive());
+        let upper = c.inequalities().iter().any(|r| r[col].is_negative());
+        eq || (lower && upper)
+    })
 }
 
 /// True when every integer point of `c` satisfies `row >= 0` (a row over the

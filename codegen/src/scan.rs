@@ -74,9 +74,10 @@ use crate::ast::{Ast, Bound, Cond, Expr};
 use crate::error::{Error, Result};
 use crate::invert::{invert, time_var};
 use crate::poly::{
-    Builder, Env, conj_set, conjs, eliminate_with, is_div_row, lift, optional, overflow,
-    project_onto, proved_disjoint, proved_empty, proved_empty_conj, proved_subset, set_space,
-    shadow, shadow_set, simple_hull, tidy, to_set, try_coalesce, try_gist,
+    Builder, Env, MAX_SHADOW_ROWS_FOR_BOUNDS, bounds_dim, conj_set, conjs, eliminate_with,
+    is_div_row, lift, optional, overflow, project_onto, proved_disjoint, proved_empty,
+    proved_empty_conj, proved_subset, set_space, shadow, shadow_capped, shadow_set, simple_hull,
+    tidy, to_set, try_coalesce, try_gist,
 };
 use crate::work::{DEFAULT_MAX_STEPS, Work};
 use presburger::{BasicMap, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
@@ -528,7 +529,12 @@ impl Gen<'_> {
         for (s, t) in &active {
             let mut p = try_coalesce(w, project_onto(w, t, d + 1)?)?;
             if approx {
-                p = shadow_set(w, &p)?;
+                // the shadow, unless it lost a bound of this dimension
+                // that the exact projection has
+                let sh = shadow_set(w, &p)?;
+                if bounds_dim(&sh, d) || !bounds_dim(&p, d) {
+                    p = sh;
+                }
             }
             if !proved_disjoint(w, &p, &lctx)? {
                 projs.push((*s, p));
@@ -653,7 +659,8 @@ impl Gen<'_> {
             let unbounded = || {
                 Error::Unsupported(format!(
                     "the loop on {name} has no lower or upper bound: the scheduled domain \
-                     is unbounded"
+                     is unbounded (the schedule's constraints and the domains given leave \
+                     the instances of a statement unbounded)"
                 ))
             };
             if node.set.n_basic() <= 1 {
@@ -1167,8 +1174,16 @@ impl Gen<'_> {
         };
         let (lo_missing, up_missing) = (!has(&rows, true), !has(&rows, false));
         if lo_missing || up_missing {
-            // bounds stated through existentials: their rational shadow
-            let (_, sh) = shadow(h);
+            // bounds stated through existentials: their rational shadow,
+            // with a higher cap when the usual one lost them
+            let (_, mut sh) = shadow(h);
+            let lost = |sh: &[Vec<Int>]| {
+                (lo_missing && !sh.iter().any(|r| r[tcol].is_positive()))
+                    || (up_missing && !sh.iter().any(|r| r[tcol].is_negative()))
+            };
+            if lost(&sh) {
+                sh = shadow_capped(h, MAX_SHADOW_ROWS_FOR_BOUNDS).1;
+            }
             for mut r in sh {
                 let wanted = if r[tcol].is_positive() {
                     lo_missing

@@ -129,6 +129,16 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// Per dimension: true for a tile dimension ([`Dim::Tile`]), the
+    /// dimensions that `poly opt` scans over rational shadows
+    /// ([`crate::Options::approximate`]).
+    pub fn tile_dims(&self) -> Vec<bool> {
+        self.dims
+            .iter()
+            .map(|d| matches!(d, Dim::Tile { .. }))
+            .collect()
+    }
+
     /// The layout of `sched` with each permutable band tiled as `opts`
     /// says (the untransformed schedule when `opts.tile` is false or no band
     /// qualifies): a band is tiled when at least two of its loop dimensions

@@ -263,3 +263,44 @@ fn errors_are_clear() {
         ""
     );
 }
+
+/// The bounds of `e` of [`bounded_through_an_existential`]: ten lower and
+/// ten upper bounds in `i`, tangents of two parabolas, none redundant
+/// (more lower-upper pairs than one Fourier–Motzkin step of the rational
+/// shadow makes by default).
+fn many_bounds() -> String {
+    let lo: Vec<String> = (0..10)
+        .map(|k| format!("e >= {}i - {}", 2 * k, k * k + 50))
+        .collect();
+    let up: Vec<String> = (0..10)
+        .map(|k| format!("e <= {} - {}i", 100 + k * k, 2 * k))
+        .collect();
+    format!("{} and {}", lo.join(" and "), up.join(" and "))
+}
+
+/// Issue 45: bounded domains whose loop bounds come through an existential
+/// with many bounds were reported "unbounded" (the rational shadow dropped
+/// the existential with all its rows): in the exact scan of `i` (its own
+/// bounds are implied by those of `e`, hence removed), and in the
+/// approximate scan of a tile-like dimension, as `poly opt` scans tile
+/// loops.
+#[test]
+fn bounded_through_an_existential() {
+    let b = many_bounds();
+    check(
+        &format!(
+            "{{ S[t, i] -> [t, i] : 0 <= i <= 9 and exists (e : 4e <= t <= 4e + 3 and {b}) }}"
+        ),
+        &[],
+    );
+    let text = format!(
+        "{{ S[t] -> [t] : exists (e, i, f : 0 <= i <= 9 and 4e <= t <= 4e + 3 and {b} and t + i = 2f) }}"
+    );
+    let sched: presburger::UnionMap = text.parse().unwrap();
+    let options = Options {
+        approximate: vec![true],
+        ..Options::default()
+    };
+    let ast = generate(&sched, None, None, &options).unwrap_or_else(|e| panic!("{text}: {e}"));
+    common::check_ast(&ast, &sched, &[vec![]]).unwrap();
+}

@@ -135,8 +135,16 @@ impl Expr {
         -(-self).floor_div(d)
     }
 
-    /// `self mod m` (between 0 and `m - 1`), as `self - m·floor(self / m)`.
+    /// `self mod m` (between 0 and `m - 1`), as `self - m·floor(self / m)`;
+    /// `m` must be positive, as the divisor of [`Expr::floor_div`] (checked
+    /// when the constraints are turned into a set: a modulus of 0 or less is
+    /// an error there, as in the parser). A modulus of 0 is kept as the
+    /// division `floor(self / 0)` so that the error is not lost to the zero
+    /// coefficient `0·floor(self / 0)`.
     pub fn modulo(&self, m: i64) -> Expr {
+        if m == 0 {
+            return Expr::atom(Atom::Floor(Box::new(self.clone()), Int::ZERO));
+        }
         self - &(m * self.floor_div(m))
     }
 
@@ -383,7 +391,7 @@ impl Lowering {
             Atom::Floor(inner, d) => {
                 if !d.is_positive() {
                     return Err(Error::Invalid(format!(
-                        "floor division by {d}: the divisor must be positive"
+                        "floor division or modulo by {d}: the divisor must be positive"
                     )));
                 }
                 let num = self.row(inner)?;
@@ -703,6 +711,17 @@ mod tests {
         let i = var(&space, "i").unwrap();
         assert!(Set::from_constraints(&space, [i.floor_div(0).ge(0)]).is_err());
         assert!(Set::from_constraints(&space, [i.floor_div(-2).ge(0)]).is_err());
+        // a modulus as a divisor: `i mod 0` is no more `i` than `floor(i/0)` is
+        for m in [0, -3] {
+            let e = Set::from_constraints(&space, [i.modulo(m).eq(1)]).unwrap_err();
+            assert!(
+                e.to_string().contains("the divisor must be positive"),
+                "{e}"
+            );
+            let c = Expr::constant(7).modulo(m);
+            assert!(Set::from_constraints(&space, [c.eq(&i)]).is_err(), "{m}");
+        }
+        assert!("{ [i] : i mod 0 = 1 }".parse::<Set>().is_err());
         assert!(Set::from_constraints(&space, [Expr::dim(DimKind::SET, 1).ge(0)]).is_err());
         assert!(Set::from_constraints(&space, [Expr::param(0).ge(0)]).is_err());
         assert!(var(&space, "k").is_err());

@@ -25,6 +25,10 @@ pub struct Scop {
     pub statements: Vec<Statement>,
     /// The arrays and scalars accessed, in order of first access.
     pub arrays: Vec<Array>,
+    /// The scalars the region declares (`double t;`, `int a = 0, b;`), as
+    /// (name, type) in the order of their declarations, one entry per
+    /// declarator; empty for an MLIR function.
+    pub locals: Vec<(String, String)>,
     /// Byte range of the region in the source (for `#pragma scop` regions,
     /// from the `#` of `#pragma scop` to the end of `#pragma endscop`).
     pub span: (usize, usize),

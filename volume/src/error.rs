@@ -23,6 +23,11 @@ pub enum Error {
     /// A program that reads but is not well formed (an undefined value, a type that
     /// does not fit the op, a cycle).
     Invalid(String),
+    /// A request that does not fit a well-formed program: an output value it
+    /// does not return, a tile of a dimension the output lacks, an argument
+    /// value the harness needs and was not given, a file that cannot be read
+    /// or written. Printed as the message alone.
+    Request(String),
     /// An error of the set and map algebra underneath.
     Presburger(presburger::Error),
 }
@@ -39,6 +44,7 @@ impl fmt::Display for Error {
                 write!(f, "line {line}: unsupported operation {op}: {message}")
             }
             Error::Invalid(m) => write!(f, "invalid program: {m}"),
+            Error::Request(m) => write!(f, "{m}"),
             Error::Presburger(e) => write!(f, "{e}"),
         }
     }

@@ -144,9 +144,9 @@ impl Model {
                 let n = n.strip_prefix('%').unwrap_or(n);
                 let v = p
                     .find(n)
-                    .ok_or_else(|| Error::Invalid(format!("no value %{n} in the program")))?;
+                    .ok_or_else(|| Error::Request(format!("no value %{n} in the program")))?;
                 if !p.returns.contains(&v) {
-                    return Err(Error::Invalid(format!(
+                    return Err(Error::Request(format!(
                         "%{n} is not returned by the function (live-outs: {})",
                         p.returns
                             .iter()

@@ -44,17 +44,18 @@ pub fn tile_map(output: &str, rank: usize, tiles: &[(usize, i64)]) -> Result<Map
     let mut size = vec![None; rank];
     for &(d, t) in tiles {
         if d >= rank {
-            return Err(Error::Invalid(format!(
-                "tile_map: dimension {d} of a rank-{rank} volume"
+            return Err(Error::Request(format!(
+                "tile_map: dimension {d} of a rank-{rank} volume (the dimensions are 0 to {})",
+                rank.saturating_sub(1)
             )));
         }
         if t < 1 {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Request(format!(
                 "tile_map: tile size {t} for dimension {d}"
             )));
         }
         if size[d].replace(t).is_some() {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Request(format!(
                 "tile_map: dimension {d} tiled twice"
             )));
         }

@@ -24,8 +24,11 @@
 //! at most [`MAX_LEAVES`] affine pieces, and a condition at most
 //! [`MAX_DISJUNCTS`] conjunctions once distributed into disjunctive normal form.
 //!
-//! C's `/` truncates towards zero; it is read as `floor`, which agrees when
-//! the dividend is non-negative (as in loop bounds over natural ranges).
+//! C's `/` truncates towards zero and its `%` takes the sign of the
+//! dividend: both are read as C means them, `floor` and `mod` where the
+//! dividend is non-negative and their mirror images where it is negative
+//! (a [`Bound::Select`] on its sign, see [`c_division`]); `floord` and
+//! `ceild` are floor and ceiling.
 
 use super::ast::{Expr, ExprKind, Pos};
 use crate::error::{Error, Result};
@@ -107,6 +110,18 @@ impl Bound {
             Bound::Max(v) => Bound::Max(v.into_iter().map(|b| b.map(f)).collect()),
             Bound::Select(c, n, a, b) => {
                 Bound::Select(c, n, Box::new(a.map(f)), Box::new(b.map(f)))
+            }
+        }
+    }
+
+    /// Each leaf replaced by the tree `f` makes of it.
+    fn map_leaves(self, f: &mut dyn FnMut(Aff) -> Bound) -> Bound {
+        match self {
+            Bound::Leaf(e) => f(e),
+            Bound::Min(v) => Bound::Min(v.into_iter().map(|b| b.map_leaves(f)).collect()),
+            Bound::Max(v) => Bound::Max(v.into_iter().map(|b| b.map_leaves(f)).collect()),
+            Bound::Select(c, n, a, b) => {
+                Bound::Select(c, n, Box::new(a.map_leaves(f)), Box::new(b.map_leaves(f)))
             }
         }
     }
@@ -332,7 +347,10 @@ fn binary(x: Bound, op: &str, rhs: &Expr, pos: Pos, res: &mut Resolver) -> Resul
             if x.leaves().saturating_mul(y.leaves()) > MAX_LEAVES {
                 return Err(err(
                     pos,
-                    format!("more than {MAX_LEAVES} min/max combinations in one expression"),
+                    format!(
+                        "more than {MAX_LEAVES} pieces in one expression (min/max, ?: and \
+                         each C division, split by the sign of its dividend, multiply them)"
+                    ),
                 ));
             }
             Ok(x.add(if op == "+" { y } else { y.neg() }))
@@ -357,7 +375,8 @@ fn binary(x: Bound, op: &str, rhs: &Expr, pos: Pos, res: &mut Resolver) -> Resul
         }
         "/" => {
             let d = positive_constant(rhs, res, "a divisor in an affine expression")?;
-            Ok(x.map(&mut |x| x.floor_div(d)))
+            // truncation is monotone: it applies to each leaf of a min/max
+            Ok(x.map_leaves(&mut |a| c_division(a, d, false)))
         }
         "%" => {
             let d = positive_constant(rhs, res, "a modulus in an affine expression")?;
@@ -366,13 +385,37 @@ fn binary(x: Bound, op: &str, rhs: &Expr, pos: Pos, res: &mut Resolver) -> Resul
                 return Err(err(pos, "min/max in a modulo is not supported"));
             }
             // pointwise, so a ?: takes the remainder of each branch
-            Ok(x.map(&mut |x| x.modulo(d)))
+            Ok(x.map_leaves(&mut |a| c_division(a, d, true)))
         }
         _ => Err(err(
             pos,
             format!("the operator '{op}' in an affine expression"),
         )),
     }
+}
+
+/// C's `a / d` (or `a % d` when `remainder`) for a positive constant `d`:
+/// the quotient truncated towards zero, the remainder with the sign of `a`.
+/// That is `floor(a / d)` and `a mod d` where `a >= 0`, and `-floor(-a / d)`
+/// and `-((-a) mod d)` where `a < 0`: a [`Bound::Select`] on the sign of
+/// `a`, whose case `a < 0` vanishes from the sets where `a` cannot be
+/// negative. A constant is divided at once.
+fn c_division(a: Aff, d: i64, remainder: bool) -> Bound {
+    if let Some(c) = a.constant_value().and_then(|v| v.to_i64()) {
+        // i64 division truncates as C's does; d > 0 cannot overflow it
+        return Bound::Leaf(Aff::constant(if remainder { c % d } else { c / d }));
+    }
+    let (pos, neg) = if remainder {
+        (a.modulo(d), -(-&a).modulo(d))
+    } else {
+        (a.floor_div(d), -(-&a).floor_div(d))
+    };
+    Bound::Select(
+        Box::new(Cond::Atom(a.ge(0))),
+        Box::new(Cond::Atom(a.le(-1))),
+        Box::new(Bound::Leaf(pos)),
+        Box::new(Bound::Leaf(neg)),
+    )
 }
 
 /// The tree of `c ? a : b` in an affine position. When `c` compares the two
@@ -746,14 +789,20 @@ mod tests {
                 "floord(i, 2) + ceild(j, 3) != n",
                 "[n] -> { S[i, j] : floor(i/2) + ceil(j/3) < n or floor(i/2) + ceil(j/3) > n }",
             ),
+            // C's `/` and `%` truncate towards zero
             (
                 "!(i < 0 || (j - 1) / 2 > -n) ",
-                "[n] -> { S[i, j] : i >= 0 and floor((j-1)/2) <= -n }",
+                "[n] -> { S[i, j] : i >= 0 and ((j >= 1 and floor((j-1)/2) <= -n) or (j <= 0 and -floor((1-j)/2) <= -n)) }",
             ),
             (
                 "-(i * 3) % 4 == 1 - i",
-                "[n] -> { S[i, j] : (-3i) mod 4 = 1 - i }",
+                "[n] -> { S[i, j] : (i <= 0 and (-3i) mod 4 = 1 - i) or (i >= 1 and -((3i) mod 4) = 1 - i) }",
             ),
+            (
+                "i / 3 == j % 5",
+                "[n] -> { S[i, j] : (i >= 0 and j >= 0 and floor(i/3) = j mod 5) or (i >= 0 and j < 0 and floor(i/3) = -((-j) mod 5)) or (i < 0 and j >= 0 and -floor(-i/3) = j mod 5) or (i < 0 and j < 0 and -floor(-i/3) = -((-j) mod 5)) }",
+            ),
+            ("-7 / 2 == i && -7 % 2 == j", "[n] -> { S[-3, -1] }"),
         ] {
             let want: Set = isl.parse().unwrap();
             let got = set_of(c).unwrap();

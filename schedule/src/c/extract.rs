@@ -10,6 +10,15 @@
 //! so that time still grows) and whose accesses are the affine subscripts of
 //! its array references.
 //!
+//! A loop runs from its start while its condition holds: it stops at the
+//! first value where the condition fails, even when the condition holds
+//! again further on (`for (i = 0; i != 10 && i < 20; i++)` runs 0 to 9, not
+//! also 11 to 19). A condition that is one conjunction of affine
+//! constraints holds on an interval, so its set is the loop's; any other
+//! (a disjunction, `!=`, `%`) gets a [`LoopTest`], and the domain of each
+//! statement inside loses the values after the first one where the loop
+//! would have stopped (the set `after_a_stop`).
+//!
 //! Names in loop bounds, conditions and subscripts that are not iterators are
 //! parameters. They are only known after the whole region is seen, so the
 //! walk runs twice: the first run collects the parameters (and finds every
@@ -29,12 +38,56 @@ use std::collections::{BTreeMap, BTreeSet};
 struct RawStmt {
     iters: Vec<(String, i64)>,
     cond: Cond,
+    /// The enclosing loops whose condition may fail and hold again.
+    loop_tests: Vec<LoopTest>,
     positions: Vec<i64>,
     reads: Vec<RawAccess>,
     writes: Vec<RawAccess>,
     pos: Pos,
     /// The statement's text when it is not the source at `pos`.
     text: Option<String>,
+}
+
+/// A loop whose condition is not one conjunction of affine constraints
+/// (see the module doc): what [`after_a_stop`] needs.
+#[derive(Clone)]
+struct LoopTest {
+    /// The loop's dimension (its depth).
+    dim: usize,
+    /// `1` for an increasing loop, `-1` for a decreasing one.
+    sign: i64,
+    /// Where the loop may run: from its start, on its stride.
+    reach: Cond,
+    /// The loop's condition.
+    cond: Cond,
+    /// Where the condition is, for the errors.
+    pos: Pos,
+}
+
+/// The points of `space` (a statement's) whose value of dimension
+/// `t.dim` comes after a value where the loop of `t` stops: in the
+/// direction of the loop, after a value that it can reach and where its
+/// condition fails, the other dimensions equal.
+fn after_a_stop(t: &LoopTest, space: &Space) -> Result<Set> {
+    let pb = |e| Error::from_presburger(t.pos.line, t.pos.col, e);
+    let reach = to_set(&t.reach, space, t.pos)?;
+    let runs = to_set(
+        &Cond::And(vec![t.reach.clone(), t.cond.clone()]),
+        space,
+        t.pos,
+    )?;
+    let stops = reach.subtract(&runs).map_err(pb)?;
+    let tuple = space.range_tuple().clone();
+    let pairs = Space::map(space.params().to_vec(), tuple.clone(), tuple);
+    let n = space.dim(DimKind::SET);
+    let mut later: Vec<Constraint> = (0..n)
+        .filter(|&m| m != t.dim)
+        .map(|m| Aff::dim(DimKind::Out, m).eq(Aff::dim(DimKind::In, m)))
+        .collect();
+    let step = t.sign * (Aff::dim(DimKind::Out, t.dim) - Aff::dim(DimKind::In, t.dim));
+    later.push(step.ge(1));
+    let later = Map::from_constraints(&pairs, later).map_err(pb)?;
+    stops.apply(&later).map_err(pb)
 }
 
 /// An array reference: the array and its subscripts over the statement's
@@ -71,8 +124,12 @@ struct Walk<'a> {
     stmts: Vec<RawStmt>,
     /// Array name, number of subscripts, place of the first access.
     arrays: Vec<(String, usize, Pos)>,
+    /// The enclosing loops' [`LoopTest`]s, for the loops that need one.
+    loop_tests: Vec<LoopTest>,
     /// Types of the scalars declared in the region.
     local_types: BTreeMap<String, String>,
+    /// The scalars declared in the region, in order (`Scop::locals`).
+    locals: Vec<(String, String)>,
     /// Scalars written, with the place of the first write.
     written: BTreeMap<String, Pos>,
 }
@@ -112,7 +169,9 @@ impl<'a> Walk<'a> {
             counters: vec![0],
             stmts: Vec::new(),
             arrays: Vec::new(),
+            loop_tests: Vec::new(),
             local_types: BTreeMap::new(),
+            locals: Vec::new(),
             written: BTreeMap::new(),
         }
     }
@@ -208,6 +267,7 @@ impl<'a> Walk<'a> {
                     ));
                 }
                 self.local_types.insert(name.clone(), ty.clone());
+                self.locals.push((name.clone(), ty.clone()));
                 let Some(init) = init else {
                     return Ok(());
                 };
@@ -255,7 +315,8 @@ impl<'a> Walk<'a> {
         let x = Aff::dim(DimKind::SET, self.iters.len() - 1);
         let v = Bound::Leaf(x.clone());
         let mut parts = vec![compare(&v, if step > 0 { ">=" } else { "<=" }, &start)];
-        parts.push(self.cond(cond_e, false)?);
+        let loop_cond = self.cond(cond_e, false)?;
+        parts.push(loop_cond.clone());
         if step.abs() > 1 {
             // the iterator is the start plus a multiple of the step; the start
             // is one of the pieces of its min/max tree, the one it equals
@@ -271,6 +332,29 @@ impl<'a> Walk<'a> {
                 .collect();
             parts.push(Cond::Or(cases));
         }
+        let test = if self.collecting {
+            None
+        } else {
+            // the condition's set over the enclosing loops' dimensions: one
+            // conjunction without locals holds on an interval of this one
+            let space = Space::set(self.params.clone(), Tuple::anonymous(self.iters.len()));
+            let set = to_set(&loop_cond, &space, cond_e.pos)?;
+            let interval =
+                set.n_basic() <= 1 && set.basics().all(|b| b.conjunction().n_local() == 0);
+            (!interval).then(|| {
+                let mut reach = parts.clone();
+                reach.remove(1);
+                LoopTest {
+                    dim: self.iters.len() - 1,
+                    sign: step.signum(),
+                    reach: Cond::And(reach),
+                    cond: loop_cond,
+                    pos: cond_e.pos,
+                }
+            })
+        };
+        let tested = test.is_some();
+        self.loop_tests.extend(test);
         self.conds.push(Cond::And(parts));
         self.prefix.push(position);
         self.counters.push(0);
@@ -278,6 +362,9 @@ impl<'a> Walk<'a> {
         self.counters.pop();
         self.prefix.pop();
         self.conds.pop();
+        if tested {
+            self.loop_tests.pop();
+        }
         self.iters.pop();
         r
     }
@@ -288,6 +375,7 @@ impl<'a> Walk<'a> {
         self.stmts.push(RawStmt {
             iters: self.iters.clone(),
             cond: Cond::And(self.conds.clone()),
+            loop_tests: self.loop_tests.clone(),
             positions,
             reads,
             writes: vec![write],
@@ -568,11 +656,15 @@ impl<'a> Walk<'a> {
             let pb = |e| Error::from_presburger(raw.pos.line, raw.pos.col, e);
             let iters: Vec<&str> = raw.iters.iter().map(|(n, _)| n.as_str()).collect();
             let tuple = Tuple::new(Some(&name), &iters);
-            let domain = to_set(
-                &raw.cond,
-                &Space::set(params.clone(), tuple.clone()),
-                raw.pos,
-            )?;
+            let space = Space::set(params.clone(), tuple.clone());
+            let mut domain = to_set(&raw.cond, &space, raw.pos)?;
+            for t in &raw.loop_tests {
+                let after = after_a_stop(t, &space)?;
+                domain = domain
+                    .subtract(&after)
+                    .and_then(|d| d.coalesce())
+                    .map_err(pb)?;
+            }
             let signs: Vec<i64> = raw.iters.iter().map(|(_, sign)| *sign).collect();
             let schedule =
                 schedule_map(&params, &tuple, &raw.positions, &signs, n_out).map_err(pb)?;
@@ -612,6 +704,7 @@ impl<'a> Walk<'a> {
             context,
             statements,
             arrays,
+            locals: self.locals,
             span,
         })
     }
@@ -621,7 +714,9 @@ impl<'a> Walk<'a> {
 /// union over its pieces of the piece's subscripts restricted to where the
 /// piece's condition holds (errors at `pos`). The conjunctions of a piece
 /// that no instance of `domain` reaches (`i == 0 ? N - 1 : i - 1` has the
-/// case `i < 0` of `i != 0`, outside `0 <= i < N`) are left out; the
+/// case `i < 0` of `i != 0`, outside `0 <= i < N`) are left out, and a
+/// piece whose condition every instance of `domain` meets (`i >= 0` of C's
+/// `i / 4` over `0 <= i < N`) keeps its subscripts unrestricted; the
 /// relation is not otherwise restricted to the domain, like a reference
 /// without pieces.
 fn access_relation(
@@ -641,19 +736,27 @@ fn access_relation(
                 .relation
                 .intersect(&to_map(c, &space, pos)?)
                 .map_err(pb)?;
-            let mut kept = Map::empty(space).map_err(pb)?;
-            for b in whole.basics() {
-                let b = Map::from(b);
-                if !b
-                    .intersect_domain(domain)
-                    .map_err(pb)?
-                    .is_empty()
-                    .map_err(pb)?
-                {
-                    kept = kept.union(&b).map_err(pb)?;
+            // a condition that every instance meets (`i >= 0` of C's `i / 4`
+            // over `0 <= i < N`) leaves the relation as it is
+            let everywhere = whole
+                .intersect_domain(domain)
+                .and_then(|w| w.is_equal(&piece.relation.intersect_domain(domain)?))
+                .map_err(pb)?;
+            if !everywhere {
+                let mut kept = Map::empty(space).map_err(pb)?;
+                for b in whole.basics() {
+                    let b = Map::from(b);
+                    if !b
+                        .intersect_domain(domain)
+                        .map_err(pb)?
+                        .is_empty()
+                        .map_err(pb)?
+                    {
+                        kept = kept.union(&b).map_err(pb)?;
+                    }
                 }
+                piece.relation = kept;
             }
-            piece.relation = kept;
         }
         out = Some(match out {
             None => piece,
@@ -821,6 +924,80 @@ mod tests {
     }
 
     #[test]
+    fn division_and_remainder_truncate_as_in_c() {
+        let s = scop("for (int i = -8; i < 8; i++)\n  x[i / 2 + 8] = x[i % 3 + 8];");
+        same_map(
+            &s.statements[0].writes[0].relation,
+            "{ S0[i] -> x[o] : (i >= 0 and o = floor(i/2) + 8) or (i < 0 and o = -floor(-i/2) + 8) }",
+        );
+        same_map(
+            &s.statements[0].reads[0].relation,
+            "{ S0[i] -> x[o] : (i >= 0 and o = (i mod 3) + 8) or (i < 0 and o = 8 - ((-i) mod 3)) }",
+        );
+        // over non-negative values, floor without a condition
+        let s = scop("for (int i = 0; i < N; i++)\n  x[i / 4] = 0;");
+        same_map(
+            &s.statements[0].writes[0].relation,
+            "{ S0[i] -> x[floor(i/4)] }",
+        );
+        // (N - 1) / 4 is 0 for N = 0, as for N = 1
+        let s = scop("for (int i = 0; i <= (N - 1) / 4; i++)\n  x[i] = 0;");
+        same_set(
+            &s.statements[0].domain,
+            "[N] -> { S0[i] : (N >= 1 and 0 <= i <= floor((N - 1)/4)) or (-2 <= N <= 0 and i = 0) }",
+        );
+    }
+
+    #[test]
+    fn a_loop_stops_where_its_condition_first_fails() {
+        let cases = [
+            // issue 45: 11 to 19 were instances, and `poly opt` ran them
+            (
+                "for (int i = 0; i != 10 && i < 20; i++)",
+                "{ S0[i] : 0 <= i <= 9 }",
+            ),
+            (
+                "for (int i = 0; i < 10 && i != 5; i++)",
+                "{ S0[i] : 0 <= i <= 4 }",
+            ),
+            ("for (int i = 10; i != 0; i--)", "{ S0[i] : 1 <= i <= 10 }"),
+            ("for (int i = 0; i % 2 == 0; i++)", "{ S0[0] }"),
+            (
+                "for (int i = 0; i != 10; i += 2)",
+                "{ S0[i] : 0 <= i <= 8 and i mod 2 = 0 }",
+            ),
+            (
+                "for (int i = 0; i <= 20 && (i < 5 || i > 10); i++)",
+                "{ S0[i] : 0 <= i <= 4 }",
+            ),
+            (
+                "for (int i = 20; i >= 0 && (i < 5 || i > 10); i--)",
+                "{ S0[i] : 11 <= i <= 20 }",
+            ),
+            // a disjunction that is an interval: unchanged
+            (
+                "for (int i = 0; i < N || i < 7; i++)",
+                "[N] -> { S0[i] : 0 <= i < N or 0 <= i < 7 }",
+            ),
+        ];
+        for (header, want) in cases {
+            let s = scop(&format!("{header}\n  x[i] = 0;"));
+            same_set(&s.statements[0].domain, want);
+        }
+        let s = scop("for (int j = 0; j < N; j++)\n  for (int i = 0; i != j; i++)\n    x[i] = j;");
+        same_set(
+            &s.statements[0].domain,
+            "[N] -> { S0[j, i] : 0 <= i < j < N }",
+        );
+        // a condition on an `if` holds where it holds
+        let s = scop("for (int i = 0; i < 20; i++)\n  if (i < 5 || i > 10)\n    x[i] = 0;");
+        same_set(
+            &s.statements[0].domain,
+            "{ S0[i] : 0 <= i <= 4 or 11 <= i <= 19 }",
+        );
+    }
+
+    #[test]
     fn declarators_of_one_declaration_are_statements_of_their_own() {
         let s =
             scop("for (int i = 0; i < N; i++) {\n  double a = x[i], b, c = a * 2;\n  x[i] = c;\n}");
@@ -834,5 +1011,14 @@ mod tests {
         assert_eq!(s.array("b"), None);
         let c = s.array("c").unwrap();
         assert_eq!(c.element_type.as_deref(), Some("double"));
+        // every declarator is a local, with or without a value
+        let locals: Vec<(&str, &str)> = s
+            .locals
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        assert_eq!(locals, [("a", "double"), ("b", "double"), ("c", "double")]);
+        let s = scop("for (int i = 0; i < N; i++) {\n  int t;\n  t = i;\n  x[i] = t;\n}");
+        assert_eq!(s.locals, [("t".to_string(), "int".to_string())]);
     }
 }

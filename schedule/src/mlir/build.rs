@@ -176,6 +176,7 @@ pub fn build(
         context,
         statements,
         arrays,
+        locals: Vec::new(),
         span,
     })
 }

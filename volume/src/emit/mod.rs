@@ -155,7 +155,7 @@ pub fn emit_with(
         }
     }
     if let Some((d, t)) = tiles.iter().find(|(_, t)| *t >= MAX_SIZE || *t < 1) {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Request(format!(
             "emit: tile size {t} of dimension {d} is out of range"
         )));
     }

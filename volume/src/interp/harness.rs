@@ -36,7 +36,7 @@ impl HarnessSizes {
     /// The `sizes` argument of [`with_main`] for `p`'s function: the dynamic
     /// size once per `?` dimension, then the named values of the integer and
     /// `index` arguments, in argument order; an error names an argument
-    /// without a value.
+    /// without a value, or a value for a name that is no such argument.
     pub fn for_program(&self, p: &crate::ir::Program) -> crate::error::Result<Vec<i64>> {
         use crate::ir::Type;
         let mut sizes = Vec::new();
@@ -45,13 +45,36 @@ impl HarnessSizes {
                 sizes.extend(t.dims.iter().filter(|d| d.is_none()).map(|_| self.dynamic));
             }
         }
-        for &a in &p.args {
-            let v = p.value(a);
-            let integer = match &v.ty {
+        let integers: Vec<&str> = p
+            .args
+            .iter()
+            .map(|&a| p.value(a))
+            .filter(|v| match &v.ty {
                 Type::Index => true,
                 Type::Scalar(e) => e.starts_with('i'),
                 Type::Tensor(_) => false,
-            };
+            })
+            .map(|v| v.ssa.as_str())
+            .collect();
+        if let Some((n, _)) = self
+            .index_args
+            .iter()
+            .find(|(n, _)| !integers.contains(&n.as_str()))
+        {
+            let list: Vec<String> = integers.iter().map(|n| format!("%{n}")).collect();
+            return Err(crate::error::Error::Request(format!(
+                "harness: %{n} is not an integer or index argument of @{} ({})",
+                p.name,
+                if list.is_empty() {
+                    "it has none".to_string()
+                } else {
+                    format!("those are {}", list.join(", "))
+                }
+            )));
+        }
+        for &a in &p.args {
+            let v = p.value(a);
+            let integer = integers.contains(&v.ssa.as_str());
             if integer {
                 let value = self
                     .index_args
@@ -59,7 +82,7 @@ impl HarnessSizes {
                     .find(|(n, _)| *n == v.ssa)
                     .map(|x| x.1)
                     .ok_or_else(|| {
-                        crate::error::Error::Invalid(format!(
+                        crate::error::Error::Request(format!(
                             "harness: no value for the argument %{} (give it as NAME=VALUE)",
                             v.ssa
                         ))

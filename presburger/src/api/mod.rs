@@ -17,6 +17,9 @@ use crate::conjunction::Conjunction;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::space::{DimKind, Space, Tuple, TupleBody};
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 
 mod aff;
 #[cfg(test)]
@@ -185,6 +188,27 @@ impl Disjunction {
         Ok(a)
     }
 
+    /// `self` united with each of `others` in turn, simplified once at the
+    /// end (the conjunctions of each step's result are already simplified,
+    /// so simplifying them again in every step changes nothing).
+    pub(crate) fn union_all<'a>(
+        &self,
+        others: impl IntoIterator<Item = &'a Disjunction>,
+    ) -> Result<Disjunction> {
+        let mut acc = self.clone();
+        for o in others {
+            if acc.space.params() == o.space.params() && acc.space.same_tuples(&o.space) {
+                acc.parts.extend(o.parts.iter().cloned());
+            } else {
+                let (mut a, b) = acc.aligned_pair(o, "union")?;
+                a.parts.extend(b.parts);
+                acc = a;
+            }
+        }
+        acc.simplify();
+        Ok(acc)
+    }
+
     pub(crate) fn intersect(&self, other: &Disjunction) -> Result<Disjunction> {
         let (a, b) = self.aligned_pair(other, "intersection")?;
         let mut parts = Vec::with_capacity(a.parts.len() * b.parts.len());
@@ -217,13 +241,29 @@ impl Disjunction {
             self.parts = vec![u];
             return;
         }
+        // exact duplicates go, the first of each kept: among a few
+        // conjunctions by comparing each with those kept, among many through
+        // a hash table of their rows
+        let same = |k: &Conjunction, p: &Conjunction| {
+            k.divs == p.divs && k.eqs == p.eqs && k.ineqs == p.ineqs
+        };
         let mut kept: Vec<Conjunction> = Vec::with_capacity(self.parts.len());
-        for p in self.parts.drain(..) {
-            if !kept
-                .iter()
-                .any(|k| k.divs == p.divs && k.eqs == p.eqs && k.ineqs == p.ineqs)
-            {
-                kept.push(p);
+        if self.parts.len() <= 8 {
+            for p in self.parts.drain(..) {
+                if !kept.iter().any(|k| same(k, &p)) {
+                    kept.push(p);
+                }
+            }
+        } else {
+            let mut at: HashMap<u64, Vec<usize>> = HashMap::new();
+            for p in self.parts.drain(..) {
+                let mut h = DefaultHasher::new();
+                (&p.divs, &p.eqs, &p.ineqs).hash(&mut h);
+                let bucket = at.entry(h.finish()).or_default();
+                if !bucket.iter().any(|&k| same(&kept[k], &p)) {
+                    bucket.push(kept.len());
+                    kept.push(p);
+                }
             }
         }
         self.parts = kept;

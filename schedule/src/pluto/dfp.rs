@@ -490,9 +490,15 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
         for &v in &all_lambdas {
             lp.eq(&[(v, Int::ONE)], 0);
         }
-        let found = lp.lexmin(&order);
-        lp.rollback(snap);
-        if let Some(point) = found.or_else(|| lp.lexmin(&order)) {
+        // (the λ = 0 constraints are rolled back only when skewing is needed)
+        let found = match lp.lexmin(&order) {
+            Some(p) => Some(p),
+            None => {
+                lp.rollback(snap);
+                lp.lexmin(&order)
+            }
+        };
+        if let Some(point) = found {
             return Ok(Some(tpl.integer_rows(&point)));
         }
     }

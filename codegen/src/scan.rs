@@ -30,8 +30,10 @@
 //!    dimensions; what cannot be eliminated stays existential).
 //! 2. *Separation*: split the projections into disjoint pieces, one per set
 //!    of statements active there (`A ∩ B`, `A − B`, `B − A`, ...), each piece
-//!    then cut into its conjunctions. With [`Options::atomic`] there is no
-//!    split: each statement's projection is one piece.
+//!    then cut into its conjunctions. With [`Options::atomic`], or when the
+//!    split would make more than `8k + 64` pieces for `k` statements (the
+//!    number of pieces of `k` mutually shifted statements is quadratic in
+//!    `k`), there is no split: each statement's projection is one piece.
 //! 3. *Order*: piece `P` must come before `Q` when some point of `P` has a
 //!    smaller `td` than some point of `Q` with the same outer values (an
 //!    exact emptiness test). Pieces that must come before each other (a
@@ -87,7 +89,9 @@ use std::collections::HashMap;
 pub struct Options {
     /// One loop per group of statements whose ranges overlap on a dimension,
     /// with guards inside (isl's "atomic"), instead of one loop per region
-    /// where the set of active statements differs (separation, the default).
+    /// where the set of active statements differs (separation, the default;
+    /// a dimension whose separation would make more than `8k + 64` regions
+    /// for `k` statements is scanned atomically all the same).
     pub atomic: bool,
     /// Per time dimension (missing entries are false): scan the dimension
     /// over the rational shadows of the statements' projections (no
@@ -1011,12 +1015,11 @@ impl Gen<'_> {
         }
         if atomic {
             // pieces of different statements may overlap: those share a loop
-            for i in 0..m {
-                for j in i + 1..m {
-                    if overlap(offset + i, offset + j)? {
-                        reach[i][j] = true;
-                        reach[j][i] = true;
-                    }
+            let pairs = (0..m).flat_map(|i| (i + 1..m).map(move |j| (i, j)));
+            for (i, j) in pairs {
+                if overlap(offset + i, offset + j)? {
+                    reach[i][j] = true;
+                    reach[j][i] = true;
                 }
             }
         }

@@ -490,12 +490,13 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
         for &v in &all_lambdas {
             lp.eq(&[(v, Int::ONE)], 0);
         }
-        // (the λ = 0 constraints are rolled back only when skewing is needed)
-        let found = match lp.lexmin(&order) {
+        // (the LP is dropped after, or rolled back to before the λ = 0
+        // constraints when skewing is needed)
+        let found = match lp.lexmin_fixing(&order) {
             Some(p) => Some(p),
             None => {
                 lp.rollback(snap);
-                lp.lexmin(&order)
+                lp.lexmin_fixing(&order)
             }
         };
         if let Some(point) = found {

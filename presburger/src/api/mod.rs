@@ -774,13 +774,17 @@ pub(crate) mod across {
 
     /// Adds every member of `ms` to `u` as [`add`] does, one after the other,
     /// with the same result. The members are found by their [`Space::tuple_key`]
-    /// in a hash table built once, so the cost grows with the number of
-    /// members added and present, not with their product.
+    /// in a hash table built once, and what joins a member is united with it
+    /// in one step at the end ([`Disjunction::union_all`]), so the cost grows
+    /// with the number of members and conjunctions added and present, not
+    /// with their product.
     pub(crate) fn add_all<U: Across>(
         u: &mut U,
         ms: impl IntoIterator<Item = U::Member>,
     ) -> Result<()> {
         let mut at = keys::<U>(u.parts().1);
+        // what joins an existing member, by its position, in order
+        let mut pending: HashMap<usize, Vec<Disjunction>> = HashMap::new();
         for m in ms {
             let (params, members) = u.parts_mut();
             let merged = merged_params(params, U::disj(&m).space.params());
@@ -793,15 +797,18 @@ pub(crate) mod across {
             let m = U::disj(&m).align_params(params);
             let key = m.space.tuple_key();
             match find::<U>(members.as_slice(), &at, &key, &m.space) {
-                Some(i) => {
-                    let x = &mut members[i];
-                    *x = U::wrap(U::disj(x).union(&m)?);
-                }
+                Some(i) => pending.entry(i).or_default().push(m),
                 None => {
                     at.entry(key).or_insert(members.len());
                     members.push(U::wrap(m.simplified()));
                 }
             }
+        }
+        // the unions with members already there, each in one step
+        let members = u.parts_mut().1;
+        for (i, more) in pending {
+            let x = &mut members[i];
+            *x = U::wrap(U::disj(x).union_all(&more)?);
         }
         Ok(())
     }

@@ -30,8 +30,10 @@
 //!    dimensions; what cannot be eliminated stays existential).
 //! 2. *Separation*: split the projections into disjoint pieces, one per set
 //!    of statements active there (`A ∩ B`, `A − B`, `B − A`, ...), each piece
-//!    then cut into its conjunctions. With [`Options::atomic`] there is no
-//!    split: each statement's projection is one piece.
+//!    then cut into its conjunctions. With [`Options::atomic`], or when the
+//!    split would make more than `8k + 64` pieces for `k` statements (the
+//!    number of pieces of `k` mutually shifted statements is quadratic in
+//!    `k`), there is no split: each statement's projection is one piece.
 //! 3. *Order*: piece `P` must come before `Q` when some point of `P` has a
 //!    smaller `td` than some point of `Q` with the same outer values (an
 //!    exact emptiness test). Pieces that must come before each other (a
@@ -81,13 +83,16 @@ use crate::poly::{
 };
 use crate::work::{DEFAULT_MAX_STEPS, Work};
 use presburger::{BasicMap, Conjunction, Int, Map, Set, Space, Tuple, UnionMap, UnionSet};
+use std::collections::HashMap;
 
 /// Options of the scan.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// One loop per group of statements whose ranges overlap on a dimension,
     /// with guards inside (isl's "atomic"), instead of one loop per region
-    /// where the set of active statements differs (separation, the default).
+    /// where the set of active statements differs (separation, the default;
+    /// a dimension whose separation would make more than `8k + 64` regions
+    /// for `k` statements is scanned atomically all the same).
     pub atomic: bool,
     /// Per time dimension (missing entries are false): scan the dimension
     /// over the rational shadows of the statements' projections (no
@@ -542,8 +547,17 @@ impl Gen<'_> {
         }
         let projs_all = projs.clone();
         w.enter(format!("separating the statements at {at}"));
-        let nodes = if self.options.atomic {
-            projs
+        let separated = if self.options.atomic {
+            None
+        } else {
+            separate(w, projs.clone(), &lctx)?
+        };
+        // atomic at this level when asked, or when separation would make
+        // more pieces than `separate` allows
+        let atomic = separated.is_none();
+        let nodes = match separated {
+            Some(nodes) => nodes,
+            None => projs
                 .into_iter()
                 .enumerate()
                 .map(|(key, (s, set))| Node {
@@ -552,12 +566,10 @@ impl Gen<'_> {
                     key,
                     whole: Vec::new(),
                 })
-                .collect()
-        } else {
-            separate(w, projs, &lctx)?
+                .collect(),
         };
         w.enter(format!("ordering the pieces at {}", self.names[d]));
-        let nodes = self.order(d, nodes, &projs_all, ctx)?;
+        let nodes = self.order(d, nodes, &projs_all, ctx, atomic)?;
         let mut plans = Vec::with_capacity(nodes.len());
         for node in nodes {
             if let Some(p) = self.plan(d, node, ctx)? {
@@ -812,17 +824,29 @@ impl Gen<'_> {
     }
 
     /// The pieces in execution order, pieces that interleave merged (see the
-    /// module doc, step 3).
+    /// module doc, step 3); with `atomic`, pieces that overlap are merged too.
     /// `projs` are the statements' projections onto `t0 .. td`: a merged
     /// piece that holds all of its statements' projections (within the
     /// context `ctx`, over `t0 .. t(d-1)`) is their union (fewer fragments
     /// than the union of the pieces).
+    ///
+    /// The pieces (in the order of their keys) are first cut into *blocks*
+    /// of consecutive pieces such that every value of `td` in a block is
+    /// smaller than every value in the blocks after it, by the bounds on `td`
+    /// alone that the pieces' constraints state (see [`td_bounds`]). No piece
+    /// of a later block precedes or overlaps one of an earlier block, and its
+    /// keys are larger, so the order of the whole is the blocks' orders one
+    /// after the other (the choice by smallest key below takes the earlier
+    /// block's components first), and the pairwise tests run within blocks
+    /// only. In a block of atomic pieces each of which overlaps the next, all
+    /// are one component, with no further test.
     fn order(
         &self,
         d: usize,
         nodes: Vec<Node>,
         projs: &[(usize, Set)],
         ctx: &Set,
+        atomic: bool,
     ) -> Result<Vec<Node>> {
         let w = self.work;
         let m = nodes.len();
@@ -835,6 +859,159 @@ impl Gen<'_> {
                 })
                 .collect());
         }
+        let col = 1 + self.params.len() + d;
+        let bounds: Vec<(Option<Int>, Option<Int>)> =
+            nodes.iter().map(|nd| td_bounds(&nd.set, col)).collect();
+        // block ends: after `p` when the greatest value of `td` up to `p` is
+        // below the least one after it
+        let mut least_after: Vec<Option<Int>> = vec![None; m];
+        for p in (0..m - 1).rev() {
+            least_after[p] = match (&bounds[p + 1].0, p + 1 < m - 1) {
+                (None, _) => None,
+                (Some(lo), false) => Some(lo.clone()),
+                (Some(lo), true) => least_after[p + 1].as_ref().map(|l| l.min(lo).clone()),
+            };
+        }
+        let mut blocks = Vec::new();
+        let mut start = 0;
+        let mut greatest: Option<Int> = None;
+        for p in 0..m {
+            greatest = match (&bounds[p].1, p == start) {
+                (None, _) => None,
+                (Some(hi), true) => Some(hi.clone()),
+                (Some(hi), false) => greatest.map(|g| g.max(hi.clone())),
+            };
+            let ends =
+                p + 1 == m || matches!((&greatest, &least_after[p]), (Some(g), Some(l)) if g < l);
+            if ends {
+                blocks.push(start..p + 1);
+                start = p + 1;
+            }
+        }
+        let lctx = lift(ctx, 1)?;
+        let mut comp = vec![usize::MAX; m];
+        let mut order = Vec::new();
+        let mut n_comp = 0;
+        for b in blocks {
+            let overlap = |i: usize, j: usize| -> Result<bool> {
+                let both = nodes[i].set.intersect(&nodes[j].set)?;
+                Ok(!proved_disjoint(w, &both, &lctx)?)
+            };
+            let mut chained = atomic;
+            for i in b.start..b.end - 1 {
+                if !chained {
+                    break;
+                }
+                chained = overlap(i, i + 1)?;
+            }
+            if chained || b.len() == 1 {
+                for c in &mut comp[b.clone()] {
+                    *c = n_comp;
+                }
+                order.push(n_comp);
+                n_comp += 1;
+                continue;
+            }
+            let (bcomp, border) =
+                self.order_block(d, &nodes[b.clone()], ctx, atomic, &overlap, b.start)?;
+            for (k, c) in bcomp.into_iter().enumerate() {
+                comp[b.start + k] = n_comp + c;
+            }
+            let nb = border.len();
+            order.extend(border.into_iter().map(|c| n_comp + c));
+            n_comp += nb;
+        }
+        // a statement is whole in a component holding all of its pieces
+        let mut only_in: HashMap<usize, Option<usize>> = HashMap::new();
+        for (i, nd) in nodes.iter().enumerate() {
+            for &s in &nd.stmts {
+                only_in
+                    .entry(s)
+                    .and_modify(|c| {
+                        if *c != Some(comp[i]) {
+                            *c = None;
+                        }
+                    })
+                    .or_insert(Some(comp[i]));
+            }
+        }
+        let mut whole: Vec<Vec<usize>> = vec![Vec::new(); n_comp];
+        for (i, nd) in nodes.iter().enumerate() {
+            for &s in &nd.stmts {
+                if !whole[comp[i]].contains(&s) && only_in[&s] == Some(comp[i]) {
+                    whole[comp[i]].push(s);
+                }
+            }
+        }
+        // merge the members of each component (their sets united at once)
+        let mut merged: Vec<Option<Node>> = (0..n_comp).map(|_| None).collect();
+        let mut more: Vec<Vec<Set>> = vec![Vec::new(); n_comp];
+        for (i, node) in nodes.into_iter().enumerate() {
+            let c = comp[i];
+            merged[c] = Some(match merged[c].take() {
+                None => node,
+                Some(mut acc) => {
+                    more[c].push(node.set);
+                    for s in node.stmts {
+                        if !acc.stmts.contains(&s) {
+                            acc.stmts.push(s);
+                        }
+                    }
+                    acc.stmts.sort_unstable();
+                    acc.key = acc.key.min(node.key);
+                    acc
+                }
+            });
+        }
+        for (c, sets) in more.iter().enumerate() {
+            if let Some(acc) = merged[c].as_mut().filter(|_| !sets.is_empty()) {
+                acc.set = acc.set.union_all(sets)?;
+            }
+        }
+        let mut out = Vec::with_capacity(n_comp);
+        for c in order {
+            if let Some(mut node) = merged[c].take() {
+                node.whole = std::mem::take(&mut whole[c]);
+                node.whole.sort_unstable();
+                if node.set.n_basic() > 1 {
+                    // a node holding all the pieces of its statements is the
+                    // union of their projections (fewer fragments)
+                    let all = Set::empty(node.set.space().clone())?.union_all(
+                        projs
+                            .iter()
+                            .filter(|(s, _)| node.stmts.binary_search(s).is_ok())
+                            .map(|(_, p)| p),
+                    )?;
+                    node.set = if node.whole.len() == node.stmts.len()
+                        && all.n_basic() < node.set.n_basic()
+                    {
+                        try_coalesce(w, all)?
+                    } else {
+                        try_coalesce(w, node.set)?
+                    };
+                }
+                out.push(node);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The components of the pieces `nodes` of one block (see
+    /// [`Gen::order`]) and their order, by pairwise tests: piece `i` before
+    /// `j` when it [`Gen::precedes`] it, and with `atomic` both ways when
+    /// they `overlap` (called with the pieces' indices plus `offset`).
+    /// Components are the strongly connected components of that relation,
+    /// ordered topologically, the smallest key first among those free to go.
+    fn order_block(
+        &self,
+        d: usize,
+        nodes: &[Node],
+        ctx: &Set,
+        atomic: bool,
+        overlap: &dyn Fn(usize, usize) -> Result<bool>,
+        offset: usize,
+    ) -> Result<(Vec<usize>, Vec<usize>)> {
+        let m = nodes.len();
         let mut reach = vec![vec![false; m]; m];
         for i in 0..m {
             for j in 0..m {
@@ -843,15 +1020,13 @@ impl Gen<'_> {
                 }
             }
         }
-        if self.options.atomic {
+        if atomic {
             // pieces of different statements may overlap: those share a loop
-            for i in 0..m {
-                for j in i + 1..m {
-                    let both = nodes[i].set.intersect(&nodes[j].set)?;
-                    if !proved_disjoint(w, &both, &lift(ctx, 1)?)? {
-                        reach[i][j] = true;
-                        reach[j][i] = true;
-                    }
+            let pairs = (0..m).flat_map(|i| (i + 1..m).map(move |j| (i, j)));
+            for (i, j) in pairs {
+                if overlap(offset + i, offset + j)? {
+                    reach[i][j] = true;
+                    reach[j][i] = true;
                 }
             }
         }
@@ -917,66 +1092,7 @@ impl Gen<'_> {
                 }
             }
         }
-        // a statement is whole in a component holding all of its pieces
-        let whole_in = |s: usize, c: usize| {
-            nodes
-                .iter()
-                .enumerate()
-                .all(|(i, nd)| !nd.stmts.contains(&s) || comp[i] == c)
-        };
-        let mut whole: Vec<Vec<usize>> = vec![Vec::new(); n_comp];
-        for (i, nd) in nodes.iter().enumerate() {
-            for &s in &nd.stmts {
-                if !whole[comp[i]].contains(&s) && whole_in(s, comp[i]) {
-                    whole[comp[i]].push(s);
-                }
-            }
-        }
-        // merge the members of each component
-        let mut merged: Vec<Option<Node>> = (0..n_comp).map(|_| None).collect();
-        for (i, node) in nodes.into_iter().enumerate() {
-            let c = comp[i];
-            merged[c] = Some(match merged[c].take() {
-                None => node,
-                Some(mut acc) => {
-                    acc.set = acc.set.union(&node.set)?;
-                    for s in node.stmts {
-                        if !acc.stmts.contains(&s) {
-                            acc.stmts.push(s);
-                        }
-                    }
-                    acc.stmts.sort_unstable();
-                    acc.key = acc.key.min(node.key);
-                    acc
-                }
-            });
-        }
-        let mut out = Vec::with_capacity(n_comp);
-        for c in order {
-            if let Some(mut node) = merged[c].take() {
-                node.whole = std::mem::take(&mut whole[c]);
-                node.whole.sort_unstable();
-                if node.set.n_basic() > 1 {
-                    // a node holding all the pieces of its statements is the
-                    // union of their projections (fewer fragments)
-                    let mut all = Set::empty(node.set.space().clone())?;
-                    for (s, p) in projs {
-                        if node.stmts.contains(s) {
-                            all = all.union(p)?;
-                        }
-                    }
-                    node.set = if node.whole.len() == node.stmts.len()
-                        && all.n_basic() < node.set.n_basic()
-                    {
-                        try_coalesce(w, all)?
-                    } else {
-                        try_coalesce(w, node.set)?
-                    };
-                }
-                out.push(node);
-            }
-        }
-        Ok(out)
+        Ok((comp, order))
     }
 
     /// True when some point of `a` has a smaller `td` than some point of `b`
@@ -1258,10 +1374,6 @@ fn gcd(a: i64, b: i64) -> i64 {
     i64::try_from(a).unwrap_or(i64::MAX)
 }
 
-/// The pieces of the statements' projections where the set of active
-/// statements differs (separation), each cut into its conjunctions, those
-/// without points in the context `lctx` left out; a key per piece in the
-/// order found.
 /// The conjunctions of `set`, made pairwise disjoint (within `lctx`) when
 /// they are not: each one less the ones before it. A piece cut into
 /// overlapping conjunctions would run the instances in the overlap twice.
@@ -1313,9 +1425,77 @@ fn disjoint_conjs(w: &Work, set: &Set, lctx: &Set) -> Result<Vec<Conjunction>> {
     Ok(out)
 }
 
-fn separate(w: &Work, projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>> {
+/// Bounds on column `col` (one of the set's dimensions, in the layout of
+/// its rows) that hold at every point of `s`: for each conjunction, the
+/// constraints on that column alone (`a·x + c >= 0` or `= 0`), the least
+/// lower and greatest upper bound over the conjunctions; `None` where some
+/// conjunction has no such bound. (Rows of other variables are ignored, so
+/// the bounds may be loose, never wrong.)
+fn td_bounds(s: &Set, col: usize) -> (Option<Int>, Option<Int>) {
+    let mut lo: Option<Int> = None;
+    let mut hi: Option<Int> = None;
+    for (k, c) in conjs(s).iter().enumerate() {
+        let (mut clo, mut chi): (Option<Int>, Option<Int>) = (None, None);
+        let alone = |r: &[Int]| {
+            r.get(col).is_some_and(|a| !a.is_zero())
+                && r.iter()
+                    .enumerate()
+                    .skip(1)
+                    .all(|(j, x)| j == col || x.is_zero())
+        };
+        let mut lower = |v: Int| clo = Some(clo.take().map_or(v.clone(), |x| x.max(v)));
+        let mut upper = |v: Int| chi = Some(chi.take().map_or(v.clone(), |x| x.min(v)));
+        for r in c.inequalities().iter().filter(|r| alone(r)) {
+            // a·x + c >= 0
+            let (a, cst) = (&r[col], &r[0]);
+            if a.is_positive() {
+                lower((-cst).ceil_div(a));
+            } else {
+                upper(cst.floor_div(&-a));
+            }
+        }
+        for r in c.equalities().iter().filter(|r| alone(r)) {
+            let (a, cst) = (&r[col], &r[0]);
+            lower((-cst).ceil_div(a));
+            upper((-cst).floor_div(a));
+        }
+        // a conjunction without a bound leaves the union without one
+        lo = if k == 0 {
+            clo
+        } else {
+            lo.zip(clo).map(|(x, y)| x.min(y))
+        };
+        hi = if k == 0 {
+            chi
+        } else {
+            hi.zip(chi).map(|(x, y)| x.max(y))
+        };
+    }
+    (lo, hi)
+}
+
+/// The most pieces [`separate`] makes for `k` statements: past it the level
+/// is scanned atomically (a loop per group of overlapping statements, with
+/// guards), whose code grows with the number of statements, where complete
+/// separation of `k` mutually shifted statements makes a number of pieces
+/// quadratic in `k`, each holding up to `k` statements.
+fn max_pieces(k: usize) -> usize {
+    8 * k + 64
+}
+
+/// The pieces of the statements' projections where the set of active
+/// statements differs (separation), each cut into its conjunctions, those
+/// without points in the context `lctx` left out; a key per piece in the
+/// order found. Each projection in turn splits the pieces so far into the
+/// part inside it and the part outside, and adds what it has beyond them.
+/// `None` as soon as there are more than [`max_pieces`] pieces.
+fn separate(w: &Work, projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Option<Vec<Node>>> {
+    let max = max_pieces(projs.len());
     let mut pieces: Vec<(Set, Vec<usize>)> = Vec::new();
     for (s, p) in projs {
+        if pieces.len() > max {
+            return Ok(None);
+        }
         let mut rest = p.clone();
         let mut next = Vec::with_capacity(2 * pieces.len() + 1);
         for (r, a) in pieces {
@@ -1357,10 +1537,13 @@ fn separate(w: &Work, projs: Vec<(usize, Set)>, lctx: &Set) -> Result<Vec<Node>>
             });
         }
     }
+    if nodes.len() > max {
+        return Ok(None);
+    }
     // unrelated pieces in the order of their first statement
     nodes.sort_by_key(|nd| (nd.stmts.first().copied(), nd.key));
     for (k, nd) in nodes.iter_mut().enumerate() {
         nd.key = k;
     }
-    Ok(nodes)
+    Ok(Some(nodes))
 }

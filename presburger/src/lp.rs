@@ -119,4 +119,13 @@ impl LinearProgram {
     pub fn lexmin(&mut self, objs: &[Vec<Int>]) -> LpResult {
         self.0.lexmin(objs)
     }
+
+    /// [`LinearProgram::lexmin`] without undoing the equalities that fix
+    /// each optimum: the program keeps them (its points are then the
+    /// lexicographic optima), which spares the pivots that undo them. For a
+    /// program about to be dropped, or rolled back to an earlier
+    /// [`Snapshot`].
+    pub fn lexmin_fixing(&mut self, objs: &[Vec<Int>]) -> LpResult {
+        self.0.lexmin_fixing(objs)
+    }
 }

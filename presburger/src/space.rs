@@ -175,7 +175,15 @@ impl Tuple {
     }
 
     /// A hashable key of the name and shape.
-    fn shape_key(&self, out: &mut String) {
+    /// A key that identifies the name and shape: equal for tuples that
+    /// [`Tuple::same_shape`] calls equal.
+    pub(crate) fn shape_key(&self) -> String {
+        let mut k = String::new();
+        self.push_shape_key(&mut k);
+        k
+    }
+
+    fn push_shape_key(&self, out: &mut String) {
         if let Some(n) = &self.name {
             out.push_str(n);
         }
@@ -187,9 +195,9 @@ impl Tuple {
             }
             TupleBody::Nested(a, b) => {
                 out.push('[');
-                a.shape_key(out);
+                a.push_shape_key(out);
                 out.push_str("->");
-                b.shape_key(out);
+                b.push_shape_key(out);
                 out.push(']');
             }
         }
@@ -393,10 +401,10 @@ impl Space {
     pub fn tuple_key(&self) -> String {
         let mut k = String::new();
         if let Some(d) = &self.data.domain {
-            d.shape_key(&mut k);
+            d.push_shape_key(&mut k);
             k.push_str("->");
         }
-        self.data.range.shape_key(&mut k);
+        self.data.range.push_shape_key(&mut k);
         k
     }
 

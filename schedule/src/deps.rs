@@ -41,8 +41,10 @@
 //! and a read of one instance (`s = s + A[i]`) are not ordered by `Before`:
 //! the read sees the value of an earlier instance.
 
-use crate::scop::Scop;
+use crate::scop::{Scop, union_map, union_set};
 use presburger::{Map, Result, Space, Tuple, UnionMap};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The three kinds of memory-based dependences and the value-based flow.
 #[derive(Clone, Debug)]
@@ -60,62 +62,237 @@ pub struct Dependences {
 
 /// The memory-based dependences of `scop` and its value-based flow (see the
 /// module doc). Fails only when an operation of `presburger` does (its work
-/// budget).
+/// budget, one for each statement's share of each relation).
+///
+/// The relations are the formulas of the module doc, evaluated statement by
+/// statement and, within a statement, access by access: a pair of accesses
+/// takes part only when they touch the same array (found through a table
+/// from each array to its accesses), and `Before` is formed only for the
+/// pairs of statements that such a pair relates. Every member of the result
+/// is the same as that of the formulas over the whole unions (the union
+/// operations act space by space, and a space `S -> T` gets the same members
+/// in the same order).
 pub fn dependences(scop: &Scop) -> Result<Dependences> {
-    let domains = scop.domains()?;
-    let writes = scop.writes()?.intersect_domain(&domains)?;
-    let reads = scop.reads()?.intersect_domain(&domains)?;
-    let sched = scop.schedule()?;
+    let params = &scop.params;
     let n_out = scop
         .statements
         .first()
         .map(|s| s.schedule.space().n_out())
         .unwrap_or(1);
-    let time = Space::set(scop.params.clone(), Tuple::anonymous(n_out));
+    let time = Space::set(params.clone(), Tuple::anonymous(n_out));
     let lex = UnionMap::from(Map::lex_lt(&time)?);
-    let before = sched.apply_range(&lex)?.apply_range(&sched.reverse())?;
-    let pairs = |a: &UnionMap, b: &UnionMap| -> Result<UnionMap> {
-        let all = a
-            .apply_range(&b.reverse())?
-            .intersect(&before)?
-            .coalesce_fuse_only()?;
-        non_empty(&all)
+    // each statement's accesses restricted to its domain (one member per
+    // array) and its schedule
+    let mut stmts = Vec::with_capacity(scop.statements.len());
+    for s in &scop.statements {
+        let dom = union_set(params, [s.domain.clone()])?;
+        let rel = |acc: &[crate::scop::Access]| {
+            union_map(params, acc.iter().map(|a| a.relation.clone()))?.intersect_domain(&dom)
+        };
+        stmts.push(Local {
+            reads: rel(&s.reads)?,
+            writes: rel(&s.writes)?,
+            sched: union_map(params, [s.schedule.clone()])?,
+        });
+    }
+    let ctx = Context {
+        params,
+        lex,
+        stmts: &stmts,
+        by_name: scop
+            .statements
+            .iter()
+            .enumerate()
+            .map(|(k, s)| (s.name.clone(), k))
+            .collect(),
+        reads: by_array(stmts.iter().map(|l| &l.reads)),
+        writes: by_array(stmts.iter().map(|l| &l.writes)),
+        before: RefCell::new(HashMap::new()),
+        later: RefCell::new(HashMap::new()),
     };
+    let several_writes = scop.statements.iter().any(|s| s.writes.len() > 1);
     // RAW and WAW one write access at a time (their unions are RAW and WAW),
     // kept for the last writers below
-    let mut raw = UnionMap::empty(reads.params().to_vec());
-    let mut waw = raw.clone();
+    let mut raw = Vec::with_capacity(stmts.len());
+    let mut waw = Vec::with_capacity(stmts.len());
     let mut per_access = Vec::new();
     for s in &scop.statements {
+        let mut raw_s = UnionMap::empty(params.clone());
+        let mut waw_s = raw_s.clone();
         for a in &s.writes {
             let wa = UnionMap::from(a.relation.intersect_domain(&s.domain)?);
-            let raw_a = pairs(&wa, &reads)?;
-            let waw_a = pairs(&wa, &writes)?;
-            raw = raw.union(&raw_a)?;
-            waw = waw.union(&waw_a)?;
+            let raw_a = ctx.pairs(&wa, &ctx.reads)?;
+            let waw_a = ctx.pairs(&wa, &ctx.writes)?;
+            raw_s = raw_s.union(&raw_a)?;
+            waw_s = waw_s.union(&waw_a)?;
             if !raw_a.members().is_empty() {
                 per_access.push((raw_a, waw_a));
             }
         }
+        if several_writes {
+            // (the fuse case alone: these feed the subtraction below, which
+            // the wrapped constraints of the full coalescing can make far
+            // costlier)
+            raw_s = raw_s.coalesce_fuse_only()?;
+            waw_s = waw_s.coalesce_fuse_only()?;
+        }
+        raw.push(raw_s);
+        waw.push(waw_s);
     }
-    if scop.statements.iter().any(|s| s.writes.len() > 1) {
-        // (the fuse case alone: these feed the subtraction below, which the
-        // wrapped constraints of the full coalescing can make far costlier)
-        raw = raw.coalesce_fuse_only()?;
-        waw = waw.coalesce_fuse_only()?;
+    let raw = concat(params, raw)?;
+    // the members of RAW by their source statement
+    let mut raw_from: HashMap<String, Vec<&Map>> = HashMap::new();
+    for m in raw.members() {
+        if let Some(name) = m.space().domain_tuple().and_then(|t| t.name.clone()) {
+            raw_from.entry(name).or_default().push(m);
+        }
     }
-    // the last writers: RAW_a − (WAW_a ; RAW) (see the module doc)
-    let mut flow = UnionMap::empty(raw.params().to_vec());
+    // the last writers: RAW_a − (WAW_a ; RAW) (see the module doc), the
+    // composition over the members of RAW that leave the middle statement
+    let mut flow: Vec<UnionMap> = Vec::new();
+    let mut flow_of: Option<String> = None;
     for (raw_a, waw_a) in &per_access {
-        let killed = waw_a.apply_range(&raw)?;
-        flow = flow.union(&raw_a.subtract(&killed)?)?;
+        let mut killed = Vec::new();
+        for x in waw_a.members() {
+            let middle = x.space().range_tuple();
+            for y in middle
+                .name
+                .as_ref()
+                .and_then(|n| raw_from.get(n))
+                .into_iter()
+                .flatten()
+            {
+                if y.space()
+                    .domain_tuple()
+                    .is_some_and(|t| t.same_shape(middle))
+                {
+                    killed.push(x.apply_range(y)?);
+                }
+            }
+        }
+        let killed = union_map(params, killed)?;
+        let source = raw_a.members()[0]
+            .space()
+            .domain_tuple()
+            .and_then(|t| t.name.clone());
+        if flow_of != source || flow.is_empty() {
+            flow.push(UnionMap::empty(params.clone()));
+            flow_of = source;
+        }
+        let last = flow.len() - 1;
+        flow[last] = flow[last].union(&raw_a.subtract(&killed)?)?;
+    }
+    let mut flow_c = Vec::with_capacity(flow.len());
+    for f in flow {
+        flow_c.push(non_empty(&f.coalesce()?)?);
+    }
+    let mut war = Vec::with_capacity(stmts.len());
+    for l in &stmts {
+        war.push(ctx.pairs(&l.reads, &ctx.writes)?);
     }
     Ok(Dependences {
-        flow: non_empty(&flow.coalesce()?)?,
-        war: pairs(&reads, &writes)?,
-        waw,
+        flow: concat(params, flow_c)?,
+        war: concat(params, war)?,
+        waw: concat(params, waw)?,
         raw,
     })
+}
+
+/// One statement's accesses, restricted to its domain, and its schedule.
+struct Local {
+    reads: UnionMap,
+    writes: UnionMap,
+    sched: UnionMap,
+}
+
+/// The members of the access unions `us` (in order) by the name of their
+/// array.
+fn by_array<'a>(us: impl Iterator<Item = &'a UnionMap>) -> HashMap<Option<String>, Vec<Map>> {
+    let mut out: HashMap<Option<String>, Vec<Map>> = HashMap::new();
+    for u in us {
+        for m in u.members() {
+            out.entry(m.space().range_tuple().name.clone())
+                .or_default()
+                .push(m.reverse());
+        }
+    }
+    out
+}
+
+/// What the pairs of accesses are formed from.
+struct Context<'a> {
+    params: &'a [String],
+    /// `<_lex` on the time space.
+    lex: UnionMap,
+    stmts: &'a [Local],
+    by_name: HashMap<String, usize>,
+    /// The reversed read and write relations (array to instance) by array.
+    reads: HashMap<Option<String>, Vec<Map>>,
+    writes: HashMap<Option<String>, Vec<Map>>,
+    /// `Sched_s ; <_lex ; Sched_t^-1` by `(s, t)`, and `Sched_s ; <_lex` by
+    /// `s`, as they are first needed.
+    before: RefCell<HashMap<(usize, usize), UnionMap>>,
+    later: RefCell<HashMap<usize, UnionMap>>,
+}
+
+impl Context<'_> {
+    /// `(a ; b^-1) ∩ Before` fuse-coalesced without its empty members, with
+    /// `b^-1` the reversed accesses `by` grouped by array: `a`'s members
+    /// are composed with those of its own array, in their order.
+    fn pairs(&self, a: &UnionMap, by: &HashMap<Option<String>, Vec<Map>>) -> Result<UnionMap> {
+        let mut all = Vec::new();
+        for x in a.members() {
+            let array = x.space().range_tuple();
+            for y in by.get(&array.name).into_iter().flatten() {
+                if y.space()
+                    .domain_tuple()
+                    .is_some_and(|t| t.same_shape(array))
+                {
+                    all.push(x.apply_range(y)?);
+                }
+            }
+        }
+        let all = union_map(self.params, all)?;
+        let mut before = Vec::with_capacity(all.members().len());
+        for m in all.members() {
+            let k = |t: Option<&Tuple>| {
+                t.and_then(|t| t.name.as_ref())
+                    .and_then(|n| self.by_name.get(n).copied())
+            };
+            if let (Some(s), Some(t)) = (
+                k(m.space().domain_tuple()),
+                k(Some(m.space().range_tuple())),
+            ) {
+                before.extend(self.before(s, t)?.members().iter().cloned());
+            }
+        }
+        let before = union_map(self.params, before)?;
+        non_empty(&all.intersect(&before)?.coalesce_fuse_only()?)
+    }
+
+    /// `Sched_s ; <_lex ; Sched_t^-1`: the pairs of instances of `s` and
+    /// `t` in strict lexicographic order of their times.
+    fn before(&self, s: usize, t: usize) -> Result<UnionMap> {
+        if let Some(b) = self.before.borrow().get(&(s, t)) {
+            return Ok(b.clone());
+        }
+        let later = match self.later.borrow().get(&s) {
+            Some(l) => l.clone(),
+            None => self.stmts[s].sched.apply_range(&self.lex)?,
+        };
+        self.later
+            .borrow_mut()
+            .entry(s)
+            .or_insert_with(|| later.clone());
+        let b = later.apply_range(&self.stmts[t].sched.reverse())?;
+        self.before.borrow_mut().insert((s, t), b.clone());
+        Ok(b)
+    }
+}
+
+/// The members of the unions `us`, in order, as one union.
+fn concat(params: &[String], us: Vec<UnionMap>) -> Result<UnionMap> {
+    union_map(params, us.into_iter().flat_map(|u| u.members().to_vec()))
 }
 
 /// `u` without its empty members (pairs of statements with no dependence).

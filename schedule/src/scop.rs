@@ -138,19 +138,23 @@ pub(crate) fn access(
     })
 }
 
-fn union_set(params: &[String], sets: impl IntoIterator<Item = Set>) -> Result<UnionSet> {
+/// The union over `params` of `sets`, added in order.
+pub(crate) fn union_set(
+    params: &[String],
+    sets: impl IntoIterator<Item = Set>,
+) -> Result<UnionSet> {
     let mut u = UnionSet::empty(params.to_vec());
-    for s in sets {
-        u.add(s)?;
-    }
+    u.add_all(sets)?;
     Ok(u)
 }
 
-fn union_map(params: &[String], maps: impl IntoIterator<Item = Map>) -> Result<UnionMap> {
+/// The union over `params` of `maps`, added in order.
+pub(crate) fn union_map(
+    params: &[String],
+    maps: impl IntoIterator<Item = Map>,
+) -> Result<UnionMap> {
     let mut u = UnionMap::empty(params.to_vec());
-    for m in maps {
-        u.add(m)?;
-    }
+    u.add_all(maps)?;
     Ok(u)
 }
 

@@ -308,3 +308,39 @@ fn kernels_against_enumeration() {
         }
     }
 }
+
+/// 400 statements in one loop, each reading its neighbours' arrays (the
+/// program of `scripts/bench_scale.sh`): the dependences relate only
+/// statements that touch a common array, and are found pair of accesses by
+/// pair of accesses (over the whole unions this took minutes in a test
+/// build).
+#[test]
+fn four_hundred_statements_in_one_loop() {
+    let n = 400;
+    let mut src = String::from("#pragma scop\nfor (i = 1; i < N; i++) {\n");
+    for k in 0..n {
+        let mut rhs = format!("A{k}[i - 1]");
+        if k > 0 {
+            rhs = format!("A{}[i] + {rhs}", k - 1);
+        }
+        if k + 1 < n {
+            rhs = format!("{rhs} + A{}[i]", k + 1);
+        }
+        src.push_str(&format!("  A{k}[i] = {rhs};\n"));
+    }
+    src.push_str("}\n#pragma endscop\n");
+    let d = dependences(&extract_scop(&src, &Options::default()).unwrap()).unwrap();
+    // RAW: each statement to itself (the next iteration) and to its right
+    // neighbour (the same one); WAR: to the right neighbour; no WAW
+    assert_eq!(d.raw.members().len(), 2 * n - 1);
+    assert_eq!(d.war.members().len(), n - 1);
+    assert!(d.waw.members().is_empty());
+    assert_eq!(d.flow.members().len(), 2 * n - 1);
+    let some: UnionMap =
+        "[N] -> { S7[i] -> S8[i] : 1 <= i < N; S7[i] -> S7[i + 1] : 1 <= i <= N - 2 }"
+            .parse()
+            .unwrap();
+    assert!(some.is_subset(&d.raw).unwrap());
+    let war: UnionMap = "[N] -> { S7[i] -> S8[i] : 1 <= i < N }".parse().unwrap();
+    assert!(war.is_subset(&d.war).unwrap());
+}

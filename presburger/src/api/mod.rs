@@ -17,6 +17,9 @@ use crate::conjunction::Conjunction;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::space::{DimKind, Space, Tuple, TupleBody};
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 
 mod aff;
 #[cfg(test)]
@@ -185,6 +188,27 @@ impl Disjunction {
         Ok(a)
     }
 
+    /// `self` united with each of `others` in turn, simplified once at the
+    /// end (the conjunctions of each step's result are already simplified,
+    /// so simplifying them again in every step changes nothing).
+    pub(crate) fn union_all<'a>(
+        &self,
+        others: impl IntoIterator<Item = &'a Disjunction>,
+    ) -> Result<Disjunction> {
+        let mut acc = self.clone();
+        for o in others {
+            if acc.space.params() == o.space.params() && acc.space.same_tuples(&o.space) {
+                acc.parts.extend(o.parts.iter().cloned());
+            } else {
+                let (mut a, b) = acc.aligned_pair(o, "union")?;
+                a.parts.extend(b.parts);
+                acc = a;
+            }
+        }
+        acc.simplify();
+        Ok(acc)
+    }
+
     pub(crate) fn intersect(&self, other: &Disjunction) -> Result<Disjunction> {
         let (a, b) = self.aligned_pair(other, "intersection")?;
         let mut parts = Vec::with_capacity(a.parts.len() * b.parts.len());
@@ -217,13 +241,29 @@ impl Disjunction {
             self.parts = vec![u];
             return;
         }
+        // exact duplicates go, the first of each kept: among a few
+        // conjunctions by comparing each with those kept, among many through
+        // a hash table of their rows
+        let same = |k: &Conjunction, p: &Conjunction| {
+            k.divs == p.divs && k.eqs == p.eqs && k.ineqs == p.ineqs
+        };
         let mut kept: Vec<Conjunction> = Vec::with_capacity(self.parts.len());
-        for p in self.parts.drain(..) {
-            if !kept
-                .iter()
-                .any(|k| k.divs == p.divs && k.eqs == p.eqs && k.ineqs == p.ineqs)
-            {
-                kept.push(p);
+        if self.parts.len() <= 8 {
+            for p in self.parts.drain(..) {
+                if !kept.iter().any(|k| same(k, &p)) {
+                    kept.push(p);
+                }
+            }
+        } else {
+            let mut at: HashMap<u64, Vec<usize>> = HashMap::new();
+            for p in self.parts.drain(..) {
+                let mut h = DefaultHasher::new();
+                (&p.divs, &p.eqs, &p.ineqs).hash(&mut h);
+                let bucket = at.entry(h.finish()).or_default();
+                if !bucket.iter().any(|&k| same(&kept[k], &p)) {
+                    bucket.push(kept.len());
+                    kept.push(p);
+                }
             }
         }
         self.parts = kept;
@@ -638,6 +678,7 @@ pub(crate) mod across {
     use super::{Across, Disjunction, merged_params};
     use crate::error::Result;
     use crate::space::Space;
+    use std::collections::HashMap;
 
     /// The members of `u` as disjunctions.
     fn disjs<U: Across>(u: &U) -> impl Iterator<Item = &Disjunction> {
@@ -652,9 +693,62 @@ pub(crate) mod across {
             .find(|m| U::disj(m).space.same_tuples(space))
     }
 
-    /// The disjunction of the member of `u` in the tuples of `space`.
-    pub(crate) fn disj_like<'a, U: Across>(u: &'a U, space: &Space) -> Option<&'a Disjunction> {
-        member_like(u, space).map(U::disj)
+    /// The members of a union found by their tuples, for many look-ups: a
+    /// hash table from [`Space::tuple_key`] to the first member of that key.
+    /// Equal tuples give equal keys; where one key stands for tuples that
+    /// differ (a tuple named `""` and an unnamed one), the members are
+    /// searched one by one, so a look-up finds what [`member_like`] finds.
+    pub(crate) struct Index<'a, U: Across> {
+        members: &'a [U::Member],
+        at: HashMap<String, usize>,
+    }
+
+    impl<'a, U: Across> Index<'a, U> {
+        /// The index of the members of `u`.
+        pub(crate) fn new(u: &'a U) -> Index<'a, U> {
+            let members = u.parts().1.as_slice();
+            Index {
+                members,
+                at: keys::<U>(members),
+            }
+        }
+
+        /// The member in the tuples of `space`.
+        pub(crate) fn member(&self, space: &Space) -> Option<&'a U::Member> {
+            find::<U>(self.members, &self.at, &space.tuple_key(), space).map(|i| &self.members[i])
+        }
+
+        /// The disjunction of the member in the tuples of `space`.
+        pub(crate) fn get(&self, space: &Space) -> Option<&'a Disjunction> {
+            self.member(space).map(U::disj)
+        }
+    }
+
+    /// The first member of each tuple key (see [`Index`]).
+    fn keys<U: Across>(members: &[U::Member]) -> HashMap<String, usize> {
+        let mut at = HashMap::with_capacity(members.len());
+        for (i, x) in members.iter().enumerate() {
+            at.entry(U::disj(x).space.tuple_key()).or_insert(i);
+        }
+        at
+    }
+
+    /// The position in `members` of the member in the tuples of `space`,
+    /// whose key is `key`, with `at` the first member of each key (see
+    /// [`Index`]).
+    fn find<U: Across>(
+        members: &[U::Member],
+        at: &HashMap<String, usize>,
+        key: &str,
+        space: &Space,
+    ) -> Option<usize> {
+        let i = *at.get(key)?;
+        if U::disj(&members[i]).space.same_tuples(space) {
+            return Some(i);
+        }
+        members
+            .iter()
+            .position(|x| U::disj(x).space.same_tuples(space))
     }
 
     /// Adds `m` to `u`, merged (by union) with the member of the same space.
@@ -674,6 +768,47 @@ pub(crate) mod across {
         {
             Some(x) => *x = U::wrap(U::disj(x).union(&m)?),
             None => members.push(U::wrap(m.simplified())),
+        }
+        Ok(())
+    }
+
+    /// Adds every member of `ms` to `u` as [`add`] does, one after the other,
+    /// with the same result. The members are found by their [`Space::tuple_key`]
+    /// in a hash table built once, and what joins a member is united with it
+    /// in one step at the end ([`Disjunction::union_all`]), so the cost grows
+    /// with the number of members and conjunctions added and present, not
+    /// with their product.
+    pub(crate) fn add_all<U: Across>(
+        u: &mut U,
+        ms: impl IntoIterator<Item = U::Member>,
+    ) -> Result<()> {
+        let mut at = keys::<U>(u.parts().1);
+        // what joins an existing member, by its position, in order
+        let mut pending: HashMap<usize, Vec<Disjunction>> = HashMap::new();
+        for m in ms {
+            let (params, members) = u.parts_mut();
+            let merged = merged_params(params, U::disj(&m).space.params());
+            if merged != *params {
+                for x in members.iter_mut() {
+                    *x = U::wrap(U::disj(x).align_params(&merged));
+                }
+                *params = merged;
+            }
+            let m = U::disj(&m).align_params(params);
+            let key = m.space.tuple_key();
+            match find::<U>(members.as_slice(), &at, &key, &m.space) {
+                Some(i) => pending.entry(i).or_default().push(m),
+                None => {
+                    at.entry(key).or_insert(members.len());
+                    members.push(U::wrap(m.simplified()));
+                }
+            }
+        }
+        // the unions with members already there, each in one step
+        let members = u.parts_mut().1;
+        for (i, more) in pending {
+            let x = &mut members[i];
+            *x = U::wrap(U::disj(x).union_all(&more)?);
         }
         Ok(())
     }
@@ -698,21 +833,21 @@ pub(crate) mod across {
         mut each: impl FnMut(&Disjunction) -> Result<Option<Disjunction>>,
     ) -> Result<U> {
         let params = merged_params(a.parts().0, b.parts().0);
-        let mut r = U::from_parts(params.clone(), Vec::new());
+        let mut out = Vec::new();
         for x in disjs(a) {
             if let Some(d) = each(x)? {
-                add(&mut r, U::wrap(d))?;
+                out.push(U::wrap(d));
             }
         }
+        let mut r = U::from_parts(params.clone(), Vec::new());
+        add_all(&mut r, out)?;
         Ok(with_params(r, &params))
     }
 
     /// Space by space union.
     pub(crate) fn union<U: Across>(a: &U, b: &U) -> Result<U> {
         let mut r = a.clone();
-        for m in b.parts().1 {
-            add(&mut r, m.clone())?;
-        }
+        add_all(&mut r, b.parts().1.iter().cloned())?;
         let params = merged_params(r.parts().0, b.parts().0);
         Ok(with_params(r, &params))
     }
@@ -722,21 +857,31 @@ pub(crate) mod across {
     pub(crate) fn intersect<U: Across>(a: &U, b: &U) -> Result<U> {
         let params = merged_params(a.parts().0, b.parts().0);
         let only_params = |u: &U| u.parts().1.len() == 1 && U::disj(&u.parts().1[0]).is_params();
-        let mut r = U::from_parts(params.clone(), Vec::new());
-        for x in disjs(a) {
-            for y in disjs(b) {
-                let d = if x.space.same_tuples(&y.space) {
-                    x.intersect(y)?
-                } else if only_params(b) {
-                    x.intersect_params(y)?
-                } else if only_params(a) {
-                    y.intersect_params(x)?
-                } else {
-                    continue;
-                };
-                add(&mut r, U::wrap(d))?;
+        let mut out = Vec::new();
+        if only_params(a) || only_params(b) {
+            for x in disjs(a) {
+                for y in disjs(b) {
+                    out.push(U::wrap(if x.space.same_tuples(&y.space) {
+                        x.intersect(y)?
+                    } else if only_params(b) {
+                        x.intersect_params(y)?
+                    } else {
+                        y.intersect_params(x)?
+                    }));
+                }
+            }
+        } else {
+            // the partner of each member of `a`: the one member of `b` in its
+            // space, if any
+            let at = Index::new(b);
+            for x in disjs(a) {
+                if let Some(y) = at.get(&x.space) {
+                    out.push(U::wrap(x.intersect(y)?));
+                }
             }
         }
+        let mut r = U::from_parts(params.clone(), Vec::new());
+        add_all(&mut r, out)?;
         Ok(with_params(r, &params))
     }
 
@@ -766,8 +911,9 @@ pub(crate) mod across {
         b: &U,
         mut each: impl FnMut(&Disjunction, Option<&Disjunction>) -> Result<bool>,
     ) -> Result<bool> {
+        let at = Index::new(b);
         for x in disjs(a) {
-            if !each(x, disj_like(b, &x.space))? {
+            if !each(x, at.get(&x.space))? {
                 return Ok(false);
             }
         }

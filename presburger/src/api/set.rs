@@ -79,6 +79,25 @@ impl Set {
         self.0.union(&other.0).map(Set)
     }
 
+    /// The union of `self` and every set of `others`: the result of
+    /// `union` with each in turn, in one simplification at the end
+    /// instead of one per step (linear instead of quadratic in the number of
+    /// conjunctions).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "{ [i] : i = 0 }".parse()?;
+    /// let rest: Vec<Set> = ["{ [i] : i = 1 }", "{ [i] : i = 2 }"]
+    ///     .iter()
+    ///     .map(|t| t.parse())
+    ///     .collect::<Result<_, _>>()?;
+    /// assert!(a.union_all(&rest)?.is_equal(&"{ [i] : 0 <= i <= 2 }".parse()?)?);
+    /// # Ok::<(), presburger::Error>(())
+    /// ```
+    pub fn union_all<'a>(&self, others: impl IntoIterator<Item = &'a Set>) -> Result<Set> {
+        self.0.union_all(others.into_iter().map(|s| &s.0)).map(Set)
+    }
+
     /// Intersection: the points in both (isl's `isl_set_intersect`), the
     /// parameters aligned by name. An error ([`Error::SpaceMismatch`]) for
     /// different tuples.

@@ -5,6 +5,7 @@ use crate::algebra::{
     algebra_budget, union_is_disjoint, union_is_equal, union_is_subset, union_subtract,
 };
 use crate::solver::budget::Budget;
+use std::collections::HashMap;
 
 /// A union of maps in different spaces (one `Map` per pair of tuples), as
 /// isl's `isl_union_map`.
@@ -47,6 +48,13 @@ impl UnionMap {
     #[doc(alias = "isl_union_map_add_map")]
     pub fn add(&mut self, m: Map) -> Result<()> {
         across::add(self, m)
+    }
+
+    /// Adds each map of `ms` in turn, as [`UnionMap::add`] does (the same
+    /// result), finding the members of their spaces by hashing their tuples:
+    /// the cost grows with the number of members, not with its square.
+    pub fn add_all(&mut self, ms: impl IntoIterator<Item = Map>) -> Result<()> {
+        across::add_all(self, ms)
     }
 
     /// The points in either, space by space (isl's `isl_union_map_union`).
@@ -159,26 +167,32 @@ impl UnionMap {
     /// Each map with its domain restricted to the member of `set` in its domain
     /// space (maps without one vanish).
     pub fn intersect_domain(&self, set: &UnionSet) -> Result<UnionMap> {
-        let mut r = UnionMap::empty(merged_params(&self.params, &set.params));
+        let at = across::Index::new(set);
+        let mut out = Vec::new();
         for m in &self.maps {
             let Some(dom) = m.0.space.domain_space() else {
                 continue;
             };
-            if let Some(s) = set.member_like(&dom) {
-                r.add(m.intersect_domain(s)?)?;
+            if let Some(s) = at.member(&dom) {
+                out.push(m.intersect_domain(s)?);
             }
         }
+        let mut r = UnionMap::empty(merged_params(&self.params, &set.params));
+        r.add_all(out)?;
         Ok(r)
     }
 
     /// Each map with its range restricted to the member of `set` in its range space.
     pub fn intersect_range(&self, set: &UnionSet) -> Result<UnionMap> {
-        let mut r = UnionMap::empty(merged_params(&self.params, &set.params));
+        let at = across::Index::new(set);
+        let mut out = Vec::new();
         for m in &self.maps {
-            if let Some(s) = set.member_like(&m.0.space.range_space()) {
-                r.add(m.intersect_range(s)?)?;
+            if let Some(s) = at.member(&m.0.space.range_space()) {
+                out.push(m.intersect_range(s)?);
             }
         }
+        let mut r = UnionMap::empty(merged_params(&self.params, &set.params));
+        r.add_all(out)?;
         Ok(r)
     }
 
@@ -194,15 +208,25 @@ impl UnionMap {
     /// ```
     #[doc(alias = "isl_union_map_apply_range")]
     pub fn apply_range(&self, next: &UnionMap) -> Result<UnionMap> {
-        let mut r = UnionMap::empty(merged_params(&self.params, &next.params));
+        // the members of `next` by the shape of their domain tuple (equal
+        // shapes give equal keys; each candidate is checked)
+        let mut by_domain: HashMap<String, Vec<&Map>> = HashMap::new();
+        for b in &next.maps {
+            if let Some(bd) = b.0.space.domain_tuple() {
+                by_domain.entry(bd.shape_key()).or_default().push(b);
+            }
+        }
+        let mut out = Vec::new();
         for a in &self.maps {
-            for b in &next.maps {
-                let (ar, bd) = (a.0.space.range_tuple(), b.0.space.domain_tuple());
-                if bd.is_some_and(|bd| bd.same_shape(ar)) {
-                    r.add(a.apply_range(b)?)?;
+            let ar = a.0.space.range_tuple();
+            for b in by_domain.get(&ar.shape_key()).into_iter().flatten() {
+                if b.0.space.domain_tuple().is_some_and(|bd| bd.same_shape(ar)) {
+                    out.push(a.apply_range(b)?);
                 }
             }
         }
+        let mut r = UnionMap::empty(merged_params(&self.params, &next.params));
+        r.add_all(out)?;
         Ok(r)
     }
 }

@@ -58,6 +58,13 @@ impl UnionSet {
         across::add(self, m)
     }
 
+    /// Adds each set of `ms` in turn, as [`UnionSet::add`] does (the same
+    /// result), finding the members of their spaces by hashing their tuples:
+    /// the cost grows with the number of members, not with its square.
+    pub fn add_all(&mut self, ms: impl IntoIterator<Item = Set>) -> Result<()> {
+        across::add_all(self, ms)
+    }
+
     /// The points in either, space by space (isl's `isl_union_set_union`).
     ///
     /// ```

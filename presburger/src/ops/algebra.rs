@@ -2038,8 +2038,9 @@ impl Disjunction {
 
 /// Each member of `a` minus the member of `b` in its space.
 pub(crate) fn union_subtract<U: Across>(a: &U, b: &U, budget: &mut Budget) -> Result<U> {
+    let at = across::Index::new(b);
     across::collect(a, b, |x| {
-        Ok(Some(match across::disj_like(b, &x.space) {
+        Ok(Some(match at.get(&x.space) {
             Some(y) => x.subtract_in(y, budget)?,
             None => x.clone(),
         }))

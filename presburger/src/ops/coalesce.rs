@@ -100,7 +100,9 @@ use crate::simplex::{LpValue, Rational, Simplex};
 use crate::solver::solve::contains_in;
 use crate::space::Space;
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, HashSet};
+use std::ops::Bound;
 
 /// Most steps spent on rewriting the plain existentials of one disjunct into
 /// divisions before coalescing (past it the disjunct is left as it is).
@@ -195,7 +197,7 @@ impl Disjunction {
     /// Coalescing: drop disjuncts contained in others; replace two disjuncts by
     /// one conjunction whenever that is exact ([`try_merge`]); repeat until no
     /// pair changes. Exact: the result has the same points. The pairs are
-    /// tried those with more constraints in common first ([`pair_order`]:
+    /// tried those with more constraints in common first ([`Pairs`]:
     /// on vs_isl's families 10 to 25% fewer instructions, as many disjuncts
     /// left).
     ///
@@ -262,9 +264,12 @@ impl Disjunction {
         // (a multiplicative hash: SipHash was 0.5% of the time here)
         let mut not_inside: HashSet<(usize, usize), BuildRowHasher> = HashSet::default();
         let mut not_merged: HashSet<(usize, usize), BuildRowHasher> = HashSet::default();
+        let mut pairs = Pairs::new(&members);
         'outer: loop {
             budget.spend(1)?;
-            for (i, j) in pair_order(&members) {
+            let mut next = pairs.first();
+            while let Some(key) = next {
+                let (i, j) = pairs.positions(key);
                 // drop i when it lies inside j
                 if !not_inside.contains(&(members[i].id, members[j].id)) {
                     let inside = match members[i].point(budget)? {
@@ -278,6 +283,7 @@ impl Disjunction {
                     };
                     if inside {
                         members.remove(i);
+                        pairs.remove(i);
                         continue 'outer;
                     }
                     not_inside.insert((members[i].id, members[j].id));
@@ -317,7 +323,9 @@ impl Disjunction {
                     if let Some(m) = merged {
                         // m contains both: their points are points of m
                         let gone = members.remove(j);
+                        pairs.remove(j);
                         members[i].replace(m, next_id);
+                        pairs.renew(&members, i);
                         for p in gone.points {
                             members[i].learn(p);
                         }
@@ -326,6 +334,9 @@ impl Disjunction {
                     }
                     not_merged.insert((members[i].id, members[j].id));
                 }
+                // the pair is settled for as long as both members stay
+                pairs.settle(key);
+                next = pairs.after(key);
             }
             break;
         }
@@ -341,26 +352,119 @@ impl Disjunction {
     }
 }
 
-/// The ordered pairs of distinct members, those with more rows in common
-/// first (then in index order): two disjuncts that share most of their
-/// constraints are the likeliest to merge, and a merge made early spares
-/// the failed attempts of the pairs it replaces.
-fn pair_order(members: &[Member]) -> Vec<(usize, usize)> {
-    let n = members.len();
-    let shared = |a: &Conjunction, b: &Conjunction| {
-        a.ineqs.iter().filter(|r| b.ineqs.contains(r)).count()
-            + a.eqs.iter().filter(|r| b.eqs.contains(r)).count()
-    };
-    let mut pairs: Vec<(usize, usize, usize)> = Vec::with_capacity(n * n);
-    for i in 0..n {
-        for j in i + 1..n {
-            let s = shared(&members[i].c, &members[j].c);
-            pairs.push((s, i, j));
-            pairs.push((s, j, i));
+/// The rows two conjunctions have in common (inequalities and equalities).
+fn shared(a: &Conjunction, b: &Conjunction) -> usize {
+    a.ineqs.iter().filter(|r| b.ineqs.contains(r)).count()
+        + a.eqs.iter().filter(|r| b.eqs.contains(r)).count()
+}
+
+/// The ordered pairs of distinct members still to be tried by the
+/// coalescing loop, in its order: those with more rows in common first
+/// (then by position): two disjuncts that share most of their constraints
+/// are the likeliest to merge, and a merge made early spares the failed
+/// attempts of the pairs it replaces.
+///
+/// A pair is keyed by its rows in common and the *ranks* of its members: a
+/// member's rank is its first position, kept when it is replaced by a merge
+/// and when members before it go, so ranks sort as positions do. A pair
+/// leaves the set once tried (its tests are then known to fail for as long
+/// as both members stay) or when a member goes; a replaced member's pairs
+/// are keyed anew. So after each change the loop resumes at the first pair
+/// it would try when ordering all pairs again, without doing so.
+struct Pairs {
+    live: BTreeSet<PairKey>,
+    /// The rank of the member at each position (increasing).
+    ranks: Vec<u32>,
+    /// The rows in common of the members of each pair of ranks (as keyed).
+    common: Vec<Vec<u32>>,
+}
+
+/// `(rows in common, reversed; rank of the first member; of the second)`.
+type PairKey = (Reverse<u32>, u32, u32);
+
+impl Pairs {
+    fn new(members: &[Member]) -> Pairs {
+        let n = members.len();
+        let mut common = vec![vec![0u32; n]; n];
+        let mut keys = Vec::with_capacity(n * n.saturating_sub(1));
+        for i in 0..n {
+            for j in i + 1..n {
+                let s = count_u32(shared(&members[i].c, &members[j].c));
+                common[i][j] = s;
+                common[j][i] = s;
+                keys.push((Reverse(s), count_u32(i), count_u32(j)));
+                keys.push((Reverse(s), count_u32(j), count_u32(i)));
+            }
+        }
+        keys.sort_unstable();
+        Pairs {
+            live: keys.into_iter().collect(),
+            ranks: (0..n).map(count_u32).collect(),
+            common,
         }
     }
-    pairs.sort_by(|x, y| y.0.cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
-    pairs.into_iter().map(|(_, i, j)| (i, j)).collect()
+
+    fn first(&self) -> Option<PairKey> {
+        self.live.first().copied()
+    }
+
+    fn after(&self, key: PairKey) -> Option<PairKey> {
+        self.live
+            .range((Bound::Excluded(key), Bound::Unbounded))
+            .next()
+            .copied()
+    }
+
+    /// The positions of the members of the pair `key`.
+    fn positions(&self, key: PairKey) -> (usize, usize) {
+        let at = |r: u32| self.ranks.binary_search(&r).unwrap_or(0);
+        (at(key.1), at(key.2))
+    }
+
+    /// The pair `key` was tried without a change.
+    fn settle(&mut self, key: PairKey) {
+        self.live.remove(&key);
+    }
+
+    /// The pairs of the member at position `p` leave, as it does.
+    fn remove(&mut self, p: usize) {
+        let r = self.ranks[p];
+        self.drop_pairs(r);
+        self.ranks.remove(p);
+    }
+
+    /// The member at position `p` was replaced: its pairs are keyed anew.
+    fn renew(&mut self, members: &[Member], p: usize) {
+        let r = self.ranks[p];
+        self.drop_pairs(r);
+        for (q, m) in members.iter().enumerate() {
+            if q != p {
+                let o = self.ranks[q];
+                let s = count_u32(shared(&members[p].c, &m.c));
+                self.common[r as usize][o as usize] = s;
+                self.common[o as usize][r as usize] = s;
+                self.live.insert((Reverse(s), r, o));
+                self.live.insert((Reverse(s), o, r));
+            }
+        }
+    }
+
+    /// Removes the pairs of the member of rank `r` with every member there is.
+    fn drop_pairs(&mut self, r: u32) {
+        for &o in &self.ranks {
+            if o != r {
+                let s = Reverse(self.common[r as usize][o as usize]);
+                self.live.remove(&(s, r, o));
+                self.live.remove(&(s, o, r));
+            }
+        }
+    }
+}
+
+/// A count or position as the `u32` of a [`PairKey`] (a union has far fewer
+/// disjuncts and rows).
+fn count_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// What the search for an integer point of a disjunct found.

@@ -895,10 +895,19 @@ impl Simplex {
     /// Implemented by fixing each optimum with a temporary equality, removed by
     /// rollback before returning. Panics if an objective has the wrong length.
     pub fn lexmin(&mut self, objs: &[Vec<Int>]) -> LpResult {
+        let snap = self.snapshot();
+        let result = self.lexmin_fixing(objs);
+        self.rollback(snap);
+        result
+    }
+
+    /// [`Simplex::lexmin`] leaving the equalities that fix the optima in the
+    /// tableau (for a caller that rolls back to an earlier snapshot or drops
+    /// the tableau: the undoing pivots are not made).
+    pub fn lexmin_fixing(&mut self, objs: &[Vec<Int>]) -> LpResult {
         if self.empty {
             return LpResult::Empty;
         }
-        let snap = self.snapshot();
         let mut result = LpResult::Optimum {
             value: Rational::zero(),
             point: self.sample_point().unwrap_or_default(),
@@ -915,7 +924,6 @@ impl Simplex {
                 self.add_eq(&eq);
             }
         }
-        self.rollback(snap);
         result
     }
 

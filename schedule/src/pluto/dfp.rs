@@ -182,6 +182,9 @@ fn direction(st: &Partial, s: usize, i: usize) -> i64 {
 struct Fcg {
     /// `((S, i), (T, j))` with `S <= T` to whether there is an edge.
     edges: HashMap<(Vertex, Vertex), bool>,
+    /// The positions in the open dependences of those between each pair of
+    /// statements `(S, T)`, `S <= T` (made at the first query).
+    by_pair: Option<HashMap<(usize, usize), Vec<usize>>>,
 }
 
 impl Fcg {
@@ -195,11 +198,28 @@ impl Fcg {
             return Ok(e);
         }
         let (s, t) = (a.0, b.0);
-        let deps: Vec<&Dep> = st
-            .open_deps()
-            .iter()
-            .filter(|d| (d.src == s || d.src == t) && (d.dst == s || d.dst == t))
-            .collect();
+        let open = st.open_deps();
+        let by_pair = self.by_pair.get_or_insert_with(|| {
+            let mut m: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+            for (k, d) in open.iter().enumerate() {
+                m.entry((d.src.min(d.dst), d.src.max(d.dst)))
+                    .or_default()
+                    .push(k);
+            }
+            m
+        });
+        // the dependences among `s` and `t`, in their order
+        let mut at: Vec<usize> = Vec::new();
+        let keys = if s == t {
+            vec![(s, s)]
+        } else {
+            vec![(s, s), (s, t), (t, t)]
+        };
+        for key in keys {
+            at.extend(by_pair.get(&key).into_iter().flatten());
+        }
+        at.sort_unstable();
+        let deps: Vec<&Dep> = at.iter().map(|&k| &open[k]).collect();
         let related = deps.iter().any(|d| s == t || d.src != d.dst);
         if a == b {
             // a self edge: loop i alone has a negative distance on a ray (or
@@ -490,9 +510,16 @@ fn scale_and_shift(st: &mut Partial, color: &[Option<usize>]) -> Result<Option<V
         for &v in &all_lambdas {
             lp.eq(&[(v, Int::ONE)], 0);
         }
-        let found = lp.lexmin(&order);
-        lp.rollback(snap);
-        if let Some(point) = found.or_else(|| lp.lexmin(&order)) {
+        // (the LP is dropped after, or rolled back to before the λ = 0
+        // constraints when skewing is needed)
+        let found = match lp.lexmin_fixing(&order) {
+            Some(p) => Some(p),
+            None => {
+                lp.rollback(snap);
+                lp.lexmin_fixing(&order)
+            }
+        };
+        if let Some(point) = found {
             return Ok(Some(tpl.integer_rows(&point)));
         }
     }

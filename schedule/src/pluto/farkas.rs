@@ -210,9 +210,9 @@ pub(crate) type Form = Vec<(usize, Int)>;
 /// (the Farkas constraints of a set of dependences) serve many questions.
 pub(crate) struct Lp {
     simplex: LinearProgram,
-    /// The dependence constraints added since the last rollback, as dense
-    /// rows divided by their gcd (to skip duplicates).
-    seen: HashSet<(bool, Vec<Int>), BuildRowHasher>,
+    /// The dependence constraints added since the last rollback, divided by
+    /// their gcd, as their non-zero entries (to skip duplicates).
+    seen: HashSet<(bool, Vec<(usize, Int)>), BuildRowHasher>,
 }
 
 /// The most generators a piece may have for [`FarkasMethod::Generators`].
@@ -327,12 +327,18 @@ impl Lp {
                 *x = -x.clone();
             }
         }
-        let key = (is_eq, row);
+        let entries: Vec<(usize, Int)> = row
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| !x.is_zero())
+            .map(|(k, x)| (k, x.clone()))
+            .collect();
+        let key = (is_eq, entries);
         if !self.seen.contains(&key) {
             if is_eq {
-                self.simplex.add_eq(&key.1);
+                self.simplex.add_eq(&row);
             } else {
-                self.simplex.add_ineq(&key.1);
+                self.simplex.add_ineq(&row);
             }
             self.seen.insert(key);
         }
@@ -342,6 +348,17 @@ impl Lp {
     /// other (each optimum fixed before the next); `None` when infeasible or
     /// unbounded.
     pub fn lexmin(&mut self, order: &[usize]) -> Option<Vec<Rational>> {
+        self.lexmin_with(order, false)
+    }
+
+    /// [`Lp::lexmin`] that leaves the equalities fixing the optima in the LP
+    /// (see [`LinearProgram::lexmin_fixing`]): for an LP about to be dropped
+    /// or rolled back.
+    pub fn lexmin_fixing(&mut self, order: &[usize]) -> Option<Vec<Rational>> {
+        self.lexmin_with(order, true)
+    }
+
+    fn lexmin_with(&mut self, order: &[usize], fixing: bool) -> Option<Vec<Rational>> {
         if self.is_empty() {
             return None;
         }
@@ -354,7 +371,12 @@ impl Lp {
                 o
             })
             .collect();
-        match self.simplex.lexmin(&objs) {
+        let result = if fixing {
+            self.simplex.lexmin_fixing(&objs)
+        } else {
+            self.simplex.lexmin(&objs)
+        };
+        match result {
             LpResult::Optimum { point, .. } => Some(point),
             _ => None,
         }

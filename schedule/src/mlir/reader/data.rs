@@ -246,11 +246,10 @@ impl<'a> Reader<'a> {
             vals.push(v);
         }
         let one_index = |t: &str| t.trim_start_matches('(').trim_end_matches(')').trim() == "index";
-        if let [r] = results
-            && result_ty.as_deref().is_some_and(one_index)
+        let top_level_index = result_ty.as_deref().is_some_and(one_index)
             && self.iters.is_empty()
-            && self.path.len() <= 1
-        {
+            && self.path.len() <= 1;
+        if let (true, [r]) = (top_level_index, results) {
             self.declared.push(r.to_string());
             self.define(r, Val::Param(r.to_string()));
             return Ok(());

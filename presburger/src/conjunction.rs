@@ -936,9 +936,18 @@ impl Conjunction {
     /// are all implied by their definition (those always have a solution), unless
     /// another definition or an equality uses them.
     fn remove_unused_locals(&mut self) {
+        self.remove_unused_locals_from(0);
+    }
+
+    /// As [`Conjunction::remove_unused_locals`], for the locals from index
+    /// `from` on only: the columns before them keep their places. The same
+    /// set (a dropped local always has a value: it is unconstrained, or a
+    /// division whose rows its definition satisfies). One pass from the last
+    /// local down drops a chain of definitions that only each other use.
+    pub(crate) fn remove_unused_locals_from(&mut self, from: usize) {
         let first_local = 1 + self.space.n_var();
         let mut l = self.n_local();
-        while l > 0 {
+        while l > from {
             l -= 1;
             let col = first_local + l;
             let referenced = self

@@ -602,6 +602,134 @@ pub(crate) fn pip_lexopt(
     maximize: bool,
     budget: &mut Budget,
 ) -> Result<PipSolution> {
+    pip_lexopt_in(c, np, n_opt, ctx_space, maximize, None, budget)
+}
+
+/// The parameter values for which `c` has an integer point, as conjunctions
+/// over the context space (pairwise disjoint, locals all divisions): the
+/// contexts of the pieces of [`pip_lexopt`], where every context split whose
+/// parts all have an optimum is undone (the context before the split stands
+/// for its parts). The split's parts partition the integer points of the
+/// context before it, so their union is that context; the optimum's values
+/// differ from part to part, but only the union is asked for. Isl merges
+/// the parts of a split whose optima are equal; for a projection any two
+/// parts with an optimum merge. The same errors as [`pip_lexopt`].
+pub(crate) fn pip_domain(
+    c: &Conjunction,
+    np: usize,
+    n_opt: usize,
+    ctx_space: &Space,
+    maximize: bool,
+    budget: &mut Budget,
+) -> Result<Vec<Conjunction>> {
+    let mut tree = SplitTree::default();
+    let sol = pip_lexopt_in(c, np, n_opt, ctx_space, maximize, Some(&mut tree), budget)?;
+    Ok(tree.domain(sol))
+}
+
+/// The context splits of one run of [`pip_lexopt_in`], for [`pip_domain`]:
+/// node 0 is the initial context; a split of a task at node `n` keeps the
+/// context it split in `n` and gives each part a child node.
+#[derive(Default)]
+struct SplitTree {
+    nodes: Vec<SplitNode>,
+}
+
+#[derive(Default)]
+struct SplitNode {
+    /// The context when it was split (`None`: not split, a leaf).
+    context: Option<Conjunction>,
+    children: Vec<usize>,
+    parent: Option<usize>,
+    /// The index in the solution's pieces of the optimum found here.
+    piece: Option<usize>,
+    /// Some part below has an optimum; some part below has none.
+    solved: bool,
+    unsolved: bool,
+}
+
+impl SplitTree {
+    fn root(&mut self) -> usize {
+        self.nodes.push(SplitNode::default());
+        self.nodes.len() - 1
+    }
+
+    /// Splits node `n` in context `ctx`: the two parts' nodes.
+    fn split(&mut self, n: usize, ctx: &Conjunction) -> (usize, usize) {
+        let mut part = || {
+            self.nodes.push(SplitNode {
+                parent: Some(n),
+                ..SplitNode::default()
+            });
+            self.nodes.len() - 1
+        };
+        let (a, b) = (part(), part());
+        self.nodes[n].context = Some(ctx.clone());
+        self.nodes[n].children = vec![a, b];
+        (a, b)
+    }
+
+    /// Marks the ancestors of `n` (and `n`) as having a part with an optimum
+    /// (`solved`) or a part without one.
+    fn mark(&mut self, mut n: usize, solved: bool) {
+        loop {
+            let node = &mut self.nodes[n];
+            let flag = if solved {
+                &mut node.solved
+            } else {
+                &mut node.unsolved
+            };
+            if *flag {
+                return;
+            }
+            *flag = true;
+            match node.parent {
+                Some(p) => n = p,
+                None => return,
+            }
+        }
+    }
+
+    /// The contexts of the highest nodes whose parts all have an optimum.
+    fn domain(mut self, sol: PipSolution) -> Vec<Conjunction> {
+        let mut pieces: Vec<Option<Conjunction>> =
+            sol.pieces.into_iter().map(|p| Some(p.context)).collect();
+        let mut out = Vec::new();
+        let mut todo = if self.nodes.is_empty() {
+            vec![]
+        } else {
+            vec![0]
+        };
+        while let Some(n) = todo.pop() {
+            let node = &mut self.nodes[n];
+            if !node.solved {
+                continue;
+            }
+            if node.unsolved {
+                todo.extend(node.children.iter().copied());
+                continue;
+            }
+            let whole = match (node.context.take(), node.piece) {
+                (Some(c), _) => Some(c),
+                (None, Some(k)) => pieces[k].take(),
+                (None, None) => None,
+            };
+            out.extend(whole);
+        }
+        out
+    }
+}
+
+/// [`pip_lexopt`], recording its context splits in `tree` when given.
+fn pip_lexopt_in(
+    c: &Conjunction,
+    np: usize,
+    n_opt: usize,
+    ctx_space: &Space,
+    maximize: bool,
+    mut tree: Option<&mut SplitTree>,
+    budget: &mut Budget,
+) -> Result<PipSolution> {
     let nvar = c.space().n_var();
     if ctx_space.n_var() != np || np + n_opt > nvar {
         return Err(Error::Invalid(format!(
@@ -695,8 +823,9 @@ pub(crate) fn pip_lexopt(
             ctx.ineqs.push(r);
         }
     }
-    let mut todo = vec![(tab, PipContext::new(ctx))];
-    while let Some((mut tab, mut ctx)) = todo.pop() {
+    let root = tree.as_deref_mut().map_or(0, SplitTree::root);
+    let mut todo = vec![(tab, PipContext::new(ctx), root)];
+    while let Some((mut tab, mut ctx, mut node)) = todo.pop() {
         if !ctx.is_nonempty(budget)? {
             continue;
         }
@@ -735,6 +864,9 @@ pub(crate) fn pip_lexopt(
                         continue;
                     }
                     None => {
+                        if let Some(t) = tree.as_deref_mut() {
+                            t.mark(node, false);
+                        }
                         sol.empty.push(ctx.c);
                         break;
                     }
@@ -743,10 +875,14 @@ pub(crate) fn pip_lexopt(
             // 2. a row of unknown sign: split the context
             if let Some(r) = unknown {
                 let par = &tab.rows[r].par;
+                let mut node_neg = node;
+                if let Some(t) = tree.as_deref_mut() {
+                    (node_neg, node) = t.split(node, &ctx.c);
+                }
                 let mut ctx_neg = ctx.clone();
                 ctx_neg.add_ineq(ineq_le_m1(par));
                 ctx.add_ineq(ineq_ge0(par));
-                todo.push((tab.clone(), ctx_neg));
+                todo.push((tab.clone(), ctx_neg, node_neg));
                 tab.rows[r].pos = true;
                 continue;
             }
@@ -754,6 +890,9 @@ pub(crate) fn pip_lexopt(
             if let Some(i) = (0..nv).find(|&i| tab.rows[i].m != tab.rows[i].den) {
                 let whole = lift_context(&ctx.c, c, np);
                 if whole.is_empty_with(budget)? {
+                    if let Some(t) = tree.as_deref_mut() {
+                        t.mark(node, false);
+                    }
                     sol.empty.push(ctx.c);
                     break;
                 }
@@ -869,6 +1008,10 @@ pub(crate) fn pip_lexopt(
                 v.resize(n, Int::ZERO);
             }
             debug_assert!(n >= n_cols);
+            if let Some(t) = tree.as_deref_mut() {
+                t.nodes[node].piece = Some(sol.pieces.len());
+                t.mark(node, true);
+            }
             sol.pieces.push(PipPiece {
                 context: ctx.c,
                 values,

@@ -639,6 +639,81 @@ impl Conjunction {
         found_any
     }
 
+    /// A plain local `l` held between a pair of opposite inequalities
+    /// `m·l + f >= 0` and `-m·l - f + c >= 0` with `c < m` (`f` free of `l`)
+    /// has one value at each point, the least its lower bound allows:
+    /// `ceil(-f / m) = floor((-f + m - 1) / m)`, since the upper bound allows
+    /// less than one more. Records that definition when every other local of
+    /// `f` is an earlier division and no definition uses `l` (isl reads
+    /// divisions off such pairs in its simplification the same way). The
+    /// rewriting of existentials into divisions then needs no split for `l`:
+    /// a conjunction of the random near-row shapes, rewritten into 294
+    /// pieces by the Omega test's splits, is one piece once a narrow pair
+    /// defines its last plain local. Expects normalised inequalities, merged
+    /// (one row per direction and sign, pairs with `c = 0` turned into
+    /// equalities). Returns whether it recorded a definition.
+    pub(crate) fn divs_from_narrow_pairs(&mut self) -> bool {
+        let first_local = 1 + self.space.n_var();
+        let n = self.n_local();
+        let plain = |c: &Conjunction, col: usize| c.divs[col - first_local].is_none();
+        if (0..n).all(|l| self.divs[l].is_some()) {
+            return false;
+        }
+        let mut found_any = false;
+        for (i, j) in self.opposite_pairs_with_plain_locals() {
+            let c = &self.ineqs[i][0] + &self.ineqs[j][0];
+            let row = &self.ineqs[i];
+            let pick = (first_local..self.n_col()).find(|&col| {
+                let m = row[col].abs();
+                plain(self, col)
+                    && c < m
+                    && (first_local..self.n_col())
+                        .all(|k| k == col || row[k].is_zero() || (k < col && !plain(self, k)))
+                    && self.divs.iter().flatten().all(|d| d.num[col].is_zero())
+            });
+            let Some(col) = pick else { continue };
+            let lower = if row[col].is_positive() { i } else { j };
+            let m = self.ineqs[lower][col].clone();
+            let mut num: Row = self.ineqs[lower].iter().map(|v| -v).collect();
+            num[col] = Int::ZERO;
+            num[0] += &m - Int::ONE;
+            let mut d = Div { num, den: m };
+            let g = gcd_all(d.num.iter()).gcd(&d.den);
+            if !g.is_one() && !g.is_zero() {
+                d.num.iter_mut().for_each(|v| *v = v.exact_div(&g));
+                d.den = d.den.exact_div(&g);
+            }
+            self.divs[col - first_local] = Some(d);
+            found_any = true;
+        }
+        found_any
+    }
+
+    /// The pairs of opposite inequalities (the same coefficients up to sign,
+    /// `a + c1 >= 0` and `-a + c2 >= 0`) that have a plain local, as indices
+    /// into the inequalities, increasing; one pair per direction (the first
+    /// row of each sign), by a hash of the directions.
+    pub(crate) fn opposite_pairs_with_plain_locals(&self) -> Vec<(usize, usize)> {
+        let first_local = 1 + self.space.n_var();
+        let plain = |col: usize| self.divs[col - first_local].is_none();
+        // the rows with a plain local, by direction up to sign: [as found, flipped]
+        let mut sides: HashMap<Direction, [Option<usize>; 2], BuildRowHasher> = HashMap::default();
+        for (i, r) in self.ineqs.iter().enumerate() {
+            if !(first_local..self.n_col()).any(|col| !r[col].is_zero() && plain(col)) {
+                continue;
+            }
+            let d = Direction::of(r);
+            let slot = usize::from(d.flip);
+            sides.entry(d).or_default()[slot].get_or_insert(i);
+        }
+        let mut pairs: Vec<(usize, usize)> = sides
+            .values()
+            .filter_map(|s| Some((s[0]?, s[1]?)))
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
     /// Puts the locals in a canonical order, so that equal conjunctions built in
     /// different ways compare equal structurally: a topological order of the division
     /// definitions in which, among the locals whose definition only uses placed

@@ -8,9 +8,19 @@
 //! is *reduced* (Lovász and Scarf, "The generalized basis reduction algorithm",
 //! Math. of Operations Research 17(3), 1992) when for each `i`
 //! 1. `F_i(b_{i+1} + μ b_i) >= F_i(b_{i+1})` for every integer `μ`, and
-//! 2. `F_i(b_{i+1}) >= (1 - ε) F_i(b_i)` (here `ε = 1/2`: each swap still
-//!    halves a width, so the reduction ends; against `ε = 1/4` it saves rounds
-//!    and 3-7% of the sampler's instructions on the benchmark's thin sets).
+//! 2. `F_i(b_{i+1}) >= (1 - ε) F_i(b_i)` with `0 < ε < 1/2`.
+//!
+//! Only `ε < 1/2` bounds `F_i(b_i)` against the narrowest direction: at
+//! `ε = 1/2` a pair `F_i(b_i) = W`, `F_i(b_{i+1}) = W/2` counts as reduced
+//! while `b_i - 2b_{i+1}` may have width far below 1, and the search then
+//! enumerates `W` values of `b_i` on an integer-empty set. Here `ε = 1/4`
+//! when `F_{i+1}(b_{i+1}) < 1` and `ε = 1/2` (fewer swaps, each a few LPs)
+//! otherwise, which loses no such direction: for `q != 0`,
+//! `F_i(p b_i + q b_{i+1}) >= |q| F_{i+1}(b_{i+1})` (on the pairs `u, v` that
+//! define `F_{i+1}`, the first term contributes nothing), so when
+//! `F_{i+1}(b_{i+1}) >= 1` no direction in the plane of the pair other than
+//! `b_i` spans less than one value. Either way each swap shrinks a width by
+//! a quarter at least, so the reduction ends.
 //!
 //! The algorithm alternates the two repairs: replace `b_{i+1}` by
 //! `b_{i+1} + μ b_i` with the best integer `μ` next to the LP multiplier of the
@@ -158,15 +168,24 @@ pub(crate) fn reduce(
                 *a += &mu * b;
             }
         }
-        // condition 2: F_i(b_{i+1}) >= 1/2 F_i(b_i), else swap and step back.
+        // condition 2: F_i(b_{i+1}) >= (1 - ε) F_i(b_i), else swap and step
+        // back; ε = 1/4 when the plane of the pair may hold a direction of
+        // width below 1, that is when F_{i+1}(b_{i+1}) < 1 (module comment).
         // A direction of width below 1 already spans at most one integer value
         // at every node of the search below the earlier directions, so making
         // it narrower cannot shrink the search: condition 2 counts as met there.
-        // (On thin bodies with big coefficients, halving sub-unit widths goes
+        // (On thin bodies with big coefficients, shrinking sub-unit widths goes
         // on for dozens of rounds, each a few LPs on a tableau of big entries.)
-        let lhs = Rational::new(&f_i1.num * &Int::from(2), f_i1.den.clone());
-        let rhs = Rational::new(f_i.num.clone(), f_i.den.clone());
-        if lhs < rhs && rhs >= Rational::from(Int::ONE) {
+        let (num, den) = if f_next < Rational::from(Int::ONE) {
+            // 4 F_i(b_{i+1}) < 3 F_i(b_i)
+            (4, 3)
+        } else {
+            // 2 F_i(b_{i+1}) < F_i(b_i)
+            (2, 1)
+        };
+        let lhs = Rational::new(&f_i1.num * &Int::from(num), f_i1.den.clone());
+        let rhs = Rational::new(&f_i.num * &Int::from(den), f_i.den.clone());
+        if lhs < rhs && f_i >= Rational::from(Int::ONE) {
             basis.swap(i, i + 1);
             if i > level {
                 i -= 1;
@@ -230,5 +249,25 @@ mod tests {
         assert!(after <= Rational::from(Int::from(3)), "width {after}");
         let det = &basis[0][0] * &basis[1][1] - &basis[0][1] * &basis[1][0];
         assert!(det == Int::ONE || det == Int::from(-1));
+    }
+    /// A pair with `F(b_2)` half of `F(b_1)` while `b_1 - 2b_2` (that is,
+    /// `-2u + 5w`) is far thinner than 1: the swap condition with `ε = 1/2` takes the pair
+    /// as reduced (and the sampler enumerated the 4,000 values of `w`); as
+    /// `F_2(b_2) < 1`, the reduction takes `ε = 1/4` and goes on to the thin
+    /// direction.
+    #[test]
+    fn half_width_pair_is_not_taken_as_reduced() {
+        // 1.00000004 <= -2u + 5w <= 1.00000009, 0 <= w <= 4000
+        let ineqs = vec![
+            ints(&[-100_000_004, -200_000_000, 500_000_000]),
+            ints(&[100_000_009, 200_000_000, -500_000_000]),
+            ints(&[0, 0, 1]),
+            ints(&[4000, 0, -1]),
+        ];
+        let mut basis = vec![ints(&[0, 1]), ints(&[1, -2])];
+        assert_eq!(width(&ineqs, &basis[0]), Rational::from(Int::from(4000)));
+        reduce(&ineqs, &[], 2, &mut basis, 0, &mut Budget::default()).unwrap();
+        let after = width(&ineqs, &basis[0]);
+        assert!(after < Rational::from(Int::ONE), "width {after}");
     }
 }

@@ -1221,6 +1221,27 @@ mod tests {
         assert!(satisfies(&p, &c.eqs, &c.ineqs));
     }
 
+    /// An integer-empty slab: `x - y` lies strictly between 2 and 2 + 10^-7
+    /// once `z = 1`, and `x + y = 5e + 3` makes `2x - 5e` the thin direction
+    /// of the compressed lattice. The reduced basis must find it within a
+    /// small budget; a basis that counts a half-width pair as reduced
+    /// enumerated about `x / 2.5` slices (1.25 M nodes at `x <= 10^8`).
+    #[test]
+    fn thin_direction_through_a_congruence() {
+        let c: crate::conjunction::Conjunction =
+            "{ [x, y, z, e0, e2] : 100000027x - 100000027y + 5z - 200000063 >= 0 and \
+             -100000027x + 100000027y - 5z + 200000068 >= 0 and x - 323 >= 0 and \
+             -x + 100000323 >= 0 and z >= 0 and -z + 3 >= 0 and z - 9e2 - 1 = 0 and \
+             x + y - 5e0 - 3 = 0 }"
+                .parse::<crate::api::Set>()
+                .unwrap()
+                .0
+                .parts
+                .remove(0);
+        let mut budget = Budget::new(3_000);
+        assert_eq!(c.sample_full(&mut budget).unwrap(), None);
+    }
+
     /// A family that makes the Omega test splinter: the sampler answers it.
     #[test]
     fn gap_between_two_planes() {

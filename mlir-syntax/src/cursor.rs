@@ -27,12 +27,6 @@ pub fn is_ssa_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'-')
 }
 
-/// Words of isl notation that cannot name a tuple or a parameter.
-const ISL_KEYWORDS: &[&str] = &[
-    "and", "or", "not", "exists", "floor", "ceil", "mod", "min", "max", "true", "false", "implies",
-    "infty",
-];
-
 /// An SSA name (without `%`) as an identifier of isl notation: characters
 /// other than ASCII letters, digits and `_` become `_`, a name that does
 /// not start with a letter or `_` gets a `v` in front (`%0` is `v0`), and a
@@ -52,7 +46,7 @@ pub fn isl_name(ssa: &str) -> String {
     if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         s.insert(0, 'v');
     }
-    if ISL_KEYWORDS.contains(&s.to_ascii_lowercase().as_str()) {
+    if presburger::tokens::is_keyword(&s) {
         s.push('_');
     }
     s

@@ -101,8 +101,12 @@ mod testing;
 /// assert_eq!(toks[2].offset, 5); // the '{'
 /// # Ok::<(), presburger::Error>(())
 /// ```
+///
+/// As in isl, keywords are recognised in any letter case; [`is_keyword`](crate::tokens::is_keyword)
+/// tells whether a word is one (then it cannot name a variable or a tuple).
 pub mod tokens {
     pub use crate::notation::lexer::{Spanned, Tok, tokenize};
+    pub use crate::notation::parse::is_keyword;
 }
 
 // The modules' former paths, for the code inside the crate.

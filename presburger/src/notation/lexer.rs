@@ -209,7 +209,9 @@ pub fn tokenize(text: &str) -> Result<Vec<Spanned>> {
             while i < bytes.len() && is_ident_char(bytes[i] as char) {
                 i += 1;
             }
-            Tok::Ident(text[start..i].to_string())
+            let word = &text[start..i];
+            // isl reads keywords in any letter case
+            Tok::Ident(super::parse::keyword(word).unwrap_or(word).to_string())
         } else {
             // `get` rather than slicing: a multi-byte character must not panic here.
             let two = text.get(i..i + 2).unwrap_or("");
@@ -226,6 +228,9 @@ pub fn tokenize(text: &str) -> Result<Vec<Spanned>> {
                 "!=" => (Tok::Ne, 2),
                 "&&" => (Tok::AndAnd, 2),
                 "||" => (Tok::OrOr, 2),
+                // isl's other spellings of conjunction and disjunction
+                "/\\" => (Tok::AndAnd, 2),
+                "\\/" => (Tok::OrOr, 2),
                 ":=" => (Tok::Assign, 2),
                 _ => {
                     let t = match c {

@@ -64,11 +64,28 @@ pub const MAX_DISJUNCTS: usize = 4096;
 /// Most pieces a `min`/`max` expression may expand to.
 pub const MAX_PIECES: usize = 256;
 
-/// Words that cannot name a variable or a tuple.
+/// Words that cannot name a variable or a tuple, in the spelling the parser
+/// matches. As in isl, a keyword is recognised in any letter case (`AND`,
+/// `False`, `Exists`): the lexer turns each into this spelling.
 pub const KEYWORDS: &[&str] = &[
-    "and", "or", "not", "exists", "Exists", "floor", "ceil", "floord", "ceild", "mod", "min",
-    "max", "true", "false", "implies", "NaN",
+    "and", "or", "not", "exists", "floor", "ceil", "floord", "ceild", "mod", "min", "max", "true",
+    "false", "implies", "NaN", "rat", "infty", "infinity",
 ];
+
+/// The keyword `word` spells in some letter case, in the spelling of
+/// [`KEYWORDS`].
+pub fn keyword(word: &str) -> Option<&'static str> {
+    KEYWORDS
+        .iter()
+        .copied()
+        .find(|k| k.eq_ignore_ascii_case(word))
+}
+
+/// True when `word` is a keyword in some letter case (so it cannot name a
+/// variable or a tuple).
+pub fn is_keyword(word: &str) -> bool {
+    keyword(word).is_some()
+}
 
 /// What a text in isl notation denotes.
 #[derive(Debug, Clone)]
@@ -609,7 +626,7 @@ impl Parser {
 
     fn ident_name(&mut self, what: &str) -> Result<String> {
         match self.peek().clone() {
-            Tok::Ident(s) if KEYWORDS.contains(&s.as_str()) => {
+            Tok::Ident(s) if is_keyword(&s) => {
                 Err(self.err_here(&format!("'{s}' is a keyword and cannot be {what}")))
             }
             Tok::Ident(s) => {
@@ -801,7 +818,7 @@ impl Parser {
     fn tuple(&mut self) -> Result<Tuple> {
         let name = match (self.peek().clone(), self.peek_at(1)) {
             (Tok::Ident(s), Tok::LBracket) => {
-                if KEYWORDS.contains(&s.as_str()) {
+                if is_keyword(&s) {
                     return Err(self.err_here(&format!("'{s}' is a keyword, not a tuple name")));
                 }
                 self.advance();
@@ -871,8 +888,7 @@ impl Parser {
         if let Tok::Ident(s) = self.peek().clone() {
             let with_value = self.peek_at(1) == &Tok::Eq;
             let alone = self.at_elem_end_after(1);
-            if (with_value || alone) && !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none()
-            {
+            if (with_value || alone) && !is_keyword(&s) && self.lookup(&s).is_none() {
                 self.advance();
                 let id = self.new_dim();
                 if with_value {
@@ -954,7 +970,7 @@ impl Parser {
     /// parenthesised formula that ends the piece), or `None` (nothing is read).
     fn piece_condition(&mut self) -> Result<Option<F>> {
         let starts_formula = self.peek() == &Tok::Bang
-            || ["exists", "Exists", "not", "true", "false"]
+            || ["exists", "not", "true", "false"]
                 .iter()
                 .any(|kw| self.is_kw(kw));
         if starts_formula {
@@ -1032,7 +1048,7 @@ impl Parser {
             self.leave();
             return Ok(F::Not(Box::new(r?)));
         }
-        if self.eat_kw("exists") || self.eat_kw("Exists") {
+        if self.eat_kw("exists") {
             return self.exists();
         }
         self.atom()
@@ -1256,7 +1272,7 @@ impl Parser {
         after_number
             && match self.peek() {
                 Tok::Ident(s) => {
-                    !KEYWORDS.contains(&s.as_str())
+                    !is_keyword(s)
                         || matches!(
                             s.as_str(),
                             "floor" | "ceil" | "floord" | "ceild" | "min" | "max"
@@ -1421,7 +1437,7 @@ impl Parser {
     fn factor(&mut self) -> Result<Piecewise> {
         // a plain variable, the most common factor, without copying its name
         if let Tok::Ident(s) = self.peek() {
-            if self.peek_at(1) != &Tok::LParen && !KEYWORDS.contains(&s.as_str()) {
+            if self.peek_at(1) != &Tok::LParen && !is_keyword(s) {
                 if let Some(id) = self.lookup(s) {
                     self.advance();
                     return Ok(smallvec![(F::True, Lin::var(id))]);
@@ -1517,7 +1533,7 @@ impl Parser {
                         self.advance();
                         Ok(Piecewise::new())
                     }
-                    _ if KEYWORDS.contains(&s.as_str()) => {
+                    _ if is_keyword(&s) => {
                         Err(self
                             .err_here(&format!("expected an expression, found the keyword '{s}'")))
                     }

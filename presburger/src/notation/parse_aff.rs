@@ -123,7 +123,7 @@ impl Parser {
     /// expressions in order.
     fn fn_range(&mut self) -> Result<(Tuple, Vec<Lin>)> {
         let name = match (self.peek().clone(), self.peek_at(1)) {
-            (Tok::Ident(s), Tok::LBracket) if !KEYWORDS.contains(&s.as_str()) => {
+            (Tok::Ident(s), Tok::LBracket) if !is_keyword(&s) => {
                 self.advance();
                 Some(s)
             }

@@ -438,6 +438,17 @@ fn operators_and_sugar() {
         ("{ [i, j] : i > 0 implies j > 0 }", |p| {
             p[0] <= 0 || p[1] > 0
         }),
+        // keywords in any letter case, and isl's other spellings of and/or
+        ("{ [i, j] : FALSE or (i = j AND True) }", |p| p[0] == p[1]),
+        ("{ [i, j] : i > 0 /\\ NOT j > 0 \\/ i = -1 }", |p| {
+            (p[0] > 0 && p[1] <= 0) || p[0] == -1
+        }),
+        ("{ [i, j] : EXISTS (e : i = 2e) Or j = MAX(i, 1) }", |p| {
+            p[0].rem_euclid(2) == 0 || p[1] == p[0].max(1)
+        }),
+        ("{ [i, j] : i MOD 2 = 0 and TRUE }", |p| {
+            p[0].rem_euclid(2) == 0
+        }),
         ("{ [i, j] : true }", |_| true),
         ("{ [i, j] : false }", |_| false),
         ("{ [i, j] : 2i + 3(j - 1) = 0 }", |p| {
@@ -511,6 +522,8 @@ fn parse_errors_have_positions_and_never_panic() {
         ("{ [i] -> }", "'['"),
         ("[N -> { [i] }", "']'"),
         ("{ [and] }", "keyword"),
+        ("{ [Max] }", "keyword"),
+        ("{ [x] : exists (RAT : x = RAT) }", "keyword"),
         ("{ [i] : exists : i = 0 }", "existential"),
         ("{ [i] : i / x = 0 }", "integer divisor"),
         ("{ [i] } extra", "after the end"),

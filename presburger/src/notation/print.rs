@@ -11,14 +11,14 @@ use crate::conjunction::{Conjunction, Row, div_constraints, normalize_ineq};
 use crate::elimination::substitute_unit;
 use crate::int::Int;
 use crate::lexer::{is_ident_char, is_ident_start};
-use crate::parse::KEYWORDS;
+use crate::parse::is_keyword;
 use crate::space::{Space, Tuple, TupleBody};
 use std::collections::HashSet;
 use std::fmt::{self, Write};
 
 fn valid_name(s: &str) -> bool {
     let mut cs = s.chars();
-    cs.next().is_some_and(is_ident_start) && cs.all(is_ident_char) && !KEYWORDS.contains(&s)
+    cs.next().is_some_and(is_ident_start) && cs.all(is_ident_char) && !is_keyword(s)
 }
 
 fn fresh(base: String, used: &mut HashSet<String>) -> String {

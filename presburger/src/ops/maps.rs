@@ -551,7 +551,7 @@ fn inserted_params_space(sp: &Space, pos: usize, names: &[&str]) -> Result<Space
         let mut cs = name.chars();
         let ident = cs.next().is_some_and(crate::lexer::is_ident_start)
             && cs.all(crate::lexer::is_ident_char)
-            && !crate::parse::KEYWORDS.contains(name);
+            && !crate::parse::is_keyword(name);
         if !ident {
             return Err(Error::Invalid(format!(
                 "insert_params: {name:?} is not a valid parameter name"

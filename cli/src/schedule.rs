@@ -89,7 +89,14 @@ pub fn run(args: &[String]) -> Result<(String, bool), String> {
     let scop = load(&rest)?;
     let d = dependences(&scop).map_err(e)?;
     let s = compute(&scop, &d, &opts).map_err(e)?;
-    let mut out = format!("schedule: {}\n", s.to_union_map().map_err(e)?);
+    // with the statement domains and the context, so that the output is
+    // `poly codegen` input as it stands
+    let mut out = format!(
+        "schedule: {}\ndomain: {}\ncontext: {}\n",
+        s.to_union_map().map_err(e)?,
+        scop.domains().map_err(e)?,
+        scop.context
+    );
     for (a, b) in &s.bands {
         out.push_str(&format!("band: {a} {b}\n"));
     }

@@ -34,9 +34,44 @@ fn identity_schedule_of_gemm() {
             .unwrap();
     assert!(got.is_equal(&want).unwrap(), "{out}");
     assert_eq!(
-        &lines[1..],
+        &lines[3..],
         ["band: 1 1", "band: 3 3", "band: 5 5", "parallel: 0 1 4 5 6"]
     );
+}
+
+/// The output of `poly schedule` is `poly codegen` input: the loops of
+/// gemm's two statements, with the domains and the context printed beside the
+/// schedule.
+#[test]
+fn schedule_output_goes_to_codegen() {
+    use std::io::Write;
+    let (out, ok) = poly(&["schedule", &kernel("gemm.c")]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[1].starts_with("domain: "), "{out}");
+    assert!(lines[2].starts_with("context: "), "{out}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_poly"))
+        .args(["codegen", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("poly runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(out.as_bytes())
+        .expect("written");
+    let res = child.wait_with_output().expect("poly ends");
+    let code = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        res.status.success(),
+        "{code}{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    assert!(code.contains("S0(") && code.contains("S1("), "{code}");
+    assert!(code.starts_with("for ("), "{code}");
 }
 
 #[test]
@@ -74,7 +109,7 @@ fn lp_scheduler_skews_seidel_2d() {
         .parse()
         .unwrap();
     assert!(got.is_equal(&want).unwrap(), "{out}");
-    assert_eq!(&lines[1..], ["band: 0 2", "parallel:"]);
+    assert_eq!(&lines[3..], ["band: 0 2", "parallel:"]);
     let (_, ok) = poly(&["schedule", "--scheduler", "ilp", &kernel("gemm.c")]);
     assert!(!ok);
 }
@@ -90,7 +125,7 @@ fn dfp_is_the_default_and_pluto_style_lines_on_request() {
         .unwrap();
     assert!(got.is_equal(&want).unwrap(), "{out}");
     assert_eq!(
-        &lines[1..],
+        &lines[3..],
         [
             "band: 0 2",
             "parallel: 0 1",

@@ -284,8 +284,14 @@ pub fn parse_input(text: &str) -> Result<Input> {
             break;
         }
         let label_pos = cur.pos;
-        let label = cur.label();
-        if matches!(label.as_deref(), Some("band" | "parallel")) {
+        let pluto_line = {
+            // `T(S0): (i, j, 0, k)`, `poly schedule --pluto`'s line per statement
+            let rest = &cur.text[cur.pos..];
+            let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            line.starts_with("T(") && line.contains("):")
+        };
+        let label = if pluto_line { None } else { cur.label() };
+        if pluto_line || matches!(label.as_deref(), Some("band" | "parallel")) {
             // what `poly schedule` prints besides the schedule: not used
             let rest = &cur.text[cur.pos..];
             cur.pos += rest.find('\n').unwrap_or(rest.len());
@@ -475,9 +481,11 @@ mod tests {
         let i =
             parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\n{ : }\n# parallel: 0\n").unwrap();
         assert!(i.context.is_some());
-        // `poly schedule`'s output: its band and parallel lines are not used
-        let i = parse_input("schedule: { S[i] -> [i] : 0 <= i < 4 }\nband: 0 0\nparallel: 0\n")
-            .unwrap();
+        // `poly schedule`'s output: its band, parallel and `T(..)` lines are not used
+        let i = parse_input(
+            "schedule: { S[i] -> [i] : 0 <= i < 4 }\nband: 0 0\nparallel: 0\nT(S): (i)\n",
+        )
+        .unwrap();
         assert!(i.context.is_none());
     }
 

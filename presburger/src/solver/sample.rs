@@ -903,9 +903,9 @@ impl<'b> Search<'b> {
             }
         }
         // The reduction runs again at every level where the direction at
-        // hand spans three values or more, as isl's sampler does by default:
-        // a basis reduced for the whole set need not stay thin on a slice of
-        // it. A leaf of a set difference (3 variables, 12 locals) took 27,472
+        // hand spans three values or more (isl's sampler does so with its
+        // option `gbr` set to `always`; its default reduces once): a basis
+        // reduced for the whole set need not stay thin on a slice of it. A leaf of a set difference (3 variables, 12 locals) took 27,472
         // nodes with the root's basis kept below a full reduction, and 128
         // with a reduction per level.
         if &hi - &lo >= Int::from(2) && level + 1 < self.k {

@@ -62,10 +62,10 @@ impl<R: Source> Gen<'_, R> {
     /// statements read what they and their neighbours write).
     fn access(&mut self, iters: &[String], like: Option<&str>) -> String {
         let mut k = self.rng.range(0, self.arrays.len() as i64 - 1) as usize;
-        if let Some(p) = self.arrays.iter().position(|a| Some(a.0) == like) {
-            if self.rng.chance(35) {
-                k = p;
-            }
+        // (the chance is drawn only when `like` names an array)
+        let like_at = self.arrays.iter().position(|a| Some(a.0) == like);
+        if let Some(p) = like_at.filter(|_| self.rng.chance(35)) {
+            k = p;
         }
         let (name, dims) = self.arrays[k];
         let mut s = name.to_string();

@@ -473,13 +473,11 @@ fn check_dim(ctx: &Ctx, t: &DimTest, maximize: bool, with_expected: bool) -> Out
         }
         note = format!("= isl = expected ({} pieces: {ours})", ours.n_piece());
     }
-    if let Some(n) = t.pieces {
-        if ours.n_piece() != n {
-            return Err(format!(
-                "= isl, but {} pieces where isl expects {n}: {ours}",
-                ours.n_piece()
-            ));
-        }
+    if let Some(n) = t.pieces.filter(|&n| ours.n_piece() != n) {
+        return Err(format!(
+            "= isl, but {} pieces where isl expects {n}: {ours}",
+            ours.n_piece()
+        ));
     }
     Ok(note)
 }

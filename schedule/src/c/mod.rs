@@ -5,7 +5,8 @@
 //! first such pair), or with [`Options::function`] the body of the named
 //! function (the first definition found) after the declarations that open it
 //! (`int i, j, k;`, `double *p = malloc(...)`: see [`after_declarations`])
-//! and before a `return` that closes it ([`final_return`]). Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
+//! and before a `return` that closes it ([`final_return`]); when that body
+//! holds a `#pragma scop` region, that region. Modules: [`lexer`] (tokens), [`parser`] and [`ast`] (the
 //! statements), [`affine`] (bounds and conditions as constraints),
 //! [`decls`] (macros and declarations around the region), [`extract`] (the
 //! model).
@@ -52,7 +53,17 @@ pub struct Options {
 pub fn extract_scop(src: &str, options: &Options) -> Result<Scop> {
     let toks = lexer::lex(src)?;
     let (inner, span, end) = match &options.function {
-        Some(f) => function_body(&toks, f)?,
+        Some(f) => {
+            let whole = function_body(&toks, f)?;
+            let (a, b) = whole.0;
+            if toks[a..b].iter().any(|t| t.pragma() == Some("scop")) {
+                // the function marks its region itself (PolyBench's kernels do)
+                let ((i, j), span, end) = pragma_region(&toks[a..b])?;
+                ((a + i, a + j), span, end)
+            } else {
+                whole
+            }
+        }
         None => pragma_region(&toks)?,
     };
     let body = parser::parse_stmts(&toks[inner.0..inner.1], end)?;
@@ -243,6 +254,27 @@ mod tests {
         let scop = extract_scop("#pragma scop\n#pragma endscop\n", &Options::default()).unwrap();
         assert!(scop.statements.is_empty() && scop.params.is_empty());
         assert!(scop.domains().unwrap().members().is_empty());
+    }
+
+    /// `--function` on a function that marks its region (as PolyBench's
+    /// kernels do): the region inside that function, not the first of the
+    /// file, and no error about the pragmas inside the body.
+    #[test]
+    fn a_function_with_pragmas_gives_its_region() {
+        let src = "void g(int n, double *y) {\n#pragma scop\n  y[0] = 1;\n#pragma endscop\n}\n\
+                   void f(int n, double *x) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    x[i] = 0;\n#pragma endscop\n}\n";
+        let scop = extract_scop(
+            src,
+            &Options {
+                function: Some("f".into()),
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            &src[scop.span.0..scop.span.1],
+            "#pragma scop\n  for (i = 0; i < n; i++)\n    x[i] = 0;\n#pragma endscop"
+        );
+        assert_eq!(scop.statements.len(), 1);
     }
 
     #[test]

@@ -229,6 +229,13 @@ fn final_return(toks: &[Token], from: usize, to: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
+    fn in_function(src: &str, name: &str) -> Scop {
+        let options = Options {
+            function: Some(name.into()),
+        };
+        extract_scop(src, &options).unwrap()
+    }
+
     #[test]
     fn the_region_span_covers_the_pragmas() {
         let src = "int a;\n#pragma scop\na = 1;\n#pragma endscop\nint b;\n";
@@ -263,13 +270,7 @@ mod tests {
     fn a_function_with_pragmas_gives_its_region() {
         let src = "void g(int n, double *y) {\n#pragma scop\n  y[0] = 1;\n#pragma endscop\n}\n\
                    void f(int n, double *x) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    x[i] = 0;\n#pragma endscop\n}\n";
-        let scop = extract_scop(
-            src,
-            &Options {
-                function: Some("f".into()),
-            },
-        )
-        .unwrap();
+        let scop = in_function(src, "f");
         assert_eq!(
             &src[scop.span.0..scop.span.1],
             "#pragma scop\n  for (i = 0; i < n; i++)\n    x[i] = 0;\n#pragma endscop"
@@ -280,13 +281,7 @@ mod tests {
     #[test]
     fn a_function_region_starts_after_its_declarations() {
         let src = "void f(int n, double *x) {\n  int i, j, *p, q[10];\n  double s = 0.0, t;\n  for (i = 0; i < n; i++) {\n    double a = x[i], b;\n    x[i] = a + s;\n  }\n}\n";
-        let scop = extract_scop(
-            src,
-            &Options {
-                function: Some("f".into()),
-            },
-        )
-        .unwrap();
+        let scop = in_function(src, "f");
         assert_eq!(
             &src[scop.span.0..scop.span.1],
             "\n  for (i = 0; i < n; i++) {\n    double a = x[i], b;\n    x[i] = a + s;\n  }\n"
@@ -300,13 +295,7 @@ mod tests {
         );
         // a final return stays outside too
         let src = "int main(void) {\n  int i;\n  for (i = 0; i < 9; i++)\n    x[i] = 0;\n  return f(0);\n}\n";
-        let scop = extract_scop(
-            src,
-            &Options {
-                function: Some("main".into()),
-            },
-        )
-        .unwrap();
+        let scop = in_function(src, "main");
         assert_eq!(
             &src[scop.span.0..scop.span.1],
             "\n  for (i = 0; i < 9; i++)\n    x[i] = 0;"
